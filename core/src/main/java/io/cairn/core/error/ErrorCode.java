@@ -1,0 +1,76 @@
+package io.cairn.core.error;
+
+import static io.cairn.core.error.ErrorType.EXTERNAL;
+import static io.cairn.core.error.ErrorType.INSUFFICIENT_RESOURCES;
+import static io.cairn.core.error.ErrorType.USER_ERROR;
+
+/**
+ * Every error Cairn reports. The numeric {@link #code()} is persistent (it reaches clients and
+ * logs); never renumber. {@link #sqlState()} follows SQL:2016 / ODBC classes.
+ */
+public enum ErrorCode {
+  // 42: syntax and access rules
+  SYNTAX_ERROR(1, "42601", USER_ERROR),
+  TABLE_NOT_FOUND(2, "42S02", USER_ERROR),
+  TABLE_ALREADY_EXISTS(3, "42S01", USER_ERROR),
+  COLUMN_NOT_FOUND(4, "42S22", USER_ERROR),
+  DUPLICATE_COLUMN(5, "42S21", USER_ERROR),
+  TYPE_MISMATCH(6, "42804", USER_ERROR),
+  VALIDATION_ERROR(7, "42000", USER_ERROR),
+  INVALID_TABLE_DEFINITION(8, "42P16", USER_ERROR),
+  UNKNOWN_TABLE_OPTION(9, "42601", USER_ERROR),
+  INVALID_TABLE_OPTION_VALUE(10, "22023", USER_ERROR),
+  SCHEMA_NOT_FOUND(11, "3F000", USER_ERROR),
+  // 23: integrity constraints
+  DUPLICATE_KEY(20, "23505", USER_ERROR),
+  NOT_NULL_VIOLATION(21, "23502", USER_ERROR),
+  // 22: data exceptions
+  STRING_TOO_LONG(30, "22001", USER_ERROR),
+  NUMERIC_OUT_OF_RANGE(31, "22003", USER_ERROR),
+  DIVISION_BY_ZERO(32, "22012", USER_ERROR),
+  INVALID_CAST(33, "22018", USER_ERROR),
+  INVALID_DATETIME(34, "22007", USER_ERROR),
+  INVALID_ARGUMENT(35, "22023", USER_ERROR),
+  SUBQUERY_MULTIPLE_ROWS(36, "21000", USER_ERROR),
+  INVALID_ESCAPE(37, "22025", USER_ERROR),
+  // 07 / 0A / 08 / 25: dynamic SQL, features, connections, transactions
+  PARAMETER_NOT_SET(40, "07001", USER_ERROR),
+  INVALID_PARAMETER_INDEX(41, "07009", USER_ERROR),
+  NOT_SUPPORTED(42, "0A000", USER_ERROR),
+  INVALID_URL(43, "08001", USER_ERROR),
+  CONNECTION_CLOSED(44, "08003", USER_ERROR),
+  OBJECT_CLOSED(45, "HY010", USER_ERROR),
+  INVALID_CURSOR_STATE(46, "24000", USER_ERROR),
+  NOT_A_QUERY(47, "07003", USER_ERROR),
+  NOT_AN_UPDATE(48, "07003", USER_ERROR),
+  // 57: operator intervention
+  QUERY_CANCELED(60, "57014", USER_ERROR),
+  QUERY_TIMEOUT(61, "57014", INSUFFICIENT_RESOURCES),
+  // 53 / 58 / XX: resources, system, internal
+  OUT_OF_MEMORY(70, "53200", INSUFFICIENT_RESOURCES),
+  IO_ERROR(80, "58030", EXTERNAL),
+  INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
+
+  private final int code;
+  private final String sqlState;
+  private final ErrorType type;
+
+  ErrorCode(int code, String sqlState, ErrorType type) {
+    this.code = code;
+    this.sqlState = sqlState;
+    this.type = type;
+  }
+
+  /** Persistent numeric code, also used as the JDBC vendor code. */
+  public int code() {
+    return code;
+  }
+
+  public String sqlState() {
+    return sqlState;
+  }
+
+  public ErrorType type() {
+    return type;
+  }
+}

@@ -1,0 +1,24 @@
+package io.cairn.kv;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+
+/**
+ * A batch was rejected because a {@link Mutation.Condition} did not hold; nothing of the batch was
+ * applied. The caller turns it into a message naming the table and key values.
+ */
+public final class ConditionFailedException extends CairnException {
+  private static final long serialVersionUID = 1L;
+
+  private final int mutationIndex;
+
+  public ConditionFailedException(int mutationIndex, Bytes key) {
+    super(ErrorCode.DUPLICATE_KEY, "A row with key [" + key + "] already exists");
+    this.mutationIndex = mutationIndex;
+  }
+
+  /** Index in the batch of the first mutation whose condition failed. */
+  public int mutationIndex() {
+    return mutationIndex;
+  }
+}

@@ -1,0 +1,24 @@
+package io.cairn.kv;
+
+import java.util.Optional;
+
+/**
+ * The KV SPI: the only way the driver and the catalog reach a store. Implemented by the embedded
+ * store now; by the remote client and an HBase adapter later. Thread-safe.
+ */
+public interface KvStore extends AutoCloseable {
+  /**
+   * Creates an empty table.
+   *
+   * @throws io.cairn.core.error.CairnException TABLE_ALREADY_EXISTS when it exists
+   */
+  KvTable createTable(String name);
+
+  Optional<KvTable> table(String name);
+
+  /** Drops the table and its data; does nothing when it does not exist. */
+  void dropTable(String name);
+
+  @Override
+  void close();
+}

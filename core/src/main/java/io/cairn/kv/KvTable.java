@@ -1,0 +1,21 @@
+package io.cairn.kv;
+
+import java.util.List;
+
+/** A sorted table of (key, value) rows with MVCC snapshots. Thread-safe. */
+public interface KvTable {
+  String name();
+
+  /**
+   * Applies the batch atomically (all or nothing, one sequence id) after checking every condition.
+   *
+   * @throws ConditionFailedException when a condition fails; nothing is applied
+   */
+  void mutate(List<Mutation> batch);
+
+  /** Opens a scan over a snapshot taken now; concurrent writes are not seen. */
+  RowScanner scan(ScanRequest request);
+
+  /** Reserves {@code count} consecutive ids, unique within this table, and returns the first. */
+  long allocateIds(long count);
+}

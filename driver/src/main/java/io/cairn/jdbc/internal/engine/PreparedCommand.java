@@ -1,0 +1,31 @@
+package io.cairn.jdbc.internal.engine;
+
+import java.util.List;
+
+/** A planned statement; immutable, executable many times with different parameters. */
+public interface PreparedCommand {
+  /** What kind of statement this is. */
+  enum Kind {
+    /** Returns rows: SELECT, VALUES, EXPLAIN. */
+    QUERY,
+    /** Changes rows and returns a count: UPSERT, INSERT, DELETE. */
+    DML,
+    /** Changes the catalog; returns count 0: CREATE TABLE, DROP TABLE, ... */
+    DDL
+  }
+
+  Kind kind();
+
+  /** Result columns (empty unless {@link Kind#QUERY}). */
+  List<ColumnInfo> columns();
+
+  /** The {@code ?} parameters, in order. */
+  List<ParameterInfo> parameters();
+
+  /**
+   * Runs the statement. {@code parameters} has one value per parameter (Java types as on
+   * io.cairn.core.type.TypeName, already converted by the caller or as set by the user: the
+   * engine coerces compatible values and rejects others with TYPE_MISMATCH / INVALID_CAST).
+   */
+  CommandResult execute(List<Object> parameters, ExecutionControl control);
+}

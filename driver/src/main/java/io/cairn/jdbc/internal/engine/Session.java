@@ -1,0 +1,40 @@
+package io.cairn.jdbc.internal.engine;
+
+import io.cairn.core.catalog.TableDescriptor;
+import java.util.List;
+
+/**
+ * One client session of the SQL engine: what a JDBC connection drives. Not thread-safe, except
+ * that {@link ExecutionControl#cancel()} may be called from any thread.
+ *
+ * <p>Errors are {@link io.cairn.core.error.CairnException}s; the JDBC layer maps them to
+ * SQLExceptions with the error code's SQLState.
+ */
+public interface Session extends AutoCloseable {
+  /**
+   * Parses, validates and plans one statement (no trailing semicolon needed; one is tolerated).
+   * Plans are cached, so preparing the same text again is cheap.
+   */
+  PreparedCommand prepare(String sql);
+
+  /** True by default. Switching from false to true commits pending writes (JDBC semantics). */
+  boolean autoCommit();
+
+  void setAutoCommit(boolean autoCommit);
+
+  /** Applies the writes buffered since the last commit (no-op in autocommit mode). */
+  void commit();
+
+  /** Discards the writes buffered since the last commit. */
+  void rollback();
+
+  /** Tables visible to this session, for DatabaseMetaData. Sorted by schema, then name. */
+  List<TableDescriptor> tables();
+
+  /** Name of the store this session works on, e.g. {@code mem:demo}. */
+  String storeName();
+
+  /** Discards pending writes and releases the session. Idempotent. */
+  @Override
+  void close();
+}
