@@ -1,7 +1,6 @@
 package io.cairn.jdbc.internal.engine;
 
-import io.cairn.core.error.CairnException;
-import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.embedded.EmbeddedSessionFactory;
 
 /** Where the driver finds its engines. */
 public final class Engines {
@@ -9,8 +8,6 @@ public final class Engines {
 
   /** The embedded engine: stores live in this JVM. */
   public static SessionFactory embedded() {
-    return (storeName, info) -> {
-      throw new CairnException(ErrorCode.NOT_SUPPORTED, "The embedded engine is not wired yet");
-    };
+    return EmbeddedSessionFactory.INSTANCE;
   }
 }

@@ -1,0 +1,185 @@
+package io.cairn.core.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.kv.Bytes;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvStore;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The catalog of one store: table descriptors kept in the system table {@value #CATALOG_TABLE} of
+ * the store itself (through the KV SPI), with an in-memory copy and a version number that changes
+ * on every DDL (plan caches key on it). Thread-safe; DDL is serialised.
+ */
+public final class Catalog {
+  public static final String CATALOG_TABLE = "SYSTEM.CATALOG";
+  public static final String DEFAULT_SCHEMA = "PUBLIC";
+
+  /** The catalog table: (NAME VARCHAR PRIMARY KEY, DESCRIPTOR VARBINARY). */
+  private static final RowLayout LAYOUT =
+      new RowLayout(
+          List.of(
+              new RowLayout.ColumnLayout(1, DataType.VARCHAR.withNullable(false)),
+              new RowLayout.ColumnLayout(2, DataType.VARBINARY)),
+          List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+          false,
+          1);
+
+  private final KvStore store;
+  private final KvTable table;
+  private final RowCodec codec = new RowCodec(LAYOUT);
+  private final Map<String, TableDescriptor> tables = new ConcurrentHashMap<>();
+  private final AtomicLong version = new AtomicLong(1);
+
+  private Catalog(KvStore store, KvTable table) {
+    this.store = store;
+    this.table = table;
+  }
+
+  /** Opens the catalog of {@code store}, creating its system table on first use. */
+  public static Catalog open(KvStore store) {
+    requireNonNull(store, "store is null");
+    KvTable table = store.table(CATALOG_TABLE).orElseGet(() -> store.createTable(CATALOG_TABLE));
+    Catalog catalog = new Catalog(store, table);
+    catalog.load();
+    return catalog;
+  }
+
+  private void load() {
+    List<Expr> projection =
+        List.of(new Expr.ColumnRef(1, DataType.VARBINARY));
+    ScanRequest request =
+        new ScanRequest(
+            List.of(KeyRange.ALL),
+            new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
+            EvalContext.EMPTY,
+            true);
+    try (RowScanner scanner = table.scan(request)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        TableDescriptor t = DescriptorSerializer.deserialize((byte[]) row[0]);
+        tables.put(key(t.schemaName(), t.tableName()), t);
+      }
+    }
+  }
+
+  private static String key(String schema, String name) {
+    return schema + "\u0000" + name;
+  }
+
+  /** Changes whenever a table is created, dropped or altered. */
+  public long version() {
+    return version.get();
+  }
+
+  public Optional<TableDescriptor> table(String schema, String name) {
+    return Optional.ofNullable(tables.get(key(schema, name)));
+  }
+
+  /** All tables, sorted by schema then name. */
+  public List<TableDescriptor> tables() {
+    List<TableDescriptor> list = new ArrayList<>(tables.values());
+    list.sort(
+        Comparator.comparing(TableDescriptor::schemaName).thenComparing(TableDescriptor::tableName));
+    return list;
+  }
+
+  /** Schema names that hold at least one table, plus the default schema; sorted. */
+  public List<String> schemas() {
+    java.util.TreeSet<String> names = new java.util.TreeSet<>();
+    names.add(DEFAULT_SCHEMA);
+    for (TableDescriptor t : tables.values()) {
+      names.add(t.schemaName());
+    }
+    return List.copyOf(names);
+  }
+
+  /**
+   * Creates a table from {@code draft} (its table id is replaced by a fresh one).
+   *
+   * @return the created descriptor, or empty when it exists and {@code ifNotExists}
+   * @throws CairnException TABLE_ALREADY_EXISTS
+   */
+  public synchronized Optional<TableDescriptor> createTable(
+      TableDescriptor draft, boolean ifNotExists) {
+    if (tables.containsKey(key(draft.schemaName(), draft.tableName()))) {
+      if (ifNotExists) {
+        return Optional.empty();
+      }
+      throw new CairnException(
+          ErrorCode.TABLE_ALREADY_EXISTS,
+          "Table [" + draft.qualifiedName() + "] already exists");
+    }
+    long id = table.allocateIds(1);
+    TableDescriptor created =
+        new TableDescriptor(
+            id,
+            draft.schemaName(),
+            draft.tableName(),
+            draft.columns(),
+            draft.primaryKey(),
+            draft.options(),
+            draft.schemaVersion());
+    store.createTable(created.kvTableName());
+    try {
+      persist(created);
+    } catch (RuntimeException e) {
+      store.dropTable(created.kvTableName());
+      throw e;
+    }
+    tables.put(key(created.schemaName(), created.tableName()), created);
+    version.incrementAndGet();
+    return Optional.of(created);
+  }
+
+  /**
+   * Drops a table and its data.
+   *
+   * @return false when it did not exist and {@code ifExists}
+   * @throws CairnException TABLE_NOT_FOUND
+   */
+  public synchronized boolean dropTable(String schema, String name, boolean ifExists) {
+    TableDescriptor t = tables.get(key(schema, name));
+    if (t == null) {
+      if (ifExists) {
+        return false;
+      }
+      throw new CairnException(
+          ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
+    }
+    table.mutate(List.of(new Mutation.Delete(rowKey(t))));
+    tables.remove(key(schema, name));
+    version.incrementAndGet();
+    store.dropTable(t.kvTableName());
+    return true;
+  }
+
+  private void persist(TableDescriptor t) {
+    Object[] row = {key(t.schemaName(), t.tableName()), DescriptorSerializer.serialize(t)};
+    table.mutate(
+        List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))));
+  }
+
+  private Bytes rowKey(TableDescriptor t) {
+    return codec.encodeKey(new Object[] {key(t.schemaName(), t.tableName()), null});
+  }
+}

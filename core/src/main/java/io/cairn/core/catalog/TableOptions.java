@@ -1,0 +1,101 @@
+package io.cairn.core.catalog;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The table options Cairn knows, with their validation. An unknown option, or a value outside an
+ * option's domain, is an error naming the option and the accepted values: options are never
+ * stored unchecked. Which options take effect in which release is documented in docs/sql.md.
+ */
+public final class TableOptions {
+  /** An option's domain. */
+  private sealed interface Domain permits Choice, Range {}
+
+  private record Choice(List<String> values) implements Domain {}
+
+  private record Range(long min, long max) implements Domain {}
+
+  private static final Map<String, Domain> OPTIONS =
+      Map.of(
+          "DATA_BLOCK_ENCODING", new Choice(List.of("NONE", "PREFIX", "FAST_DIFF", "ROW_INDEX")),
+          "COMPRESSION", new Choice(List.of("NONE", "LZ4", "SNAPPY", "ZSTD", "GZIP")),
+          "BLOOMFILTER", new Choice(List.of("NONE", "ROW")),
+          "DURABILITY", new Choice(List.of("FSYNC", "SYNC", "ASYNC", "SKIP")),
+          "BLOCKSIZE", new Range(1024, 16L * 1024 * 1024),
+          "SALT_BUCKETS", new Range(1, 256),
+          "GUIDE_POSTS_WIDTH", new Range(1, Long.MAX_VALUE),
+          "TTL", new Range(1, Long.MAX_VALUE));
+
+  private TableOptions() {}
+
+  /** Names of all known options, sorted. */
+  public static List<String> names() {
+    return OPTIONS.keySet().stream().sorted().toList();
+  }
+
+  /**
+   * Validates options and returns them canonicalised (upper-case names and choice values).
+   *
+   * @throws CairnException UNKNOWN_TABLE_OPTION or INVALID_TABLE_OPTION_VALUE
+   */
+  public static Map<String, String> validate(Map<String, String> options) {
+    Map<String, String> result = new TreeMap<>();
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      String name = e.getKey().toUpperCase(Locale.ROOT);
+      Domain domain = OPTIONS.get(name);
+      if (domain == null) {
+        throw new CairnException(
+            ErrorCode.UNKNOWN_TABLE_OPTION,
+            "Unknown table option [" + e.getKey() + "]: expected one of " + names());
+      }
+      result.put(name, validateValue(name, domain, e.getValue()));
+    }
+    return result;
+  }
+
+  private static String validateValue(String name, Domain domain, String value) {
+    if (domain instanceof Choice choice) {
+      String canonical = value.toUpperCase(Locale.ROOT);
+      if (!choice.values().contains(canonical)) {
+        throw new CairnException(
+            ErrorCode.INVALID_TABLE_OPTION_VALUE,
+            "Invalid value for table option "
+                + name
+                + ": expected one of "
+                + choice.values()
+                + ", found ["
+                + value
+                + "]");
+      }
+      return canonical;
+    }
+    Range range = (Range) domain;
+    long parsed;
+    try {
+      parsed = Long.parseLong(value.trim());
+    } catch (NumberFormatException ex) {
+      throw new CairnException(
+          ErrorCode.INVALID_TABLE_OPTION_VALUE,
+          "Invalid value for table option " + name + ": expected an integer, found [" + value + "]");
+    }
+    if (parsed < range.min() || parsed > range.max()) {
+      throw new CairnException(
+          ErrorCode.INVALID_TABLE_OPTION_VALUE,
+          "Invalid value for table option "
+              + name
+              + ": expected "
+              + range.min()
+              + ".."
+              + range.max()
+              + ", found ["
+              + value
+              + "]");
+    }
+    return Long.toString(parsed);
+  }
+}

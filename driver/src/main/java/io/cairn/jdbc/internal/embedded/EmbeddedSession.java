@@ -1,0 +1,121 @@
+package io.cairn.jdbc.internal.embedded;
+
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.engine.PreparedCommand;
+import io.cairn.jdbc.internal.engine.Session;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A session on an embedded database. In autocommit mode every DML statement is applied
+ * atomically (per region) when it finishes; otherwise its writes are buffered until {@link
+ * #commit()}. Queries read committed data only. DDL is applied at once, as in Phoenix.
+ */
+final class EmbeddedSession implements Session {
+  private final EmbeddedDatabase database;
+  private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
+  private boolean autoCommit = true;
+  private boolean closed;
+
+  /** Buffered writes of one table. */
+  record PendingWrites(TableDescriptor table, List<Mutation> mutations) {}
+
+  EmbeddedSession(EmbeddedDatabase database) {
+    this.database = database;
+  }
+
+  EmbeddedDatabase database() {
+    return database;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new CairnException(ErrorCode.CONNECTION_CLOSED, "Session is closed");
+    }
+  }
+
+  @Override
+  public PreparedCommand prepare(String sql) {
+    checkOpen();
+    return new EmbeddedCommand(this, database.planner().plan(sql));
+  }
+
+  @Override
+  public boolean autoCommit() {
+    return autoCommit;
+  }
+
+  @Override
+  public void setAutoCommit(boolean autoCommit) {
+    checkOpen();
+    if (autoCommit && !this.autoCommit) {
+      commit();
+    }
+    this.autoCommit = autoCommit;
+  }
+
+  /** Applies {@code batch} now (autocommit) or buffers it (transaction). */
+  void write(TableDescriptor table, KvTable kv, List<Mutation> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    if (autoCommit) {
+      Mutations.apply(table, kv, batch);
+    } else {
+      pending
+          .computeIfAbsent(table.kvTableName(), k -> new PendingWrites(table, new ArrayList<>()))
+          .mutations()
+          .addAll(batch);
+    }
+  }
+
+  @Override
+  public void commit() {
+    checkOpen();
+    List<PendingWrites> writes = new ArrayList<>(pending.values());
+    pending.clear();
+    for (PendingWrites w : writes) {
+      KvTable kv =
+          database
+              .store()
+              .table(w.table().kvTableName())
+              .orElseThrow(
+                  () ->
+                      new CairnException(
+                          ErrorCode.TABLE_NOT_FOUND,
+                          "Cannot commit: table [" + w.table().qualifiedName() + "] was dropped"));
+      Mutations.apply(w.table(), kv, w.mutations());
+    }
+  }
+
+  @Override
+  public void rollback() {
+    checkOpen();
+    pending.clear();
+  }
+
+  @Override
+  public List<TableDescriptor> tables() {
+    checkOpen();
+    return database.catalog().tables();
+  }
+
+  @Override
+  public String storeName() {
+    return database.name();
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      pending.clear();
+      closed = true;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Pins EXPLAIN text and the error contract: SQLState, a message naming the problem, no partial writes. */
+class TestExplainAndErrors {
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private Connection connection;
+
+  @BeforeEach
+  void open() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:cairn:mem:explain" + DATABASES.incrementAndGet());
+    execute(
+        "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(5) NOT NULL, QTY INTEGER,"
+            + " PRICE DECIMAL(5,2))");
+    execute("CREATE TABLE K (A VARCHAR(10) NOT NULL, B BIGINT NOT NULL, C DOUBLE,"
+        + " CONSTRAINT PK PRIMARY KEY (A, B DESC))");
+    execute("UPSERT INTO T VALUES (1, 'a', 10, 1.50), (2, 'b', 20, 2.25), (3, 'c', NULL, NULL)");
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    connection.close();
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  private List<String> explain(String sql) throws SQLException {
+    List<String> lines = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+      while (rs.next()) {
+        lines.add(rs.getString(1));
+      }
+    }
+    return lines;
+  }
+
+  private List<String> column(String sql) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+    }
+    return values;
+  }
+
+  @Test
+  void fullScanWithServerFilterAndProjection() throws SQLException {
+    assertThat(explain("SELECT NAME FROM T WHERE QTY > 5"))
+        .containsExactly(
+            "SERVER FULL SCAN OVER PUBLIC.T",
+            "    SERVER FILTER BY (QTY > 5)",
+            "    SERVER PROJECT NAME");
+  }
+
+  @Test
+  void pointLookupOnPrimaryKey() throws SQLException {
+    assertThat(explain("SELECT * FROM T WHERE ID = 2"))
+        .containsExactly(
+            "SERVER POINT LOOKUP OVER PUBLIC.T [2]",
+            "    SERVER FILTER BY (ID = 2)",
+            "    SERVER PROJECT ID, NAME, QTY, PRICE");
+  }
+
+  @Test
+  void rangeScanOnKeyPrefix() throws SQLException {
+    assertThat(explain("SELECT B FROM K WHERE A = 'x' AND B >= 5 AND B < 10").get(0))
+        .isEqualTo("SERVER RANGE SCAN OVER PUBLIC.K [x,5 - x,10)");
+    assertThat(explain("SELECT ID FROM T WHERE ID IN (1, 3)").get(0))
+        .isEqualTo("SERVER SKIP SCAN ON 2 RANGES OVER PUBLIC.T");
+    assertThat(column("SELECT B FROM K WHERE A = 'x'")).isEmpty();
+  }
+
+  @Test
+  void clientSideOperatorsAboveTheScan() throws SQLException {
+    assertThat(explain("SELECT NAME, SUM(QTY) FROM T GROUP BY NAME ORDER BY 2 DESC LIMIT 2"))
+        .containsExactly(
+            "CLIENT TOP-N SORT BY $1 DESC NULLS LAST LIMIT 2",
+            "    CLIENT AGGREGATE GROUP BY $0 COMPUTE SUM($1)",
+            "        SERVER FULL SCAN OVER PUBLIC.T",
+            "            SERVER PROJECT NAME, QTY");
+    assertThat(explain("SELECT * FROM T LIMIT 1"))
+        .containsExactly(
+            "SERVER FULL SCAN OVER PUBLIC.T",
+            "    SERVER PROJECT ID, NAME, QTY, PRICE",
+            "    SERVER 1 ROW LIMIT");
+  }
+
+  @Test
+  void keyRangesGiveTheSameRowsAsAFullScan() throws SQLException {
+    for (long b = 0; b < 20; b++) {
+      execute("UPSERT INTO K VALUES ('x', " + b + ", " + b + ".5)");
+      execute("UPSERT INTO K VALUES ('y', " + b + ", NULL)");
+    }
+    assertThat(column("SELECT B FROM K WHERE A = 'x' AND B >= 5 AND B < 10"))
+        .containsExactly("9", "8", "7", "6", "5");
+    assertThat(column("SELECT B FROM K WHERE A = 'y' AND B > 17"))
+        .containsExactly("19", "18");
+    assertThat(column("SELECT A FROM K WHERE A > 'x'")).hasSize(20);
+    try (PreparedStatement p = connection.prepareStatement("SELECT B FROM K WHERE A = ? AND B <= ?")) {
+      p.setString(1, "x");
+      p.setLong(2, 2);
+      try (ResultSet rs = p.executeQuery()) {
+        List<Long> values = new ArrayList<>();
+        while (rs.next()) {
+          values.add(rs.getLong(1));
+        }
+        assertThat(values).containsExactly(2L, 1L, 0L);
+      }
+    }
+  }
+
+  private void assertError(String sql, String sqlState, String... messageParts) {
+    assertThatThrownBy(() -> execute(sql))
+        .isInstanceOf(SQLException.class)
+        .satisfies(
+            e -> {
+              assertThat(((SQLException) e).getSQLState()).as(e.getMessage()).isEqualTo(sqlState);
+              for (String part : messageParts) {
+                assertThat(e.getMessage()).contains(part);
+              }
+            });
+  }
+
+  @Test
+  void syntaxErrorsNameLineColumnAndToken() {
+    assertError("SELECT * FORM T", "42601", "line 1, column 10", "FORM");
+    assertError("CREATE TABLE X (A INTEGER PRIMARY KEY,)", "42601", "line 1", "column");
+    assertError("SELECT *\nFROM T WHERE", "42601", "line 2");
+  }
+
+  @Test
+  void unknownObjectsAndTypeMismatches() {
+    assertError("SELECT * FROM NOPE", "42S02", "NOPE");
+    assertError("SELECT NOPE FROM T", "42S22", "NOPE");
+    assertError("SELECT * FROM T WHERE NAME > DATE '2020-01-01'", "42804");
+    assertError("DROP TABLE NOPE", "42S02", "NOPE");
+    assertError("CREATE TABLE T (X INTEGER PRIMARY KEY)", "42S01", "T");
+    assertError("CREATE TABLE X (A INTEGER PRIMARY KEY) SALT_BUCKET=4", "42601", "SALT_BUCKET");
+    assertError("CREATE TABLE X (A INTEGER PRIMARY KEY) COMPRESSION=BROTLI", "22023", "BROTLI");
+  }
+
+  @Test
+  void constraintViolationsLeaveNoPartialWrites() throws SQLException {
+    assertError("INSERT INTO T VALUES (4, 'd', 1, 1), (1, 'x', 1, 1)", "23505", "ID=1");
+    assertError("UPSERT INTO T VALUES (5, 'e', 1, 1), (6, NULL, 1, 1)", "23502", "NAME");
+    assertError("UPSERT INTO T VALUES (7, 'toolong', 1, 1)", "22001", "NAME", "7");
+    assertError("UPSERT INTO T VALUES (8, 'h', 1, 12345.6)", "22003", "PRICE");
+    assertError("UPSERT INTO T VALUES (9, 'i', 2147483647 + 1, 1)", "22003");
+    assertError("SELECT QTY / 0 FROM T", "22012");
+    assertThat(column("SELECT ID FROM T ORDER BY ID")).containsExactly("1", "2", "3");
+  }
+
+  @Test
+  void insertFailsOnExistingKeyButUpsertReplaces() throws SQLException {
+    assertError("INSERT INTO T VALUES (1, 'z', 0, 0)", "23505", "PUBLIC.T", "ID=1");
+    execute("UPSERT INTO T VALUES (1, 'z', 0, 0)");
+    assertThat(column("SELECT NAME FROM T WHERE ID = 1")).containsExactly("z");
+    // Phoenix semantics: UPSERT of some columns keeps the others.
+    execute("UPSERT INTO T (ID, QTY) VALUES (2, 99)");
+    assertThat(column("SELECT NAME || ':' || CAST(QTY AS VARCHAR(5)) FROM T WHERE ID = 2"))
+        .containsExactly("b:99");
+  }
+
+  @Test
+  void transactionsBufferUntilCommit() throws SQLException {
+    connection.setAutoCommit(false);
+    execute("UPSERT INTO T VALUES (10, 'j', 1, 1)");
+    execute("DELETE FROM T WHERE ID = 1");
+    connection.rollback();
+    assertThat(column("SELECT ID FROM T ORDER BY ID")).containsExactly("1", "2", "3");
+    execute("UPSERT INTO T VALUES (10, 'j', 1, 1)");
+    execute("DELETE FROM T WHERE ID = 1");
+    connection.commit();
+    assertThat(column("SELECT ID FROM T ORDER BY ID")).containsExactly("2", "3", "10");
+  }
+
+  @Test
+  void deleteUpdateAndUpsertSelect() throws SQLException {
+    execute("CREATE TABLE COPY (ID INTEGER PRIMARY KEY, NAME VARCHAR(5))");
+    try (Statement s = connection.createStatement()) {
+      assertThat(s.executeUpdate("UPSERT INTO COPY SELECT ID, NAME FROM T WHERE ID > 1")).isEqualTo(2);
+      assertThat(s.executeUpdate("UPDATE T SET QTY = QTY + 1 WHERE ID <= 2")).isEqualTo(2);
+      assertThat(s.executeUpdate("DELETE FROM T WHERE QTY IS NULL")).isEqualTo(1);
+    }
+    assertThat(column("SELECT ID FROM COPY ORDER BY ID")).containsExactly("2", "3");
+    assertThat(column("SELECT QTY FROM T ORDER BY ID")).containsExactly("11", "21");
+    execute("CREATE TABLE NOKEY (V VARCHAR(3))");
+    execute("UPSERT INTO NOKEY VALUES ('a'), ('a'), ('b')");
+    try (Statement s = connection.createStatement()) {
+      assertThat(s.executeUpdate("DELETE FROM NOKEY WHERE V = 'a'")).isEqualTo(2);
+    }
+    assertThat(column("SELECT V FROM NOKEY")).containsExactly("b");
+  }
+}

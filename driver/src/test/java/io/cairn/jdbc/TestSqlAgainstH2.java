@@ -1,0 +1,299 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Runs the same queries on Cairn (through the real driver and embedded store) and on H2 over the
+ * same generated data, and compares the results: ordered when the query has ORDER BY, as
+ * multisets otherwise; numbers compared with a small tolerance.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestSqlAgainstH2 {
+  private static final long SEED = Long.getLong("cairn.test.seed", 20261121L);
+  private static final int EMPLOYEES = 400;
+  private static final int SALES = 600;
+
+  private Connection cairn;
+  private Connection h2;
+
+  @BeforeAll
+  void load() throws SQLException {
+    System.err.println("TestSqlAgainstH2 seed: " + SEED + " (-Dcairn.test.seed=" + SEED + ")");
+    cairn = DriverManager.getConnection("jdbc:cairn:mem:h2compare-" + SEED);
+    h2 = DriverManager.getConnection("jdbc:h2:mem:h2compare;DATABASE_TO_UPPER=TRUE");
+    String[] ddl = {
+      "CREATE TABLE DEPT (ID INTEGER PRIMARY KEY, NAME VARCHAR(20), BUDGET DECIMAL(12,2))",
+      "CREATE TABLE EMP (ID INTEGER PRIMARY KEY, NAME VARCHAR(20), DEPT INTEGER,"
+          + " SALARY DECIMAL(10,2), BONUS DOUBLE, HIRED DATE, ACTIVE BOOLEAN, GRADE SMALLINT)",
+      "CREATE TABLE SALES (REGION VARCHAR(10) NOT NULL, DAY DATE NOT NULL, SEQ INTEGER NOT NULL,"
+          + " AMOUNT DECIMAL(12,2), QTY BIGINT, CONSTRAINT PK PRIMARY KEY (REGION, DAY DESC, SEQ))",
+      "CREATE TABLE NOTES (TXT VARCHAR(40), N INTEGER)"
+    };
+    for (String s : ddl) {
+      try (Statement c = cairn.createStatement();
+          Statement h = h2.createStatement()) {
+        c.execute(s);
+        h.execute(s.replace(" DESC", ""));
+      }
+    }
+    Random random = new Random(SEED);
+    String[] names = {"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ida", "Jo", "kim"};
+    String[] regions = {"north", "south", "east", "west", "n"};
+    insert("DEPT", 3, new Object[][] {
+          {1, "sales", new BigDecimal("1000.50")},
+          {2, "eng", new BigDecimal("25000.00")},
+          {3, "ops", null},
+          {4, "empty", new BigDecimal("0.00")}
+        });
+    List<Object[]> emps = new ArrayList<>();
+    for (int i = 1; i <= EMPLOYEES; i++) {
+      emps.add(
+          new Object[] {
+            i,
+            random.nextInt(10) == 0 ? null : names[random.nextInt(names.length)] + (i % 7),
+            random.nextInt(8) == 0 ? null : 1 + random.nextInt(5),
+            random.nextInt(9) == 0
+                ? null
+                : BigDecimal.valueOf(random.nextInt(2_000_000) - 100_000, 2),
+            random.nextInt(6) == 0 ? null : Math.round(random.nextDouble() * 10000) / 8.0,
+            random.nextInt(7) == 0 ? null : LocalDate.of(2000, 1, 1).plusDays(random.nextInt(9000)),
+            random.nextInt(5) == 0 ? null : random.nextBoolean(),
+            (short) (random.nextInt(20) - 5)
+          });
+    }
+    insert("EMP", 8, emps.toArray(new Object[0][]));
+    List<Object[]> sales = new ArrayList<>();
+    for (int i = 0; i < SALES; i++) {
+      sales.add(
+          new Object[] {
+            regions[random.nextInt(regions.length)],
+            LocalDate.of(2024, 1, 1).plusDays(random.nextInt(60)),
+            i,
+            random.nextInt(10) == 0 ? null : BigDecimal.valueOf(random.nextInt(100_000), 2),
+            (long) random.nextInt(1000)
+          });
+    }
+    insert("SALES", 5, sales.toArray(new Object[0][]));
+    insert("NOTES", 2, new Object[][] {{"a%b", 1}, {"a_b", 2}, {null, 3}, {"abc", null}, {"abc", 5}});
+  }
+
+  private void insert(String table, int width, Object[][] rows) throws SQLException {
+    String marks = String.join(",", java.util.Collections.nCopies(width, "?"));
+    try (PreparedStatement c = cairn.prepareStatement("UPSERT INTO " + table + " VALUES (" + marks + ")");
+        PreparedStatement h = h2.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+      for (Object[] row : rows) {
+        for (int i = 0; i < width; i++) {
+          c.setObject(i + 1, row[i]);
+          h.setObject(i + 1, row[i]);
+        }
+        c.addBatch();
+        h.addBatch();
+      }
+      c.executeBatch();
+      h.executeBatch();
+    }
+  }
+
+  @AfterAll
+  void close() throws SQLException {
+    cairn.close();
+    h2.close();
+  }
+
+  static final String[] QUERIES = {
+    // projection, filters, NULL semantics
+    "SELECT * FROM EMP",
+    "SELECT ID, NAME FROM EMP WHERE ID = 17",
+    "SELECT ID FROM EMP WHERE ID BETWEEN 10 AND 20",
+    "SELECT ID FROM EMP WHERE ID > 390 OR ID < 3",
+    "SELECT ID FROM EMP WHERE ID IN (1, 5, 99, 1000)",
+    "SELECT ID, NAME FROM EMP WHERE NAME IS NULL",
+    "SELECT ID FROM EMP WHERE DEPT <> 2",
+    "SELECT ID FROM EMP WHERE NOT (DEPT = 2)",
+    "SELECT ID FROM EMP WHERE DEPT IN (1, 3) AND ACTIVE",
+    "SELECT ID FROM EMP WHERE ACTIVE IS NOT TRUE",
+    "SELECT ID FROM EMP WHERE SALARY > 5000.5 AND BONUS < 600",
+    "SELECT ID, NAME FROM EMP WHERE NAME LIKE 'a%'",
+    "SELECT ID, NAME FROM EMP WHERE NAME LIKE '_o%' OR NAME LIKE '%3'",
+    "SELECT TXT FROM NOTES WHERE TXT LIKE 'a!%b' ESCAPE '!'",
+    "SELECT N FROM NOTES WHERE N NOT IN (1, 2)",
+    "SELECT ID FROM EMP WHERE HIRED >= DATE '2010-01-01' AND HIRED < DATE '2012-06-30'",
+    // expressions, CASE, CAST, functions
+    "SELECT ID, SALARY * 2, SALARY + BONUS, -GRADE, GRADE * GRADE FROM EMP",
+    "SELECT ID, SALARY / 3, ID / 7, MOD(ID, 7) FROM EMP",
+    "SELECT ID, CASE WHEN SALARY > 10000 THEN 'high' WHEN SALARY > 0 THEN 'low' ELSE 'none' END"
+        + " FROM EMP",
+    "SELECT ID, COALESCE(NAME, 'nobody'), NULLIF(DEPT, 2) FROM EMP",
+    "SELECT ID, CAST(SALARY AS INTEGER), CAST(ID AS VARCHAR(10)), CAST('12' AS INTEGER) + ID"
+        + " FROM EMP",
+    "SELECT ID, UPPER(NAME), LOWER(NAME), CHAR_LENGTH(NAME), SUBSTRING(NAME FROM 2 FOR 2)"
+        + " FROM EMP",
+    "SELECT ID, TRIM(BOTH 'a' FROM NAME), NAME || '-' || CAST(ID AS VARCHAR(5)),"
+        + " POSITION('o' IN NAME) FROM EMP",
+    "SELECT ID, ABS(GRADE), ROUND(BONUS, 1), FLOOR(SALARY), CEIL(SALARY) FROM EMP",
+    "SELECT ID, EXTRACT(YEAR FROM HIRED), EXTRACT(MONTH FROM HIRED), EXTRACT(DAY FROM HIRED)"
+        + " FROM EMP",
+    "SELECT ID, HIRED + INTERVAL '10' DAY, HIRED - INTERVAL '3' MONTH FROM EMP",
+    // aggregates
+    "SELECT COUNT(*), COUNT(NAME), COUNT(DISTINCT DEPT), SUM(SALARY), MIN(SALARY), MAX(SALARY)"
+        + " FROM EMP",
+    "SELECT AVG(SALARY), AVG(BONUS), SUM(BONUS) FROM EMP",
+    "SELECT COUNT(*), SUM(SALARY), AVG(SALARY) FROM EMP WHERE ID < 0",
+    "SELECT DEPT, COUNT(*), SUM(SALARY), MIN(NAME), MAX(HIRED) FROM EMP GROUP BY DEPT",
+    "SELECT DEPT, ACTIVE, COUNT(*) FROM EMP GROUP BY DEPT, ACTIVE",
+    "SELECT DEPT, COUNT(*) AS C FROM EMP GROUP BY DEPT HAVING COUNT(*) > 70",
+    "SELECT DEPT, SUM(SALARY) FROM EMP WHERE ACTIVE GROUP BY DEPT HAVING SUM(SALARY) > 100000",
+    "SELECT REGION, COUNT(DISTINCT DAY), SUM(QTY), AVG(AMOUNT) FROM SALES GROUP BY REGION",
+    "SELECT DISTINCT DEPT FROM EMP",
+    "SELECT DISTINCT DEPT, ACTIVE FROM EMP",
+    // ORDER BY with NULLs, LIMIT/OFFSET
+    "SELECT ID, SALARY FROM EMP ORDER BY SALARY DESC NULLS LAST, ID",
+    "SELECT ID, SALARY FROM EMP ORDER BY SALARY ASC NULLS FIRST, ID",
+    "SELECT ID, NAME FROM EMP ORDER BY NAME NULLS FIRST, ID DESC LIMIT 15",
+    "SELECT ID, NAME FROM EMP ORDER BY ID LIMIT 10 OFFSET 5",
+    "SELECT ID FROM EMP ORDER BY ID DESC OFFSET 395 ROWS",
+    "SELECT DEPT, COUNT(*) FROM EMP GROUP BY DEPT ORDER BY COUNT(*) DESC, DEPT NULLS FIRST",
+    "SELECT REGION, DAY, SEQ FROM SALES WHERE REGION = 'north' ORDER BY DAY DESC, SEQ",
+    "SELECT REGION, DAY, SEQ FROM SALES WHERE REGION = 'n' AND DAY > DATE '2024-02-01'"
+        + " ORDER BY REGION, DAY DESC, SEQ",
+    "SELECT SEQ FROM SALES WHERE REGION IN ('east', 'west') AND DAY = DATE '2024-01-15'",
+    // joins
+    "SELECT E.ID, D.NAME FROM EMP E JOIN DEPT D ON E.DEPT = D.ID",
+    "SELECT E.ID, D.NAME FROM EMP E LEFT JOIN DEPT D ON E.DEPT = D.ID",
+    "SELECT E.ID, D.NAME FROM EMP E RIGHT JOIN DEPT D ON E.DEPT = D.ID AND E.ID < 50",
+    "SELECT E.ID, D.ID FROM EMP E FULL JOIN DEPT D ON E.DEPT = D.ID AND E.ACTIVE",
+    "SELECT D.NAME, COUNT(E.ID), SUM(E.SALARY) FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID"
+        + " GROUP BY D.NAME",
+    "SELECT E.ID, F.ID FROM EMP E JOIN EMP F ON E.DEPT = F.DEPT AND E.ID < F.ID"
+        + " WHERE E.ID < 30 AND F.ID < 40",
+    "SELECT E.ID, D.ID FROM EMP E, DEPT D WHERE E.SALARY > D.BUDGET * 10 AND E.ID < 40",
+    // subqueries
+    "SELECT ID FROM EMP WHERE DEPT IN (SELECT ID FROM DEPT WHERE BUDGET > 500)",
+    "SELECT ID FROM EMP WHERE DEPT NOT IN (SELECT ID FROM DEPT WHERE BUDGET IS NOT NULL)",
+    "SELECT ID FROM EMP E WHERE EXISTS (SELECT 1 FROM DEPT D WHERE D.ID = E.DEPT AND D.BUDGET > 5000)",
+    "SELECT ID FROM EMP E WHERE NOT EXISTS (SELECT 1 FROM DEPT D WHERE D.ID = E.DEPT)",
+    "SELECT ID, (SELECT NAME FROM DEPT D WHERE D.ID = E.DEPT) FROM EMP E",
+    "SELECT ID FROM EMP WHERE SALARY > (SELECT AVG(SALARY) FROM EMP)",
+    "SELECT ID FROM EMP E WHERE SALARY > (SELECT AVG(SALARY) FROM EMP F WHERE F.DEPT = E.DEPT)",
+    "SELECT D, C FROM (SELECT DEPT AS D, COUNT(*) AS C FROM EMP GROUP BY DEPT) T WHERE C > 50",
+    "WITH T AS (SELECT DEPT, MAX(SALARY) AS M FROM EMP GROUP BY DEPT)"
+        + " SELECT E.ID FROM EMP E JOIN T ON E.DEPT = T.DEPT AND E.SALARY = T.M",
+    // set operations
+    "SELECT DEPT FROM EMP WHERE ID < 20 UNION SELECT ID FROM DEPT",
+    "SELECT DEPT FROM EMP WHERE ID < 20 UNION ALL SELECT ID FROM DEPT",
+    "SELECT DEPT FROM EMP INTERSECT SELECT ID FROM DEPT",
+    "SELECT ID FROM DEPT EXCEPT SELECT DEPT FROM EMP",
+    // values and no-table queries
+    "SELECT 1 + 2, 'x' || 'y', CAST(NULL AS INTEGER), 7 / 2, 7.0 / 2",
+    "VALUES (1, 'a'), (2, 'b')",
+    // tables without a primary key
+    "SELECT TXT, N FROM NOTES",
+    "SELECT TXT, COUNT(*) FROM NOTES GROUP BY TXT",
+  };
+
+  @TestFactory
+  Stream<DynamicTest> queries() {
+    return Arrays.stream(QUERIES).map(q -> DynamicTest.dynamicTest(q, () -> compare(q)));
+  }
+
+  private void compare(String sql) throws SQLException {
+    List<List<Object>> expected = rows(h2, sql);
+    List<List<Object>> actual = rows(cairn, sql);
+    boolean ordered = sql.toUpperCase(Locale.ROOT).contains("ORDER BY");
+    if (!ordered) {
+      expected.sort(TestSqlAgainstH2::compareRows);
+      actual.sort(TestSqlAgainstH2::compareRows);
+    }
+    assertThat(actual).as("row count of %s", sql).hasSameSizeAs(expected);
+    for (int i = 0; i < expected.size(); i++) {
+      List<Object> e = expected.get(i);
+      List<Object> a = actual.get(i);
+      assertThat(a).as("width of row %d", i).hasSameSizeAs(e);
+      for (int c = 0; c < e.size(); c++) {
+        if (!same(e.get(c), a.get(c))) {
+          fail("Row %d column %d of [%s]: expected %s, found %s%nexpected row %s%nactual   row %s",
+              i, c + 1, sql, e.get(c), a.get(c), e, a);
+        }
+      }
+    }
+  }
+
+  private static boolean same(Object expected, Object actual) {
+    if (expected == null || actual == null) {
+      return expected == actual;
+    }
+    if (expected instanceof Number x && actual instanceof Number y) {
+      BigDecimal a = new BigDecimal(x.toString());
+      BigDecimal b = new BigDecimal(y.toString());
+      BigDecimal tolerance = a.abs().max(BigDecimal.ONE).multiply(new BigDecimal("1e-9"));
+      return a.subtract(b).abs().compareTo(tolerance) <= 0;
+    }
+    return String.valueOf(expected).strip().equals(String.valueOf(actual).strip());
+  }
+
+  private static int compareRows(List<Object> a, List<Object> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = compareValue(a.get(i), b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
+  }
+
+  private static int compareValue(Object a, Object b) {
+    if (a == null || b == null) {
+      return a == b ? 0 : a == null ? -1 : 1;
+    }
+    if (a instanceof Number x && b instanceof Number y) {
+      return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString()));
+    }
+    return String.valueOf(a).compareTo(String.valueOf(b));
+  }
+
+  private static List<List<Object>> rows(Connection connection, String sql) throws SQLException {
+    List<List<Object>> rows = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int c = 1; c <= md.getColumnCount(); c++) {
+          Object v = rs.getObject(c);
+          if (v instanceof java.sql.Date d) {
+            v = d.toLocalDate();
+          } else if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
+            v = d.toString();
+          } else if (v instanceof Float f) {
+            v = new BigDecimal(f.toString());
+          }
+          row.add(v);
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,68 @@
+package io.cairn.planner;
+
+import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.TableDescriptor;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+/** An immutable Calcite view of one catalog version: schemas holding {@link CairnTable}s. */
+final class CairnCalciteSchema {
+  private CairnCalciteSchema() {}
+
+  /** A table as Calcite sees it; unwraps to its descriptor. */
+  static final class CairnTable extends AbstractTable {
+    private final TableDescriptor descriptor;
+
+    CairnTable(TableDescriptor descriptor) {
+      this.descriptor = descriptor;
+    }
+
+    TableDescriptor descriptor() {
+      return descriptor;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+      RelDataTypeFactory.Builder builder = typeFactory.builder();
+      for (ColumnDescriptor c : descriptor.columns()) {
+        builder.add(c.name(), Types.toRelType(typeFactory, c.type()));
+      }
+      return builder.build();
+    }
+  }
+
+  private static final class FixedSchema extends AbstractSchema {
+    private final Map<String, Table> tables;
+
+    FixedSchema(Map<String, Table> tables) {
+      this.tables = tables;
+    }
+
+    @Override
+    protected Map<String, Table> getTableMap() {
+      return tables;
+    }
+  }
+
+  static CalciteSchema create(List<TableDescriptor> tables, List<String> schemaNames) {
+    CalciteSchema root = CalciteSchema.createRootSchema(false, false);
+    Map<String, Map<String, Table>> bySchema = new HashMap<>();
+    for (String s : schemaNames) {
+      bySchema.put(s, new HashMap<>());
+    }
+    for (TableDescriptor t : tables) {
+      bySchema.computeIfAbsent(t.schemaName(), k -> new HashMap<>()).put(t.tableName(), new CairnTable(t));
+    }
+    SchemaPlus plus = root.plus();
+    bySchema.forEach((name, map) -> plus.add(name, new FixedSchema(Map.copyOf(map))));
+    return root;
+  }
+}

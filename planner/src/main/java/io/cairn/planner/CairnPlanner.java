@@ -1,0 +1,493 @@
+package io.cairn.planner;
+
+import io.cairn.core.catalog.Catalog;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ProjectNode;
+import io.cairn.planner.plan.ScanNode;
+import io.cairn.planner.plan.StatementPlan;
+import io.cairn.sql.grammar.CairnSqlParser;
+import io.cairn.sql.grammar.ParsingException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Cairn's SQL front end. DDL goes through Cairn's ANTLR grammar; queries and DML through Calcite:
+ * parse, validate, convert to relational algebra, remove subqueries and decorrelate, push filters
+ * and projections with a rule program, then convert to Cairn's own physical plan. Plans are cached
+ * by (statement text, catalog version). Thread-safe.
+ */
+public final class CairnPlanner {
+  /** Parser settings: Calcite's defaults for quoting and case, lenient conformance. */
+  public static final SqlParser.Config PARSER_CONFIG =
+      SqlParser.config()
+          .withQuoting(Quoting.DOUBLE_QUOTE)
+          .withUnquotedCasing(Casing.TO_UPPER)
+          .withQuotedCasing(Casing.UNCHANGED)
+          .withCaseSensitive(true)
+          .withConformance(SqlConformanceEnum.LENIENT);
+
+  private static final int PLAN_CACHE_SIZE = 512;
+
+  private static final SqlOperatorTable OPERATORS =
+      SqlOperatorTables.chain(
+          SqlStdOperatorTable.instance(),
+          SqlOperatorTables.of(
+              SqlLibraryOperators.LPAD,
+              SqlLibraryOperators.RPAD,
+              SqlLibraryOperators.LEFT,
+              SqlLibraryOperators.RIGHT,
+              SqlLibraryOperators.REPEAT,
+              SqlLibraryOperators.REVERSE,
+              SqlLibraryOperators.GREATEST,
+              SqlLibraryOperators.LEAST,
+              SqlLibraryOperators.LTRIM,
+              SqlLibraryOperators.RTRIM,
+              SqlLibraryOperators.CONCAT_FUNCTION,
+              SqlLibraryOperators.LENGTH,
+              SqlLibraryOperators.BOOL_AND,
+              SqlLibraryOperators.BOOL_OR),
+          SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.STANDARD));
+
+  private static final HepProgram SUBQUERY_PROGRAM =
+      new HepProgramBuilder()
+          .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
+          .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
+          .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
+          .build();
+
+  private static final HepProgram PUSHDOWN_PROGRAM =
+      new HepProgramBuilder()
+          .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+          .addRuleCollection(
+              List.of(
+                  CoreRules.FILTER_INTO_JOIN,
+                  CoreRules.JOIN_CONDITION_PUSH,
+                  CoreRules.FILTER_PROJECT_TRANSPOSE,
+                  CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                  CoreRules.FILTER_SET_OP_TRANSPOSE,
+                  CoreRules.FILTER_MERGE,
+                  CoreRules.PROJECT_MERGE,
+                  CoreRules.PROJECT_REMOVE,
+                  CoreRules.AGGREGATE_PROJECT_MERGE))
+          .build();
+
+  private final Catalog catalog;
+  private final AtomicReference<SchemaSnapshot> snapshot = new AtomicReference<>();
+  private final Map<String, StatementPlan> cache =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, StatementPlan> eldest) {
+              return size() > PLAN_CACHE_SIZE;
+            }
+          });
+
+  private record SchemaSnapshot(long version, CalciteSchema schema) {}
+
+  public CairnPlanner(Catalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
+  public StatementPlan plan(String sql) {
+    String text = stripTerminator(sql);
+    long version = catalog.version();
+    String key = version + "\u0000" + text;
+    StatementPlan cached = cache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    StatementPlan plan = planUncached(text, version);
+    if (!(plan instanceof StatementPlan.CreateTable || plan instanceof StatementPlan.DropTable)) {
+      cache.put(key, plan);
+    }
+    return plan;
+  }
+
+  /** Number of cached plans (for tests and metrics). */
+  public int cachedPlans() {
+    return cache.size();
+  }
+
+  private StatementPlan planUncached(String text, long version) {
+    if (text.isEmpty()) {
+      throw new CairnException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected SQL text");
+    }
+    if (CairnSqlParser.handles(text)) {
+      try {
+        return DdlTranslator.translate(CairnSqlParser.parse(text));
+      } catch (ParsingException e) {
+        throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
+      }
+    }
+    String explained = Statements.stripExplain(text);
+    if (explained != null) {
+      StatementPlan inner = planUncached(explained, version);
+      return new StatementPlan.Explain(Explainer.explain(inner), inner.parameterTypes());
+    }
+    return new Planning(schema(version)).plan(text);
+  }
+
+  private CalciteSchema schema(long version) {
+    SchemaSnapshot current = snapshot.get();
+    if (current != null && current.version() == version) {
+      return current.schema();
+    }
+    List<TableDescriptor> tables = catalog.tables();
+    CalciteSchema schema = CairnCalciteSchema.create(tables, catalog.schemas());
+    snapshot.set(new SchemaSnapshot(version, schema));
+    return schema;
+  }
+
+  private static String stripTerminator(String sql) {
+    String s = sql.strip();
+    while (s.endsWith(";")) {
+      s = s.substring(0, s.length() - 1).strip();
+    }
+    return s;
+  }
+
+  /** The state of planning one statement. */
+  private static final class Planning {
+    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(CairnTypeSystem.INSTANCE);
+    private final CalciteCatalogReader reader;
+    private final SqlValidator validator;
+    private final RelOptCluster cluster;
+
+    Planning(CalciteSchema schema) {
+      Properties properties = new Properties();
+      properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+      properties.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "TO_UPPER");
+      properties.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
+      reader =
+          new CalciteCatalogReader(
+              schema,
+              List.of(Catalog.DEFAULT_SCHEMA),
+              typeFactory,
+              new CalciteConnectionConfigImpl(properties));
+      validator =
+          SqlValidatorUtil.newValidator(
+              OPERATORS,
+              reader,
+              typeFactory,
+              SqlValidator.Config.DEFAULT
+                  .withConformance(SqlConformanceEnum.LENIENT)
+                  .withDefaultNullCollation(NullCollation.LOW)
+                  .withIdentifierExpansion(true));
+      RexBuilder rexBuilder = new RexBuilder(typeFactory);
+      cluster = RelOptCluster.create(new HepPlanner(SUBQUERY_PROGRAM), rexBuilder);
+      cluster.setMetadataQuerySupplier(
+          () ->
+              new RelMetadataQuery(
+                  new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE)));
+    }
+
+    StatementPlan plan(String text) {
+      SqlNode parsed = parse(text);
+      SqlNode validated;
+      try {
+        validated = validator.validate(parsed);
+      } catch (CalciteContextException e) {
+        throw Errors.validation(e);
+      }
+      List<DataType> parameterTypes = new ArrayList<>();
+      for (RelDataTypeField f : validator.getParameterRowType(validated).getFieldList()) {
+        parameterTypes.add(Types.toDataType(f.getType()));
+      }
+      SqlToRelConverter converter =
+          new SqlToRelConverter(
+              (rowType, queryString, schemaPath, viewPath) -> {
+                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
+              },
+              validator,
+              reader,
+              cluster,
+              StandardConvertletTable.INSTANCE,
+              SqlToRelConverter.config()
+                  .withExpand(false)
+                  .withInSubQueryThreshold(Integer.MAX_VALUE)
+                  .withTrimUnusedFields(false));
+      RelRoot root = converter.convertQuery(validated, false, true);
+      RelNode rel = optimize(root.rel);
+      PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder());
+      SqlKind kind = validated.getKind();
+      if (rel instanceof TableModify modify) {
+        return dml(modify, validated, physical, parameterTypes);
+      }
+      if (kind == SqlKind.INSERT || kind == SqlKind.DELETE || kind == SqlKind.UPDATE) {
+        throw CairnException.internal("Expected a table modification for " + kind);
+      }
+      PlanNode node = physical.convert(rel);
+      node = projectFields(node, root);
+      return new StatementPlan.Query(node, resultColumns(validated, root), parameterTypes);
+    }
+
+    private SqlNode parse(String text) {
+      try {
+        return SqlParser.create(text, PARSER_CONFIG).parseStmt();
+      } catch (SqlParseException e) {
+        throw Errors.syntax(e);
+      }
+    }
+
+    private RelNode optimize(RelNode rel) {
+      HepPlanner subqueries = new HepPlanner(SUBQUERY_PROGRAM);
+      subqueries.setRoot(rel);
+      RelNode result = subqueries.findBestExp();
+      RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
+      result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+      HepPlanner pushdown = new HepPlanner(PUSHDOWN_PROGRAM);
+      pushdown.setRoot(result);
+      return pushdown.findBestExp();
+    }
+
+    /** Applies RelRoot's field mapping (ORDER BY on unselected columns adds hidden fields). */
+    private static PlanNode projectFields(PlanNode node, RelRoot root) {
+      if (root.isRefTrivial()) {
+        return node;
+      }
+      List<Expr> exprs = new ArrayList<>();
+      for (var field : root.fields) {
+        int index = field.getKey();
+        exprs.add(new Expr.ColumnRef(index, node.outputTypes().get(index)));
+      }
+      if (node instanceof ScanNode scan) {
+        List<Expr> projection = new ArrayList<>();
+        for (Expr e : exprs) {
+          projection.add(Exprs.inline(e, scan.projection()));
+        }
+        return new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
+      }
+      return new ProjectNode(node, exprs);
+    }
+
+    private List<StatementPlan.ResultColumn> resultColumns(SqlNode validated, RelRoot root) {
+      RelDataType rowType = root.validatedRowType;
+      List<List<String>> origins = validator.getFieldOrigins(validated);
+      List<StatementPlan.ResultColumn> columns = new ArrayList<>();
+      List<RelDataTypeField> fields = rowType.getFieldList();
+      for (int i = 0; i < fields.size(); i++) {
+        RelDataTypeField f = fields.get(i);
+        List<String> origin = i < origins.size() ? origins.get(i) : null;
+        String schemaName = "";
+        String tableName = "";
+        String columnName = "";
+        if (origin != null && origin.size() >= 3) {
+          schemaName = origin.get(origin.size() - 3);
+          tableName = origin.get(origin.size() - 2);
+          columnName = origin.get(origin.size() - 1);
+        }
+        columns.add(
+            new StatementPlan.ResultColumn(
+                f.getName(), columnName, schemaName, tableName, Types.toDataType(f.getType())));
+      }
+      return columns;
+    }
+
+    private StatementPlan dml(
+        TableModify modify, SqlNode validated, PhysicalPlanner physical, List<DataType> params) {
+      TableDescriptor table = PhysicalPlanner.descriptor(modify.getTable());
+      PlanNode source = physical.convert(modify.getInput());
+      int width = table.columns().size();
+      switch (modify.getOperation()) {
+        case INSERT -> {
+          SqlInsert insert = (SqlInsert) validated;
+          List<Integer> targets = new ArrayList<>();
+          if (insert.getTargetColumnList() == null || insert.getTargetColumnList().isEmpty()) {
+            for (int i = 0; i < width; i++) {
+              targets.add(i);
+            }
+          } else {
+            for (SqlNode n : insert.getTargetColumnList()) {
+              String name = ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1);
+              targets.add(
+                  table
+                      .columnIndex(name)
+                      .orElseThrow(
+                          () ->
+                              new CairnException(
+                                  ErrorCode.COLUMN_NOT_FOUND,
+                                  "Column [" + name + "] not found in [" + table.qualifiedName() + "]")));
+            }
+            source = select(source, targets);
+          }
+          return new StatementPlan.Upsert(table, source, targets, !insert.isUpsert(), params);
+        }
+        case DELETE -> {
+          if (!(validated instanceof SqlDelete)) {
+            throw CairnException.internal("DELETE expected");
+          }
+          if (table.hiddenRowId()) {
+            source = rowKeySource(source, table);
+          }
+          return new StatementPlan.Delete(table, source, params);
+        }
+        case UPDATE -> {
+          SqlUpdate update = (SqlUpdate) validated;
+          List<String> updated = modify.getUpdateColumnList();
+          List<Expr> exprs = new ArrayList<>();
+          List<DataType> types = source.outputTypes();
+          for (int i = 0; i < width; i++) {
+            String name = table.columns().get(i).name();
+            int j = updated == null ? -1 : updated.indexOf(name);
+            if (j >= 0 && table.isPrimaryKeyColumn(i)) {
+              throw new CairnException(
+                  ErrorCode.NOT_SUPPORTED,
+                  "UPDATE of primary key column [" + name + "] is not supported; use DELETE and UPSERT");
+            }
+            int from = j >= 0 ? width + j : i;
+            exprs.add(new Expr.ColumnRef(from, types.get(from)));
+          }
+          if (table.hiddenRowId()) {
+            throw new CairnException(
+                ErrorCode.NOT_SUPPORTED,
+                "UPDATE of a table without a primary key is not supported yet (table ["
+                    + update.getTargetTable()
+                    + "])");
+          }
+          PlanNode rows = select(source, exprs);
+          List<Integer> all = new ArrayList<>();
+          for (int i = 0; i < width; i++) {
+            all.add(i);
+          }
+          return new StatementPlan.Upsert(table, rows, all, false, params);
+        }
+        default ->
+            throw new CairnException(
+                ErrorCode.NOT_SUPPORTED, "[" + modify.getOperation() + "] is not supported");
+      }
+    }
+
+    private static PlanNode select(PlanNode source, List<?> columnsOrExprs) {
+      List<Expr> exprs = new ArrayList<>();
+      for (Object o : columnsOrExprs) {
+        if (o instanceof Integer i) {
+          exprs.add(new Expr.ColumnRef(i, source.outputTypes().get(i)));
+        } else {
+          exprs.add((Expr) o);
+        }
+      }
+      if (source instanceof ScanNode scan) {
+        List<Expr> projection = new ArrayList<>();
+        for (Expr e : exprs) {
+          projection.add(Exprs.inline(e, scan.projection()));
+        }
+        return new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
+      }
+      return new ProjectNode(source, exprs);
+    }
+
+    private static PlanNode rowKeySource(PlanNode source, TableDescriptor table) {
+      if (!(source instanceof ScanNode scan)) {
+        throw CairnException.internal("DELETE source must be a scan, found " + source);
+      }
+      Expr key = new Expr.ColumnRef(table.columns().size(), DataType.VARBINARY.withNullable(false));
+      return new ScanNode(scan.table(), scan.keys(), scan.filter(), List.of(key), scan.limit());
+    }
+  }
+
+  /** Lexical helpers for statement prefixes. */
+  static final class Statements {
+    private Statements() {}
+
+    /** The statement after a leading EXPLAIN [PLAN FOR], or null when it is not an EXPLAIN. */
+    static String stripExplain(String text) {
+      int i = skipSpaceAndComments(text, 0);
+      if (!startsWithWord(text, i, "EXPLAIN")) {
+        return null;
+      }
+      i = skipSpaceAndComments(text, i + "EXPLAIN".length());
+      if (startsWithWord(text, i, "PLAN")) {
+        int j = skipSpaceAndComments(text, i + "PLAN".length());
+        if (startsWithWord(text, j, "FOR")) {
+          i = skipSpaceAndComments(text, j + "FOR".length());
+        }
+      }
+      return text.substring(i);
+    }
+
+    private static boolean startsWithWord(String text, int at, String word) {
+      if (!text.regionMatches(true, at, word, 0, word.length())) {
+        return false;
+      }
+      int end = at + word.length();
+      return end == text.length() || !Character.isLetterOrDigit(text.charAt(end)) && text.charAt(end) != '_';
+    }
+
+    static int skipSpaceAndComments(String text, int from) {
+      int i = from;
+      while (i < text.length()) {
+        char c = text.charAt(i);
+        if (Character.isWhitespace(c)) {
+          i++;
+        } else if (text.startsWith("--", i)) {
+          int nl = text.indexOf('\n', i);
+          i = nl < 0 ? text.length() : nl + 1;
+        } else if (text.startsWith("/*", i) && !text.startsWith("/*+", i)) {
+          int end = text.indexOf("*/", i + 2);
+          i = end < 0 ? text.length() : end + 2;
+        } else {
+          break;
+        }
+      }
+      return i;
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.cairn.planner;
+
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.encoding.RowLayout.KeyColumn;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
+import io.cairn.planner.plan.KeyBounds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUnknownAs;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.Sarg;
+
+/**
+ * Derives key ranges from the conjuncts of a filter over a table row: equalities on leading
+ * primary-key columns form a prefix; IN lists / OR of points / ranges on the next key column
+ * expand into several ranges (a skip scan); a comparison bounds the next column. The filter stays
+ * as the residual, so ranges only have to contain every matching row.
+ */
+final class KeyRanges {
+  static final int MAX_RANGES = 10_000;
+
+  record Result(List<KeyBounds> bounds) {}
+
+  private KeyRanges() {}
+
+  static Result extract(
+      TableDescriptor table,
+      List<RexNode> conjuncts,
+      RexBuilder rexBuilder,
+      List<KeyBounds> existing) {
+    if (!existing.isEmpty() || table.hiddenRowId() || conjuncts.isEmpty()) {
+      return new Result(existing);
+    }
+    List<Expr> prefix = new ArrayList<>();
+    for (KeyColumn key : table.primaryKey()) {
+      int column = key.columnIndex();
+      DataType type = table.columns().get(column).type();
+      if (!rangeable(type)) {
+        break;
+      }
+      Expr equal = findEquality(conjuncts, column, type);
+      if (equal != null) {
+        prefix.add(equal);
+        continue;
+      }
+      List<KeyBounds> sarg = findSarg(conjuncts, column, type, prefix, rexBuilder);
+      if (sarg != null) {
+        return new Result(sarg);
+      }
+      Optional<KeyBounds.Bound> lower = findBound(conjuncts, column, type, true);
+      Optional<KeyBounds.Bound> upper = findBound(conjuncts, column, type, false);
+      if (prefix.isEmpty() && lower.isEmpty() && upper.isEmpty()) {
+        return new Result(List.of());
+      }
+      return new Result(List.of(new KeyBounds(prefix, lower, upper)));
+    }
+    if (prefix.isEmpty()) {
+      return new Result(List.of());
+    }
+    return new Result(List.of(new KeyBounds(prefix, Optional.empty(), Optional.empty())));
+  }
+
+  /** Types whose values compare in SQL exactly as their key encoding does. */
+  private static boolean rangeable(DataType type) {
+    return type.name() != TypeName.CHAR
+        && type.name() != TypeName.FLOAT
+        && type.name() != TypeName.DOUBLE;
+  }
+
+  private static boolean compatible(DataType column, DataType value) {
+    if (column.name().isExactInteger()) {
+      return value.name().isExactInteger();
+    }
+    if (column.name() == TypeName.VARCHAR) {
+      return value.name() == TypeName.VARCHAR || value.name() == TypeName.CHAR;
+    }
+    return column.name() == value.name();
+  }
+
+  /** A literal or parameter usable as a key value of {@code column}, else null. */
+  private static Expr value(RexNode node, DataType column) {
+    Expr expr = null;
+    if (node instanceof RexLiteral literal && !literal.isNull()) {
+      expr = RexToExpr.literal(literal);
+    } else if (node instanceof RexDynamicParam param) {
+      expr = new Expr.Param(param.getIndex(), Types.toDataType(param.getType()));
+    }
+    if (expr == null || !compatible(column, expr.type())) {
+      return null;
+    }
+    return expr;
+  }
+
+  private static boolean isColumn(RexNode node, int column) {
+    return node instanceof RexInputRef ref && ref.getIndex() == column;
+  }
+
+  private static Expr findEquality(List<RexNode> conjuncts, int column, DataType type) {
+    for (RexNode c : conjuncts) {
+      if (c.getKind() == SqlKind.EQUALS && c instanceof RexCall call) {
+        RexNode a = call.getOperands().get(0);
+        RexNode b = call.getOperands().get(1);
+        Expr v = isColumn(a, column) ? value(b, type) : isColumn(b, column) ? value(a, type) : null;
+        if (v != null) {
+          return v;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Optional<KeyBounds.Bound> findBound(
+      List<RexNode> conjuncts, int column, DataType type, boolean lower) {
+    for (RexNode c : conjuncts) {
+      if (!(c instanceof RexCall call) || call.getOperands().size() != 2) {
+        continue;
+      }
+      SqlKind kind = c.getKind();
+      RexNode a = call.getOperands().get(0);
+      RexNode b = call.getOperands().get(1);
+      if (isColumn(b, column) && !isColumn(a, column)) {
+        kind = kind.reverse();
+        RexNode t = a;
+        a = b;
+        b = t;
+      }
+      if (!isColumn(a, column)) {
+        continue;
+      }
+      Expr v = value(b, type);
+      if (v == null) {
+        continue;
+      }
+      if (lower && (kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL)) {
+        return Optional.of(new KeyBounds.Bound(v, kind == SqlKind.GREATER_THAN_OR_EQUAL));
+      }
+      if (!lower && (kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL)) {
+        return Optional.of(new KeyBounds.Bound(v, kind == SqlKind.LESS_THAN_OR_EQUAL));
+      }
+    }
+    return Optional.empty();
+  }
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static List<KeyBounds> findSarg(
+      List<RexNode> conjuncts, int column, DataType type, List<Expr> prefix, RexBuilder rexBuilder) {
+    for (RexNode c : conjuncts) {
+      if (c.getKind() != SqlKind.SEARCH || !(c instanceof RexCall call)) {
+        continue;
+      }
+      if (!isColumn(call.getOperands().get(0), column)
+          || !(call.getOperands().get(1) instanceof RexLiteral sargLiteral)) {
+        continue;
+      }
+      Sarg sarg = sargLiteral.getValueAs(Sarg.class);
+      if (sarg == null || sarg.nullAs == RexUnknownAs.TRUE) {
+        continue;
+      }
+      List<Range> ranges = new ArrayList<>(sarg.rangeSet.asRanges());
+      if (ranges.isEmpty() || ranges.size() > MAX_RANGES) {
+        continue;
+      }
+      List<KeyBounds> result = new ArrayList<>();
+      for (Range range : ranges) {
+        KeyBounds bounds = bounds(range, call.getOperands().get(1), type, prefix, rexBuilder);
+        if (bounds == null) {
+          return null;
+        }
+        result.add(bounds);
+      }
+      return result;
+    }
+    return null;
+  }
+
+  @SuppressWarnings("rawtypes")
+  private static KeyBounds bounds(
+      Range range, RexNode sargNode, DataType type, List<Expr> prefix, RexBuilder rexBuilder) {
+    Expr low = range.hasLowerBound() ? sargValue(range.lowerEndpoint(), sargNode, type, rexBuilder) : null;
+    Expr high = range.hasUpperBound() ? sargValue(range.upperEndpoint(), sargNode, type, rexBuilder) : null;
+    if ((range.hasLowerBound() && low == null) || (range.hasUpperBound() && high == null)) {
+      return null;
+    }
+    if (low != null
+        && high != null
+        && range.lowerBoundType() == BoundType.CLOSED
+        && range.upperBoundType() == BoundType.CLOSED
+        && range.lowerEndpoint().equals(range.upperEndpoint())) {
+      List<Expr> point = new ArrayList<>(prefix);
+      point.add(low);
+      return new KeyBounds(point, Optional.empty(), Optional.empty());
+    }
+    return new KeyBounds(
+        prefix,
+        Optional.ofNullable(low)
+            .map(v -> new KeyBounds.Bound(v, range.lowerBoundType() == BoundType.CLOSED)),
+        Optional.ofNullable(high)
+            .map(v -> new KeyBounds.Bound(v, range.upperBoundType() == BoundType.CLOSED)));
+  }
+
+  private static Expr sargValue(
+      Comparable<?> value, RexNode sargNode, DataType type, RexBuilder rexBuilder) {
+    RexNode literal =
+        rexBuilder.makeLiteral(value, ((RexLiteral) sargNode).getType(), true, true);
+    return literal instanceof RexLiteral l ? value(l, type) : null;
+  }
+}

@@ -1,0 +1,309 @@
+package io.cairn.planner;
+
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import io.cairn.planner.plan.AggregateNode;
+import io.cairn.planner.plan.FilterNode;
+import io.cairn.planner.plan.JoinNode;
+import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ProjectNode;
+import io.cairn.planner.plan.ScanNode;
+import io.cairn.planner.plan.SetOpNode;
+import io.cairn.planner.plan.SortNode;
+import io.cairn.planner.plan.ValuesNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Intersect;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.Minus;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * Turns an optimised Calcite logical plan into Cairn's physical plan. Filters and projections
+ * directly over a table scan go into the {@link ScanNode} (server side), with key ranges derived
+ * from the filter; a LIMIT without ORDER BY over a scan becomes the scan's limit.
+ */
+final class PhysicalPlanner {
+  private final RexBuilder rexBuilder;
+  private final RexToExpr rex;
+
+  PhysicalPlanner(RexBuilder rexBuilder) {
+    this.rexBuilder = rexBuilder;
+    this.rex = new RexToExpr(rexBuilder);
+  }
+
+  PlanNode convert(RelNode rel) {
+    if (rel instanceof TableScan scan) {
+      return scan(scan.getTable());
+    }
+    if (rel instanceof Filter filter) {
+      return filter(filter);
+    }
+    if (rel instanceof Project project) {
+      return project(project);
+    }
+    if (rel instanceof Aggregate aggregate) {
+      return aggregate(aggregate);
+    }
+    if (rel instanceof Sort sort) {
+      return sort(sort);
+    }
+    if (rel instanceof Join join) {
+      return join(join);
+    }
+    if (rel instanceof SetOp setOp) {
+      return setOp(setOp);
+    }
+    if (rel instanceof Values values) {
+      return values(values);
+    }
+    if (rel instanceof Correlate) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "This correlated subquery cannot be decorrelated; rewrite it as a join");
+    }
+    throw new CairnException(
+        ErrorCode.NOT_SUPPORTED, "Plan operator [" + rel.getRelTypeName() + "] is not supported yet");
+  }
+
+  static TableDescriptor descriptor(RelOptTable table) {
+    CairnCalciteSchema.CairnTable t = table.unwrap(CairnCalciteSchema.CairnTable.class);
+    if (t == null) {
+      throw CairnException.internal("Not a Cairn table: " + table.getQualifiedName());
+    }
+    return t.descriptor();
+  }
+
+  private ScanNode scan(RelOptTable table) {
+    TableDescriptor descriptor = descriptor(table);
+    List<Expr> projection = new ArrayList<>();
+    for (int i = 0; i < descriptor.columns().size(); i++) {
+      projection.add(new Expr.ColumnRef(i, descriptor.columns().get(i).type()));
+    }
+    return new ScanNode(descriptor, List.of(), Optional.empty(), projection, -1);
+  }
+
+  private PlanNode filter(Filter filter) {
+    PlanNode input = convert(filter.getInput());
+    Expr condition = rex.convert(filter.getCondition());
+    if (input instanceof ScanNode scan && scan.limit() < 0) {
+      // Filter over a scan: rewrite the condition over the table row and push it down.
+      Expr pushed = Exprs.inline(condition, scan.projection());
+      Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
+      List<RexNode> tableConjuncts =
+          scan.filter().isEmpty() && isIdentity(scan)
+              ? org.apache.calcite.plan.RelOptUtil.conjunctions(filter.getCondition())
+              : List.of();
+      KeyRanges.Result ranges =
+          KeyRanges.extract(scan.table(), tableConjuncts, rexBuilder, scan.keys());
+      return new ScanNode(
+          scan.table(), ranges.bounds(), Optional.of(combined), scan.projection(), -1);
+    }
+    return new FilterNode(input, condition);
+  }
+
+  private static boolean isIdentity(ScanNode scan) {
+    List<Expr> p = scan.projection();
+    if (p.size() != scan.table().columns().size()) {
+      return false;
+    }
+    for (int i = 0; i < p.size(); i++) {
+      if (!(p.get(i) instanceof Expr.ColumnRef ref) || ref.index() != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private PlanNode project(Project project) {
+    PlanNode input = convert(project.getInput());
+    List<Expr> expressions = rex.convertAll(project.getProjects());
+    if (input instanceof ScanNode scan) {
+      List<Expr> inlined = new ArrayList<>(expressions.size());
+      for (Expr e : expressions) {
+        inlined.add(Exprs.inline(e, scan.projection()));
+      }
+      return new ScanNode(scan.table(), scan.keys(), scan.filter(), inlined, scan.limit());
+    }
+    if (isIdentity(expressions, input.outputTypes().size())) {
+      return input;
+    }
+    return new ProjectNode(input, expressions);
+  }
+
+  private static boolean isIdentity(List<Expr> expressions, int inputWidth) {
+    if (expressions.size() != inputWidth) {
+      return false;
+    }
+    for (int i = 0; i < expressions.size(); i++) {
+      if (!(expressions.get(i) instanceof Expr.ColumnRef ref) || ref.index() != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private PlanNode aggregate(Aggregate aggregate) {
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
+    }
+    PlanNode input = convert(aggregate.getInput());
+    List<Integer> groupKeys = aggregate.getGroupSet().asList();
+    List<AggregateCall> calls = new ArrayList<>();
+    List<Integer> filters = new ArrayList<>();
+    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      calls.add(
+          new AggregateCall(
+              aggregateKind(call),
+              call.getArgList(),
+              call.isDistinct(),
+              Types.toDataType(call.getType())));
+      filters.add(call.filterArg);
+    }
+    return new AggregateNode(input, groupKeys, calls, filters);
+  }
+
+  private static AggregateKind aggregateKind(org.apache.calcite.rel.core.AggregateCall call) {
+    SqlKind kind = call.getAggregation().getKind();
+    return switch (kind) {
+      case COUNT -> call.getArgList().isEmpty() ? AggregateKind.COUNT_STAR : AggregateKind.COUNT;
+      case SUM -> AggregateKind.SUM;
+      case SUM0 -> AggregateKind.SUM0;
+      case MIN -> AggregateKind.MIN;
+      case MAX -> AggregateKind.MAX;
+      case AVG -> AggregateKind.AVG;
+      case SINGLE_VALUE -> AggregateKind.SINGLE_VALUE;
+      case ANY_VALUE -> AggregateKind.ANY_VALUE;
+      default -> {
+        String name = call.getAggregation().getName();
+        if (name.equals("BOOL_AND") || name.equals("EVERY")) {
+          yield AggregateKind.BOOL_AND;
+        }
+        if (name.equals("BOOL_OR") || name.equals("SOME")) {
+          yield AggregateKind.BOOL_OR;
+        }
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED, "Aggregate function [" + name + "] is not supported yet");
+      }
+    };
+  }
+
+  private PlanNode sort(Sort sort) {
+    PlanNode input = convert(sort.getInput());
+    RelCollation collation = sort.getCollation();
+    List<SortNode.SortKey> keys = new ArrayList<>();
+    for (RelFieldCollation f : collation.getFieldCollations()) {
+      boolean descending = f.getDirection().isDescending();
+      boolean nullsFirst =
+          switch (f.nullDirection) {
+            case FIRST -> true;
+            case LAST -> false;
+            case UNSPECIFIED -> !descending;
+          };
+      keys.add(new SortNode.SortKey(f.getFieldIndex(), descending, nullsFirst));
+    }
+    Optional<Expr> offset = Optional.ofNullable(sort.offset).map(rex::convert);
+    Optional<Expr> fetch = Optional.ofNullable(sort.fetch).map(rex::convert);
+    if (keys.isEmpty()
+        && offset.isEmpty()
+        && sort.fetch instanceof RexLiteral literal
+        && input instanceof ScanNode scan
+        && scan.limit() < 0) {
+      long limit = ((Number) RexToExpr.literal(literal).value()).longValue();
+      return new ScanNode(scan.table(), scan.keys(), scan.filter(), scan.projection(), limit);
+    }
+    if (keys.isEmpty() && offset.isEmpty() && fetch.isEmpty()) {
+      return input;
+    }
+    return new SortNode(input, keys, offset, fetch);
+  }
+
+  private PlanNode join(Join join) {
+    PlanNode left = convert(join.getLeft());
+    PlanNode right = convert(join.getRight());
+    JoinNode.Kind kind =
+        switch (join.getJoinType()) {
+          case INNER -> JoinNode.Kind.INNER;
+          case LEFT -> JoinNode.Kind.LEFT;
+          case RIGHT -> JoinNode.Kind.RIGHT;
+          case FULL -> JoinNode.Kind.FULL;
+          case SEMI -> JoinNode.Kind.SEMI;
+          case ANTI -> JoinNode.Kind.ANTI;
+          default ->
+              throw new CairnException(
+                  ErrorCode.NOT_SUPPORTED, "Join type [" + join.getJoinType() + "] is not supported");
+        };
+    JoinInfo info = join.analyzeCondition();
+    Optional<Expr> residual = Optional.empty();
+    RexNode remaining = info.getRemaining(rexBuilder);
+    if (!remaining.isAlwaysTrue()) {
+      residual = Optional.of(rex.convert(remaining));
+    }
+    return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual);
+  }
+
+  private PlanNode setOp(SetOp setOp) {
+    SetOpNode.Kind kind;
+    if (setOp instanceof Union) {
+      kind = SetOpNode.Kind.UNION;
+    } else if (setOp instanceof Intersect) {
+      kind = SetOpNode.Kind.INTERSECT;
+    } else if (setOp instanceof Minus) {
+      kind = SetOpNode.Kind.EXCEPT;
+    } else {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, "Set operation [" + setOp.getRelTypeName() + "] is not supported");
+    }
+    List<PlanNode> inputs = new ArrayList<>();
+    for (RelNode input : setOp.getInputs()) {
+      inputs.add(convert(input));
+    }
+    List<DataType> types =
+        setOp.getRowType().getFieldList().stream().map(f -> Types.toDataType(f.getType())).toList();
+    return new SetOpNode(kind, setOp.all, inputs, types);
+  }
+
+  private PlanNode values(Values values) {
+    List<DataType> types =
+        values.getRowType().getFieldList().stream().map(f -> Types.toDataType(f.getType())).toList();
+    List<List<Expr>> rows = new ArrayList<>();
+    for (List<RexLiteral> tuple : values.getTuples()) {
+      List<Expr> row = new ArrayList<>();
+      for (int i = 0; i < tuple.size(); i++) {
+        Expr.Literal literal = RexToExpr.literal(tuple.get(i));
+        DataType target = types.get(i);
+        row.add(
+            literal.type().equals(target) || literal.value() == null
+                ? new Expr.Literal(literal.value(), target)
+                : new Expr.Call(io.cairn.core.expr.Op.CAST, List.of(literal), target));
+      }
+      rows.add(row);
+    }
+    return new ValuesNode(rows, types);
+  }
+
+}
