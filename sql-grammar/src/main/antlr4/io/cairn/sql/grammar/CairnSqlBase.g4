@@ -153,9 +153,9 @@ VARBINARY: 'VARBINARY';
 VARCHAR: 'VARCHAR';
 VARYING: 'VARYING';
 
+COMMA: ',';
 LPAREN: '(';
 RPAREN: ')';
-COMMA: ',';
 DOT: '.';
 EQ: '=';
 NEQ: '<>' | '!=';
