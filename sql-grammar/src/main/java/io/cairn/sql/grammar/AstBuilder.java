@@ -27,6 +27,19 @@ import org.antlr.v4.runtime.misc.Interval;
  * this point (duplicate names, two primary keys). One {@code visitXxx} per statement alternative.
  */
 final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
+  /** Tokens that end a value; a NULL right after one is not part of an expression. */
+  private static final Set<Integer> VALUE_END_TOKENS =
+      Set.of(
+          CairnSqlBaseLexer.INTEGER_VALUE,
+          CairnSqlBaseLexer.DECIMAL_VALUE,
+          CairnSqlBaseLexer.DOUBLE_VALUE,
+          CairnSqlBaseLexer.STRING,
+          CairnSqlBaseLexer.QUOTED_IDENTIFIER,
+          CairnSqlBaseLexer.RPAREN,
+          CairnSqlBaseLexer.TRUE,
+          CairnSqlBaseLexer.FALSE,
+          CairnSqlBaseLexer.NULL);
+
   @Override
   public Statement visitSingleStatement(CairnSqlBaseParser.SingleStatementContext ctx) {
     return visit(ctx.statement());
@@ -105,14 +118,41 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
     }
     Optional<Ordering> inlinePrimaryKey =
         Optional.ofNullable(ctx.inlinePrimaryKey()).map(key -> ordering(key.ordering()));
-    Optional<String> defaultExpression =
-        Optional.ofNullable(ctx.expression()).map(AstBuilder::sourceText);
+    Optional<String> defaultExpression = Optional.empty();
+    if (ctx.expression() != null) {
+      checkNoTrailingNullability(ctx.expression());
+      defaultExpression = Optional.of(sourceText(ctx.expression()));
+    }
     return new ColumnDefinition(
         identifier(ctx.identifier()),
         typeSpec(ctx.dataType()),
         nullability,
         inlinePrimaryKey,
         defaultExpression);
+  }
+
+  /**
+   * A DEFAULT expression runs to the next top-level ',' or ')', so {@code DEFAULT 0 NOT NULL} would
+   * swallow the constraint into the expression text. Reject that here rather than leave it to
+   * Calcite's less specific error; {@code x IS NOT NULL} stays a valid expression.
+   */
+  private static void checkNoTrailingNullability(CairnSqlBaseParser.ExpressionContext ctx) {
+    List<CairnSqlBaseParser.ExpressionTokenContext> tokens = ctx.expressionToken();
+    int count = tokens.size();
+    if (count < 2 || tokens.get(count - 1).start.getType() != CairnSqlBaseLexer.NULL) {
+      return;
+    }
+    Token previous = tokens.get(count - 2).start;
+    boolean notNull =
+        previous.getType() == CairnSqlBaseLexer.NOT
+            && !(count >= 3 && "IS".equalsIgnoreCase(tokens.get(count - 3).getText()));
+    boolean afterValue = VALUE_END_TOKENS.contains(tokens.get(count - 2).stop.getType());
+    if (notNull || afterValue) {
+      Token offending = notNull ? previous : tokens.get(count - 1).start;
+      throw invalid(
+          offending,
+          (notNull ? "NOT NULL" : "NULL") + " must come before DEFAULT in a column definition");
+    }
   }
 
   private static PrimaryKey primaryKey(

@@ -11,6 +11,7 @@ import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 /**
@@ -44,10 +45,10 @@ final class ThrowingErrorListener extends BaseErrorListener {
     } else if (recognizer instanceof Parser) {
       expected = ((Parser) recognizer).getExpectedTokens();
     }
-    String message =
-        expected == null || expected.isNil()
-            ? "found [" + found + "]"
-            : "found [" + found + "], expected one of " + describeExpected(expected, recognizer);
+    String message = "found [" + found + "]" + unterminatedHint(token);
+    if (expected != null && !expected.isNil()) {
+      message += ", expected one of " + describeExpected(expected, recognizer);
+    }
     throw ParsingException.syntaxError(message, line, charPositionInLine + 1, found);
   }
 
@@ -56,6 +57,35 @@ final class ThrowingErrorListener extends BaseErrorListener {
       return "<unknown>";
     }
     return token.getType() == Token.EOF ? "<EOF>" : token.getText();
+  }
+
+  /** The lexer turns the opening of an unterminated literal or comment into one stray token. */
+  private static String unterminatedHint(Token token) {
+    if (token == null) {
+      return "";
+    }
+    if (token.getType() == CairnSqlBaseLexer.SLASH && "*".equals(nextCharacter(token))) {
+      return " (unterminated comment)";
+    }
+    if (token.getType() != CairnSqlBaseLexer.UNRECOGNIZED) {
+      return "";
+    }
+    switch (token.getText()) {
+      case "'":
+        return " (unterminated string literal)";
+      case "\"":
+        return " (unterminated quoted identifier)";
+      default:
+        return "";
+    }
+  }
+
+  private static String nextCharacter(Token token) {
+    int index = token.getStopIndex() + 1;
+    if (index >= token.getInputStream().size()) {
+      return "";
+    }
+    return token.getInputStream().getText(Interval.of(index, index));
   }
 
   private static String describeExpected(IntervalSet expected, Recognizer<?, ?> recognizer) {

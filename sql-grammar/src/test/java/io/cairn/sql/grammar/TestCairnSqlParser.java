@@ -276,6 +276,11 @@ class TestCairnSqlParser {
             "-1 /* me */ + 2",
             "CASE WHEN TRUE THEN 1 ELSE f(2, 3) END");
     assertThat(table.columns().get(1).nullability()).isEqualTo(Nullability.NOT_NULL);
+    assertThat(
+            createTable("CREATE TABLE t (a BOOLEAN DEFAULT x IS NOT NULL, b INT DEFAULT y + NULL)")
+                .columns())
+        .extracting(c -> c.defaultExpression().orElseThrow())
+        .containsExactly("x IS NOT NULL", "y + NULL");
     assertThat(table.columns().get(4).inlinePrimaryKey()).contains(Ordering.ASC);
     assertThat(
             createTable("CREATE TABLE t (a INT DEFAULT NULL)").columns().get(0).defaultExpression())

@@ -60,6 +60,34 @@ class TestParsingErrors {
   }
 
   @Test
+  void unterminatedHints() {
+    assertThat(parseFails("CREATE TABLE t (a INT) X='abc").errorMessage())
+        .startsWith("found ['] (unterminated string literal), expected one of");
+    assertThat(parseFails("DROP TABLE \"abc").errorMessage())
+        .startsWith("found [\"] (unterminated quoted identifier), expected one of");
+    assertThat(parseFails("DROP TABLE t /* abc").errorMessage())
+        .isEqualTo("found [/] (unterminated comment), expected one of [<EOF>, ';']");
+    assertThat(parseFails("DROP TABLE t / 2").errorMessage())
+        .isEqualTo("found [/], expected one of [<EOF>, ';']");
+  }
+
+  @Test
+  void nullabilityAfterDefault() {
+    assertInvalid(
+        "CREATE TABLE t (a INT DEFAULT 0 NOT NULL)",
+        1,
+        33,
+        "NOT",
+        "NOT NULL must come before DEFAULT in a column definition");
+    assertInvalid(
+        "CREATE TABLE t (a VARCHAR DEFAULT f('x') null)",
+        1,
+        42,
+        "null",
+        "NULL must come before DEFAULT in a column definition");
+  }
+
+  @Test
   void duplicateColumnName() {
     assertInvalid(
         "CREATE TABLE t (a INT, b INT, A VARCHAR)", 1, 31, "A", "duplicate column name [A]");
