@@ -1,0 +1,326 @@
+package io.cairn.sql.grammar;
+
+import io.cairn.sql.Identifiers;
+import io.cairn.sql.tree.ColumnDefinition;
+import io.cairn.sql.tree.CreateTable;
+import io.cairn.sql.tree.DropTable;
+import io.cairn.sql.tree.KeyPart;
+import io.cairn.sql.tree.Nullability;
+import io.cairn.sql.tree.Ordering;
+import io.cairn.sql.tree.PrimaryKey;
+import io.cairn.sql.tree.QualifiedName;
+import io.cairn.sql.tree.Statement;
+import io.cairn.sql.tree.TableOption;
+import io.cairn.sql.tree.TypeSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.misc.Interval;
+
+/**
+ * Builds {@link io.cairn.sql.tree} records from a parse tree and runs the checks that are cheap at
+ * this point (duplicate names, two primary keys). One {@code visitXxx} per statement alternative.
+ */
+final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
+  /** Tokens that end a value; a NULL right after one is not part of an expression. */
+  private static final Set<Integer> VALUE_END_TOKENS =
+      Set.of(
+          CairnSqlBaseLexer.INTEGER_VALUE,
+          CairnSqlBaseLexer.DECIMAL_VALUE,
+          CairnSqlBaseLexer.DOUBLE_VALUE,
+          CairnSqlBaseLexer.STRING,
+          CairnSqlBaseLexer.QUOTED_IDENTIFIER,
+          CairnSqlBaseLexer.RPAREN,
+          CairnSqlBaseLexer.TRUE,
+          CairnSqlBaseLexer.FALSE,
+          CairnSqlBaseLexer.NULL);
+
+  @Override
+  public Statement visitSingleStatement(CairnSqlBaseParser.SingleStatementContext ctx) {
+    return visit(ctx.statement());
+  }
+
+  @Override
+  public Statement visitCreateTable(CairnSqlBaseParser.CreateTableContext ctx) {
+    List<ColumnDefinition> columns = new ArrayList<>();
+    Set<String> columnNames = new HashSet<>();
+    CairnSqlBaseParser.ColumnDefinitionContext inlineKeyColumn = null;
+    for (CairnSqlBaseParser.ColumnDefinitionContext column : ctx.columnDefinition()) {
+      ColumnDefinition definition = columnDefinition(column);
+      if (!columnNames.add(definition.name())) {
+        throw invalid(column.identifier(), "duplicate column name [" + definition.name() + "]");
+      }
+      if (definition.inlinePrimaryKey().isPresent()) {
+        if (inlineKeyColumn != null) {
+          throw invalid(
+              column.inlinePrimaryKey(),
+              "column ["
+                  + definition.name()
+                  + "] is a second inline PRIMARY KEY; use a table-level PRIMARY KEY (...) for"
+                  + " a composite key");
+        }
+        inlineKeyColumn = column;
+      }
+      columns.add(definition);
+    }
+
+    Optional<PrimaryKey> primaryKey = Optional.empty();
+    CairnSqlBaseParser.PrimaryKeyConstraintContext constraint = ctx.primaryKeyConstraint();
+    if (constraint != null) {
+      if (inlineKeyColumn != null) {
+        throw invalid(
+            constraint,
+            "table-level PRIMARY KEY conflicts with the inline PRIMARY KEY on column ["
+                + identifier(inlineKeyColumn.identifier())
+                + "]");
+      }
+      primaryKey = Optional.of(primaryKey(constraint, columnNames));
+    }
+
+    List<TableOption> options = new ArrayList<>();
+    Set<String> optionNames = new HashSet<>();
+    for (CairnSqlBaseParser.TableOptionContext option : ctx.tableOption()) {
+      TableOption tableOption = tableOption(option);
+      if (!optionNames.add(tableOption.name())) {
+        throw invalid(option.identifier(), "duplicate table option [" + tableOption.name() + "]");
+      }
+      options.add(tableOption);
+    }
+
+    List<String> splitPoints = new ArrayList<>();
+    for (CairnSqlBaseParser.ExpressionContext splitPoint : ctx.expression()) {
+      splitPoints.add(sourceText(splitPoint));
+    }
+
+    return new CreateTable(
+        qualifiedName(ctx.qualifiedName()),
+        ctx.EXISTS() != null,
+        columns,
+        primaryKey,
+        options,
+        splitPoints);
+  }
+
+  @Override
+  public Statement visitDropTable(CairnSqlBaseParser.DropTableContext ctx) {
+    return new DropTable(qualifiedName(ctx.qualifiedName()), ctx.EXISTS() != null);
+  }
+
+  private ColumnDefinition columnDefinition(CairnSqlBaseParser.ColumnDefinitionContext ctx) {
+    Nullability nullability = Nullability.UNSPECIFIED;
+    if (ctx.nullability() != null) {
+      nullability = ctx.nullability().NOT() != null ? Nullability.NOT_NULL : Nullability.NULL;
+    }
+    Optional<Ordering> inlinePrimaryKey =
+        Optional.ofNullable(ctx.inlinePrimaryKey()).map(key -> ordering(key.ordering()));
+    Optional<String> defaultExpression = Optional.empty();
+    if (ctx.expression() != null) {
+      checkNoTrailingNullability(ctx.expression());
+      defaultExpression = Optional.of(sourceText(ctx.expression()));
+    }
+    return new ColumnDefinition(
+        identifier(ctx.identifier()),
+        typeSpec(ctx.dataType()),
+        nullability,
+        inlinePrimaryKey,
+        defaultExpression);
+  }
+
+  /**
+   * A DEFAULT expression runs to the next top-level ',' or ')', so {@code DEFAULT 0 NOT NULL} would
+   * swallow the constraint into the expression text. Reject that here rather than leave it to
+   * Calcite's less specific error; {@code x IS NOT NULL} stays a valid expression.
+   */
+  private static void checkNoTrailingNullability(CairnSqlBaseParser.ExpressionContext ctx) {
+    List<CairnSqlBaseParser.ExpressionTokenContext> tokens = ctx.expressionToken();
+    int count = tokens.size();
+    if (count < 2 || tokens.get(count - 1).start.getType() != CairnSqlBaseLexer.NULL) {
+      return;
+    }
+    Token previous = tokens.get(count - 2).start;
+    boolean notNull =
+        previous.getType() == CairnSqlBaseLexer.NOT
+            && !(count >= 3 && "IS".equalsIgnoreCase(tokens.get(count - 3).getText()));
+    boolean afterValue = VALUE_END_TOKENS.contains(tokens.get(count - 2).stop.getType());
+    if (notNull || afterValue) {
+      Token offending = notNull ? previous : tokens.get(count - 1).start;
+      throw invalid(
+          offending,
+          (notNull ? "NOT NULL" : "NULL") + " must come before DEFAULT in a column definition");
+    }
+  }
+
+  private static PrimaryKey primaryKey(
+      CairnSqlBaseParser.PrimaryKeyConstraintContext ctx, Set<String> columnNames) {
+    Optional<String> constraintName =
+        Optional.ofNullable(ctx.identifier()).map(AstBuilder::identifier);
+    List<KeyPart> parts = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (CairnSqlBaseParser.KeyPartContext part : ctx.keyPart()) {
+      String column = identifier(part.identifier());
+      if (!columnNames.contains(column)) {
+        throw invalid(part.identifier(), "PRIMARY KEY column [" + column + "] is not defined");
+      }
+      if (!seen.add(column)) {
+        throw invalid(part.identifier(), "column [" + column + "] appears twice in PRIMARY KEY");
+      }
+      parts.add(new KeyPart(column, ordering(part.ordering())));
+    }
+    return new PrimaryKey(constraintName, parts);
+  }
+
+  private static TableOption tableOption(CairnSqlBaseParser.TableOptionContext ctx) {
+    String name = Identifiers.normalizeUnquoted(identifierText(ctx.identifier()));
+    CairnSqlBaseParser.OptionValueContext value = ctx.optionValue();
+    if (value instanceof CairnSqlBaseParser.StringOptionValueContext) {
+      String literal = ((CairnSqlBaseParser.StringOptionValueContext) value).STRING().getText();
+      return new TableOption(name, unquoteString(literal), TableOption.ValueKind.STRING);
+    }
+    if (value instanceof CairnSqlBaseParser.NumericOptionValueContext) {
+      return new TableOption(name, value.getText(), TableOption.ValueKind.NUMBER);
+    }
+    if (value instanceof CairnSqlBaseParser.BooleanOptionValueContext) {
+      boolean isTrue = ((CairnSqlBaseParser.BooleanOptionValueContext) value).TRUE() != null;
+      return new TableOption(name, isTrue ? "TRUE" : "FALSE", TableOption.ValueKind.BOOLEAN);
+    }
+    CairnSqlBaseParser.IdentifierContext identifier =
+        ((CairnSqlBaseParser.IdentifierOptionValueContext) value).identifier();
+    return new TableOption(name, identifier(identifier), TableOption.ValueKind.IDENTIFIER);
+  }
+
+  private static TypeSpec typeSpec(CairnSqlBaseParser.DataTypeContext ctx) {
+    if (ctx instanceof CairnSqlBaseParser.BooleanTypeContext) {
+      return TypeSpec.of("BOOLEAN");
+    }
+    if (ctx instanceof CairnSqlBaseParser.TinyintTypeContext) {
+      return TypeSpec.of("TINYINT");
+    }
+    if (ctx instanceof CairnSqlBaseParser.SmallintTypeContext) {
+      return TypeSpec.of("SMALLINT");
+    }
+    if (ctx instanceof CairnSqlBaseParser.IntegerTypeContext) {
+      return TypeSpec.of("INTEGER");
+    }
+    if (ctx instanceof CairnSqlBaseParser.BigintTypeContext) {
+      return TypeSpec.of("BIGINT");
+    }
+    if (ctx instanceof CairnSqlBaseParser.FloatTypeContext) {
+      return TypeSpec.of("FLOAT");
+    }
+    if (ctx instanceof CairnSqlBaseParser.DoubleTypeContext) {
+      return TypeSpec.of("DOUBLE");
+    }
+    if (ctx instanceof CairnSqlBaseParser.DecimalTypeContext) {
+      CairnSqlBaseParser.DecimalTypeContext decimal = (CairnSqlBaseParser.DecimalTypeContext) ctx;
+      OptionalInt precision = positiveInt(decimal.precision, "precision");
+      OptionalInt scale = nonNegativeInt(decimal.scale, "scale");
+      if (scale.isPresent() && scale.getAsInt() > precision.getAsInt()) {
+        throw invalid(
+            decimal.scale,
+            "scale ["
+                + scale.getAsInt()
+                + "] is greater than precision ["
+                + precision.getAsInt()
+                + "]");
+      }
+      return new TypeSpec("DECIMAL", precision, scale);
+    }
+    if (ctx instanceof CairnSqlBaseParser.CharTypeContext) {
+      return withLength("CHAR", ((CairnSqlBaseParser.CharTypeContext) ctx).length);
+    }
+    if (ctx instanceof CairnSqlBaseParser.VarcharTypeContext) {
+      return withLength("VARCHAR", ((CairnSqlBaseParser.VarcharTypeContext) ctx).length);
+    }
+    if (ctx instanceof CairnSqlBaseParser.DateTypeContext) {
+      return TypeSpec.of("DATE");
+    }
+    if (ctx instanceof CairnSqlBaseParser.TimeTypeContext) {
+      return TypeSpec.of("TIME");
+    }
+    if (ctx instanceof CairnSqlBaseParser.TimestampTypeContext) {
+      return TypeSpec.of("TIMESTAMP");
+    }
+    if (ctx instanceof CairnSqlBaseParser.VarbinaryTypeContext) {
+      return withLength("VARBINARY", ((CairnSqlBaseParser.VarbinaryTypeContext) ctx).length);
+    }
+    throw new IllegalStateException("unhandled type alternative: " + ctx.getClass().getName());
+  }
+
+  private static TypeSpec withLength(String name, Token length) {
+    return new TypeSpec(name, positiveInt(length, "length"), OptionalInt.empty());
+  }
+
+  private static OptionalInt positiveInt(Token token, String what) {
+    OptionalInt value = nonNegativeInt(token, what);
+    if (value.isPresent() && value.getAsInt() == 0) {
+      throw invalid(token, what + " must be at least 1, found [0]");
+    }
+    return value;
+  }
+
+  private static OptionalInt nonNegativeInt(Token token, String what) {
+    if (token == null) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(token.getText()));
+    } catch (NumberFormatException e) {
+      throw invalid(token, what + " [" + token.getText() + "] is out of range");
+    }
+  }
+
+  private static Ordering ordering(CairnSqlBaseParser.OrderingContext ctx) {
+    return ctx != null && ctx.DESC() != null ? Ordering.DESC : Ordering.ASC;
+  }
+
+  private static QualifiedName qualifiedName(CairnSqlBaseParser.QualifiedNameContext ctx) {
+    List<CairnSqlBaseParser.IdentifierContext> parts = ctx.identifier();
+    if (parts.size() == 1) {
+      return QualifiedName.of(identifier(parts.get(0)));
+    }
+    return QualifiedName.of(identifier(parts.get(0)), identifier(parts.get(1)));
+  }
+
+  private static String identifier(CairnSqlBaseParser.IdentifierContext ctx) {
+    String text = identifierText(ctx);
+    if (ctx.QUOTED_IDENTIFIER() != null) {
+      String name = Identifiers.unquote(text);
+      if (name.isEmpty()) {
+        throw invalid(ctx, "zero-length delimited identifier");
+      }
+      return name;
+    }
+    return Identifiers.normalizeUnquoted(text);
+  }
+
+  private static String identifierText(CairnSqlBaseParser.IdentifierContext ctx) {
+    return ctx.getText();
+  }
+
+  private static String unquoteString(String literal) {
+    return literal.substring(1, literal.length() - 1).replace("''", "'");
+  }
+
+  /** The exact source text from the first to the last token, comments inside included. */
+  private static String sourceText(ParserRuleContext ctx) {
+    Interval interval = Interval.of(ctx.start.getStartIndex(), ctx.stop.getStopIndex());
+    return ctx.start.getInputStream().getText(interval);
+  }
+
+  private static ParsingException invalid(ParserRuleContext ctx, String message) {
+    return invalid(ctx.start, message);
+  }
+
+  private static ParsingException invalid(Token token, String message) {
+    return ParsingException.invalidStatement(
+        message,
+        token.getLine(),
+        token.getCharPositionInLine() + 1,
+        ThrowingErrorListener.describeFound(token));
+  }
+}
