@@ -6,22 +6,22 @@
  *
  * One component per primary-key column, in key order, each self-delimiting and prefix-free, so
  * unsigned byte order of keys equals SQL order of key tuples and the encoding of the first n key
- * values is a prefix of every matching key. ASC component: {@code 00} for NULL (first), else
- * {@code 01} followed by the value bytes. DESC: every bit of the ASC component inverted (NULL =
- * {@code FF}, last).
+ * values is a prefix of every matching key. ASC component: {@code 00} for NULL (first), else {@code
+ * 01} followed by the value bytes. DESC: every bit of the ASC component inverted (NULL = {@code
+ * FF}, last).
  *
  * <ul>
- *   <li>BOOLEAN: {@code 00}/{@code 01}. TINYINT/SMALLINT/INTEGER/BIGINT: 1/2/4/8 bytes
- *       big-endian, sign bit flipped.
+ *   <li>BOOLEAN: {@code 00}/{@code 01}. TINYINT/SMALLINT/INTEGER/BIGINT: 1/2/4/8 bytes big-endian,
+ *       sign bit flipped.
  *   <li>FLOAT/DOUBLE: IEEE bits of the value (-0.0 as 0.0, NaN canonical); negative: all bits
  *       inverted, else sign bit flipped. NaN is greatest.
- *   <li>DECIMAL: trailing zeros stripped (1.0 and 1.00 encode equally). Zero: {@code 20}.
- *       Positive: {@code 30}, exponent E (value = 0.d1d2... x 10^E, d1 != 0) as a flipped 4-byte
- *       int, digit pairs p (0..99, a lone last digit padded with 0) as byte p+2, terminator
- *       {@code 01}. Negative: {@code 10} then the absolute value's exponent, pairs and
- *       terminator, bit-inverted.
- *   <li>CHAR/VARCHAR: UTF-8 with {@code 00} written as {@code 00 FF}, terminated by {@code 00
- *       01}. VARBINARY: the same escaping of the raw bytes.
+ *   <li>DECIMAL: trailing zeros stripped (1.0 and 1.00 encode equally). Zero: {@code 20}. Positive:
+ *       {@code 30}, exponent E (value = 0.d1d2... x 10^E, d1 != 0) as a flipped 4-byte int, digit
+ *       pairs p (0..99, a lone last digit padded with 0) as byte p+2, terminator {@code 01}.
+ *       Negative: {@code 10} then the absolute value's exponent, pairs and terminator,
+ *       bit-inverted.
+ *   <li>CHAR/VARCHAR: UTF-8 with {@code 00} written as {@code 00 FF}, terminated by {@code 00 01}.
+ *       VARBINARY: the same escaping of the raw bytes.
  *   <li>DATE: epoch day as a flipped 4-byte int. TIME: nano of day as a flipped 8-byte long.
  *       TIMESTAMP: epoch second (zone-less, read as UTC) as a flipped 8-byte long + 4-byte nano.
  *   <li>INTERVAL_* and NULL cannot be key columns (INVALID_TABLE_DEFINITION).
