@@ -6,7 +6,6 @@ import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -86,35 +85,33 @@ public final class Memstore {
 
   /**
    * The visible rows in {@code range} at {@code readPoint}, in key order: per key the newest cell
-   * at or below the read point, keys whose newest such cell is a tombstone left out. Weakly
-   * consistent with concurrent writes, which is enough: cells written after the read point was
-   * taken have higher sequence ids and are skipped.
+   * at or below the read point, keys whose newest such cell is a tombstone left out. Seeks past
+   * invisible and older versions (two skip-list seeks per row), so old versions cost little.
+   * Consistent under concurrent writes: cells written after the read point was taken have higher
+   * sequence ids and are never returned.
    */
   public Iterator<KeyValue> scan(KeyRange range, long readPoint) {
-    NavigableMap<CellKey, Cell> view;
-    CellKey from = new CellKey(range.start(), Long.MAX_VALUE);
-    if (range.stop().isEmpty()) {
-      view = cells.tailMap(from, true);
-    } else {
-      view = cells.subMap(from, true, new CellKey(range.stop(), Long.MAX_VALUE), false);
-    }
-    Iterator<Map.Entry<CellKey, Cell>> entries = view.entrySet().iterator();
+    Bytes stop = range.stop();
     return new Iterator<>() {
-      private Bytes decidedRow;
+      private Map.Entry<CellKey, Cell> rowStart =
+          cells.ceilingEntry(new CellKey(range.start(), Long.MAX_VALUE));
       private KeyValue next;
 
       @Override
       public boolean hasNext() {
-        while (next == null && entries.hasNext()) {
-          Map.Entry<CellKey, Cell> e = entries.next();
-          CellKey k = e.getKey();
-          if (k.sequenceId() > readPoint || k.row().equals(decidedRow)) {
-            continue;
+        while (next == null && rowStart != null) {
+          Bytes row = rowStart.getKey().row();
+          if (!stop.isEmpty() && row.compareTo(stop) >= 0) {
+            rowStart = null;
+            break;
           }
-          decidedRow = k.row();
-          if (!e.getValue().isTombstone()) {
-            next = new KeyValue(k.row(), e.getValue().value());
+          Map.Entry<CellKey, Cell> visible = cells.ceilingEntry(new CellKey(row, readPoint));
+          if (visible != null
+              && visible.getKey().row().equals(row)
+              && !visible.getValue().isTombstone()) {
+            next = new KeyValue(row, visible.getValue().value());
           }
+          rowStart = cells.higherEntry(new CellKey(row, Long.MIN_VALUE));
         }
         return next != null;
       }
