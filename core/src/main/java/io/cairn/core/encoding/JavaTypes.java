@@ -1,5 +1,7 @@
 package io.cairn.core.encoding;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
@@ -33,6 +35,11 @@ final class JavaTypes {
 
   /** Throws INTERNAL_ERROR unless {@code value} is null or of {@code type}'s Java class. */
   static void check(int columnIndex, DataType type, Object value) {
+    check("column [" + columnIndex + "]", type, value);
+  }
+
+  /** As {@link #check(int, DataType, Object)}; {@code what} names the value in the message. */
+  static void check(String what, DataType type, Object value) {
     if (value == null) {
       return;
     }
@@ -40,9 +47,9 @@ final class JavaTypes {
     if (!expected.isInstance(value)) {
       throw new CairnException(
           ErrorCode.INTERNAL_ERROR,
-          "Wrong value class for column ["
-              + columnIndex
-              + "] of type ["
+          "Wrong value class for "
+              + what
+              + " of type ["
               + type.sql()
               + "]: expected ["
               + expected.getName()
@@ -50,5 +57,27 @@ final class JavaTypes {
               + value.getClass().getName()
               + "]");
     }
+  }
+
+  /**
+   * UTF-8 bytes of {@code s}; an unpaired surrogate (which UTF-8 cannot hold, and which the JDK
+   * would silently replace, making distinct strings equal) is rejected with INVALID_ARGUMENT.
+   */
+  static byte[] utf8(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new CairnException(
+            ErrorCode.INVALID_ARGUMENT,
+            "Invalid string: expected well-formed UTF-16, found an unpaired surrogate at index ["
+                + i
+                + "]");
+      }
+    }
+    return s.getBytes(UTF_8);
   }
 }

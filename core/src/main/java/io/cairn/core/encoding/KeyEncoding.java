@@ -62,6 +62,7 @@ public final class KeyEncoding {
    */
   public static void encode(ByteBuilder out, Object value, DataType type, SortOrder order) {
     checkKeyType(type);
+    JavaTypes.check("key value", type, value);
     int start = out.length();
     if (value == null) {
       out.write(NULL_MARKER);
@@ -84,7 +85,7 @@ public final class KeyEncoding {
       case FLOAT -> out.writeBigEndian(floatKeyBits((Float) value), 4);
       case DOUBLE -> out.writeBigEndian(doubleKeyBits((Double) value), 8);
       case DECIMAL -> encodeDecimal(out, (BigDecimal) value);
-      case CHAR, VARCHAR -> encodeEscaped(out, ((String) value).getBytes(UTF_8));
+      case CHAR, VARCHAR -> encodeEscaped(out, JavaTypes.utf8((String) value));
       case VARBINARY -> encodeEscaped(out, (byte[]) value);
       case DATE -> out.writeBigEndian(epochDay((LocalDate) value) ^ 0x8000_0000, 4);
       case TIME -> out.writeBigEndian(((LocalTime) value).toNanoOfDay() ^ Long.MIN_VALUE, 8);

@@ -280,7 +280,7 @@ public final class RowCodec {
         out.writeVarint(((long) scale << 1) ^ ((long) scale >> 63)); // zig-zag
         out.write(decimal.unscaledValue().toByteArray());
       }
-      case CHAR, VARCHAR -> out.write(((String) value).getBytes(UTF_8));
+      case CHAR, VARCHAR -> out.write(JavaTypes.utf8((String) value));
       case VARBINARY -> out.write((byte[]) value);
       case DATE -> out.writeBigEndian(KeyEncoding.epochDay((LocalDate) value), 4);
       case TIME -> out.writeBigEndian(((LocalTime) value).toNanoOfDay(), 8);

@@ -180,4 +180,26 @@ class TestRowCodec {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(codec.encodeKeyPrefix(List.of())).isEqualTo(Bytes.EMPTY);
   }
+
+  @Test
+  void unpairedSurrogatesAreRejectedNotReplaced() {
+    RowCodec codec = new RowCodec(twoColumns());
+    assertThatThrownBy(() -> asc("a\ud800", DataType.VARCHAR))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("index [1]");
+    assertThatThrownBy(() -> codec.encodeValue(new Object[] {1, "\udc00x"}))
+        .isInstanceOf(CairnException.class)
+        .satisfies(
+            e ->
+                assertThat(((CairnException) e).errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+    assertThat(asc("\ud83d\ude00", DataType.VARCHAR).toString()).isEqualTo("01f09f98800001");
+  }
+
+  @Test
+  void keyEncodingChecksTheValueClass() {
+    assertThatThrownBy(() -> asc(1L, DataType.INTEGER))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("key value")
+        .hasMessageContaining("java.lang.Integer");
+  }
 }
