@@ -1,0 +1,70 @@
+package io.cairn.server.coprocessor;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.ExprCompiler;
+import io.cairn.core.expr.RowExpression;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.server.memstore.KeyValue;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Runs a {@link ScanProgram} over visible rows: decodes each, keeps it when the filter is TRUE,
+ * emits the projection, stops after the limit.
+ */
+public final class ProgramScanner implements RowScanner {
+  private final Iterator<KeyValue> rows;
+  private final RowCodec codec;
+  private final RowExpression filter;
+  private final RowExpression[] projection;
+  private final EvalContext context;
+  private final long limit;
+  private long emitted;
+  private volatile boolean closed;
+
+  public ProgramScanner(Iterator<KeyValue> rows, ScanProgram program, EvalContext context) {
+    this.rows = requireNonNull(rows, "rows is null");
+    this.context = requireNonNull(context, "context is null");
+    this.codec = new RowCodec(program.layout());
+    this.filter = program.filter().map(ExprCompiler::compile).orElse(null);
+    List<RowExpression> compiled =
+        program.projection().stream().map(ExprCompiler::compile).toList();
+    this.projection = compiled.toArray(new RowExpression[0]);
+    this.limit = program.limit();
+  }
+
+  @Override
+  public Object[] next() {
+    if (closed) {
+      throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
+    }
+    if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
+      return null;
+    }
+    while (rows.hasNext()) {
+      KeyValue kv = rows.next();
+      Object[] row = codec.decode(kv.key(), kv.value());
+      if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
+        continue;
+      }
+      Object[] result = new Object[projection.length];
+      for (int i = 0; i < projection.length; i++) {
+        result[i] = projection[i].evaluate(row, context);
+      }
+      emitted++;
+      return result;
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+}
