@@ -6,11 +6,13 @@ import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.server.memstore.KeyValue;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
@@ -25,6 +27,7 @@ public final class ProgramScanner implements RowScanner {
   private final RowExpression[] projection;
   private final EvalContext context;
   private final long limit;
+  private final boolean readsKey;
   private long emitted;
   private volatile boolean closed;
 
@@ -37,6 +40,18 @@ public final class ProgramScanner implements RowScanner {
         program.projection().stream().map(ExprCompiler::compile).toList();
     this.projection = compiled.toArray(new RowExpression[0]);
     this.limit = program.limit();
+    this.readsKey = readsKey(program);
+  }
+
+  /** True when the projection reads the row key pseudo-column (see {@link ScanProgram}). */
+  private static boolean readsKey(ScanProgram program) {
+    int keyIndex = program.layout().columnCount();
+    for (Expr e : program.projection()) {
+      if (e instanceof Expr.ColumnRef ref && ref.index() == keyIndex) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -50,6 +65,10 @@ public final class ProgramScanner implements RowScanner {
     while (rows.hasNext()) {
       KeyValue kv = rows.next();
       Object[] row = codec.decode(kv.key(), kv.value());
+      if (readsKey) {
+        row = Arrays.copyOf(row, row.length + 1);
+        row[row.length - 1] = kv.key().toByteArray();
+      }
       if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
         continue;
       }
