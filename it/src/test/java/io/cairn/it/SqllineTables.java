@@ -10,11 +10,15 @@ import java.util.List;
 final class SqllineTables {
   private SqllineTables() {}
 
-  /** One printed result: the header and the rows, each cell trimmed. */
-  record Table(List<String> header, List<List<String>> rows) {
+  /**
+   * One printed result: the header and the rows, each cell trimmed, and the raw text between the
+   * header and the closing border (a cell with line breaks, such as a plan, spans several lines).
+   */
+  record Table(List<String> header, List<List<String>> rows, String body) {
     Table {
       header = List.copyOf(requireNonNull(header, "header is null"));
       rows = rows.stream().map(List::copyOf).toList();
+      requireNonNull(body, "body is null");
     }
   }
 
@@ -25,17 +29,24 @@ final class SqllineTables {
   static List<Table> parse(String output) {
     List<Table> tables = new ArrayList<>();
     List<List<String>> lines = new ArrayList<>();
+    StringBuilder body = new StringBuilder();
     int borders = 0;
     for (String raw : output.split("\\R")) {
       String line = raw.strip();
       if (line.startsWith("+-")) {
         borders++;
         if (borders == 3) {
-          tables.add(new Table(lines.get(0), lines.subList(1, lines.size())));
+          tables.add(new Table(lines.get(0), lines.subList(1, lines.size()), body.toString()));
           lines = new ArrayList<>();
+          body.setLength(0);
           borders = 0;
         }
-      } else if (line.startsWith("|") && line.endsWith("|") && borders > 0) {
+        continue;
+      }
+      if (borders == 2) {
+        body.append(raw).append('\n');
+      }
+      if (line.startsWith("|") && line.endsWith("|") && borders > 0) {
         lines.add(cells(line));
       }
     }
