@@ -1,0 +1,101 @@
+package io.cairn.it;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts {@code bin/cairn} of this checkout as a real process, the way a user does, but on the
+ * classpath that the it module's build wrote (no Maven inside Maven).
+ */
+final class CairnLauncher {
+  static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+  private CairnLauncher() {}
+
+  /** The output of one finished launcher process. */
+  record Result(List<String> command, int exitCode, String stdout, String stderr) {
+    Result {
+      command = List.copyOf(requireNonNull(command, "command is null"));
+      requireNonNull(stdout, "stdout is null");
+      requireNonNull(stderr, "stderr is null");
+    }
+
+    /** Everything about the run, for assertion messages. */
+    String describe() {
+      return String.format(
+          "%s exited with [%s]%n--- stdout ---%n%s%n--- stderr ---%n%s",
+          String.join(" ", command), exitCode, stdout, stderr);
+    }
+  }
+
+  static Path root() {
+    return Path.of(requiredProperty("cairn.it.root")).toAbsolutePath().normalize();
+  }
+
+  static String requiredProperty(String name) {
+    String value = System.getProperty(name);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalStateException(
+          "system property [" + name + "] is not set: run the it module through Maven");
+    }
+    return value;
+  }
+
+  /** Runs {@code bash bin/cairn ARGS} in {@code workDir}; kills it after {@link #TIMEOUT}. */
+  static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+    Path launcher = root().resolve("bin/cairn");
+    Path classpathFile = Path.of(requiredProperty("cairn.it.classpathFile"));
+    if (!Files.isRegularFile(launcher)) {
+      throw new IllegalStateException("no launcher at [" + launcher + "]");
+    }
+    if (!Files.isRegularFile(classpathFile)) {
+      throw new IllegalStateException(
+          "no classpath file at ["
+              + classpathFile
+              + "]: the it module's build writes it (dependency:build-classpath)");
+    }
+    List<String> command = new ArrayList<>(List.of("bash", launcher.toString()));
+    command.addAll(List.of(args));
+
+    Path stdout = Files.createTempFile(workDir, "cairn-", ".out");
+    Path stderr = Files.createTempFile(workDir, "cairn-", ".err");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workDir.toFile())
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile());
+    Map<String, String> environment = builder.environment();
+    environment.put("JAVA_HOME", System.getProperty("java.home"));
+    environment.put("CAIRN_NO_BUILD", "1");
+    environment.put("CAIRN_CLASSPATH_FILE", classpathFile.toString());
+    environment.remove("JAVA_OPTS");
+
+    Process process = builder.start();
+    process.getOutputStream().close();
+    if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw new AssertionError(
+          new Result(
+                  command,
+                  -1,
+                  Files.readString(stdout, UTF_8),
+                  Files.readString(stderr, UTF_8) + "\n[killed after " + TIMEOUT + "]")
+              .describe());
+    }
+    return new Result(
+        command,
+        process.exitValue(),
+        Files.readString(stdout, UTF_8),
+        Files.readString(stderr, UTF_8));
+  }
+}
