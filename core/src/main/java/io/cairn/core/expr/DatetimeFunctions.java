@@ -111,6 +111,9 @@ final class DatetimeFunctions {
         result.name() == TypeName.DECIMAL
             || result.name() == TypeName.DOUBLE
             || result.name() == TypeName.FLOAT;
+    if (in.isInterval()) {
+      return extractInterval(unit, in, a, result);
+    }
     if (in == TypeName.TIME
         && !List.of("HOUR", "MINUTE", "SECOND", "MILLISECOND", "EPOCH").contains(unit)) {
       throw badUnit("EXTRACT", unit, in);
@@ -149,6 +152,38 @@ final class DatetimeFunctions {
           case "EPOCH" -> DatetimeFunctions::epochSeconds;
           default -> throw badUnit("EXTRACT", unit, in);
         };
+    return strict1(a, v -> ExprCompiler.conform(f.extract(v), result));
+  }
+
+  /**
+   * EXTRACT from an interval, as PostgreSQL: YEAR and MONTH of a year-month interval (MONTH is the
+   * remainder after whole years); DAY, HOUR, MINUTE, SECOND, MILLISECOND and EPOCH of a day-time
+   * interval (each field after removing the larger ones, truncated toward zero).
+   */
+  private static RowExpression extractInterval(
+      String unit, TypeName in, RowExpression a, DataType result) {
+    LongExtractor f;
+    if (in == TypeName.INTERVAL_YEAR_MONTH) {
+      f =
+          switch (unit) {
+            case "YEAR" -> v -> ((Long) v) / 12;
+            case "QUARTER" -> v -> (((Long) v) % 12) / 3 + 1;
+            case "MONTH" -> v -> ((Long) v) % 12;
+            case "EPOCH" -> v -> ((Long) v) * 30 * 86_400L; // PostgreSQL: 30-day months
+            default -> throw badUnit("EXTRACT", unit, in);
+          };
+    } else {
+      f =
+          switch (unit) {
+            case "DAY" -> v -> ((Long) v) / MILLIS_PER_DAY;
+            case "HOUR" -> v -> ((Long) v) / 3_600_000L % 24;
+            case "MINUTE" -> v -> ((Long) v) / 60_000L % 60;
+            case "SECOND" -> v -> ((Long) v) / 1000L % 60;
+            case "MILLISECOND" -> v -> ((Long) v) % 60_000L;
+            case "EPOCH" -> v -> ((Long) v) / 1000L;
+            default -> throw badUnit("EXTRACT", unit, in);
+          };
+    }
     return strict1(a, v -> ExprCompiler.conform(f.extract(v), result));
   }
 

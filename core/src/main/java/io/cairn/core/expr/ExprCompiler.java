@@ -48,11 +48,17 @@ public final class ExprCompiler {
     if (expr instanceof Expr.Param param) {
       int index = param.index();
       DataType type = param.type();
-      if (type.name() == TypeName.NULL) {
-        return (row, context) -> context.parameter(index);
-      }
       Class<?> expected = javaClass(type.name());
       return (row, context) -> {
+        if (index >= context.parameterCount()) {
+          throw new CairnException(
+              ErrorCode.PARAMETER_NOT_SET,
+              "No value for parameter: expected index < ["
+                  + context.parameterCount()
+                  + "], found ["
+                  + index
+                  + "]");
+        }
         Object v = context.parameter(index);
         return v == null || expected.isInstance(v) ? v : Values.cast(v, type);
       };

@@ -192,6 +192,20 @@ class TestDatetimeFunctions {
   }
 
   @Test
+  void extractFromIntervals() {
+    long millis = ((2 * 24 + 3) * 60 + 4) * 60_000L + 5_006L; // 2 days 03:04:05.006
+    checkConstant(2L, Op.EXTRACT, BIG, lit("DAY"), lit(millis, DT));
+    checkConstant(3L, Op.EXTRACT, BIG, lit("HOUR"), lit(millis, DT));
+    checkConstant(4L, Op.EXTRACT, BIG, lit("MINUTE"), lit(millis, DT));
+    checkConstant(5L, Op.EXTRACT, BIG, lit("SECOND"), lit(millis, DT));
+    checkConstant(5006L, Op.EXTRACT, BIG, lit("MILLISECOND"), lit(millis, DT));
+    checkConstant(-2L, Op.EXTRACT, BIG, lit("DAY"), lit(-millis, DT));
+    checkConstant(1L, Op.EXTRACT, BIG, lit("YEAR"), lit(14L, YM));
+    checkConstant(2L, Op.EXTRACT, BIG, lit("MONTH"), lit(14L, YM));
+    checkConstant(-2L, Op.EXTRACT, BIG, lit("MONTH"), lit(-14L, YM));
+  }
+
+  @Test
   void extractFractionalSeconds() {
     checkConstant(dec("30.250"), Op.EXTRACT, DataType.decimal(8, 3), lit("SECOND"), lit(TS));
     checkConstant(30.25, Op.EXTRACT, DataType.DOUBLE, lit("SECOND"), lit(TS));

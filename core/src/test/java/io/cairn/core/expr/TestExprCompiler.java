@@ -384,6 +384,16 @@ class TestExprCompiler {
   }
 
   @Test
+  void missingParameter() {
+    RowExpression param = ExprCompiler.compile(new Expr.Param(5, INT));
+    assertThatThrownBy(() -> param.evaluate(new Object[0], CONTEXT))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PARAMETER_NOT_SET))
+        .hasMessageContaining("[5]");
+  }
+
+  @Test
   void currentTimeComesFromTheContext() {
     assertThat(evalConstant(call(Op.CURRENT_DATE, DataType.DATE))).isEqualTo(NOW.toLocalDate());
     assertThat(evalConstant(call(Op.CURRENT_TIME, DataType.TIME))).isEqualTo(NOW.toLocalTime());
