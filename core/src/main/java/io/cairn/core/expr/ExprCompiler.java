@@ -357,6 +357,14 @@ public final class ExprCompiler {
       return (x, y) ->
           Values.compareDoubles(((Number) x).doubleValue(), ((Number) y).doubleValue());
     }
+    if (a == TypeName.DECIMAL && b == TypeName.DECIMAL) {
+      return (x, y) -> ((BigDecimal) x).compareTo((BigDecimal) y);
+    }
+    if (a == b && (a.isDatetime() || a == TypeName.BOOLEAN)) {
+      @SuppressWarnings("unchecked")
+      ToIntBiFunction<Object, Object> natural = (x, y) -> ((Comparable<Object>) x).compareTo(y);
+      return natural;
+    }
     if (a.isString() && b.isString()) {
       if (a == TypeName.CHAR || b == TypeName.CHAR) {
         return (x, y) -> Values.compareIgnoringTrailingSpaces((String) x, (String) y);

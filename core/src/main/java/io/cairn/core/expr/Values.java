@@ -285,7 +285,7 @@ public final class Values {
       if (Double.isNaN(d) || Double.isInfinite(d)) {
         throw outOfRange(value, target);
       }
-      double r = d < 0 ? -Math.floor(-d + 0.5) : Math.floor(d + 0.5);
+      double r = d < 0 ? -roundHalfUp(-d) : roundHalfUp(d);
       // 2^63 is exactly representable; anything >= it does not fit
       if (r >= 0x1p63 || r < -0x1p63) {
         throw outOfRange(value, target);
@@ -307,6 +307,12 @@ public final class Values {
       return b ? 1 : 0;
     }
     throw invalidCast(value, target);
+  }
+
+  /** Rounds a non-negative double half up without the error of {@code floor(d + 0.5)}. */
+  private static double roundHalfUp(double d) {
+    double floor = Math.floor(d);
+    return d - floor >= 0.5 ? floor + 1 : floor;
   }
 
   private static double toDouble(Object value, DataType target) {

@@ -31,6 +31,8 @@ class TestValues {
         Arguments.of(2.5, DataType.INTEGER, 3),
         Arguments.of(-2.5, DataType.BIGINT, -3L),
         Arguments.of(1.9f, DataType.TINYINT, (byte) 2),
+        Arguments.of(0.49999999999999994, DataType.INTEGER, 0),
+        Arguments.of(-0.5, DataType.INTEGER, -1),
         Arguments.of(7, DataType.DOUBLE, 7.0),
         Arguments.of(dec("0.1"), DataType.DOUBLE, 0.1),
         Arguments.of(0.1, DataType.FLOAT, 0.1f),
