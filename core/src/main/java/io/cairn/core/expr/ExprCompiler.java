@@ -163,16 +163,21 @@ public final class ExprCompiler {
       case COALESCE -> coalesce(call, args);
       case NULLIF -> {
         checkArity(call, 2, 2);
-        RowExpression a = coerce(args.get(0), operands.get(0).type(), type);
+        RowExpression a = args.get(0);
         RowExpression b = args.get(1);
+        // compare in the operands' own types, then deliver the call's type
         ToIntBiFunction<Object, Object> cmp = comparator(operands.get(0), operands.get(1));
+        boolean convert = needsCoercion(operands.get(0).type(), type);
         yield (row, context) -> {
           Object x = a.evaluate(row, context);
           if (x == null) {
             return null;
           }
           Object y = b.evaluate(row, context);
-          return y != null && cmp.applyAsInt(x, y) == 0 ? null : x;
+          if (y != null && cmp.applyAsInt(x, y) == 0) {
+            return null;
+          }
+          return convert ? Values.cast(x, type) : x;
         };
       }
       case IN -> in(call, args);

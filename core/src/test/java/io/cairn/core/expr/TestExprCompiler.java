@@ -314,6 +314,8 @@ class TestExprCompiler {
     check(1, Op.NULLIF, INT, lit(1), nul(INT));
     check(null, Op.NULLIF, INT, nul(INT), lit(1));
     check(null, Op.NULLIF, DataType.decimal(3, 1), lit(dec("1.0")), lit(1));
+    check(dec("1.0"), Op.NULLIF, DataType.decimal(3, 1), lit(1), lit(dec("1.5")));
+    check(null, Op.NULLIF, DataType.decimal(3, 1), lit(1), lit(dec("1.0")));
   }
 
   static Stream<Arguments> inList() {
