@@ -322,7 +322,11 @@ public final class Values {
     if (value instanceof String s) {
       String t = s.trim();
       if (DECIMAL_TEXT.matcher(t).matches()) {
-        return Double.parseDouble(t);
+        double d = Double.parseDouble(t);
+        if (Double.isInfinite(d)) {
+          throw outOfRange(value, target);
+        }
+        return d;
       }
       switch (t.toLowerCase(Locale.ROOT)) {
         case "nan":

@@ -175,6 +175,8 @@ class TestValues {
             ErrorCode.NUMERIC_OUT_OF_RANGE,
             "[99999999999999999999]"),
         Arguments.of("300", DataType.TINYINT, ErrorCode.NUMERIC_OUT_OF_RANGE, "[300]"),
+        Arguments.of("1e400", DataType.DOUBLE, ErrorCode.NUMERIC_OUT_OF_RANGE, "[1e400]"),
+        Arguments.of("1e39", DataType.FLOAT, ErrorCode.NUMERIC_OUT_OF_RANGE, "[1e39]"),
         Arguments.of(
             "abc", DataType.INTEGER, ErrorCode.INVALID_CAST, "Cannot cast [abc] to INTEGER"),
         Arguments.of("1.5", DataType.INTEGER, ErrorCode.INVALID_CAST, "[1.5]"),
