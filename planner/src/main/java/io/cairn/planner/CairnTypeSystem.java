@@ -17,13 +17,11 @@ public final class CairnTypeSystem extends RelDataTypeSystemImpl {
   private CairnTypeSystem() {}
 
   @Override
-  public int getMaxNumericPrecision() {
-    return 38;
-  }
-
-  @Override
-  public int getMaxNumericScale() {
-    return 38;
+  public int getMaxScale(SqlTypeName typeName) {
+    if (typeName == SqlTypeName.DECIMAL) {
+      return 38;
+    }
+    return super.getMaxScale(typeName);
   }
 
   @Override
