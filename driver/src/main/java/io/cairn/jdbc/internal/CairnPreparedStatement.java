@@ -16,6 +16,7 @@ import java.sql.Array;
 import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.Date;
+import java.sql.JDBCType;
 import java.sql.NClob;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
@@ -24,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.RowId;
 import java.sql.SQLException;
+import java.sql.SQLType;
 import java.sql.SQLXML;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -327,6 +329,24 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
       v = d.setScale(scaleOrLength, RoundingMode.HALF_UP);
     }
     values[index - 1] = Values.toParameter(v, parameterType, what);
+  }
+
+  @Override
+  public void setObject(int index, Object x, SQLType targetSqlType, int scaleOrLength)
+      throws SQLException {
+    setObject(index, x, vendorTypeNumber(targetSqlType), scaleOrLength);
+  }
+
+  @Override
+  public void setObject(int index, Object x, SQLType targetSqlType) throws SQLException {
+    setObject(index, x, vendorTypeNumber(targetSqlType), -1);
+  }
+
+  private static int vendorTypeNumber(SQLType type) throws SQLException {
+    if (type instanceof JDBCType t) {
+      return t.getVendorTypeNumber();
+    }
+    throw JdbcErrors.notSupported("SQLType [" + type + "]: only java.sql.JDBCType");
   }
 
   @Override
