@@ -209,11 +209,8 @@ class TestCairnPreparedStatement {
     assertThat(p.get(12)).isEqualTo(local);
     assertThat(p.get(10)).isEqualTo(LocalDate.of(2024, 7, 4));
     // A java.sql.Date made for midnight in New York is that date in New York's calendar.
-    java.util.Date midnight =
-        java.util.Date.from(LocalDate.of(2024, 7, 4).atStartOfDay(zone).toInstant());
-    ps.setDate(11, Date.valueOf(LocalDate.EPOCH), calendar);
     Date d = Date.valueOf(LocalDate.EPOCH);
-    d.setTime(midnight.getTime());
+    d.setTime(LocalDate.of(2024, 7, 4).atStartOfDay(zone).toInstant().toEpochMilli());
     ps.setDate(11, d, calendar);
     assertThat(executeAndGetParameters().get(10)).isEqualTo(LocalDate.of(2024, 7, 4));
   }
