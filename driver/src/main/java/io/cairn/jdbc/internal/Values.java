@@ -400,11 +400,11 @@ public final class Values {
   }
 
   /** The local date that the instant of {@code date} has in the calendar's zone. */
-  static LocalDate localDate(java.util.Date date, Calendar calendar) {
+  static LocalDate localDate(Date date, Calendar calendar) {
     return Instant.ofEpochMilli(date.getTime()).atZone(zone(calendar)).toLocalDate();
   }
 
-  static LocalTime localTime(java.util.Date time, Calendar calendar) {
+  static LocalTime localTime(Time time, Calendar calendar) {
     return Instant.ofEpochMilli(time.getTime()).atZone(zone(calendar)).toLocalTime();
   }
 
