@@ -31,9 +31,10 @@ public final class ConnectionUrl {
       }
       throw JdbcErrors.error(
           ErrorCode.INVALID_URL,
-          "Invalid in-memory store name in URL ["
+          "Invalid Cairn URL ["
               + url
-              + "]: expected a non-empty NAME of letters, digits, '_', '-', '.'");
+              + "]: the store NAME must be non-empty letters, digits, '_', '-', '.'; "
+              + FORMS);
     }
     if (rest.startsWith("file:")) {
       throw JdbcErrors.error(
