@@ -289,6 +289,9 @@ public final class CairnConnection implements Connection {
     }
     closed = true;
     SQLException failure = null;
+    for (CairnStatement statement : statements) {
+      statement.cancelRunning();
+    }
     for (CairnStatement statement : new ArrayList<>(statements)) {
       try {
         statement.close();
@@ -338,11 +341,7 @@ public final class CairnConnection implements Connection {
       return;
     }
     for (CairnStatement statement : statements) {
-      try {
-        statement.cancel();
-      } catch (SQLException e) {
-        // closing anyway
-      }
+      statement.cancelRunning();
     }
     executor.execute(
         () -> {

@@ -78,7 +78,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   @Override
   public ResultSet executeQuery() throws SQLException {
-    checkOpen();
+    beginExecution();
     requireQuery(command);
     run(command, boundValues());
     return getResultSet();
@@ -86,7 +86,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   @Override
   public long executeLargeUpdate() throws SQLException {
-    checkOpen();
+    beginExecution();
     requireUpdate(command);
     run(command, boundValues());
     return getLargeUpdateCount();
@@ -99,7 +99,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   @Override
   public boolean execute() throws SQLException {
-    checkOpen();
+    beginExecution();
     return run(command, boundValues());
   }
 
@@ -207,10 +207,10 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     Arrays.fill(values, UNSET);
   }
 
+  /** A NULL is a NULL whatever type code comes with it (frameworks pass OTHER, NULL, ...). */
   @Override
   public void setNull(int index, int sqlType) throws SQLException {
     parameterType(index);
-    JdbcTypes.typeName(sqlType);
     values[index - 1] = null;
   }
 

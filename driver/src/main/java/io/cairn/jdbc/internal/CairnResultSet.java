@@ -90,6 +90,10 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     return columns;
   }
 
+  ExecutionControl control() {
+    return control;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Navigation
 

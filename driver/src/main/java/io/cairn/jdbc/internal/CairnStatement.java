@@ -53,10 +53,16 @@ public class CairnStatement implements Statement {
     }
   }
 
-  /** Runs a command; returns true when it produced a result set. */
-  final boolean run(PreparedCommand command, List<Object> parameters) throws SQLException {
+  /** Starts an execution: the previous result goes away even if this one fails to prepare. */
+  final void beginExecution() throws SQLException {
+    checkOpen();
     closeResultSet();
     updateCount = -1;
+  }
+
+  /** Runs a command; returns true when it produced a result set. */
+  final boolean run(PreparedCommand command, List<Object> parameters) throws SQLException {
+    beginExecution();
     ExecutionControl control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
     runningControl = control;
     CommandResult result;
@@ -104,7 +110,7 @@ public class CairnStatement implements Statement {
 
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
-    checkOpen();
+    beginExecution();
     PreparedCommand command = prepare(sql);
     requireQuery(command);
     run(command, List.of());
@@ -113,7 +119,7 @@ public class CairnStatement implements Statement {
 
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
-    checkOpen();
+    beginExecution();
     PreparedCommand command = prepare(sql);
     requireUpdate(command);
     run(command, List.of());
@@ -127,7 +133,7 @@ public class CairnStatement implements Statement {
 
   @Override
   public boolean execute(String sql) throws SQLException {
-    checkOpen();
+    beginExecution();
     return run(prepare(sql), List.of());
   }
 
@@ -216,11 +222,12 @@ public class CairnStatement implements Statement {
       throw JdbcErrors.error(
           ErrorCode.INVALID_ARGUMENT, "getMoreResults: unknown mode [" + current + "]");
     }
-    if (current != KEEP_CURRENT_RESULT) {
-      closeResultSet();
-    } else {
-      resultSet = null;
+    if (current != CLOSE_CURRENT_RESULT) {
+      // JDBC: these modes need supportsMultipleOpenResults, which Cairn does not have.
+      throw JdbcErrors.notSupported(
+          "getMoreResults mode [" + current + "]: only CLOSE_CURRENT_RESULT");
     }
+    closeResultSet();
     updateCount = -1;
     return false;
   }
@@ -306,6 +313,14 @@ public class CairnStatement implements Statement {
     }
   }
 
+  /** Cancels the running execution, if any, without checking whether this statement is open. */
+  final void cancelRunning() {
+    ExecutionControl control = runningControl;
+    if (control != null) {
+      control.cancel();
+    }
+  }
+
   /** Closes the current result set, if any. */
   final void closeResultSet() throws SQLException {
     CairnResultSet rs = resultSet;
@@ -325,7 +340,9 @@ public class CairnStatement implements Statement {
     if (rs == resultSet) {
       resultSet = null;
     }
-    runningControl = null;
+    if (runningControl == rs.control()) {
+      runningControl = null;
+    }
     // The statement closing its own result set (re-execution, close) does not complete it.
     if (closeOnCompletion && !closed && !closingResultSet) {
       close();

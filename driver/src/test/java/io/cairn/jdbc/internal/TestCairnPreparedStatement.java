@@ -278,6 +278,14 @@ class TestCairnPreparedStatement {
   }
 
   @Test
+  void setNullAcceptsAnyTypeCode() throws SQLException {
+    setAllNull();
+    ps.setNull(4, Types.OTHER);
+    ps.setNull(9, Types.JAVA_OBJECT, "X");
+    assertThat(executeAndGetParameters()).containsOnlyNulls();
+  }
+
+  @Test
   void unsetParameterIs07001NamingIt() throws SQLException {
     setAllNull();
     ps.clearParameters();

@@ -352,11 +352,55 @@ class TestCairnStatement {
   }
 
   @Test
+  void getMoreResultsKeepingResultsIsNotSupported() throws SQLException {
+    Statement st = connection.createStatement();
+    st.executeQuery("SELECT N");
+    assertThatThrownBy(() -> st.getMoreResults(Statement.KEEP_CURRENT_RESULT))
+        .isInstanceOf(SQLFeatureNotSupportedException.class);
+  }
+
+  @Test
+  void cancelReachesTheCurrentExecutionAfterAnOlderResultSetCloses() throws Exception {
+    Statement st = connection.createStatement();
+    ResultSet old = st.executeQuery("SELECT N");
+    old.next();
+    ResultSet slow = st.executeQuery("SELECT SLOW");
+    old.close();
+    st.cancel();
+    assertThatThrownBy(slow::next)
+        .extracting(e -> ((SQLException) e).getSQLState())
+        .isEqualTo("57014");
+  }
+
+  @Test
+  void closingTheConnectionCancelsARunningExecution() throws Exception {
+    Statement st = connection.createStatement();
+    Future<Throwable> runner =
+        executor.submit(
+            () -> {
+              try {
+                st.executeUpdate("UPDATE SLOW");
+                return null;
+              } catch (SQLException e) {
+                return e;
+              }
+            });
+    while (session.controls.isEmpty()) {
+      Thread.sleep(1);
+    }
+    connection.close();
+    Throwable failure = runner.get(10, TimeUnit.SECONDS);
+    assertThat(((SQLException) failure).getSQLState()).isEqualTo("57014");
+  }
+
+  @Test
   void prepareFailureLeavesNoResult() throws SQLException {
     Statement st = connection.createStatement();
+    ResultSet previous = st.executeQuery("SELECT N");
     assertThatThrownBy(() -> st.execute("BAD SQL"))
         .isInstanceOf(java.sql.SQLSyntaxErrorException.class)
         .hasMessageContaining("BAD SQL");
+    assertThat(previous.isClosed()).isTrue();
     assertThat(st.getResultSet()).isNull();
   }
 }
