@@ -1,0 +1,61 @@
+package io.cairn.jdbc.internal;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
+
+/**
+ * The one place that turns Cairn errors into SQLExceptions: the SQLState and vendor code come from
+ * the {@link ErrorCode}, the subclass from the SQLState class, and the original exception is the
+ * cause.
+ */
+public final class JdbcErrors {
+  private JdbcErrors() {}
+
+  /** An SQLException for an error the driver itself detects. */
+  public static SQLException error(ErrorCode code, String message) {
+    return create(code, message, null);
+  }
+
+  /** Maps anything thrown by the engine; unexpected exceptions become XX000 with the cause. */
+  public static SQLException toSqlException(Throwable t) {
+    if (t instanceof SQLException e) {
+      return e;
+    }
+    if (t instanceof CairnException e) {
+      return create(e.errorCode(), e.getMessage(), e);
+    }
+    return create(ErrorCode.INTERNAL_ERROR, "Unexpected error in the Cairn engine: " + t, t);
+  }
+
+  /** A {@link SQLFeatureNotSupportedException} (0A000) naming what is not supported. */
+  public static SQLFeatureNotSupportedException notSupported(String what) {
+    return (SQLFeatureNotSupportedException)
+        create(ErrorCode.NOT_SUPPORTED, "Not supported by Cairn: " + what, null);
+  }
+
+  static SQLException create(ErrorCode code, String message, Throwable cause) {
+    String state = code.sqlState();
+    int vendor = code.code();
+    if (code == ErrorCode.QUERY_TIMEOUT) {
+      return new SQLTimeoutException(message, state, vendor, cause);
+    }
+    if (code == ErrorCode.QUERY_CANCELED) {
+      return new SQLException(message, state, vendor, cause);
+    }
+    return switch (state.substring(0, 2)) {
+      case "42" -> new SQLSyntaxErrorException(message, state, vendor, cause);
+      case "23" -> new SQLIntegrityConstraintViolationException(message, state, vendor, cause);
+      case "22" -> new SQLDataException(message, state, vendor, cause);
+      case "0A" -> new SQLFeatureNotSupportedException(message, state, vendor, cause);
+      case "08" -> new SQLNonTransientConnectionException(message, state, vendor, cause);
+      default -> new SQLException(message, state, vendor, cause);
+    };
+  }
+}

@@ -1,0 +1,142 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.TestingSession;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class TestCairnDriver {
+  final TestingSession session = new TestingSession();
+  final CairnDriver driver = new CairnDriver(session.factory());
+
+  @Test
+  void acceptsOnlyCairnUrls() throws SQLException {
+    assertThat(driver.acceptsURL("jdbc:cairn:mem:demo")).isTrue();
+    assertThat(driver.acceptsURL("jdbc:cairn:anything")).isTrue();
+    assertThat(driver.acceptsURL("jdbc:h2:mem:demo")).isFalse();
+    assertThat(driver.acceptsURL("jdbc:cairnx:mem:demo")).isFalse();
+    assertThat(driver.connect("jdbc:h2:mem:demo", new Properties())).isNull();
+    assertThatThrownBy(() -> driver.acceptsURL(null)).isInstanceOf(SQLException.class);
+  }
+
+  @Test
+  void memUrlOpensTheNamedStore() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("user", "bob");
+    try (Connection c = driver.connect("jdbc:cairn:mem:tpch_sf-0.1", info)) {
+      assertThat(session.storeName).isEqualTo("mem:tpch_sf-0.1");
+      assertThat(session.openedWith.getProperty("user")).isEqualTo("bob");
+      assertThat(session.openedWith).isNotSameAs(info);
+      assertThat(c.getMetaData().getURL()).isEqualTo("jdbc:cairn:mem:tpch_sf-0.1");
+      assertThat(c.getMetaData().getUserName()).isEqualTo("bob");
+    }
+    assertThat(session.closes).isEqualTo(1);
+    try (Connection c = driver.connect("jdbc:cairn:mem:x", null)) {
+      assertThat(c.isValid(0)).isTrue();
+    }
+  }
+
+  static SQLException connectFailure(CairnDriver driver, String url) {
+    try {
+      driver.connect(url, new Properties());
+    } catch (SQLException e) {
+      return e;
+    }
+    throw new AssertionError("expected a failure for " + url);
+  }
+
+  @Test
+  void fileAndRemoteUrlsAreNotAvailableYet() {
+    for (String url : List.of("jdbc:cairn:file:/var/lib/cairn", "jdbc:cairn://db1:8765")) {
+      SQLException e = connectFailure(driver, url);
+      assertThat((Throwable) e).isInstanceOf(SQLNonTransientConnectionException.class);
+      assertThat(e.getSQLState()).isEqualTo("08001");
+      assertThat(e.getMessage())
+          .contains("not available yet in this version")
+          .contains("supported: jdbc:cairn:mem:NAME")
+          .contains(url);
+    }
+    assertThat(session.openedWith).isNull();
+  }
+
+  @Test
+  void malformedUrlsAre08001NamingTheUrlAndTheForms() {
+    for (String url :
+        List.of(
+            "jdbc:cairn:",
+            "jdbc:cairn:mem:",
+            "jdbc:cairn:mem:a b",
+            "jdbc:cairn:mem:x;y=1",
+            "jdbc:cairn:hbase:zk1",
+            "jdbc:cairn:demo")) {
+      SQLException e = connectFailure(driver, url);
+      assertThat(e.getSQLState()).as(url).isEqualTo("08001");
+      assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INVALID_URL.code());
+      assertThat(e.getMessage()).contains("[" + url + "]").contains("jdbc:cairn:mem:NAME");
+    }
+  }
+
+  @Test
+  void engineFailureOnOpenIsMapped() {
+    CairnDriver failing =
+        new CairnDriver(
+            (name, info) -> {
+              throw new CairnException(ErrorCode.IO_ERROR, "disk gone");
+            });
+    SQLException e = connectFailure(failing, "jdbc:cairn:mem:x");
+    assertThat(e.getSQLState()).isEqualTo("58030");
+    assertThat(e.getCause()).isInstanceOf(CairnException.class);
+    CairnDriver broken =
+        new CairnDriver(
+            (name, info) -> {
+              throw new IllegalStateException("bug");
+            });
+    assertThat(connectFailure(broken, "jdbc:cairn:mem:x").getSQLState()).isEqualTo("XX000");
+  }
+
+  @Test
+  void driverFacts() throws SQLException {
+    assertThat(driver.getMajorVersion()).isZero();
+    assertThat(driver.getMinorVersion()).isEqualTo(1);
+    assertThat(driver.jdbcCompliant()).isFalse();
+    DriverPropertyInfo[] properties = driver.getPropertyInfo("jdbc:cairn:mem:x", null);
+    assertThat(properties).extracting(p -> p.name).containsExactly("user", "password");
+    assertThatThrownBy(driver::getParentLogger).isInstanceOf(SQLFeatureNotSupportedException.class);
+  }
+
+  @Test
+  void discoveredThroughServiceLoaderAndDriverManager() throws SQLException {
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Driver d : ServiceLoader.load(Driver.class)) {
+      loaded.add(d.getClass());
+    }
+    assertThat(loaded).contains(CairnDriver.class);
+    Driver registered = DriverManager.getDriver("jdbc:cairn:mem:demo");
+    assertThat(registered).isInstanceOf(CairnDriver.class);
+    assertThat(DriverManager.drivers().toList())
+        .filteredOn(d -> d instanceof CairnDriver)
+        .isNotEmpty();
+  }
+
+  @Test
+  void driverManagerReportsUnavailableUrlForms() {
+    assertThatThrownBy(() -> DriverManager.getConnection("jdbc:cairn://localhost:1"))
+        .isInstanceOf(SQLException.class)
+        .extracting(e -> ((SQLException) e).getSQLState())
+        .isEqualTo("08001");
+  }
+}
