@@ -885,7 +885,7 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
             varchar("SELF_REFERENCING_COL_NAME"),
             varchar("REF_GENERATION"));
     List<Object[]> rows = new ArrayList<>();
-    if (types == null || List.of(types).contains(TABLE_TYPE)) {
+    if (wantsTables(types)) {
       for (TableDescriptor t : matchingTables(catalog, schemaPattern, tableNamePattern)) {
         rows.add(
             new Object[] {
@@ -894,6 +894,19 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
       }
     }
     return result(columns, rows);
+  }
+
+  /** Null asks for every type; else the array must name TABLE (nulls in it are ignored). */
+  private static boolean wantsTables(String[] types) {
+    if (types == null) {
+      return true;
+    }
+    for (String type : types) {
+      if (TABLE_TYPE.equalsIgnoreCase(type)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -168,6 +168,10 @@ class TestCairnDatabaseMetaData {
         .isEmpty();
     assertThat(column(md.getTables(null, null, "%", new String[] {"TABLE"}), "TABLE_NAME"))
         .hasSize(3);
+    assertThat(
+            column(
+                md.getTables(null, null, "%", new String[] {null, "VIEW", "table"}), "TABLE_NAME"))
+        .hasSize(3);
     assertThat(column(md.getTables("CAT", null, "%", null), "TABLE_NAME")).isEmpty();
     assertThat(column(md.getTables("", null, "%", null), "TABLE_NAME")).hasSize(3);
     assertThat(CairnDatabaseMetaData.matches("a.c", "abc")).isFalse();
