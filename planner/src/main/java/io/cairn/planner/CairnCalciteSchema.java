@@ -6,6 +6,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.SchemaPlus;
@@ -17,6 +23,29 @@ import org.apache.calcite.schema.impl.AbstractTable;
 final class CairnCalciteSchema {
   private CairnCalciteSchema() {}
 
+  /**
+   * Lets INSERT/UPSERT omit NOT NULL columns at validation: Phoenix's UPSERT of some columns keeps
+   * the others of an existing row, so whether a value is missing is only known at execution, where
+   * a missing NOT NULL value fails with NOT_NULL_VIOLATION naming the column. The placeholder
+   * default is never written: the executor writes only the targeted columns.
+   */
+  private static final InitializerExpressionFactory INITIALIZERS =
+      new NullInitializerExpressionFactory() {
+        @Override
+        public ColumnStrategy generationStrategy(RelOptTable table, int column) {
+          return table.getRowType().getFieldList().get(column).getType().isNullable()
+              ? ColumnStrategy.NULLABLE
+              : ColumnStrategy.DEFAULT;
+        }
+
+        @Override
+        public RexNode newColumnDefaultValue(
+            RelOptTable table, int column, InitializerContext context) {
+          RelDataType type = table.getRowType().getFieldList().get(column).getType();
+          return context.getRexBuilder().makeZeroLiteral(type);
+        }
+      };
+
   /** A table as Calcite sees it; unwraps to its descriptor. */
   static final class CairnTable extends AbstractTable {
     private final TableDescriptor descriptor;
@@ -27,6 +56,14 @@ final class CairnCalciteSchema {
 
     TableDescriptor descriptor() {
       return descriptor;
+    }
+
+    @Override
+    public <C extends Object> C unwrap(Class<C> aClass) {
+      if (aClass.isInstance(INITIALIZERS)) {
+        return aClass.cast(INITIALIZERS);
+      }
+      return super.unwrap(aClass);
     }
 
     @Override

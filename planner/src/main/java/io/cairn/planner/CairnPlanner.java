@@ -50,8 +50,6 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.fun.SqlLibrary;
-import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -61,6 +59,7 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
@@ -100,8 +99,7 @@ public final class CairnPlanner {
               SqlLibraryOperators.CONCAT_FUNCTION,
               SqlLibraryOperators.LENGTH,
               SqlLibraryOperators.BOOL_AND,
-              SqlLibraryOperators.BOOL_OR),
-          SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.STANDARD));
+              SqlLibraryOperators.BOOL_OR));
 
   private static final HepProgram SUBQUERY_PROGRAM =
       new HepProgramBuilder()
@@ -122,8 +120,7 @@ public final class CairnPlanner {
                   CoreRules.FILTER_SET_OP_TRANSPOSE,
                   CoreRules.FILTER_MERGE,
                   CoreRules.PROJECT_MERGE,
-                  CoreRules.PROJECT_REMOVE,
-                  CoreRules.AGGREGATE_PROJECT_MERGE))
+                  CoreRules.PROJECT_REMOVE))
           .build();
 
   private final Catalog catalog;
@@ -242,6 +239,9 @@ public final class CairnPlanner {
     StatementPlan plan(String text) {
       SqlNode parsed = parse(text);
       SqlNode validated;
+      if (parsed instanceof SqlInsert insert) {
+        Assignments.checkLiterals(insert, reader);
+      }
       try {
         validated = validator.validate(parsed);
       } catch (CalciteContextException e) {
@@ -283,7 +283,7 @@ public final class CairnPlanner {
       try {
         return SqlParser.create(text, PARSER_CONFIG).parseStmt();
       } catch (SqlParseException e) {
-        throw Errors.syntax(e);
+        throw Errors.syntax(e, text);
       }
     }
 
@@ -293,6 +293,7 @@ public final class CairnPlanner {
       RelNode result = subqueries.findBestExp();
       RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
       result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+      result = new RelFieldTrimmer(validator, relBuilder).trim(result);
       HepPlanner pushdown = new HepPlanner(PUSHDOWN_PROGRAM);
       pushdown.setRoot(result);
       return pushdown.findBestExp();
@@ -368,6 +369,7 @@ public final class CairnPlanner {
             }
             source = select(source, targets);
           }
+          source = Assignments.stripCasts(source, table, targets);
           return new StatementPlan.Upsert(table, source, targets, !insert.isUpsert(), params);
         }
         case DELETE -> {

@@ -14,7 +14,7 @@ final class Errors {
 
   private Errors() {}
 
-  static CairnException syntax(SqlParseException e) {
+  static CairnException syntax(SqlParseException e, String sql) {
     SqlParserPos pos = e.getPos();
     String message = e.getMessage() == null ? "" : e.getMessage();
     String found = null;
@@ -38,8 +38,30 @@ final class Errors {
     } else {
       String firstLine = message.lines().findFirst().orElse("");
       text.append(": ").append(firstLine);
+      String near = wordAt(sql, pos);
+      if (!near.isEmpty()) {
+        text.append(", near [").append(near).append("]");
+      }
     }
     return new CairnException(ErrorCode.SYNTAX_ERROR, text.toString(), e);
+  }
+
+  /** The word starting at {@code pos} in {@code sql}, for messages. */
+  private static String wordAt(String sql, SqlParserPos pos) {
+    if (pos == null || pos.getLineNum() <= 0) {
+      return "";
+    }
+    String[] lines = sql.split("\n", -1);
+    if (pos.getLineNum() > lines.length) {
+      return "";
+    }
+    String line = lines[pos.getLineNum() - 1];
+    int start = Math.max(0, pos.getColumnNum() - 1);
+    int end = start;
+    while (end < line.length() && !Character.isWhitespace(line.charAt(end)) && end - start < 40) {
+      end++;
+    }
+    return start < line.length() ? line.substring(start, end) : "";
   }
 
   private static List<String> expected(SqlParseException e) {

@@ -19,6 +19,7 @@ import io.cairn.planner.plan.ValuesNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -39,6 +40,8 @@ import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexSimplify;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
@@ -115,7 +118,7 @@ final class PhysicalPlanner {
       Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
       List<RexNode> tableConjuncts =
           scan.filter().isEmpty() && isIdentity(scan)
-              ? org.apache.calcite.plan.RelOptUtil.conjunctions(filter.getCondition())
+              ? org.apache.calcite.plan.RelOptUtil.conjunctions(simplify(filter.getCondition()))
               : List.of();
       KeyRanges.Result ranges =
           KeyRanges.extract(scan.table(), tableConjuncts, rexBuilder, scan.keys());
@@ -123,6 +126,12 @@ final class PhysicalPlanner {
           scan.table(), ranges.bounds(), Optional.of(combined), scan.projection(), -1);
     }
     return new FilterNode(input, condition);
+  }
+
+  /** Normalises a condition for key-range extraction (IN lists and OR of points to SEARCH). */
+  private RexNode simplify(RexNode condition) {
+    return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR)
+        .simplifyUnknownAsFalse(condition);
   }
 
   private static boolean isIdentity(ScanNode scan) {
@@ -175,7 +184,23 @@ final class PhysicalPlanner {
     List<Integer> groupKeys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();
     List<Integer> filters = new ArrayList<>();
+    List<Expr> constants = new ArrayList<>();
+    int width = input.outputTypes().size();
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+        // LITERAL_AGG(literal) yields its literal for every group: ANY_VALUE over an appended
+        // constant column.
+        Expr literal = rex.convert(call.rexList.get(0));
+        constants.add(literal);
+        calls.add(
+            new AggregateCall(
+                AggregateKind.ANY_VALUE,
+                List.of(width + constants.size() - 1),
+                false,
+                Types.toDataType(call.getType())));
+        filters.add(call.filterArg);
+        continue;
+      }
       calls.add(
           new AggregateCall(
               aggregateKind(call),
@@ -183,6 +208,14 @@ final class PhysicalPlanner {
               call.isDistinct(),
               Types.toDataType(call.getType())));
       filters.add(call.filterArg);
+    }
+    if (!constants.isEmpty()) {
+      List<Expr> exprs = new ArrayList<>();
+      for (int i = 0; i < width; i++) {
+        exprs.add(new Expr.ColumnRef(i, input.outputTypes().get(i)));
+      }
+      exprs.addAll(constants);
+      input = new ProjectNode(input, exprs);
     }
     return new AggregateNode(input, groupKeys, calls, filters);
   }

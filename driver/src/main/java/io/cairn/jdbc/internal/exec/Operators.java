@@ -662,6 +662,24 @@ public final class Operators {
     }
   }
 
+  /**
+   * Converts {@code value} to the Java class of {@code type} when it has another class; values
+   * already of that class are kept as they are (no truncation or rounding: store assignment checks
+   * them when they are written).
+   */
+  static Object conform(Object value, io.cairn.core.type.DataType type) {
+    if (value == null) {
+      return null;
+    }
+    boolean sameClass =
+        switch (type.name()) {
+          case CHAR, VARCHAR -> value instanceof String;
+          case DECIMAL -> value instanceof java.math.BigDecimal;
+          default -> false;
+        };
+    return sameClass ? value : Values.cast(value, type);
+  }
+
   /** Constant rows. */
   static final class ValuesOp implements Operator {
     private final ValuesNode node;
@@ -682,7 +700,7 @@ public final class Operators {
       Object[] row = new Object[exprs.size()];
       for (int i = 0; i < row.length; i++) {
         Object v = ExprCompiler.compile(exprs.get(i)).evaluate(new Object[0], ctx.eval());
-        row[i] = v == null ? null : Values.cast(v, node.outputTypes().get(i));
+        row[i] = conform(v, node.outputTypes().get(i));
       }
       return row;
     }
