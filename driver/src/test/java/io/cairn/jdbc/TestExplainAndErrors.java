@@ -16,7 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Pins EXPLAIN text and the error contract: SQLState, a message naming the problem, no partial writes. */
+/**
+ * Pins EXPLAIN text and the error contract: SQLState, a message naming the problem, no partial
+ * writes.
+ */
 class TestExplainAndErrors {
   private static final AtomicInteger DATABASES = new AtomicInteger();
 
@@ -24,12 +27,14 @@ class TestExplainAndErrors {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:explain" + DATABASES.incrementAndGet());
+    connection =
+        DriverManager.getConnection("jdbc:cairn:mem:explain" + DATABASES.incrementAndGet());
     execute(
         "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(5) NOT NULL, QTY INTEGER,"
             + " PRICE DECIMAL(5,2))");
-    execute("CREATE TABLE K (A VARCHAR(10) NOT NULL, B BIGINT NOT NULL, C DOUBLE,"
-        + " CONSTRAINT PK PRIMARY KEY (A, B DESC))");
+    execute(
+        "CREATE TABLE K (A VARCHAR(10) NOT NULL, B BIGINT NOT NULL, C DOUBLE,"
+            + " CONSTRAINT PK PRIMARY KEY (A, B DESC))");
     execute("UPSERT INTO T VALUES (1, 'a', 10, 1.50), (2, 'b', 20, 2.25), (3, 'c', NULL, NULL)");
   }
 
@@ -123,10 +128,10 @@ class TestExplainAndErrors {
     }
     assertThat(column("SELECT B FROM K WHERE A = 'x' AND B >= 5 AND B < 10"))
         .containsExactly("9", "8", "7", "6", "5");
-    assertThat(column("SELECT B FROM K WHERE A = 'y' AND B > 17"))
-        .containsExactly("19", "18");
+    assertThat(column("SELECT B FROM K WHERE A = 'y' AND B > 17")).containsExactly("19", "18");
     assertThat(column("SELECT A FROM K WHERE A > 'x'")).hasSize(20);
-    try (PreparedStatement p = connection.prepareStatement("SELECT B FROM K WHERE A = ? AND B <= ?")) {
+    try (PreparedStatement p =
+        connection.prepareStatement("SELECT B FROM K WHERE A = ? AND B <= ?")) {
       p.setString(1, "x");
       p.setLong(2, 2);
       try (ResultSet rs = p.executeQuery()) {
@@ -208,7 +213,8 @@ class TestExplainAndErrors {
   void deleteUpdateAndUpsertSelect() throws SQLException {
     execute("CREATE TABLE COPY (ID INTEGER PRIMARY KEY, NAME VARCHAR(5))");
     try (Statement s = connection.createStatement()) {
-      assertThat(s.executeUpdate("UPSERT INTO COPY SELECT ID, NAME FROM T WHERE ID > 1")).isEqualTo(2);
+      assertThat(s.executeUpdate("UPSERT INTO COPY SELECT ID, NAME FROM T WHERE ID > 1"))
+          .isEqualTo(2);
       assertThat(s.executeUpdate("UPDATE T SET QTY = QTY + 1 WHERE ID <= 2")).isEqualTo(2);
       assertThat(s.executeUpdate("DELETE FROM T WHERE QTY IS NULL")).isEqualTo(1);
     }

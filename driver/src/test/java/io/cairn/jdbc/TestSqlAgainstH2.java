@@ -26,8 +26,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Runs the same queries on Cairn (through the real driver and embedded store) and on H2 over the
- * same generated data, and compares the results: ordered when the query has ORDER BY, as
- * multisets otherwise; numbers compared with a small tolerance.
+ * same generated data, and compares the results: ordered when the query has ORDER BY, as multisets
+ * otherwise; numbers compared with a small tolerance.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestSqlAgainstH2 {
@@ -61,7 +61,10 @@ class TestSqlAgainstH2 {
     Random random = new Random(SEED);
     String[] names = {"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ida", "Jo", "kim"};
     String[] regions = {"north", "south", "east", "west", "n"};
-    insert("DEPT", 3, new Object[][] {
+    insert(
+        "DEPT",
+        3,
+        new Object[][] {
           {1, "sales", new BigDecimal("1000.50")},
           {2, "eng", new BigDecimal("25000.00")},
           {3, "ops", null},
@@ -96,13 +99,16 @@ class TestSqlAgainstH2 {
           });
     }
     insert("SALES", 5, sales.toArray(new Object[0][]));
-    insert("NOTES", 2, new Object[][] {{"a%b", 1}, {"a_b", 2}, {null, 3}, {"abc", null}, {"abc", 5}});
+    insert(
+        "NOTES", 2, new Object[][] {{"a%b", 1}, {"a_b", 2}, {null, 3}, {"abc", null}, {"abc", 5}});
   }
 
   private void insert(String table, int width, Object[][] rows) throws SQLException {
     String marks = String.join(",", java.util.Collections.nCopies(width, "?"));
-    try (PreparedStatement c = cairn.prepareStatement("UPSERT INTO " + table + " VALUES (" + marks + ")");
-        PreparedStatement h = h2.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+    try (PreparedStatement c =
+            cairn.prepareStatement("UPSERT INTO " + table + " VALUES (" + marks + ")");
+        PreparedStatement h =
+            h2.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
       for (Object[] row : rows) {
         for (int i = 0; i < width; i++) {
           c.setObject(i + 1, row[i]);
@@ -244,7 +250,8 @@ class TestSqlAgainstH2 {
       assertThat(a).as("width of row %d", i).hasSameSizeAs(e);
       for (int c = 0; c < e.size(); c++) {
         if (!same(e.get(c), a.get(c))) {
-          fail("Row %d column %d of [%s]: expected %s, found %s%nexpected row %s%nactual   row %s",
+          fail(
+              "Row %d column %d of [%s]: expected %s, found %s%nexpected row %s%nactual   row %s",
               i, c + 1, sql, e.get(c), a.get(c), e, a);
         }
       }

@@ -2,9 +2,9 @@ package io.cairn.planner;
 
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
-import io.cairn.core.expr.Values;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
+import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
 import io.cairn.planner.plan.PlanNode;
@@ -39,7 +39,8 @@ final class Assignments {
    */
   static void checkLiterals(SqlInsert insert, CalciteCatalogReader reader) {
     SqlNode source = insert.getSource();
-    if (source.getKind() != SqlKind.VALUES || !(insert.getTargetTable() instanceof SqlIdentifier id)) {
+    if (source.getKind() != SqlKind.VALUES
+        || !(insert.getTargetTable() instanceof SqlIdentifier id)) {
       return;
     }
     Prepare.PreparingTable table = reader.getTable(id.names);
@@ -126,8 +127,6 @@ final class Assignments {
   }
 
   private static boolean sameKind(TypeName from, TypeName to) {
-    return (from.isString() && to.isString())
-        || (from.isNumeric() && to.isNumeric())
-        || from == to;
+    return (from.isString() && to.isString()) || (from.isNumeric() && to.isNumeric()) || from == to;
   }
 }

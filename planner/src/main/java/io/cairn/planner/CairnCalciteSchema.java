@@ -7,17 +7,17 @@ import java.util.List;
 import java.util.Map;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.schema.ColumnStrategy;
-import org.apache.calcite.sql2rel.InitializerContext;
-import org.apache.calcite.sql2rel.InitializerExpressionFactory;
-import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 
 /** An immutable Calcite view of one catalog version: schemas holding {@link CairnTable}s. */
 final class CairnCalciteSchema {
@@ -96,7 +96,9 @@ final class CairnCalciteSchema {
       bySchema.put(s, new HashMap<>());
     }
     for (TableDescriptor t : tables) {
-      bySchema.computeIfAbsent(t.schemaName(), k -> new HashMap<>()).put(t.tableName(), new CairnTable(t));
+      bySchema
+          .computeIfAbsent(t.schemaName(), k -> new HashMap<>())
+          .put(t.tableName(), new CairnTable(t));
     }
     SchemaPlus plus = root.plus();
     bySchema.forEach((name, map) -> plus.add(name, new FixedSchema(Map.copyOf(map))));

@@ -203,7 +203,8 @@ public final class CairnPlanner {
 
   /** The state of planning one statement. */
   private static final class Planning {
-    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(CairnTypeSystem.INSTANCE);
+    private final JavaTypeFactoryImpl typeFactory =
+        new JavaTypeFactoryImpl(CairnTypeSystem.INSTANCE);
     private final CalciteCatalogReader reader;
     private final SqlValidator validator;
     private final RelOptCluster cluster;
@@ -291,7 +292,8 @@ public final class CairnPlanner {
       HepPlanner subqueries = new HepPlanner(SUBQUERY_PROGRAM);
       subqueries.setRoot(rel);
       RelNode result = subqueries.findBestExp();
-      RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
+      RelBuilder relBuilder =
+          RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
       result = RelDecorrelator.decorrelateQuery(result, relBuilder);
       result = new RelFieldTrimmer(validator, relBuilder).trim(result);
       HepPlanner pushdown = new HepPlanner(PUSHDOWN_PROGRAM);
@@ -365,7 +367,11 @@ public final class CairnPlanner {
                           () ->
                               new CairnException(
                                   ErrorCode.COLUMN_NOT_FOUND,
-                                  "Column [" + name + "] not found in [" + table.qualifiedName() + "]")));
+                                  "Column ["
+                                      + name
+                                      + "] not found in ["
+                                      + table.qualifiedName()
+                                      + "]")));
             }
             source = select(source, targets);
           }
@@ -392,7 +398,9 @@ public final class CairnPlanner {
             if (j >= 0 && table.isPrimaryKeyColumn(i)) {
               throw new CairnException(
                   ErrorCode.NOT_SUPPORTED,
-                  "UPDATE of primary key column [" + name + "] is not supported; use DELETE and UPSERT");
+                  "UPDATE of primary key column ["
+                      + name
+                      + "] is not supported; use DELETE and UPSERT");
             }
             int from = j >= 0 ? width + j : i;
             exprs.add(new Expr.ColumnRef(from, types.get(from)));
@@ -470,7 +478,8 @@ public final class CairnPlanner {
         return false;
       }
       int end = at + word.length();
-      return end == text.length() || !Character.isLetterOrDigit(text.charAt(end)) && text.charAt(end) != '_';
+      return end == text.length()
+          || !Character.isLetterOrDigit(text.charAt(end)) && text.charAt(end) != '_';
     }
 
     static int skipSpaceAndComments(String text, int from) {

@@ -36,7 +36,8 @@ public final class CairnTypeSystem extends RelDataTypeSystemImpl {
   public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
     SqlTypeName name = argumentType.getSqlTypeName();
     if (SqlTypeName.INT_TYPES.contains(name) || name == SqlTypeName.DECIMAL) {
-      int scale = Math.max(MIN_AVG_SCALE, name == SqlTypeName.DECIMAL ? argumentType.getScale() : 0);
+      int scale =
+          Math.max(MIN_AVG_SCALE, name == SqlTypeName.DECIMAL ? argumentType.getScale() : 0);
       return factory.createTypeWithNullability(
           factory.createSqlType(SqlTypeName.DECIMAL, 38, scale), argumentType.isNullable());
     }

@@ -39,7 +39,8 @@ final class DdlTranslator {
           drop.name().schema().orElse(Catalog.DEFAULT_SCHEMA), drop.name().name(), drop.ifExists());
     }
     throw new CairnException(
-        ErrorCode.NOT_SUPPORTED, "Statement [" + statement.getClass().getSimpleName() + "] is not supported yet");
+        ErrorCode.NOT_SUPPORTED,
+        "Statement [" + statement.getClass().getSimpleName() + "] is not supported yet");
   }
 
   private static StatementPlan createTable(CreateTable create) {
@@ -102,8 +103,7 @@ final class DdlTranslator {
       options.put(option.name(), option.value());
     }
     TableDescriptor draft =
-        new TableDescriptor(
-            0, schema, name, columns, key, TableOptions.validate(options), 1);
+        new TableDescriptor(0, schema, name, columns, key, TableOptions.validate(options), 1);
     return new StatementPlan.CreateTable(draft, create.ifNotExists());
   }
 

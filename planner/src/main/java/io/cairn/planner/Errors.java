@@ -27,7 +27,10 @@ final class Errors {
     }
     StringBuilder text = new StringBuilder("Syntax error");
     if (pos != null && pos.getLineNum() > 0) {
-      text.append(" at line ").append(pos.getLineNum()).append(", column ").append(pos.getColumnNum());
+      text.append(" at line ")
+          .append(pos.getLineNum())
+          .append(", column ")
+          .append(pos.getColumnNum());
     }
     if (found != null) {
       text.append(": found [").append(found.strip()).append("]");
@@ -111,7 +114,9 @@ final class Errors {
       code = ErrorCode.VALIDATION_ERROR;
     }
     String where =
-        e.getPosLine() > 0 ? " (at line " + e.getPosLine() + ", column " + e.getPosColumn() + ")" : "";
+        e.getPosLine() > 0
+            ? " (at line " + e.getPosLine() + ", column " + e.getPosColumn() + ")"
+            : "";
     return new CairnException(code, detail + where, e);
   }
 }

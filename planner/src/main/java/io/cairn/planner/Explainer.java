@@ -21,8 +21,7 @@ import java.util.function.IntFunction;
 
 /**
  * Prints a physical plan, one line per operator, outermost first, in the spirit of Phoenix's
- * EXPLAIN: {@code SERVER} lines run inside the store's scanner, {@code CLIENT} lines in the
- * driver.
+ * EXPLAIN: {@code SERVER} lines run inside the store's scanner, {@code CLIENT} lines in the driver.
  */
 public final class Explainer {
   private Explainer() {}
@@ -113,7 +112,10 @@ public final class Explainer {
     } else if (node instanceof SetOpNode s) {
       line(lines, depth, "CLIENT " + s.kind() + (s.all() ? " ALL" : ""));
     } else if (node instanceof ValuesNode v) {
-      line(lines, depth, "CLIENT VALUES " + v.rows().size() + " ROW" + (v.rows().size() == 1 ? "" : "S"));
+      line(
+          lines,
+          depth,
+          "CLIENT VALUES " + v.rows().size() + " ROW" + (v.rows().size() == 1 ? "" : "S"));
     }
     for (PlanNode input : node.inputs()) {
       node(input, depth + 1, lines);

@@ -23,9 +23,9 @@ import org.apache.calcite.util.Sarg;
 
 /**
  * Derives key ranges from the conjuncts of a filter over a table row: equalities on leading
- * primary-key columns form a prefix; IN lists / OR of points / ranges on the next key column
- * expand into several ranges (a skip scan); a comparison bounds the next column. The filter stays
- * as the residual, so ranges only have to contain every matching row.
+ * primary-key columns form a prefix; IN lists / OR of points / ranges on the next key column expand
+ * into several ranges (a skip scan); a comparison bounds the next column. The filter stays as the
+ * residual, so ranges only have to contain every matching row.
  */
 final class KeyRanges {
   static final int MAX_RANGES = 10_000;
@@ -154,7 +154,11 @@ final class KeyRanges {
 
   @SuppressWarnings({"rawtypes", "unchecked"})
   private static List<KeyBounds> findSarg(
-      List<RexNode> conjuncts, int column, DataType type, List<Expr> prefix, RexBuilder rexBuilder) {
+      List<RexNode> conjuncts,
+      int column,
+      DataType type,
+      List<Expr> prefix,
+      RexBuilder rexBuilder) {
     for (RexNode c : conjuncts) {
       if (c.getKind() != SqlKind.SEARCH || !(c instanceof RexCall call)) {
         continue;
@@ -187,8 +191,10 @@ final class KeyRanges {
   @SuppressWarnings("rawtypes")
   private static KeyBounds bounds(
       Range range, RexNode sargNode, DataType type, List<Expr> prefix, RexBuilder rexBuilder) {
-    Expr low = range.hasLowerBound() ? sargValue(range.lowerEndpoint(), sargNode, type, rexBuilder) : null;
-    Expr high = range.hasUpperBound() ? sargValue(range.upperEndpoint(), sargNode, type, rexBuilder) : null;
+    Expr low =
+        range.hasLowerBound() ? sargValue(range.lowerEndpoint(), sargNode, type, rexBuilder) : null;
+    Expr high =
+        range.hasUpperBound() ? sargValue(range.upperEndpoint(), sargNode, type, rexBuilder) : null;
     if ((range.hasLowerBound() && low == null) || (range.hasUpperBound() && high == null)) {
       return null;
     }
@@ -211,8 +217,7 @@ final class KeyRanges {
 
   private static Expr sargValue(
       Comparable<?> value, RexNode sargNode, DataType type, RexBuilder rexBuilder) {
-    RexNode literal =
-        rexBuilder.makeLiteral(value, ((RexLiteral) sargNode).getType(), true, true);
+    RexNode literal = rexBuilder.makeLiteral(value, ((RexLiteral) sargNode).getType(), true, true);
     return literal instanceof RexLiteral l ? value(l, type) : null;
   }
 }

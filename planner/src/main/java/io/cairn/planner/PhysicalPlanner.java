@@ -89,7 +89,8 @@ final class PhysicalPlanner {
           "This correlated subquery cannot be decorrelated; rewrite it as a join");
     }
     throw new CairnException(
-        ErrorCode.NOT_SUPPORTED, "Plan operator [" + rel.getRelTypeName() + "] is not supported yet");
+        ErrorCode.NOT_SUPPORTED,
+        "Plan operator [" + rel.getRelTypeName() + "] is not supported yet");
   }
 
   static TableDescriptor descriptor(RelOptTable table) {
@@ -288,7 +289,8 @@ final class PhysicalPlanner {
           case ANTI -> JoinNode.Kind.ANTI;
           default ->
               throw new CairnException(
-                  ErrorCode.NOT_SUPPORTED, "Join type [" + join.getJoinType() + "] is not supported");
+                  ErrorCode.NOT_SUPPORTED,
+                  "Join type [" + join.getJoinType() + "] is not supported");
         };
     JoinInfo info = join.analyzeCondition();
     Optional<Expr> residual = Optional.empty();
@@ -309,7 +311,8 @@ final class PhysicalPlanner {
       kind = SetOpNode.Kind.EXCEPT;
     } else {
       throw new CairnException(
-          ErrorCode.NOT_SUPPORTED, "Set operation [" + setOp.getRelTypeName() + "] is not supported");
+          ErrorCode.NOT_SUPPORTED,
+          "Set operation [" + setOp.getRelTypeName() + "] is not supported");
     }
     List<PlanNode> inputs = new ArrayList<>();
     for (RelNode input : setOp.getInputs()) {
@@ -322,7 +325,9 @@ final class PhysicalPlanner {
 
   private PlanNode values(Values values) {
     List<DataType> types =
-        values.getRowType().getFieldList().stream().map(f -> Types.toDataType(f.getType())).toList();
+        values.getRowType().getFieldList().stream()
+            .map(f -> Types.toDataType(f.getType()))
+            .toList();
     List<List<Expr>> rows = new ArrayList<>();
     for (List<RexLiteral> tuple : values.getTuples()) {
       List<Expr> row = new ArrayList<>();
@@ -338,5 +343,4 @@ final class PhysicalPlanner {
     }
     return new ValuesNode(rows, types);
   }
-
 }

@@ -146,8 +146,7 @@ final class RexToExpr {
     }
     if (kind == SqlKind.LIKE) {
       Expr like = new Expr.Call(Op.LIKE, convertAll(call.getOperands()), type);
-      boolean negated =
-          call.getOperator() instanceof SqlLikeOperator likeOp && likeOp.isNegated();
+      boolean negated = call.getOperator() instanceof SqlLikeOperator likeOp && likeOp.isNegated();
       return negated ? new Expr.Call(Op.NOT, List.of(like), type) : like;
     }
     if (kind == SqlKind.PLUS || kind == SqlKind.MINUS) {
@@ -213,7 +212,9 @@ final class RexToExpr {
       case FLOAT -> literal.getValueAs(BigDecimal.class).floatValue();
       case DOUBLE -> literal.getValueAs(Double.class);
       case DECIMAL ->
-          literal.getValueAs(BigDecimal.class).setScale(type.scale(), java.math.RoundingMode.HALF_UP);
+          literal
+              .getValueAs(BigDecimal.class)
+              .setScale(type.scale(), java.math.RoundingMode.HALF_UP);
       case CHAR, VARCHAR ->
           typeName == SqlTypeName.SYMBOL
               ? String.valueOf(literal.getValue())
@@ -224,8 +225,10 @@ final class RexToExpr {
       case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
       case TIME -> LocalTime.parse(literal.getValueAs(TimeString.class).toString());
       case TIMESTAMP ->
-          LocalDateTime.parse(literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
-      case INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> literal.getValueAs(BigDecimal.class).longValueExact();
+          LocalDateTime.parse(
+              literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+      case INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME ->
+          literal.getValueAs(BigDecimal.class).longValueExact();
       case NULL -> null;
     };
   }

@@ -78,19 +78,20 @@ public final class Types {
           case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH ->
               DataType.of(TypeName.INTERVAL_YEAR_MONTH);
           case INTERVAL_DAY,
-              INTERVAL_DAY_HOUR,
-              INTERVAL_DAY_MINUTE,
-              INTERVAL_DAY_SECOND,
-              INTERVAL_HOUR,
-              INTERVAL_HOUR_MINUTE,
-              INTERVAL_HOUR_SECOND,
-              INTERVAL_MINUTE,
-              INTERVAL_MINUTE_SECOND,
-              INTERVAL_SECOND ->
+                  INTERVAL_DAY_HOUR,
+                  INTERVAL_DAY_MINUTE,
+                  INTERVAL_DAY_SECOND,
+                  INTERVAL_HOUR,
+                  INTERVAL_HOUR_MINUTE,
+                  INTERVAL_HOUR_SECOND,
+                  INTERVAL_MINUTE,
+                  INTERVAL_MINUTE_SECOND,
+                  INTERVAL_SECOND ->
               DataType.of(TypeName.INTERVAL_DAY_TIME);
           default ->
               throw new CairnException(
-                  ErrorCode.NOT_SUPPORTED, "Type [" + type.getFullTypeString() + "] is not supported");
+                  ErrorCode.NOT_SUPPORTED,
+                  "Type [" + type.getFullTypeString() + "] is not supported");
         };
     return result.withNullable(nullable);
   }

@@ -66,8 +66,7 @@ public final class Catalog {
   }
 
   private void load() {
-    List<Expr> projection =
-        List.of(new Expr.ColumnRef(1, DataType.VARBINARY));
+    List<Expr> projection = List.of(new Expr.ColumnRef(1, DataType.VARBINARY));
     ScanRequest request =
         new ScanRequest(
             List.of(KeyRange.ALL),
@@ -99,7 +98,8 @@ public final class Catalog {
   public List<TableDescriptor> tables() {
     List<TableDescriptor> list = new ArrayList<>(tables.values());
     list.sort(
-        Comparator.comparing(TableDescriptor::schemaName).thenComparing(TableDescriptor::tableName));
+        Comparator.comparing(TableDescriptor::schemaName)
+            .thenComparing(TableDescriptor::tableName));
     return list;
   }
 
@@ -126,8 +126,7 @@ public final class Catalog {
         return Optional.empty();
       }
       throw new CairnException(
-          ErrorCode.TABLE_ALREADY_EXISTS,
-          "Table [" + draft.qualifiedName() + "] already exists");
+          ErrorCode.TABLE_ALREADY_EXISTS, "Table [" + draft.qualifiedName() + "] already exists");
     }
     long id = table.allocateIds(1);
     TableDescriptor created =
@@ -175,8 +174,7 @@ public final class Catalog {
 
   private void persist(TableDescriptor t) {
     Object[] row = {key(t.schemaName(), t.tableName()), DescriptorSerializer.serialize(t)};
-    table.mutate(
-        List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))));
+    table.mutate(List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))));
   }
 
   private Bytes rowKey(TableDescriptor t) {

@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * The table options Cairn knows, with their validation. An unknown option, or a value outside an
- * option's domain, is an error naming the option and the accepted values: options are never
- * stored unchecked. Which options take effect in which release is documented in docs/sql.md.
+ * option's domain, is an error naming the option and the accepted values: options are never stored
+ * unchecked. Which options take effect in which release is documented in docs/sql.md.
  */
 public final class TableOptions {
   /** An option's domain. */
@@ -81,7 +81,11 @@ public final class TableOptions {
     } catch (NumberFormatException ex) {
       throw new CairnException(
           ErrorCode.INVALID_TABLE_OPTION_VALUE,
-          "Invalid value for table option " + name + ": expected an integer, found [" + value + "]");
+          "Invalid value for table option "
+              + name
+              + ": expected an integer, found ["
+              + value
+              + "]");
     }
     if (parsed < range.min() || parsed > range.max()) {
       throw new CairnException(

@@ -9,15 +9,12 @@ import java.util.List;
 
 /**
  * Groups input rows by {@code groupKeys} (input column indexes) and computes {@code calls} per
- * group; output = group key values, then one value per call. {@code filterColumns} holds, per
- * call, the input column of its FILTER (WHERE ...) clause or -1. Without group keys, produces
- * exactly one row even for empty input.
+ * group; output = group key values, then one value per call. {@code filterColumns} holds, per call,
+ * the input column of its FILTER (WHERE ...) clause or -1. Without group keys, produces exactly one
+ * row even for empty input.
  */
 public record AggregateNode(
-    PlanNode input,
-    List<Integer> groupKeys,
-    List<AggregateCall> calls,
-    List<Integer> filterColumns)
+    PlanNode input, List<Integer> groupKeys, List<AggregateCall> calls, List<Integer> filterColumns)
     implements PlanNode {
   public AggregateNode {
     requireNonNull(input, "input is null");

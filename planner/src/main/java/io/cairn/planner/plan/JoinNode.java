@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Joins two inputs. With equi-join keys it runs as a hash join (build side: right); otherwise as a
- * nested loop. {@code residual} is evaluated over the concatenated (left, right) row and is part
- * of the match condition (so outer joins keep their semantics). SEMI and ANTI output only the left
+ * nested loop. {@code residual} is evaluated over the concatenated (left, right) row and is part of
+ * the match condition (so outer joins keep their semantics). SEMI and ANTI output only the left
  * columns.
  */
 public record JoinNode(

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One key range of a scan, in SQL terms: the leading primary-key columns equal {@code
- * equalPrefix} (in key order), and the next key column lies within {@code lower}/{@code upper}.
- * Values are literals or parameters, turned into bytes at execution (so cached plans work with any
- * parameter values).
+ * One key range of a scan, in SQL terms: the leading primary-key columns equal {@code equalPrefix}
+ * (in key order), and the next key column lies within {@code lower}/{@code upper}. Values are
+ * literals or parameters, turned into bytes at execution (so cached plans work with any parameter
+ * values).
  */
 public record KeyBounds(List<Expr> equalPrefix, Optional<Bound> lower, Optional<Bound> upper) {
   /** A bound on the column after the equal prefix. */

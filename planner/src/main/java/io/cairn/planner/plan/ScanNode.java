@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A scan of a table, run by the store: key ranges ({@code keys}, empty list = full scan), then
- * the residual {@code filter} and the {@code projection} over the decoded table row, stopping
- * after {@code limit} rows when not negative. A projection entry may be a ColumnRef whose index
- * equals the table's column count: it reads the row key itself (for DELETE of tables keyed by a
- * hidden row id).
+ * A scan of a table, run by the store: key ranges ({@code keys}, empty list = full scan), then the
+ * residual {@code filter} and the {@code projection} over the decoded table row, stopping after
+ * {@code limit} rows when not negative. A projection entry may be a ColumnRef whose index equals
+ * the table's column count: it reads the row key itself (for DELETE of tables keyed by a hidden row
+ * id).
  */
 public record ScanNode(
     TableDescriptor table,

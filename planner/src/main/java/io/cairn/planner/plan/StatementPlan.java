@@ -68,8 +68,8 @@ public sealed interface StatementPlan
   }
 
   /**
-   * DELETE: {@code source} yields, per row to delete, its primary-key column values in table
-   * column order (all columns), or for a hidden-row-id table a single value: the row key bytes.
+   * DELETE: {@code source} yields, per row to delete, its primary-key column values in table column
+   * order (all columns), or for a hidden-row-id table a single value: the row key bytes.
    */
   record Delete(TableDescriptor table, PlanNode source, List<DataType> parameterTypes)
       implements StatementPlan {

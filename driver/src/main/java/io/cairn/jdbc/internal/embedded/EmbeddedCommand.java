@@ -59,7 +59,10 @@ final class EmbeddedCommand implements PreparedCommand {
   public List<ColumnInfo> columns() {
     if (plan instanceof StatementPlan.Query q) {
       return q.columns().stream()
-          .map(c -> new ColumnInfo(c.label(), c.columnName(), c.schemaName(), c.tableName(), c.type()))
+          .map(
+              c ->
+                  new ColumnInfo(
+                      c.label(), c.columnName(), c.schemaName(), c.tableName(), c.type()))
           .toList();
     }
     if (plan instanceof StatementPlan.Explain) {

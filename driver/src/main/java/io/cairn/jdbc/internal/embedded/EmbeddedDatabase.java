@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One embedded database: a store, its catalog and a plan cache, shared by every connection of
- * this JVM that names it. In-memory databases live as long as the JVM.
+ * One embedded database: a store, its catalog and a plan cache, shared by every connection of this
+ * JVM that names it. In-memory databases live as long as the JVM.
  */
 final class EmbeddedDatabase {
   private static final Map<String, EmbeddedDatabase> DATABASES = new ConcurrentHashMap<>();

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A session on an embedded database. In autocommit mode every DML statement is applied
- * atomically (per region) when it finishes; otherwise its writes are buffered until {@link
- * #commit()}. Queries read committed data only. DDL is applied at once, as in Phoenix.
+ * A session on an embedded database. In autocommit mode every DML statement is applied atomically
+ * (per region) when it finishes; otherwise its writes are buffered until {@link #commit()}. Queries
+ * read committed data only. DDL is applied at once, as in Phoenix.
  */
 final class EmbeddedSession implements Session {
   private final EmbeddedDatabase database;

@@ -40,7 +40,9 @@ final class Mutations {
     List<String> parts = new ArrayList<>();
     for (KeyColumn k : table.primaryKey()) {
       parts.add(
-          table.columns().get(k.columnIndex()).name() + "=" + Values.toSqlString(row[k.columnIndex()]));
+          table.columns().get(k.columnIndex()).name()
+              + "="
+              + Values.toSqlString(row[k.columnIndex()]));
     }
     return "[" + String.join(", ", parts) + "]";
   }

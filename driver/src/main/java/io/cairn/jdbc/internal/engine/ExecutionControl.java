@@ -14,7 +14,8 @@ public final class ExecutionControl {
 
   private ExecutionControl(long timeoutSeconds) {
     this.timeoutSeconds = timeoutSeconds;
-    this.deadlineNanos = timeoutSeconds > 0 ? System.nanoTime() + timeoutSeconds * 1_000_000_000L : 0;
+    this.deadlineNanos =
+        timeoutSeconds > 0 ? System.nanoTime() + timeoutSeconds * 1_000_000_000L : 0;
   }
 
   /** No timeout. */

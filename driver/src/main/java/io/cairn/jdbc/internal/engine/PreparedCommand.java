@@ -24,8 +24,8 @@ public interface PreparedCommand {
 
   /**
    * Runs the statement. {@code parameters} has one value per parameter (Java types as on
-   * io.cairn.core.type.TypeName, already converted by the caller or as set by the user: the
-   * engine coerces compatible values and rejects others with TYPE_MISMATCH / INVALID_CAST).
+   * io.cairn.core.type.TypeName, already converted by the caller or as set by the user: the engine
+   * coerces compatible values and rejects others with TYPE_MISMATCH / INVALID_CAST).
    */
   CommandResult execute(List<Object> parameters, ExecutionControl control);
 }

@@ -4,8 +4,8 @@ import io.cairn.core.catalog.TableDescriptor;
 import java.util.List;
 
 /**
- * One client session of the SQL engine: what a JDBC connection drives. Not thread-safe, except
- * that {@link ExecutionControl#cancel()} may be called from any thread.
+ * One client session of the SQL engine: what a JDBC connection drives. Not thread-safe, except that
+ * {@link ExecutionControl#cancel()} may be called from any thread.
  *
  * <p>Errors are {@link io.cairn.core.error.CairnException}s; the JDBC layer maps them to
  * SQLExceptions with the error code's SQLState.

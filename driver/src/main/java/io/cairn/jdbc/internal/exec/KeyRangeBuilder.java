@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a scan's key bounds (SQL values, possibly parameters) into sorted, disjoint byte ranges
- * at execution time. A value that cannot be a key value (e.g. out of the column's range) widens
- * the scan to the whole table: the residual filter still decides, so results stay correct.
+ * Turns a scan's key bounds (SQL values, possibly parameters) into sorted, disjoint byte ranges at
+ * execution time. A value that cannot be a key value (e.g. out of the column's range) widens the
+ * scan to the whole table: the residual filter still decides, so results stay correct.
  */
 final class KeyRangeBuilder {
   private KeyRangeBuilder() {}

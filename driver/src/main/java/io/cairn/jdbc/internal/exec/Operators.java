@@ -138,7 +138,8 @@ public final class Operators {
       List<KeyRange> ranges =
           table.hiddenRowId()
               ? List.of(KeyRange.ALL)
-              : KeyRangeBuilder.ranges(table, new RowCodec(table.layout()), node.keys(), ctx.eval());
+              : KeyRangeBuilder.ranges(
+                  table, new RowCodec(table.layout()), node.keys(), ctx.eval());
       ScanProgram program =
           new ScanProgram(table.layout(), node.filter(), node.projection(), node.limit());
       return kv.scan(new ScanRequest(ranges, program, ctx.eval(), true));
