@@ -1,5 +1,6 @@
 package io.cairn.jdbc.internal;
 
+import io.cairn.core.SuppressForbidden;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
@@ -783,6 +784,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
 
   @Override
   @Deprecated
+  @SuppressForbidden(reason = "JDBC requires the deprecated by-label form; it delegates by index")
   public BigDecimal getBigDecimal(String label, int scale) throws SQLException {
     return getBigDecimal(findColumn(label), scale);
   }
@@ -849,6 +851,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
 
   @Override
   @Deprecated
+  @SuppressForbidden(reason = "JDBC requires the deprecated by-label form; it delegates by index")
   public InputStream getUnicodeStream(String label) throws SQLException {
     return getUnicodeStream(findColumn(label));
   }
