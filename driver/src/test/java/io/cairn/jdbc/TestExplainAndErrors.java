@@ -227,4 +227,23 @@ class TestExplainAndErrors {
     }
     assertThat(column("SELECT V FROM NOKEY")).containsExactly("b");
   }
+
+  @Test
+  void groupingSetsRollupAndCube() throws SQLException {
+    execute("CREATE TABLE G (ID INTEGER PRIMARY KEY, A VARCHAR(3), B INTEGER, Q INTEGER)");
+    execute("UPSERT INTO G VALUES (1,'a',1,5), (2,'a',2,7), (3,'b',1,1), (4,'a',1,7)");
+    assertThat(
+            column(
+                "SELECT A || ',' || COALESCE(CAST(B AS VARCHAR(3)), '*') || ',' || CAST(SUM(Q) AS"
+                    + " VARCHAR(5)) || ',' || CAST(GROUPING(A, B) AS VARCHAR(2)) FROM G"
+                    + " GROUP BY ROLLUP(A, B) HAVING A IS NOT NULL ORDER BY 1"))
+        .containsExactly("a,*,19,1", "a,1,12,0", "a,2,7,0", "b,*,1,1", "b,1,1,0");
+    assertThat(column("SELECT SUM(Q) FROM G GROUP BY ROLLUP(A) HAVING GROUPING(A) = 1"))
+        .containsExactly("20");
+    assertThat(column("SELECT COUNT(*) FROM G WHERE ID > 10 GROUP BY ROLLUP(A)"))
+        .containsExactly("0");
+    assertThat(column("SELECT COUNT(*) FROM G GROUP BY CUBE(A, B)")).hasSize(8);
+    assertThat(column("SELECT COUNT(*) FROM G GROUP BY GROUPING SETS ((A), (B), ())"))
+        .containsExactlyInAnyOrder("3", "1", "3", "1", "4");
+  }
 }

@@ -108,6 +108,11 @@ public final class CairnPlanner {
           .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
           .build();
 
+  private static final HepProgram WINDOW_PROGRAM =
+      new HepProgramBuilder()
+          .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+          .build();
+
   private static final HepProgram PUSHDOWN_PROGRAM =
       new HepProgramBuilder()
           .addMatchOrder(HepMatchOrder.BOTTOM_UP)
@@ -296,6 +301,9 @@ public final class CairnPlanner {
           RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
       result = RelDecorrelator.decorrelateQuery(result, relBuilder);
       result = new RelFieldTrimmer(validator, relBuilder).trim(result);
+      HepPlanner windows = new HepPlanner(WINDOW_PROGRAM);
+      windows.setRoot(result);
+      result = windows.findBestExp();
       HepPlanner pushdown = new HepPlanner(PUSHDOWN_PROGRAM);
       pushdown.setRoot(result);
       return pushdown.findBestExp();

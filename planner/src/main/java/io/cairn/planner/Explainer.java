@@ -14,6 +14,7 @@ import io.cairn.planner.plan.SetOpNode;
 import io.cairn.planner.plan.SortNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.planner.plan.ValuesNode;
+import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,6 +112,25 @@ public final class Explainer {
       line(lines, depth, text.toString());
     } else if (node instanceof SetOpNode s) {
       line(lines, depth, "CLIENT " + s.kind() + (s.all() ? " ALL" : ""));
+    } else if (node instanceof WindowNode w) {
+      List<String> calls = new ArrayList<>();
+      for (WindowNode.Group g : w.groups()) {
+        for (WindowNode.Call c : g.calls()) {
+          String args = String.join(", ", c.arguments().stream().map(i -> "$" + i).toList());
+          calls.add(
+              c.function()
+                  + "("
+                  + args
+                  + ") OVER (PARTITION BY "
+                  + g.partitionKeys().stream().map(i -> "$" + i).toList()
+                  + " ORDER BY "
+                  + g.orderKeys().stream()
+                      .map(k -> "$" + k.column() + (k.descending() ? " DESC" : ""))
+                      .toList()
+                  + ")");
+        }
+      }
+      line(lines, depth, "CLIENT WINDOW " + String.join(", ", calls));
     } else if (node instanceof ValuesNode v) {
       line(
           lines,

@@ -16,6 +16,7 @@ import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.SetOpNode;
 import io.cairn.planner.plan.SortNode;
 import io.cairn.planner.plan.ValuesNode;
+import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,11 +38,14 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.sql.SqlKind;
 
 /**
@@ -82,6 +86,9 @@ final class PhysicalPlanner {
     }
     if (rel instanceof Values values) {
       return values(values);
+    }
+    if (rel instanceof Window window) {
+      return window(window);
     }
     if (rel instanceof Correlate) {
       throw new CairnException(
@@ -177,10 +184,6 @@ final class PhysicalPlanner {
   }
 
   private PlanNode aggregate(Aggregate aggregate) {
-    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
-    }
     PlanNode input = convert(aggregate.getInput());
     List<Integer> groupKeys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();
@@ -218,7 +221,11 @@ final class PhysicalPlanner {
       exprs.addAll(constants);
       input = new ProjectNode(input, exprs);
     }
-    return new AggregateNode(input, groupKeys, calls, filters);
+    List<List<Integer>> groupSets = new ArrayList<>();
+    for (var set : aggregate.getGroupSets()) {
+      groupSets.add(set.asList());
+    }
+    return new AggregateNode(input, groupKeys, groupSets, calls, filters);
   }
 
   private static AggregateKind aggregateKind(org.apache.calcite.rel.core.AggregateCall call) {
@@ -232,6 +239,7 @@ final class PhysicalPlanner {
       case AVG -> AggregateKind.AVG;
       case SINGLE_VALUE -> AggregateKind.SINGLE_VALUE;
       case ANY_VALUE -> AggregateKind.ANY_VALUE;
+      case GROUPING, GROUPING_ID -> AggregateKind.GROUPING;
       default -> {
         String name = call.getAggregation().getName();
         if (name.equals("BOOL_AND") || name.equals("EVERY")) {
@@ -246,19 +254,135 @@ final class PhysicalPlanner {
     };
   }
 
+  private PlanNode window(Window window) {
+    PlanNode input = convert(window.getInput());
+    int width = input.outputTypes().size();
+    if (!window.constants.isEmpty()) {
+      List<Expr> exprs = new ArrayList<>();
+      for (int i = 0; i < width; i++) {
+        exprs.add(new Expr.ColumnRef(i, input.outputTypes().get(i)));
+      }
+      for (RexLiteral constant : window.constants) {
+        exprs.add(RexToExpr.literal(constant));
+      }
+      input = new ProjectNode(input, exprs);
+    }
+    List<WindowNode.Group> groups = new ArrayList<>();
+    int output = width;
+    for (Window.Group group : window.groups) {
+      List<WindowNode.Call> calls = new ArrayList<>();
+      for (Window.RexWinAggCall call : group.aggCalls) {
+        List<Integer> args = new ArrayList<>();
+        for (RexNode operand : call.getOperands()) {
+          if (!(operand instanceof RexInputRef ref)) {
+            throw new CairnException(
+                ErrorCode.NOT_SUPPORTED,
+                "Window function argument [" + operand + "] is not supported");
+          }
+          args.add(ref.getIndex());
+        }
+        DataType type =
+            Types.toDataType(window.getRowType().getFieldList().get(output++).getType());
+        calls.add(new WindowNode.Call(windowFunction(call, args), args, call.distinct, type));
+      }
+      List<SortNode.SortKey> order = new ArrayList<>();
+      for (RelFieldCollation f : group.orderKeys.getFieldCollations()) {
+        order.add(sortKey(f));
+      }
+      groups.add(
+          new WindowNode.Group(
+              group.keys.asList(),
+              order,
+              group.isRows,
+              bound(group.lowerBound, window, width),
+              bound(group.upperBound, window, width),
+              calls));
+    }
+    WindowNode node = new WindowNode(input, groups);
+    if (window.constants.isEmpty()) {
+      return node;
+    }
+    // Drop the constant columns appended for the calls' arguments: Calcite's window row type is
+    // the input's columns followed by the calls'.
+    List<DataType> types = node.outputTypes();
+    List<Expr> exprs = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      if (i < width || i >= width + window.constants.size()) {
+        exprs.add(new Expr.ColumnRef(i, types.get(i)));
+      }
+    }
+    return new ProjectNode(node, exprs);
+  }
+
+  private static WindowNode.Function windowFunction(Window.RexWinAggCall call, List<Integer> args) {
+    SqlKind kind = call.getOperator().getKind();
+    return switch (kind) {
+      case ROW_NUMBER -> WindowNode.Function.ROW_NUMBER;
+      case RANK -> WindowNode.Function.RANK;
+      case DENSE_RANK -> WindowNode.Function.DENSE_RANK;
+      case PERCENT_RANK -> WindowNode.Function.PERCENT_RANK;
+      case CUME_DIST -> WindowNode.Function.CUME_DIST;
+      case NTILE -> WindowNode.Function.NTILE;
+      case LAG -> WindowNode.Function.LAG;
+      case LEAD -> WindowNode.Function.LEAD;
+      case FIRST_VALUE -> WindowNode.Function.FIRST_VALUE;
+      case LAST_VALUE -> WindowNode.Function.LAST_VALUE;
+      case NTH_VALUE -> WindowNode.Function.NTH_VALUE;
+      case COUNT -> args.isEmpty() ? WindowNode.Function.COUNT_STAR : WindowNode.Function.COUNT;
+      case SUM -> WindowNode.Function.SUM;
+      case SUM0 -> WindowNode.Function.SUM0;
+      case MIN -> WindowNode.Function.MIN;
+      case MAX -> WindowNode.Function.MAX;
+      case AVG -> WindowNode.Function.AVG;
+      default ->
+          throw new CairnException(
+              ErrorCode.NOT_SUPPORTED,
+              "Window function [" + call.getOperator().getName() + "] is not supported yet");
+    };
+  }
+
+  private static WindowNode.Bound bound(RexWindowBound bound, Window window, int width) {
+    if (bound.isCurrentRow()) {
+      return new WindowNode.Bound(WindowNode.Bound.Kind.CURRENT_ROW, 0);
+    }
+    if (bound.isUnbounded()) {
+      return new WindowNode.Bound(
+          bound.isPreceding()
+              ? WindowNode.Bound.Kind.UNBOUNDED_PRECEDING
+              : WindowNode.Bound.Kind.UNBOUNDED_FOLLOWING,
+          0);
+    }
+    RexNode offset = bound.getOffset();
+    if (offset instanceof RexInputRef ref && ref.getIndex() >= width) {
+      offset = window.constants.get(ref.getIndex() - width);
+    }
+    if (!(offset instanceof RexLiteral literal)
+        || !(RexToExpr.literal(literal).value() instanceof Number number)) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, "Window frame offset [" + offset + "] is not supported");
+    }
+    return new WindowNode.Bound(
+        bound.isPreceding() ? WindowNode.Bound.Kind.PRECEDING : WindowNode.Bound.Kind.FOLLOWING,
+        number.longValue());
+  }
+
+  private static SortNode.SortKey sortKey(RelFieldCollation f) {
+    boolean descending = f.getDirection().isDescending();
+    boolean nullsFirst =
+        switch (f.nullDirection) {
+          case FIRST -> true;
+          case LAST -> false;
+          case UNSPECIFIED -> !descending;
+        };
+    return new SortNode.SortKey(f.getFieldIndex(), descending, nullsFirst);
+  }
+
   private PlanNode sort(Sort sort) {
     PlanNode input = convert(sort.getInput());
     RelCollation collation = sort.getCollation();
     List<SortNode.SortKey> keys = new ArrayList<>();
     for (RelFieldCollation f : collation.getFieldCollations()) {
-      boolean descending = f.getDirection().isDescending();
-      boolean nullsFirst =
-          switch (f.nullDirection) {
-            case FIRST -> true;
-            case LAST -> false;
-            case UNSPECIFIED -> !descending;
-          };
-      keys.add(new SortNode.SortKey(f.getFieldIndex(), descending, nullsFirst));
+      keys.add(sortKey(f));
     }
     Optional<Expr> offset = Optional.ofNullable(sort.offset).map(rex::convert);
     Optional<Expr> fetch = Optional.ofNullable(sort.fetch).map(rex::convert);

@@ -25,7 +25,7 @@ public record AggregateCall(
     boolean ok =
         switch (kind) {
           case COUNT_STAR -> n == 0;
-          case COUNT -> n >= 1;
+          case COUNT, GROUPING -> n >= 1;
           default -> n == 1;
         };
     if (!ok) {

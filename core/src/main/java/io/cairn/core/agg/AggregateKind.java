@@ -24,7 +24,13 @@ public enum AggregateKind {
   /** Some non-null input value (the first one seen). */
   ANY_VALUE(9),
   BOOL_AND(10),
-  BOOL_OR(11);
+  BOOL_OR(11),
+  /**
+   * {@code GROUPING(a, b, ...)}: a bit per argument, most significant first, set when that column
+   * is not grouped in the current grouping set. Computed by the aggregation operator, which knows
+   * the grouping set; it has no accumulator.
+   */
+  GROUPING(12);
 
   private static final AggregateKind[] BY_ID = new AggregateKind[32];
 

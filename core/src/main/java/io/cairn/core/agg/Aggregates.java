@@ -48,6 +48,8 @@ public final class Aggregates {
       case ANY_VALUE -> new AnyValueAccumulator(args[0]);
       case BOOL_AND -> new BoolAccumulator(args[0], true);
       case BOOL_OR -> new BoolAccumulator(args[0], false);
+      case GROUPING ->
+          throw CairnException.internal("GROUPING is computed by the aggregation, not accumulated");
     };
   }
 

@@ -16,7 +16,8 @@ public sealed interface PlanNode
         SortNode,
         JoinNode,
         SetOpNode,
-        ValuesNode {
+        ValuesNode,
+        WindowNode {
   List<DataType> outputTypes();
 
   List<PlanNode> inputs();

@@ -1,6 +1,8 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.core.agg.Accumulator;
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
@@ -24,6 +26,7 @@ import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.SetOpNode;
 import io.cairn.planner.plan.SortNode;
 import io.cairn.planner.plan.ValuesNode;
+import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -70,6 +73,9 @@ public final class Operators {
     }
     if (node instanceof ValuesNode v) {
       return new ValuesOp(v, ctx);
+    }
+    if (node instanceof WindowNode w) {
+      return new WindowOperator(w, build(w.input(), ctx), ctx);
     }
     throw CairnException.internal("Unknown plan node " + node.getClass().getSimpleName());
   }
@@ -246,32 +252,48 @@ public final class Operators {
     private Accumulator[] newAccumulators() {
       Accumulator[] accumulators = new Accumulator[node.calls().size()];
       for (int i = 0; i < accumulators.length; i++) {
-        accumulators[i] = Aggregates.create(node.calls().get(i));
+        AggregateCall call = node.calls().get(i);
+        accumulators[i] = call.kind() == AggregateKind.GROUPING ? null : Aggregates.create(call);
       }
       return accumulators;
     }
 
+    /** The groups of one grouping set, in first-seen order. */
+    private static final class SetState {
+      final int[] columns;
+      final Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
+      final Map<GroupKey, Object[]> values = new HashMap<>();
+
+      SetState(int[] columns) {
+        this.columns = columns;
+      }
+    }
+
     private void run() {
-      int[] keys = node.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+      List<Integer> keys = node.groupKeys();
       int[] filters = node.filterColumns().stream().mapToInt(Integer::intValue).toArray();
-      Map<GroupKey, Object[]> groupValues = new LinkedHashMap<>();
-      Map<GroupKey, Accumulator[]> groups = new HashMap<>();
+      List<SetState> sets = new ArrayList<>();
+      for (List<Integer> set : node.groupSets()) {
+        sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
+      }
       int seen = 0;
       for (Object[] row = input.next(); row != null; row = input.next()) {
-        GroupKey key = GroupKey.of(row, keys);
-        Accumulator[] accs = groups.get(key);
-        if (accs == null) {
-          accs = newAccumulators();
-          groups.put(key, accs);
-          Object[] values = new Object[keys.length];
-          for (int i = 0; i < keys.length; i++) {
-            values[i] = row[keys[i]];
+        for (SetState set : sets) {
+          GroupKey key = GroupKey.of(row, set.columns);
+          Accumulator[] accs = set.groups.get(key);
+          if (accs == null) {
+            accs = newAccumulators();
+            set.groups.put(key, accs);
+            Object[] values = new Object[keys.size()];
+            for (int c : set.columns) {
+              values[keys.indexOf(c)] = row[c];
+            }
+            set.values.put(key, values);
           }
-          groupValues.put(key, values);
-        }
-        for (int i = 0; i < accs.length; i++) {
-          if (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]])) {
-            accs[i].add(row);
+          for (int i = 0; i < accs.length; i++) {
+            if (accs[i] != null && (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]]))) {
+              accs[i].add(row);
+            }
           }
         }
         if (++seen >= CHECK_INTERVAL) {
@@ -280,20 +302,37 @@ public final class Operators {
         }
       }
       List<Object[]> rows = new ArrayList<>();
-      if (keys.length == 0 && groups.isEmpty()) {
-        groups.put(GroupKey.of(new Object[0], keys), newAccumulators());
-        groupValues.put(GroupKey.of(new Object[0], keys), new Object[0]);
-      }
-      for (Map.Entry<GroupKey, Object[]> e : groupValues.entrySet()) {
-        Accumulator[] accs = groups.get(e.getKey());
-        Object[] out = new Object[keys.length + accs.length];
-        System.arraycopy(e.getValue(), 0, out, 0, keys.length);
-        for (int i = 0; i < accs.length; i++) {
-          out[keys.length + i] = accs[i].result();
+      for (SetState set : sets) {
+        if (set.columns.length == 0 && set.groups.isEmpty()) {
+          GroupKey empty = GroupKey.of(new Object[0], set.columns);
+          set.groups.put(empty, newAccumulators());
+          set.values.put(empty, new Object[keys.size()]);
         }
-        rows.add(out);
+        for (Map.Entry<GroupKey, Accumulator[]> e : set.groups.entrySet()) {
+          Accumulator[] accs = e.getValue();
+          Object[] out = new Object[keys.size() + accs.length];
+          System.arraycopy(set.values.get(e.getKey()), 0, out, 0, keys.size());
+          for (int i = 0; i < accs.length; i++) {
+            out[keys.size() + i] =
+                accs[i] == null ? grouping(node.calls().get(i), set) : accs[i].result();
+          }
+          rows.add(out);
+        }
       }
       output = rows.iterator();
+    }
+
+    /** GROUPING(args): a bit per argument, most significant first, set when not grouped. */
+    private static Object grouping(AggregateCall call, SetState set) {
+      long bits = 0;
+      for (int arg : call.arguments()) {
+        boolean grouped = false;
+        for (int c : set.columns) {
+          grouped |= c == arg;
+        }
+        bits = (bits << 1) | (grouped ? 0 : 1);
+      }
+      return conform(bits, call.resultType());
     }
 
     @Override
