@@ -246,4 +246,23 @@ class TestExplainAndErrors {
     assertThat(column("SELECT COUNT(*) FROM G GROUP BY GROUPING SETS ((A), (B), ())"))
         .containsExactlyInAnyOrder("3", "1", "3", "1", "4");
   }
+
+  @Test
+  void hintsAreNeverIgnoredSilently() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.executeQuery("SELECT /*+ NO_CACHE, SERIAL */ * FROM T").close();
+      assertThat((Object) s.getWarnings()).isNull();
+      s.executeQuery("SELECT /*+ NO_CAHCE */ * FROM T").close();
+      assertThat((Object) s.getWarnings()).isNotNull();
+      assertThat(s.getWarnings().getSQLState()).isEqualTo("01000");
+      assertThat(s.getWarnings().getMessage()).contains("NO_CAHCE", "NO_CACHE");
+      s.executeQuery("SELECT /*+ INDEX(T, IDX) */ * FROM T").close();
+      assertThat(s.getWarnings().getMessage()).contains("INDEX", "no effect");
+      s.executeQuery("SELECT * FROM T").close();
+      assertThat((Object) s.getWarnings()).isNull();
+    }
+    try (PreparedStatement p = connection.prepareStatement("SELECT /*+ BOGUS */ ID FROM T")) {
+      assertThat(p.getWarnings().getMessage()).contains("BOGUS");
+    }
+  }
 }

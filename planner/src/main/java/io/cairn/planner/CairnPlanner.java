@@ -130,13 +130,13 @@ public final class CairnPlanner {
 
   private final Catalog catalog;
   private final AtomicReference<SchemaSnapshot> snapshot = new AtomicReference<>();
-  private final Map<String, StatementPlan> cache =
+  private final Map<String, PlannedStatement> cache =
       Collections.synchronizedMap(
           new LinkedHashMap<>(64, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, StatementPlan> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, PlannedStatement> eldest) {
               return size() > PLAN_CACHE_SIZE;
             }
           });
@@ -148,19 +148,21 @@ public final class CairnPlanner {
   }
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
-  public StatementPlan plan(String sql) {
+  public PlannedStatement plan(String sql) {
     String text = stripTerminator(sql);
     long version = catalog.version();
     String key = version + "\u0000" + text;
-    StatementPlan cached = cache.get(key);
+    PlannedStatement cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
-    StatementPlan plan = planUncached(text, version);
+    List<String> warnings = new ArrayList<>();
+    StatementPlan plan = planUncached(text, version, warnings);
+    PlannedStatement planned = new PlannedStatement(plan, warnings);
     if (!(plan instanceof StatementPlan.CreateTable || plan instanceof StatementPlan.DropTable)) {
-      cache.put(key, plan);
+      cache.put(key, planned);
     }
-    return plan;
+    return planned;
   }
 
   /** Number of cached plans (for tests and metrics). */
@@ -168,7 +170,7 @@ public final class CairnPlanner {
     return cache.size();
   }
 
-  private StatementPlan planUncached(String text, long version) {
+  private StatementPlan planUncached(String text, long version, List<String> warnings) {
     if (text.isEmpty()) {
       throw new CairnException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected SQL text");
     }
@@ -181,10 +183,10 @@ public final class CairnPlanner {
     }
     String explained = Statements.stripExplain(text);
     if (explained != null) {
-      StatementPlan inner = planUncached(explained, version);
+      StatementPlan inner = planUncached(explained, version, warnings);
       return new StatementPlan.Explain(Explainer.explain(inner), inner.parameterTypes());
     }
-    return new Planning(schema(version)).plan(text);
+    return new Planning(schema(version)).plan(text, warnings);
   }
 
   private CalciteSchema schema(long version) {
@@ -242,8 +244,9 @@ public final class CairnPlanner {
                   new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE)));
     }
 
-    StatementPlan plan(String text) {
+    StatementPlan plan(String text, List<String> warnings) {
       SqlNode parsed = parse(text);
+      warnings.addAll(Hints.warnings(parsed));
       SqlNode validated;
       if (parsed instanceof SqlInsert insert) {
         Assignments.checkLiterals(insert, reader);

@@ -278,12 +278,14 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
 
   @Override
   public boolean nullsAreSortedHigh() {
-    return true;
+    return false;
   }
 
   @Override
   public boolean nullsAreSortedLow() {
-    return false;
+    // The planner's NullCollation.LOW: NULLs first in ASC, last in DESC (Phoenix and the key
+    // order).
+    return true;
   }
 
   @Override

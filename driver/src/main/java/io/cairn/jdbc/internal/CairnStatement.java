@@ -46,10 +46,24 @@ public class CairnStatement implements Statement {
     if (sql == null) {
       throw JdbcErrors.error(ErrorCode.INVALID_ARGUMENT, "SQL text is null");
     }
+    PreparedCommand command;
     try {
-      return connection.session().prepare(sql);
+      command = connection.session().prepare(sql);
     } catch (RuntimeException e) {
       throw JdbcErrors.toSqlException(e);
+    }
+    warnings = null;
+    for (String warning : command.warnings()) {
+      addWarning(new SQLWarning(warning, "01000"));
+    }
+    return command;
+  }
+
+  private void addWarning(SQLWarning warning) {
+    if (warnings == null) {
+      warnings = warning;
+    } else {
+      warnings.setNextWarning(warning);
     }
   }
 

@@ -38,10 +38,17 @@ final class EmbeddedCommand implements PreparedCommand {
 
   private final EmbeddedSession session;
   private final StatementPlan plan;
+  private final List<String> warnings;
 
-  EmbeddedCommand(EmbeddedSession session, StatementPlan plan) {
+  EmbeddedCommand(EmbeddedSession session, StatementPlan plan, List<String> warnings) {
     this.session = session;
     this.plan = plan;
+    this.warnings = List.copyOf(warnings);
+  }
+
+  @Override
+  public List<String> warnings() {
+    return warnings;
   }
 
   @Override

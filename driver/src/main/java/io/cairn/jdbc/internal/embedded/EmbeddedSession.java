@@ -7,6 +7,7 @@ import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
+import io.cairn.planner.PlannedStatement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,8 @@ final class EmbeddedSession implements Session {
   @Override
   public PreparedCommand prepare(String sql) {
     checkOpen();
-    return new EmbeddedCommand(this, database.planner().plan(sql));
+    PlannedStatement planned = database.planner().plan(sql);
+    return new EmbeddedCommand(this, planned.plan(), planned.warnings());
   }
 
   @Override

@@ -19,6 +19,11 @@ public interface PreparedCommand {
   /** Result columns (empty unless {@link Kind#QUERY}). */
   List<ColumnInfo> columns();
 
+  /** Warnings from preparing the statement (e.g. a hint without effect); empty when none. */
+  default List<String> warnings() {
+    return List.of();
+  }
+
   /** The {@code ?} parameters, in order. */
   List<ParameterInfo> parameters();
 

@@ -1,0 +1,68 @@
+package io.cairn.planner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlHint;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Checks the {@code /*+ ... *}{@code /} hints of a statement. A hint is never ignored silently (a
+ * Phoenix sharp edge): a hint this version cannot act on, or does not know, yields a warning that
+ * the driver attaches to the statement as an SQLWarning.
+ */
+final class Hints {
+  /** Hints this version honours. NO_CACHE and SERIAL hold trivially: scans are serial, uncached. */
+  static final Set<String> HONOURED = Set.of("NO_CACHE", "SERIAL");
+
+  /** Hints Cairn knows that take effect with later releases (indexes, joins, parallel scans). */
+  static final Set<String> LATER =
+      Set.of(
+          "INDEX",
+          "NO_INDEX",
+          "USE_SORT_MERGE_JOIN",
+          "NO_STAR_JOIN",
+          "SMALL",
+          "RANGE_SCAN",
+          "SKIP_SCAN",
+          "NO_CHILD_PARENT_JOIN_OPTIMIZATION",
+          "USE_PERSISTENT_CACHE");
+
+  private Hints() {}
+
+  static List<String> warnings(SqlNode statement) {
+    List<String> warnings = new ArrayList<>();
+    statement.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlSelect select && select.hasHints()) {
+              for (SqlNode node : select.getHints()) {
+                check(((SqlHint) node).getName(), warnings);
+              }
+            }
+            return super.visit(call);
+          }
+        });
+    return warnings;
+  }
+
+  private static void check(String hint, List<String> warnings) {
+    String name = hint.toUpperCase(Locale.ROOT);
+    if (HONOURED.contains(name)) {
+      return;
+    }
+    if (LATER.contains(name)) {
+      warnings.add("Hint [" + name + "] has no effect in this version of Cairn");
+      return;
+    }
+    List<String> known = new ArrayList<>(HONOURED);
+    known.addAll(LATER);
+    known.sort(null);
+    warnings.add("Unknown hint [" + hint + "] ignored: expected one of " + known);
+  }
+}
