@@ -103,6 +103,65 @@ class TestEmbeddedCancellation {
     assertThat(connection.isValid(5)).isTrue();
   }
 
+  /** Cancels {@code statement} until {@code running} ends (bounded), returns its failure. */
+  private static SQLException cancelUntilDone(Statement statement, Future<?> running)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!running.isDone() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      statement.cancel();
+    }
+    return failure(running);
+  }
+
+  @Test
+  void cancelStopsASortOverACrossJoin() throws Exception {
+    Statement statement = connection.createStatement();
+    Future<Long> running =
+        executor.submit(
+            () -> {
+              try (ResultSet rs =
+                  statement.executeQuery(
+                      "SELECT A.ID, B.ID, C.ID FROM BIG A, BIG B, BIG C"
+                          + " ORDER BY A.V * B.V - C.V, A.ID LIMIT 3")) {
+                rs.next();
+                return rs.getLong(1);
+              }
+            });
+    SQLException e = cancelUntilDone(statement, running);
+    assertThat(e.getSQLState()).isEqualTo("57014");
+    statement.close();
+    assertThat(countBig()).isEqualTo(3000);
+  }
+
+  @Test
+  void cancelStopsAPreparedStatement() throws Exception {
+    PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT COUNT(*) FROM BIG A CROSS JOIN BIG B CROSS JOIN BIG C WHERE A.V + B.V > ?");
+    statement.setInt(1, -1);
+    Future<Long> running =
+        executor.submit(
+            () -> {
+              try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+              }
+            });
+    SQLException e = cancelUntilDone(statement, running);
+    assertThat(e.getSQLState()).isEqualTo("57014");
+    // The connection runs other prepared statements afterwards.
+    try (PreparedStatement small =
+        connection.prepareStatement("SELECT COUNT(*) FROM BIG WHERE V > ?")) {
+      small.setInt(1, 15);
+      try (ResultSet rs = small.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(3000 / 17);
+      }
+    }
+    statement.close();
+  }
+
   @Test
   void cancelOfAnIdleStatementIsHarmless() throws SQLException {
     try (Statement statement = connection.createStatement()) {
