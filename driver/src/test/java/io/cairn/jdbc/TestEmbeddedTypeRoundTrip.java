@@ -16,6 +16,10 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.Calendar;
+import java.util.Locale;
+import java.util.TimeZone;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -253,6 +257,26 @@ class TestEmbeddedTypeRoundTrip {
         assertThat(rs.getInt(1)).isEqualTo(12);
         assertThat(rs.next()).isFalse();
       }
+    }
+  }
+
+  @Test
+  void calendarVariantsApplyOnlyTheCallersZone() throws SQLException {
+    Calendar tokyo = Calendar.getInstance(TimeZone.getTimeZone("Asia/Tokyo"), Locale.ROOT);
+    Timestamp instant = Timestamp.valueOf(FAR_TS);
+    try (PreparedStatement ps =
+        connection.prepareStatement("UPSERT INTO TY (ID, TS) VALUES (30, ?)")) {
+      ps.setTimestamp(1, instant, tokyo);
+      ps.executeUpdate();
+    }
+    LocalDateTime tokyoWallClock =
+        instant.toInstant().atZone(ZoneId.of("Asia/Tokyo")).toLocalDateTime();
+    try (PreparedStatement select = connection.prepareStatement("SELECT TS FROM TY WHERE ID = ?");
+        ResultSet rs = row(select, 30)) {
+      // Stored as the wall-clock time in the caller's zone...
+      assertThat(rs.getObject(1, LocalDateTime.class)).isEqualTo(tokyoWallClock);
+      // ...and read back through the same calendar as the same instant.
+      assertThat(rs.getTimestamp(1, tokyo)).isEqualTo(instant);
     }
   }
 
