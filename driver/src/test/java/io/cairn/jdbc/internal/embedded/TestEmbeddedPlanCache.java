@@ -3,7 +3,6 @@ package io.cairn.jdbc.internal.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.planner.CairnPlanner;
-import io.cairn.planner.plan.StatementPlan;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,8 +22,8 @@ class TestEmbeddedPlanCache {
       assertThat(EmbeddedDatabase.open(name)).isSameAs(EmbeddedDatabase.open(name));
 
       String sql = "SELECT V FROM T WHERE ID = ?";
-      StatementPlan first = planner.plan(sql);
-      StatementPlan second = planner.plan(sql);
+      var first = planner.plan(sql);
+      var second = planner.plan(sql);
       assertThat(second).isSameAs(first);
       // A trailing semicolon is the same statement.
       assertThat(planner.plan(sql + ";")).isSameAs(first);
@@ -35,7 +34,7 @@ class TestEmbeddedPlanCache {
 
       // DDL changes the catalog version: the same text is planned again.
       s.executeUpdate("CREATE TABLE OTHER (ID INTEGER PRIMARY KEY)");
-      StatementPlan afterDdl = planner.plan(sql);
+      var afterDdl = planner.plan(sql);
       assertThat(afterDdl).isNotSameAs(first);
       assertThat(planner.plan(sql)).isSameAs(afterDdl);
     }
