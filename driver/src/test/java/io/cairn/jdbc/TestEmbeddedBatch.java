@@ -1,0 +1,119 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** executeBatch through the embedded engine, with a failing entry in autocommit mode. */
+class TestEmbeddedBatch {
+  private Connection connection;
+
+  @BeforeEach
+  void open() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:cairn:mem:batch-" + UUID.randomUUID());
+    try (Statement s = connection.createStatement()) {
+      s.executeUpdate("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
+      s.executeUpdate("UPSERT INTO T VALUES (1, 'one')");
+    }
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    connection.close();
+  }
+
+  private List<String> rows() throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT ID, V FROM T ORDER BY ID")) {
+      while (rs.next()) {
+        rows.add(rs.getInt(1) + "=" + rs.getString(2));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void statementBatchStopsAtTheDuplicateKey() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.addBatch("UPSERT INTO T VALUES (2, 'two'), (3, 'three')");
+      s.addBatch("UPSERT INTO T VALUES (1, 'uno')");
+      s.addBatch("INSERT INTO T VALUES (4, 'four'), (1, 'dup')");
+      s.addBatch("UPSERT INTO T VALUES (5, 'five')");
+      BatchUpdateException e = catchThrowableOfType(s::executeBatch, BatchUpdateException.class);
+      assertThat((Throwable) e).isNotNull();
+      assertThat(e.getSQLState()).isEqualTo("23505");
+      assertThat(e.getUpdateCounts()).containsExactly(2, 1);
+      assertThat(e.getLargeUpdateCounts()).containsExactly(2L, 1L);
+      assertThat(e.getMessage()).contains("ID=1");
+      // The batch is cleared after execution.
+      assertThat(s.executeBatch()).isEmpty();
+    }
+    // Earlier entries were applied (autocommit); the failing INSERT wrote nothing, not even row 4;
+    // later entries did not run.
+    assertThat(rows()).containsExactly("1=uno", "2=two", "3=three");
+  }
+
+  @Test
+  void preparedBatchStopsAtTheDuplicateKey() throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement("INSERT INTO T VALUES (?, ?)")) {
+      int[] ids = {10, 11, 1, 12};
+      for (int id : ids) {
+        ps.setInt(1, id);
+        ps.setString(2, "v" + id);
+        ps.addBatch();
+      }
+      BatchUpdateException e = catchThrowableOfType(ps::executeBatch, BatchUpdateException.class);
+      assertThat((Throwable) e).isNotNull();
+      assertThat(e.getSQLState()).isEqualTo("23505");
+      assertThat(e.getUpdateCounts()).containsExactly(1, 1);
+    }
+    assertThat(rows()).containsExactly("1=one", "10=v10", "11=v11");
+  }
+
+  @Test
+  void successfulBatchReturnsEveryCount() throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+      for (int i = 1; i <= 50; i++) {
+        ps.setInt(1, i);
+        ps.setString(2, "b" + i);
+        ps.addBatch();
+      }
+      int[] counts = ps.executeBatch();
+      assertThat(counts).hasSize(50).containsOnly(1);
+    }
+    try (Statement s = connection.createStatement()) {
+      s.addBatch("DELETE FROM T WHERE ID > 40");
+      s.addBatch("DELETE FROM T WHERE ID > 40");
+      s.addBatch("UPDATE T SET V = 'u' WHERE ID <= 5");
+      assertThat(s.executeBatch()).containsExactly(10, 0, 5);
+    }
+    assertThat(rows()).hasSize(40).startsWith("1=u", "2=u").contains("6=b6", "40=b40");
+  }
+
+  @Test
+  void batchInATransactionIsRolledBackAsAWhole() throws SQLException {
+    connection.setAutoCommit(false);
+    try (Statement s = connection.createStatement()) {
+      s.addBatch("UPSERT INTO T VALUES (2, 'two')");
+      s.addBatch("UPSERT INTO T VALUES (3, 'three')");
+      assertThat(s.executeBatch()).containsExactly(1, 1);
+    }
+    connection.rollback();
+    connection.setAutoCommit(true);
+    assertThat(rows()).containsExactly("1=one");
+  }
+}
