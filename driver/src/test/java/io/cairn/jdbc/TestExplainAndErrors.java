@@ -261,8 +261,22 @@ class TestExplainAndErrors {
       s.executeQuery("SELECT * FROM T").close();
       assertThat((Object) s.getWarnings()).isNull();
     }
+    try (Statement s = connection.createStatement()) {
+      // Phoenix's syntax (blanks between items) is accepted as well as Calcite's (commas).
+      s.executeQuery("SELECT /*+ INDEX(T IDX) NO_CACHE */ * FROM T").close();
+      assertThat(s.getWarnings().getMessage()).contains("INDEX", "no effect");
+      assertThat((Object) s.getWarnings().getNextWarning()).isNull();
+    }
     try (PreparedStatement p = connection.prepareStatement("SELECT /*+ BOGUS */ ID FROM T")) {
       assertThat(p.getWarnings().getMessage()).contains("BOGUS");
     }
+  }
+
+  @Test
+  void recognisedButUnsupportedStatementsSayNotSupported() {
+    assertError("ALTER TABLE T ADD C INTEGER", "0A000", "ALTER TABLE");
+    assertError("CREATE VIEW V AS SELECT * FROM T", "0A000", "CREATE VIEW");
+    assertError("create local index I on T (QTY)", "0A000", "CREATE LOCAL INDEX");
+    assertError("UPDATE STATISTICS T", "0A000", "UPDATE STATISTICS");
   }
 }

@@ -181,6 +181,11 @@ public final class CairnPlanner {
         throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
       }
     }
+    String unsupported = Statements.unsupportedStatement(text);
+    if (unsupported != null) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, unsupported + " is not supported in this version of Cairn");
+    }
     String explained = Statements.stripExplain(text);
     if (explained != null) {
       StatementPlan inner = planUncached(explained, version, warnings);
@@ -290,7 +295,7 @@ public final class CairnPlanner {
 
     private SqlNode parse(String text) {
       try {
-        return SqlParser.create(text, PARSER_CONFIG).parseStmt();
+        return SqlParser.create(Statements.normalizeHints(text), PARSER_CONFIG).parseStmt();
       } catch (SqlParseException e) {
         throw Errors.syntax(e, text);
       }
@@ -482,6 +487,93 @@ public final class CairnPlanner {
         }
       }
       return text.substring(i);
+    }
+
+    private static final List<List<String>> UNSUPPORTED =
+        List.of(
+            List.of("ALTER", "TABLE"),
+            List.of("ALTER", "INDEX"),
+            List.of("CREATE", "VIEW"),
+            List.of("CREATE", "INDEX"),
+            List.of("CREATE", "LOCAL", "INDEX"),
+            List.of("CREATE", "SCHEMA"),
+            List.of("CREATE", "SEQUENCE"),
+            List.of("CREATE", "FUNCTION"),
+            List.of("DROP", "VIEW"),
+            List.of("DROP", "INDEX"),
+            List.of("DROP", "SCHEMA"),
+            List.of("DROP", "SEQUENCE"),
+            List.of("UPDATE", "STATISTICS"),
+            List.of("TRUNCATE", "TABLE"));
+
+    /** The name of a statement this version recognises but cannot run, or null. */
+    static String unsupportedStatement(String text) {
+      for (List<String> words : UNSUPPORTED) {
+        int i = skipSpaceAndComments(text, 0);
+        boolean match = true;
+        for (String word : words) {
+          if (!startsWithWord(text, i, word)) {
+            match = false;
+            break;
+          }
+          i = skipSpaceAndComments(text, i + word.length());
+        }
+        if (match) {
+          return String.join(" ", words);
+        }
+      }
+      return null;
+    }
+
+    /**
+     * Rewrites Phoenix-style hints ({@code /*+ INDEX(T IDX) NO_CACHE *}{@code /}, items separated
+     * by spaces) into Calcite's syntax (separated by commas) by turning the first blank between two
+     * items into a comma. The text keeps its length, so error positions stay right.
+     */
+    static String normalizeHints(String text) {
+      int start = text.indexOf("/*+");
+      if (start < 0) {
+        return text;
+      }
+      StringBuilder out = new StringBuilder(text);
+      while (start >= 0) {
+        int end = text.indexOf("*/", start + 3);
+        if (end < 0) {
+          break;
+        }
+        boolean afterItem = false;
+        int blank = -1;
+        for (int i = start + 3; i < end; i++) {
+          char c = text.charAt(i);
+          if (Character.isWhitespace(c)) {
+            if (afterItem && blank < 0) {
+              blank = i;
+            }
+            continue;
+          }
+          boolean itemStart = Character.isLetterOrDigit(c) || c == '_' || c == '"' || c == '\'';
+          if (itemStart && blank >= 0) {
+            out.setCharAt(blank, ',');
+          }
+          blank = -1;
+          if (c == '"' || c == '\'') {
+            int close = text.indexOf(c, i + 1);
+            i = close < 0 || close > end ? end : close;
+            afterItem = true;
+          } else {
+            afterItem = itemStart || c == ')';
+            while (itemStart
+                && i + 1 < end
+                && (Character.isLetterOrDigit(text.charAt(i + 1))
+                    || text.charAt(i + 1) == '_'
+                    || text.charAt(i + 1) == '.')) {
+              i++;
+            }
+          }
+        }
+        start = text.indexOf("/*+", end + 2);
+      }
+      return out.toString();
     }
 
     private static boolean startsWithWord(String text, int at, String word) {
