@@ -173,8 +173,17 @@ public final class RowCodec {
 
   /** The full row (one value per layout column) of a cell. */
   public Object[] decode(Bytes key, Bytes value) {
+    return decode(key, value, null);
+  }
+
+  /**
+   * Decodes only the columns marked in {@code needed} (null = all); the others stay null. A scan
+   * program passes the columns its filter and projection read, so {@code COUNT(*)} decodes nothing
+   * and a filter on one column decodes one value per row.
+   */
+  public Object[] decode(Bytes key, Bytes value, boolean[] needed) {
     Object[] row = new Object[layout.columnCount()];
-    if (!layout.hiddenRowId()) {
+    if (!layout.hiddenRowId() && anyNeeded(keyIndexes, needed)) {
       ByteReader in = new ByteReader(key.peekArray());
       for (int i = 0; i < keyIndexes.length; i++) {
         row[keyIndexes[i]] = KeyEncoding.decode(in, keyTypes[i], keyOrders[i]);
@@ -184,8 +193,22 @@ public final class RowCodec {
             "Corrupt key: [" + in.remaining() + "] bytes left after the last key column");
       }
     }
-    decodeValueInto(value, row);
+    if (anyNeeded(valueIndexes, needed)) {
+      decodeValueInto(value, row, needed);
+    }
     return row;
+  }
+
+  private static boolean anyNeeded(int[] indexes, boolean[] needed) {
+    if (needed == null) {
+      return indexes.length > 0;
+    }
+    for (int index : indexes) {
+      if (needed[index]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The schema version recorded in a value cell. */
@@ -195,7 +218,7 @@ public final class RowCodec {
     return (int) in.readVarint();
   }
 
-  private void decodeValueInto(Bytes value, Object[] row) {
+  private void decodeValueInto(Bytes value, Object[] row, boolean[] needed) {
     ByteReader in = new ByteReader(value.peekArray());
     checkVersion(in.read());
     in.readVarint(); // schema version: addressing is by column id, so it is informational here
@@ -225,6 +248,9 @@ public final class RowCodec {
       throw CairnException.internal("Corrupt value cell: offsets run past the end of the cell");
     }
     for (int i = 0; i < valueIndexes.length; i++) {
+      if (needed != null && !needed[valueIndexes[i]]) {
+        continue;
+      }
       int entry = Arrays.binarySearch(ids, valueIds[i]);
       if (entry < 0 || (array[nullsStart + (entry >>> 3)] & (1 << (entry & 7))) != 0) {
         continue; // added after this cell was written, or NULL

@@ -28,6 +28,7 @@ public final class ProgramScanner implements RowScanner {
   private final EvalContext context;
   private final long limit;
   private final boolean readsKey;
+  private final boolean[] needed;
   private long emitted;
   private volatile boolean closed;
 
@@ -41,6 +42,20 @@ public final class ProgramScanner implements RowScanner {
     this.projection = compiled.toArray(new RowExpression[0]);
     this.limit = program.limit();
     this.readsKey = readsKey(program);
+    this.needed = new boolean[program.layout().columnCount()];
+    program.filter().ifPresent(f -> markColumns(f, needed));
+    program.projection().forEach(e -> markColumns(e, needed));
+  }
+
+  /** Marks the table columns {@code expr} reads: only those are decoded. */
+  private static void markColumns(Expr expr, boolean[] needed) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      if (ref.index() < needed.length) {
+        needed[ref.index()] = true;
+      }
+    } else if (expr instanceof Expr.Call call) {
+      call.operands().forEach(o -> markColumns(o, needed));
+    }
   }
 
   /** True when the projection reads the row key pseudo-column (see {@link ScanProgram}). */
@@ -64,7 +79,7 @@ public final class ProgramScanner implements RowScanner {
     }
     while (rows.hasNext()) {
       KeyValue kv = rows.next();
-      Object[] row = codec.decode(kv.key(), kv.value());
+      Object[] row = codec.decode(kv.key(), kv.value(), needed);
       if (readsKey) {
         row = Arrays.copyOf(row, row.length + 1);
         row[row.length - 1] = kv.key().toByteArray();

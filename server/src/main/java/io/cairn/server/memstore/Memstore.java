@@ -91,27 +91,31 @@ public final class Memstore {
    * sequence ids and are never returned.
    */
   public Iterator<KeyValue> scan(KeyRange range, long readPoint) {
-    Bytes stop = range.stop();
+    CellKey from = new CellKey(range.start(), Long.MAX_VALUE);
+    Iterator<Map.Entry<CellKey, Cell>> cursor =
+        (range.stop().isEmpty()
+                ? cells.tailMap(from, true)
+                : cells.subMap(from, true, new CellKey(range.stop(), Long.MAX_VALUE), false))
+            .entrySet()
+            .iterator();
+    // One sequential walk of the sorted cells (a row's versions are newest first): skip versions
+    // newer than the read point, take the first older one, skip the row's remaining versions.
     return new Iterator<>() {
-      private Map.Entry<CellKey, Cell> rowStart =
-          cells.ceilingEntry(new CellKey(range.start(), Long.MAX_VALUE));
+      private Bytes decidedRow;
       private KeyValue next;
 
       @Override
       public boolean hasNext() {
-        while (next == null && rowStart != null) {
-          Bytes row = rowStart.getKey().row();
-          if (!stop.isEmpty() && row.compareTo(stop) >= 0) {
-            rowStart = null;
-            break;
+        while (next == null && cursor.hasNext()) {
+          Map.Entry<CellKey, Cell> e = cursor.next();
+          CellKey key = e.getKey();
+          if (key.sequenceId() > readPoint || key.row().equals(decidedRow)) {
+            continue;
           }
-          Map.Entry<CellKey, Cell> visible = cells.ceilingEntry(new CellKey(row, readPoint));
-          if (visible != null
-              && visible.getKey().row().equals(row)
-              && !visible.getValue().isTombstone()) {
-            next = new KeyValue(row, visible.getValue().value());
+          decidedRow = key.row();
+          if (!e.getValue().isTombstone()) {
+            next = new KeyValue(key.row(), e.getValue().value());
           }
-          rowStart = cells.higherEntry(new CellKey(row, Long.MIN_VALUE));
         }
         return next != null;
       }
