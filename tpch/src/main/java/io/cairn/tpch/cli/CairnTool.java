@@ -1,0 +1,61 @@
+package io.cairn.tpch.cli;
+
+import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.bench.LineitemCommand;
+import io.cairn.tpch.load.LoadCommand;
+import io.cairn.tpch.pe.PeCommand;
+import io.cairn.tpch.queries.TpchQueriesCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code bin/cairn tpch|bench|pe}: measuring tools with trustworthy output. */
+@Command(
+    name = "cairn",
+    mixinStandardHelpOptions = true,
+    description = "Cairn's measuring tools.",
+    subcommands = {CairnTool.Tpch.class, CairnTool.Bench.class, PeCommand.class})
+public final class CairnTool implements Runnable {
+  /** {@code bin/cairn tpch ...}: TPC-H data. */
+  @Command(
+      name = "tpch",
+      mixinStandardHelpOptions = true,
+      description = "TPC-H data: create the tables and load them.",
+      subcommands = {LoadCommand.class})
+  static final class Tpch implements Runnable {
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "Missing command: expected [load]");
+    }
+  }
+
+  /** {@code bin/cairn bench ...}: benchmark suites. */
+  @Command(
+      name = "bench",
+      mixinStandardHelpOptions = true,
+      description = "Benchmark suites: the LINEITEM suite and the 22 TPC-H queries.",
+      subcommands = {LineitemCommand.class, TpchQueriesCommand.class})
+  static final class Bench implements Runnable {
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "Missing command: expected [lineitem, tpch]");
+    }
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(
+        new CommandLine(this), "Missing command: expected [tpch, bench, pe]");
+  }
+
+  /** Runs the command line and returns its exit code (0 ok, 1 failure, 2 usage). */
+  public static int run(String... args) {
+    return new CommandLine(new CairnTool()).execute(args);
+  }
+
+  @SuppressForbidden(reason = "command-line entry point: the exit code is the process status")
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+}
