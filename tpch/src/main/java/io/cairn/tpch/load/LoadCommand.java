@@ -9,8 +9,11 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code bin/cairn tpch load}: creates the TPC-H tables and loads them. */
 @Command(
@@ -25,6 +28,8 @@ import picocli.CommandLine.Option;
           + " bench commands load their own data; use --url to load another database."
     })
 public final class LoadCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
   @Option(
       names = "--sf",
       description = "Scale factor (1 = about 1 GB of raw data). Default: ${DEFAULT-VALUE}.",
@@ -52,7 +57,26 @@ public final class LoadCommand implements Callable<Integer> {
     PrintStream out = System.out;
     List<String> names = tables.stream().map(t -> t.toUpperCase(Locale.ROOT)).toList();
     for (String name : names) {
-      TpchSchema.ddl(name);
+      if (!TpchSchema.TABLES.contains(name)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "Invalid value for option '--tables': expected names from "
+                + TpchSchema.TABLES
+                + ", found ["
+                + name
+                + "]");
+      }
+    }
+    if (scaleFactor <= 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--sf': expected > 0, found [" + scaleFactor + "]");
+    }
+    if (scaleFactor < TpchSchema.MIN_EXACT_SCALE_FACTOR && names.contains("PARTSUPP")) {
+      System.err.printf(
+          Locale.ROOT,
+          "Note: below SF %s the generator repeats PARTSUPP keys; the table keeps one row per key.%n",
+          TpchSchema.MIN_EXACT_SCALE_FACTOR);
     }
     long expected = 0;
     for (String name : names) {

@@ -67,6 +67,12 @@ public final class TpchSchema {
           "ORDERS", 1_500_000L,
           "LINEITEM", 6_001_215L);
 
+  /**
+   * Below this scale factor io.trino.tpch repeats PARTSUPP primary keys (there are too few
+   * suppliers), so a keyed PARTSUPP holds fewer rows than generated.
+   */
+  public static final double MIN_EXACT_SCALE_FACTOR = 0.01;
+
   private TpchSchema() {}
 
   /** CREATE TABLE for {@code table} (upper case name). */
