@@ -101,32 +101,37 @@ public final class CairnPlanner {
               SqlLibraryOperators.BOOL_AND,
               SqlLibraryOperators.BOOL_OR));
 
-  private static final HepProgram SUBQUERY_PROGRAM =
-      new HepProgramBuilder()
-          .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
-          .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
-          .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
-          .build();
+  // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
+  // versions, and a planner is shared by every connection of a database.
+  private static HepProgram subqueryProgram() {
+    return new HepProgramBuilder()
+        .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
+        .build();
+  }
 
-  private static final HepProgram WINDOW_PROGRAM =
-      new HepProgramBuilder()
-          .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
-          .build();
+  private static HepProgram windowProgram() {
+    return new HepProgramBuilder()
+        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+        .build();
+  }
 
-  private static final HepProgram PUSHDOWN_PROGRAM =
-      new HepProgramBuilder()
-          .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-          .addRuleCollection(
-              List.of(
-                  CoreRules.FILTER_INTO_JOIN,
-                  CoreRules.JOIN_CONDITION_PUSH,
-                  CoreRules.FILTER_PROJECT_TRANSPOSE,
-                  CoreRules.FILTER_AGGREGATE_TRANSPOSE,
-                  CoreRules.FILTER_SET_OP_TRANSPOSE,
-                  CoreRules.FILTER_MERGE,
-                  CoreRules.PROJECT_MERGE,
-                  CoreRules.PROJECT_REMOVE))
-          .build();
+  private static HepProgram pushdownProgram() {
+    return new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleCollection(
+            List.of(
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                CoreRules.FILTER_SET_OP_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE))
+        .build();
+  }
 
   private final Catalog catalog;
   private final AtomicReference<SchemaSnapshot> snapshot = new AtomicReference<>();
@@ -242,7 +247,7 @@ public final class CairnPlanner {
                   .withDefaultNullCollation(NullCollation.LOW)
                   .withIdentifierExpansion(true));
       RexBuilder rexBuilder = new RexBuilder(typeFactory);
-      cluster = RelOptCluster.create(new HepPlanner(SUBQUERY_PROGRAM), rexBuilder);
+      cluster = RelOptCluster.create(new HepPlanner(subqueryProgram()), rexBuilder);
       cluster.setMetadataQuerySupplier(
           () ->
               new RelMetadataQuery(
@@ -302,17 +307,17 @@ public final class CairnPlanner {
     }
 
     private RelNode optimize(RelNode rel) {
-      HepPlanner subqueries = new HepPlanner(SUBQUERY_PROGRAM);
+      HepPlanner subqueries = new HepPlanner(subqueryProgram());
       subqueries.setRoot(rel);
       RelNode result = subqueries.findBestExp();
       RelBuilder relBuilder =
           RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
       result = RelDecorrelator.decorrelateQuery(result, relBuilder);
       result = new RelFieldTrimmer(validator, relBuilder).trim(result);
-      HepPlanner windows = new HepPlanner(WINDOW_PROGRAM);
+      HepPlanner windows = new HepPlanner(windowProgram());
       windows.setRoot(result);
       result = windows.findBestExp();
-      HepPlanner pushdown = new HepPlanner(PUSHDOWN_PROGRAM);
+      HepPlanner pushdown = new HepPlanner(pushdownProgram());
       pushdown.setRoot(result);
       return pushdown.findBestExp();
     }
