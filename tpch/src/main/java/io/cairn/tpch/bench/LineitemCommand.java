@@ -1,13 +1,491 @@
 package io.cairn.tpch.bench;
 
+import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.load.TpchLoader;
+import io.cairn.tpch.report.BarChart;
+import io.cairn.tpch.report.JsonReport;
+import io.cairn.tpch.report.TextTable;
+import io.trino.tpch.LineItem;
+import io.trino.tpch.TpchTable;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code bin/cairn bench lineitem}: the LINEITEM suite (being written). */
-@Command(name = "lineitem", mixinStandardHelpOptions = true, description = "The LINEITEM suite.")
+/**
+ * {@code bin/cairn bench lineitem}: the LINEITEM suite on Cairn and, optionally, other databases.
+ */
+@Command(
+    name = "lineitem",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs the LINEITEM suite: COUNT(*) (plain, filtered, with /*+ NO_CACHE */ and /*+ SERIAL */),"
+          + " SELECT * ORDER BY L_EXTENDEDPRICE (first row and all rows, and with LIMIT 10), joins"
+          + " with a key table J of 1,000 and 131,072 keys, an equality filter without and with an"
+          + " index (and building it), TPC-H Q1 and Q6 (answers checked against DuckDB), and point"
+          + " lookups by primary key.",
+      "",
+      "Loads LINEITEM first when the database does not hold it at the scale factor (an embedded"
+          + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here). Each query"
+          + " runs --warmups times unmeasured and --runs times measured; a query that fails is"
+          + " reported as ERROR with the database's message and the suite goes on.",
+      "",
+      "rows/s = rows of LINEITEM / median time; MB/s uses the raw size of LINEITEM, the length of"
+          + " its dbgen text form (.tbl lines) averaged over the first 10,000 generated rows.",
+      "Hints are Cairn syntax and are sent unchanged to every database: elsewhere /*+ ... */ is a"
+          + " comment. The index is CREATE LOCAL INDEX on Cairn and CREATE INDEX elsewhere.",
+      "Q1 and Q6 answers are checked against an in-process DuckDB holding the same rows (the first"
+          + " DuckDB --compare-url, else a private one); DuckDB is loaded with its Appender, the"
+          + " other databases with TpchLoader (UPSERT on Cairn, INSERT elsewhere).",
+      "",
+      "Writes a table to stdout, and <results>/lineitem-<UTC timestamp>.json with a bar chart of the"
+          + " median times (<same name>.png) next to it.",
+      ""
+    },
+    footer = {
+      "",
+      "Queries (for --only): count, count-where, count-nocache, count-where-nocache, count-serial,"
+          + " count-where-serial, orderby, orderby-limit10, join-1000, join-131072, eq-noindex,"
+          + " index (builds the index, then the equality query with it), q1, q6, lookup.",
+      "",
+      "Examples:",
+      "  bin/cairn bench lineitem --sf 0.1",
+      "  bin/cairn bench lineitem --sf 1 --compare-url jdbc:duckdb: "
+          + "--compare-url 'jdbc:h2:mem:x;DB_CLOSE_DELAY=-1'",
+      "  bin/cairn bench lineitem --sf 0.01 --only q1,q6 --runs 3"
+    })
 public final class LineitemCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--sf",
+      description = "TPC-H scale factor (1 = 6 million rows). Default: ${DEFAULT-VALUE}.",
+      defaultValue = "1")
+  double scaleFactor;
+
+  @Option(
+      names = "--url",
+      description = "JDBC URL of the database measured first. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "jdbc:cairn:mem:lineitem")
+  String url;
+
+  @Option(
+      names = "--compare-url",
+      paramLabel = "URL",
+      description = {
+        "Another database to run the same suite on (repeatable); the report shows its median and"
+            + " the ratio other/first per query. E.g. jdbc:duckdb: (made a named in-memory"
+            + " database shared by this JVM's connections) or 'jdbc:h2:mem:x;DB_CLOSE_DELAY=-1'."
+      })
+  List<String> compareUrls = new ArrayList<>();
+
+  @Option(
+      names = "--runs",
+      description = "Measured runs per query. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "5")
+  int runs;
+
+  @Option(
+      names = "--warmups",
+      description = "Unmeasured warm-up runs per query. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "1")
+  int warmups;
+
+  @Option(
+      names = "--results",
+      paramLabel = "DIR",
+      description = "Directory for the JSON and PNG files. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "results")
+  Path results;
+
+  @Option(
+      names = "--only",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Run only these queries (see the list below). Default: all.")
+  List<String> only = new ArrayList<>();
+
+  @Option(
+      names = "--lookups",
+      description = "Point lookups per run. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "10000")
+  int lookups;
+
+  @Option(
+      names = "--seed",
+      description =
+          "Seed of the random J keys and of the lookup keys' sample. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "42")
+  long seed;
+
+  @Option(
+      names = "--threads",
+      description = "Parallel writers when loading. Default: the number of cores.")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  /** Private in-process DuckDB holding the reference answers of Q1 and Q6. */
+  static final String REFERENCE_URL = "jdbc:duckdb:memory:cairn_reference";
+
   @Override
-  public Integer call() {
-    throw new UnsupportedOperationException("bench lineitem is being written");
+  @SuppressForbidden(reason = "command-line output: the report on stdout, progress on stderr")
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    validate();
+    Set<String> selected = new LinkedHashSet<>(only);
+    List<String> urls = new ArrayList<>();
+    urls.add(url.trim());
+    for (String u : compareUrls) {
+      urls.add(Dialect.shareable(u, urls.size()));
+    }
+    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+    JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
+    out.printf(
+        Locale.ROOT,
+        "LINEITEM suite, SF %s, %d warm-up(s) and %d measured run(s) per query%n",
+        scaleFactor,
+        warmups,
+        runs);
+    out.println("Machine: " + machine.describe());
+
+    List<Connection> keepers = new ArrayList<>();
+    try {
+      // Held open for the whole run: in-memory databases live as long as a connection does.
+      List<Map<String, Object>> databases = new ArrayList<>();
+      for (String u : urls) {
+        keepers.add(DriverManager.getConnection(u));
+        Map<String, Object> db = new LinkedHashMap<>();
+        db.put("url", u);
+        db.put("product", product(keepers.get(keepers.size() - 1)));
+        db.put("load", load(u, out, err));
+        databases.add(db);
+      }
+      Map<String, List<List<Object>>> reference = new LinkedHashMap<>();
+      String refUrl = null;
+      if (selected.isEmpty() || selected.contains("q1") || selected.contains("q6")) {
+        refUrl =
+            urls.stream().filter(u -> Dialect.of(u) == Dialect.DUCKDB).findFirst().orElse(null);
+        if (refUrl == null) {
+          refUrl = REFERENCE_URL;
+          keepers.add(DriverManager.getConnection(refUrl));
+          out.println("Reference for Q1 and Q6: DuckDB in this JVM (" + refUrl + ")");
+          load(refUrl, out, err);
+        }
+        try (Connection c = DriverManager.getConnection(refUrl)) {
+          reference.put("q1", answer(c, LineitemSuite.Q1));
+          reference.put("q6", answer(c, LineitemSuite.Q6));
+        } catch (SQLException e) {
+          out.println("Reference answers unavailable: " + LineitemSuite.message(e));
+        }
+      }
+      double bytesPerRow = bytesPerRow(scaleFactor);
+      out.printf(
+          Locale.ROOT,
+          "Raw LINEITEM size: %.1f bytes/row (dbgen text form, mean of the first 10,000 rows)%n",
+          bytesPerRow);
+
+      Consumer<String> progress = err::println;
+      LineitemSuite suite =
+          new LineitemSuite(warmups, runs, lookups, seed, selected, bytesPerRow, progress);
+      List<List<QueryResult>> all = new ArrayList<>();
+      for (int i = 0; i < urls.size(); i++) {
+        String u = urls.get(i);
+        err.println("Running the suite on " + u);
+        List<QueryResult> r = suite.run(u, reference, refUrl);
+        all.add(r);
+        databases.get(i).put("rows", rowsOf(u));
+        databases.get(i).put("queries", r);
+        out.println();
+        out.println(databases.get(i).get("product") + " (" + u + ")");
+        out.print(table(r));
+      }
+      if (urls.size() > 1) {
+        out.println();
+        out.print(comparison(urls, databases, all));
+      }
+
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("suite", "lineitem");
+      json.put("timestampUtc", now.toString());
+      json.put("machine", machine);
+      Map<String, Object> parameters = new LinkedHashMap<>();
+      parameters.put("scaleFactor", scaleFactor);
+      parameters.put("runs", runs);
+      parameters.put("warmups", warmups);
+      parameters.put("lookups", lookups);
+      parameters.put("seed", seed);
+      parameters.put("only", selected.isEmpty() ? LineitemSuite.NAMES : List.copyOf(selected));
+      parameters.put("bytesPerRow", bytesPerRow);
+      parameters.put(
+          "bytesPerRowMethod",
+          "length of the dbgen text form (.tbl line plus newline), mean of the first 10,000 rows");
+      parameters.put("referenceUrl", refUrl);
+      parameters.put(
+          "commandLine", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+      json.put("parameters", parameters);
+      json.put("databases", databases);
+      Path file = results.resolve(JsonReport.fileName("lineitem", now));
+      JsonReport.write(file, json);
+      Path png = chart(file, databases, all);
+      out.println();
+      out.println("Results: " + file);
+      out.println("Chart:   " + png);
+      return 0;
+    } finally {
+      for (Connection c : keepers) {
+        try {
+          c.close();
+        } catch (SQLException e) {
+          err.println("Closing a connection failed: " + LineitemSuite.message(e));
+        }
+      }
+    }
+  }
+
+  private void validate() {
+    List<String> unknown = new ArrayList<>();
+    for (String name : only) {
+      if (!LineitemSuite.NAMES.contains(name)) {
+        unknown.add(name);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "Unknown query in --only: " + unknown + "; expected some of " + LineitemSuite.NAMES);
+    }
+    if (runs < 1 || warmups < 0 || lookups < 1 || scaleFactor <= 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          String.format(
+              Locale.ROOT,
+              "Expected --sf > 0, --runs >= 1, --warmups >= 0, --lookups >= 1; found %s, %d, %d, %d",
+              scaleFactor,
+              runs,
+              warmups,
+              lookups));
+    }
+  }
+
+  /** Loads LINEITEM into {@code u} unless it is there; prints and returns what it did. */
+  private Map<String, Object> load(String u, PrintStream out, PrintStream err) throws SQLException {
+    Map<String, Object> load = new LinkedHashMap<>();
+    long start = System.nanoTime();
+    List<TpchLoader.TableResult> loaded;
+    try (ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName("LINEITEM")
+            .setInitialMax(io.cairn.tpch.load.TpchSchema.expectedRows("LINEITEM", scaleFactor))
+            .setStyle(ProgressBarStyle.ASCII)
+            .setConsumer(new ConsoleProgressBarConsumer(err))
+            .showSpeed()
+            .build()) {
+      if (Dialect.of(u) == Dialect.DUCKDB) {
+        TpchLoader.TableResult r = DuckDbLoader.ensureLoaded(u, scaleFactor, bar::stepBy);
+        loaded = r == null ? List.of() : List.of(r);
+      } else {
+        loaded = TpchLoader.ensureLoaded(u, scaleFactor, List.of("LINEITEM"), threads, bar::stepBy);
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    load.put("loadedByThisRun", !loaded.isEmpty());
+    if (loaded.isEmpty()) {
+      out.printf(Locale.ROOT, "%s: LINEITEM already loaded at SF %s%n", u, scaleFactor);
+    } else {
+      TpchLoader.TableResult r = loaded.get(0);
+      load.put("rows", r.rows());
+      load.put("seconds", r.nanos() / 1e9);
+      load.put("rowsPerSecond", r.rowsPerSecond());
+      load.put("secondsIncludingCheck", seconds);
+      out.printf(
+          Locale.ROOT,
+          "%s: loaded %,d rows of LINEITEM in %.1f s: %,.0f rows/s (%s)%n",
+          u,
+          r.rows(),
+          r.nanos() / 1e9,
+          r.rowsPerSecond(),
+          Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : threads + " writers");
+      load.put("method", Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : "TpchLoader");
+    }
+    return load;
+  }
+
+  private static long rowsOf(String u) throws SQLException {
+    try (Connection c = DriverManager.getConnection(u)) {
+      return LineitemSuite.countRows(c);
+    }
+  }
+
+  private static String product(Connection c) throws SQLException {
+    DatabaseMetaData md = c.getMetaData();
+    return md.getDatabaseProductName() + " " + md.getDatabaseProductVersion();
+  }
+
+  private static List<List<Object>> answer(Connection c, String sql) throws SQLException {
+    List<List<Object>> rows = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) {
+          row.add(rs.getObject(i));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** Mean length of the dbgen text form of the first 10,000 LINEITEM rows, newline included. */
+  static double bytesPerRow(double scaleFactor) {
+    long bytes = 0;
+    int rows = 0;
+    for (LineItem item : TpchTable.LINE_ITEM.createGenerator(scaleFactor, 1, 1)) {
+      bytes += item.toLine().length() + 1;
+      if (++rows == 10_000) {
+        break;
+      }
+    }
+    return rows == 0 ? 0 : (double) bytes / rows;
+  }
+
+  static String table(List<QueryResult> results) {
+    TextTable t =
+        new TextTable("query", "min ms", "median ms", "max ms", "rows/s", "MB/s", "answer / notes")
+            .alignLeft(6);
+    for (QueryResult r : results) {
+      if (r.failed()) {
+        t.addRow(r.name(), "ERROR", "", "", "", "", r.error());
+        continue;
+      }
+      Map<String, Object> x = r.extra();
+      String notes = r.check() == null ? "" : r.check();
+      if (r.name().equals("lookup")) {
+        notes =
+            String.format(
+                Locale.ROOT,
+                "%s lookups/run: p50 %.1f us, p99 %.1f us, max %.1f us, %,.0f lookups/s; %s",
+                x.get("lookupsPerPass"),
+                (Double) x.get("p50Us"),
+                (Double) x.get("p99Us"),
+                (Double) x.get("maxUs"),
+                (Double) x.get("lookupsPerSecond"),
+                notes);
+      } else if (r.name().startsWith("orderby") && !r.name().endsWith("first-row")) {
+        notes = String.format(Locale.ROOT, "%,d rows read", r.rows());
+      }
+      t.addRow(
+          r.name(),
+          ms(r.stats().minMs()),
+          ms(r.stats().medianMs()),
+          ms(r.stats().maxMs()),
+          x.containsKey("rowsPerSecond")
+              ? String.format(Locale.ROOT, "%,.0f", (Double) x.get("rowsPerSecond"))
+              : "",
+          x.containsKey("mbPerSecond")
+              ? String.format(Locale.ROOT, "%,.1f", (Double) x.get("mbPerSecond"))
+              : "",
+          notes);
+    }
+    return t.render();
+  }
+
+  static String ms(double ms) {
+    return String.format(Locale.ROOT, ms < 10 ? "%,.3f" : ms < 1000 ? "%,.1f" : "%,.0f", ms);
+  }
+
+  private static String comparison(
+      List<String> urls, List<Map<String, Object>> databases, List<List<QueryResult>> all) {
+    List<String> header = new ArrayList<>();
+    header.add("median ms");
+    for (Map<String, Object> db : databases) {
+      header.add(shortName(db));
+    }
+    for (int i = 1; i < urls.size(); i++) {
+      header.add(shortName(databases.get(i)) + "/" + shortName(databases.get(0)));
+    }
+    TextTable t = new TextTable(header.toArray(String[]::new));
+    for (QueryResult first : all.get(0)) {
+      List<String> row = new ArrayList<>();
+      row.add(first.name());
+      List<QueryResult> same = new ArrayList<>();
+      for (List<QueryResult> results : all) {
+        QueryResult match =
+            results.stream().filter(r -> r.name().equals(first.name())).findFirst().orElse(null);
+        same.add(match);
+        row.add(match == null ? "" : match.failed() ? "ERROR" : ms(match.stats().medianMs()));
+      }
+      for (int i = 1; i < same.size(); i++) {
+        QueryResult other = same.get(i);
+        row.add(
+            other == null || other.failed() || first.failed() || first.stats().medianMs() <= 0
+                ? "-"
+                : String.format(
+                    Locale.ROOT, "%.3f", other.stats().medianMs() / first.stats().medianMs()));
+      }
+      t.addRow(row.toArray(String[]::new));
+    }
+    return t.render();
+  }
+
+  private static String shortName(Map<String, Object> db) {
+    String product = String.valueOf(db.get("product"));
+    int space = product.indexOf(' ');
+    return space < 0 ? product : product.substring(0, space);
+  }
+
+  private static Path chart(
+      Path json, List<Map<String, Object>> databases, List<List<QueryResult>> all)
+      throws java.io.IOException {
+    List<String> names = new ArrayList<>();
+    for (List<QueryResult> results : all) {
+      for (QueryResult r : results) {
+        if (!names.contains(r.name())) {
+          names.add(r.name());
+        }
+      }
+    }
+    BarChart chart =
+        new BarChart("LINEITEM suite: median time per query (lookup: per run)", "ms", names);
+    for (int i = 0; i < all.size(); i++) {
+      List<Double> values = new ArrayList<>();
+      for (String name : names) {
+        values.add(
+            all.get(i).stream()
+                .filter(r -> r.name().equals(name) && !r.failed())
+                .map(r -> r.stats().medianMs())
+                .findFirst()
+                .orElse(null));
+      }
+      chart.addSeries(
+          shortName(databases.get(i)) + " (" + databases.get(i).get("url") + ")", values);
+    }
+    String base = json.getFileName().toString().replaceFirst("\\.json$", ".png");
+    return chart.writePng(json.resolveSibling(base), 1200, 700);
   }
 }

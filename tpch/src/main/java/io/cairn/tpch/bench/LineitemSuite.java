@@ -1,0 +1,570 @@
+package io.cairn.tpch.bench;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The LINEITEM suite on one database: each query runs {@code warmups} times unmeasured and {@code
+ * runs} times measured, on one connection; a query that fails is recorded as {@link
+ * QueryResult#ERROR} with the database's message and the suite goes on.
+ */
+final class LineitemSuite {
+  /** The names {@code --only} accepts, in the order the suite runs them. */
+  static final List<String> NAMES =
+      List.of(
+          "count",
+          "count-where",
+          "count-nocache",
+          "count-where-nocache",
+          "count-serial",
+          "count-where-serial",
+          "orderby",
+          "orderby-limit10",
+          "join-1000",
+          "join-131072",
+          "eq-noindex",
+          "index",
+          "q1",
+          "q6",
+          "lookup");
+
+  static final String COUNT = "SELECT COUNT(*) FROM LINEITEM";
+  static final String COUNT_WHERE = "SELECT COUNT(*) FROM LINEITEM WHERE L_QUANTITY < 1000";
+  static final String ORDER_BY = "SELECT * FROM LINEITEM ORDER BY L_EXTENDEDPRICE";
+  static final String JOIN = "SELECT COUNT(*) FROM LINEITEM, J WHERE L_EXTENDEDPRICE = K1";
+  static final String LOOKUP = "SELECT * FROM LINEITEM WHERE L_ORDERKEY = ? AND L_LINENUMBER = ?";
+
+  /** TPC-H Q1 with the validation parameter DELTA = 90 days. */
+  static final String Q1 =
+      "SELECT L_RETURNFLAG, L_LINESTATUS, SUM(L_QUANTITY) AS SUM_QTY,"
+          + " SUM(L_EXTENDEDPRICE) AS SUM_BASE_PRICE,"
+          + " SUM(L_EXTENDEDPRICE * (1 - L_DISCOUNT)) AS SUM_DISC_PRICE,"
+          + " SUM(L_EXTENDEDPRICE * (1 - L_DISCOUNT) * (1 + L_TAX)) AS SUM_CHARGE,"
+          + " AVG(L_QUANTITY) AS AVG_QTY, AVG(L_EXTENDEDPRICE) AS AVG_PRICE,"
+          + " AVG(L_DISCOUNT) AS AVG_DISC, COUNT(*) AS COUNT_ORDER"
+          + " FROM LINEITEM WHERE L_SHIPDATE <= DATE '1998-12-01' - INTERVAL '90' DAY"
+          + " GROUP BY L_RETURNFLAG, L_LINESTATUS ORDER BY L_RETURNFLAG, L_LINESTATUS";
+
+  /** TPC-H Q6 with the validation parameters DATE 1994-01-01, DISCOUNT 0.06, QUANTITY 24. */
+  static final String Q6 =
+      "SELECT SUM(L_EXTENDEDPRICE * L_DISCOUNT) AS REVENUE FROM LINEITEM"
+          + " WHERE L_SHIPDATE >= DATE '1994-01-01'"
+          + " AND L_SHIPDATE < DATE '1994-01-01' + INTERVAL '1' YEAR"
+          + " AND L_DISCOUNT BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND L_QUANTITY < 24";
+
+  /** Relative tolerance of the Q1/Q6 answer check. */
+  static final double TOLERANCE = 1e-6;
+
+  private final int warmups;
+  private final int runs;
+  private final int lookups;
+  private final long seed;
+  private final Set<String> only;
+  private final double bytesPerRow;
+  private final Consumer<String> progress;
+
+  LineitemSuite(
+      int warmups,
+      int runs,
+      int lookups,
+      long seed,
+      Set<String> only,
+      double bytesPerRow,
+      Consumer<String> progress) {
+    this.warmups = warmups;
+    this.runs = runs;
+    this.lookups = lookups;
+    this.seed = seed;
+    this.only = only;
+    this.bytesPerRow = bytesPerRow;
+    this.progress = progress;
+  }
+
+  private boolean selected(String name) {
+    return only.isEmpty() || only.contains(name);
+  }
+
+  /** The rows of LINEITEM in the database at {@code url}. */
+  static long countRows(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(COUNT)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Runs the suite; {@code reference} holds DuckDB's Q1 and Q6 answers (or is empty). */
+  List<QueryResult> run(String url, Map<String, List<List<Object>>> reference, String refUrl)
+      throws SQLException {
+    Dialect dialect = Dialect.of(url);
+    List<QueryResult> results = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url)) {
+      long rows = countRows(c);
+      Consumer<QueryResult> add =
+          r -> {
+            addRates(r, rows);
+            results.add(r);
+            progress.accept(summary(r));
+          };
+      if (selected("count")) {
+        add.accept(timed(c, "count", COUNT, false).result());
+      }
+      if (selected("count-where")) {
+        add.accept(timed(c, "count-where", COUNT_WHERE, false).result());
+      }
+      for (String hint : List.of("NO_CACHE", "SERIAL")) {
+        String suffix = "-" + hint.replace("_", "").toLowerCase(Locale.ROOT);
+        if (selected("count" + suffix)) {
+          add.accept(timed(c, "count" + suffix, hinted(COUNT, hint), false).result());
+        }
+        if (selected("count-where" + suffix)) {
+          add.accept(timed(c, "count-where" + suffix, hinted(COUNT_WHERE, hint), false).result());
+        }
+      }
+      if (selected("orderby")) {
+        Timed t = timed(c, "orderby.all-rows", ORDER_BY, false);
+        if (t.error != null) {
+          add.accept(QueryResult.error("orderby.first-row", ORDER_BY, t.error));
+        } else {
+          add.accept(QueryResult.ok("orderby.first-row", ORDER_BY, t.firstRow, 1, null, extra()));
+        }
+        add.accept(t.result());
+      }
+      if (selected("orderby-limit10")) {
+        add.accept(timed(c, "orderby-limit10", ORDER_BY + " LIMIT 10", false).result());
+      }
+      for (int keys : new int[] {1_000, 131_072}) {
+        String name = "join-" + keys;
+        if (selected(name)) {
+          String setup = fillJ(c, dialect, keys);
+          add.accept(
+              setup != null
+                  ? QueryResult.error(name, JOIN, "creating and filling J failed: " + setup)
+                  : timed(c, name, JOIN, false).result());
+        }
+      }
+      if (selected("join-1000") || selected("join-131072")) {
+        quietly(c, "DROP TABLE IF EXISTS J");
+      }
+      String eq = null;
+      if (selected("eq-noindex") || selected("index")) {
+        try {
+          eq =
+              "SELECT COUNT(*) FROM LINEITEM WHERE L_EXTENDEDPRICE = "
+                  + extendedPriceOfFirstLine(c).toPlainString();
+        } catch (SQLException e) {
+          add.accept(QueryResult.error("eq-noindex", "(value of L_EXTENDEDPRICE)", message(e)));
+        }
+      }
+      if (eq != null && selected("eq-noindex")) {
+        add.accept(timed(c, "eq-noindex", eq, false).result());
+      }
+      if (eq != null && selected("index")) {
+        String ddl = dialect.createIndex();
+        quietly(c, dialect.dropIndex());
+        Timed build = timedOnce(c, "index-build", ddl);
+        add.accept(build.result());
+        if (build.error != null) {
+          add.accept(
+              QueryResult.error("eq-index", eq, "no index: " + ddl + " failed: " + build.error));
+        } else {
+          add.accept(timed(c, "eq-index", eq, false).result());
+          quietly(c, dialect.dropIndex());
+        }
+      }
+      for (String q : List.of("q1", "q6")) {
+        if (selected(q)) {
+          Timed t = timed(c, q, q.equals("q1") ? Q1 : Q6, true);
+          QueryResult r = t.result();
+          if (!r.failed()) {
+            String check = check(t.answer, reference.get(q), url.equals(refUrl));
+            r =
+                new QueryResult(
+                    r.name(),
+                    r.sql(),
+                    r.status(),
+                    r.error(),
+                    r.runsNanos(),
+                    r.stats(),
+                    r.rows(),
+                    check,
+                    r.extra());
+          }
+          add.accept(r);
+        }
+      }
+      if (selected("lookup")) {
+        add.accept(lookups(c));
+      }
+    }
+    return results;
+  }
+
+  /** {@code SELECT /*+ hint *}{@code / ...}: the hint right after SELECT. */
+  static String hinted(String sql, String hint) {
+    return "SELECT /*+ " + hint + " */" + sql.substring("SELECT".length());
+  }
+
+  private void addRates(QueryResult r, long rows) {
+    if (r.failed() || r.name().equals("lookup") || r.name().equals("orderby.first-row")) {
+      return;
+    }
+    double rowsPerSecond = r.stats().perSecondAtMedian(rows);
+    r.extra().put("rowsProcessed", rows);
+    r.extra().put("rowsPerSecond", rowsPerSecond);
+    r.extra().put("mbPerSecond", rowsPerSecond * bytesPerRow / 1e6);
+  }
+
+  static String summary(QueryResult r) {
+    return r.failed()
+        ? String.format(Locale.ROOT, "  %-20s ERROR %s", r.name(), r.error())
+        : String.format(
+            Locale.ROOT,
+            "  %-20s median %,.2f ms%s",
+            r.name(),
+            r.stats().medianMs(),
+            r.check() == null ? "" : ", answer " + r.check());
+  }
+
+  private static Map<String, Object> extra() {
+    return new LinkedHashMap<>();
+  }
+
+  /** The outcome of the runs of one statement. */
+  private static final class Timed {
+    final String name;
+    final String sql;
+    final List<Long> nanos = new ArrayList<>();
+    final List<Long> firstRow = new ArrayList<>();
+    long rows;
+    List<List<Object>> answer;
+    String error;
+
+    Timed(String name, String sql) {
+      this.name = name;
+      this.sql = sql;
+    }
+
+    QueryResult result() {
+      return error != null
+          ? QueryResult.error(name, sql, error)
+          : QueryResult.ok(name, sql, nanos, rows, null, extra());
+    }
+  }
+
+  /**
+   * Runs {@code sql} warmups + runs times, reading every column of every row; records the full time
+   * and the time to the first row of the measured runs.
+   */
+  private Timed timed(Connection c, String name, String sql, boolean keepAnswer) {
+    Timed t = new Timed(name, sql);
+    try {
+      for (int i = 0; i < warmups + runs; i++) {
+        long start = System.nanoTime();
+        long first = -1;
+        long count = 0;
+        List<List<Object>> answer = keepAnswer ? new ArrayList<>() : null;
+        try (Statement s = c.createStatement();
+            ResultSet rs = s.executeQuery(sql)) {
+          int columns = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            if (first < 0) {
+              first = System.nanoTime() - start;
+            }
+            List<Object> row = keepAnswer ? new ArrayList<>(columns) : null;
+            for (int col = 1; col <= columns; col++) {
+              Object v = rs.getObject(col);
+              if (row != null) {
+                row.add(v);
+              }
+            }
+            if (answer != null) {
+              answer.add(row);
+            }
+            count++;
+          }
+        }
+        long elapsed = System.nanoTime() - start;
+        if (i >= warmups) {
+          t.nanos.add(elapsed);
+          t.firstRow.add(first < 0 ? elapsed : first);
+        }
+        t.rows = count;
+        t.answer = answer;
+      }
+    } catch (SQLException | RuntimeException e) {
+      t.error = message(e);
+    }
+    return t;
+  }
+
+  /** Runs a statement that cannot be repeated (e.g. CREATE INDEX) once, measured. */
+  private static Timed timedOnce(Connection c, String name, String sql) {
+    Timed t = new Timed(name, sql);
+    try (Statement s = c.createStatement()) {
+      long start = System.nanoTime();
+      s.execute(sql);
+      t.nanos.add(System.nanoTime() - start);
+    } catch (SQLException | RuntimeException e) {
+      t.error = message(e);
+    }
+    return t;
+  }
+
+  /** The database's message, on one line, with the SQLState when there is one. */
+  static String message(Exception e) {
+    String text = String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", " ").trim();
+    if (e instanceof SQLException sql && sql.getSQLState() != null) {
+      return sql.getSQLState() + " " + text;
+    }
+    return e.getClass().getSimpleName() + ": " + text;
+  }
+
+  private static void quietly(Connection c, String sql) {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      // Clean-up of something that may not exist (DROP INDEX before CREATE INDEX, ...).
+    }
+  }
+
+  private static BigDecimal extendedPriceOfFirstLine(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT L_EXTENDEDPRICE FROM LINEITEM WHERE L_ORDERKEY = 1 AND L_LINENUMBER = 1")) {
+      if (!rs.next()) {
+        throw new SQLException("LINEITEM has no row with L_ORDERKEY = 1 AND L_LINENUMBER = 1");
+      }
+      return rs.getBigDecimal(1);
+    }
+  }
+
+  /**
+   * (Re)creates J (K1 DECIMAL(15,2) PRIMARY KEY) with {@code keys} distinct values drawn uniformly
+   * from L_EXTENDEDPRICE's range with the suite's seed; returns the error message or null.
+   */
+  private String fillJ(Connection c, Dialect dialect, int keys) {
+    try {
+      long low;
+      long high;
+      try (Statement s = c.createStatement();
+          ResultSet rs =
+              s.executeQuery("SELECT MIN(L_EXTENDEDPRICE), MAX(L_EXTENDEDPRICE) FROM LINEITEM")) {
+        rs.next();
+        low = rs.getBigDecimal(1).movePointRight(2).longValueExact();
+        high = rs.getBigDecimal(2).movePointRight(2).longValueExact();
+      }
+      try (Statement s = c.createStatement()) {
+        s.execute("DROP TABLE IF EXISTS J");
+        s.execute("CREATE TABLE J (K1 DECIMAL(15,2) NOT NULL PRIMARY KEY)");
+      }
+      Random random = new Random(seed + keys);
+      Set<Long> cents = new HashSet<>();
+      long span = Math.max(1, high - low + 1);
+      int wanted = (int) Math.min(keys, span);
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try (PreparedStatement insert =
+          c.prepareStatement(dialect.insertVerb() + " INTO J VALUES (?)")) {
+        int pending = 0;
+        while (cents.size() < wanted) {
+          long v = low + (long) (random.nextDouble() * span);
+          if (cents.add(v)) {
+            insert.setBigDecimal(1, BigDecimal.valueOf(v, 2));
+            insert.addBatch();
+            if (++pending == 5_000) {
+              insert.executeBatch();
+              pending = 0;
+            }
+          }
+        }
+        if (pending > 0) {
+          insert.executeBatch();
+        }
+        c.commit();
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+      return null;
+    } catch (SQLException | RuntimeException e) {
+      return message(e);
+    }
+  }
+
+  /**
+   * Point lookups by full primary key through one PreparedStatement: keys sampled (reservoir, the
+   * suite's seed) from the rows of LINEITEM; warmups unmeasured passes, then runs measured passes
+   * of {@code lookups} lookups each, every latency recorded in one HdrHistogram.
+   */
+  private QueryResult lookups(Connection c) {
+    try {
+      long[][] keys = sampleKeys(c);
+      Histogram histogram = new Histogram(3);
+      List<Long> passes = new ArrayList<>();
+      long misses = 0;
+      try (PreparedStatement ps = c.prepareStatement(LOOKUP)) {
+        for (int pass = 0; pass < warmups + runs; pass++) {
+          boolean measured = pass >= warmups;
+          long passStart = System.nanoTime();
+          for (long[] key : keys) {
+            long start = System.nanoTime();
+            ps.setLong(1, key[0]);
+            ps.setInt(2, (int) key[1]);
+            int found = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+              int columns = rs.getMetaData().getColumnCount();
+              while (rs.next()) {
+                for (int col = 1; col <= columns; col++) {
+                  rs.getObject(col);
+                }
+                found++;
+              }
+            }
+            long elapsed = System.nanoTime() - start;
+            if (measured) {
+              histogram.recordValue(elapsed);
+              if (found != 1) {
+                misses++;
+              }
+            }
+          }
+          if (measured) {
+            passes.add(System.nanoTime() - passStart);
+          }
+        }
+      }
+      long total = (long) keys.length * runs;
+      Map<String, Object> extra = extra();
+      extra.put("lookupsPerPass", keys.length);
+      extra.put("p50Us", histogram.getValueAtPercentile(50) / 1e3);
+      extra.put("p99Us", histogram.getValueAtPercentile(99) / 1e3);
+      extra.put("maxUs", histogram.getMaxValue() / 1e3);
+      extra.put("meanUs", histogram.getMean() / 1e3);
+      double seconds = passes.stream().mapToLong(Long::longValue).sum() / 1e9;
+      extra.put("lookupsPerSecond", seconds > 0 ? total / seconds : 0);
+      extra.put("misses", misses);
+      String check =
+          misses == 0
+              ? QueryResult.OK
+              : String.format(Locale.ROOT, "wrong (%d of %d keys not found once)", misses, total);
+      return QueryResult.ok("lookup", LOOKUP, passes, total - misses, check, extra);
+    } catch (SQLException | RuntimeException e) {
+      return QueryResult.error("lookup", LOOKUP, message(e));
+    }
+  }
+
+  private long[][] sampleKeys(Connection c) throws SQLException {
+    Random random = new Random(seed);
+    List<long[]> reservoir = new ArrayList<>();
+    long seen = 0;
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT L_ORDERKEY, L_LINENUMBER FROM LINEITEM")) {
+      while (rs.next()) {
+        long[] key = {rs.getLong(1), rs.getInt(2)};
+        seen++;
+        if (reservoir.size() < lookups) {
+          reservoir.add(key);
+        } else {
+          long j = (long) (random.nextDouble() * seen);
+          if (j < lookups) {
+            reservoir.set((int) j, key);
+          }
+        }
+      }
+    }
+    if (reservoir.isEmpty()) {
+      throw new SQLException("LINEITEM is empty: no keys to look up");
+    }
+    Collections.shuffle(reservoir, random);
+    long[][] keys = new long[lookups][];
+    for (int i = 0; i < lookups; i++) {
+      keys[i] = reservoir.get(i % reservoir.size());
+    }
+    return keys;
+  }
+
+  /** The answer of Q1 or Q6 against DuckDB's, cell by cell, numbers within {@link #TOLERANCE}. */
+  static String check(List<List<Object>> answer, List<List<Object>> expected, boolean isReference) {
+    if (isReference) {
+      return "ok (reference)";
+    }
+    if (expected == null) {
+      return "unchecked (no reference answer)";
+    }
+    Set<Integer> rounded = new java.util.TreeSet<>();
+    if (answer.size() != expected.size()) {
+      return String.format(
+          Locale.ROOT, "wrong: %d rows, DuckDB has %d", answer.size(), expected.size());
+    }
+    for (int r = 0; r < answer.size(); r++) {
+      List<Object> a = answer.get(r);
+      List<Object> e = expected.get(r);
+      if (a.size() != e.size()) {
+        return String.format(
+            Locale.ROOT, "wrong: row %d has %d columns, DuckDB %d", r + 1, a.size(), e.size());
+      }
+      for (int col = 0; col < a.size(); col++) {
+        if (!same(a.get(col), e.get(col))) {
+          if (atReturnedScale(a.get(col), e.get(col))) {
+            rounded.add(col + 1);
+            continue;
+          }
+          return String.format(
+              Locale.ROOT,
+              "wrong: row %d column %d is [%s], DuckDB [%s]",
+              r + 1,
+              col + 1,
+              a.get(col),
+              e.get(col));
+        }
+      }
+    }
+    return rounded.isEmpty()
+        ? QueryResult.OK
+        : "ok (column(s) "
+            + rounded
+            + " equal to DuckDB's only at the decimal scale the database returned)";
+  }
+
+  /**
+   * True when {@code a} is a DECIMAL and {@code e}, rounded half-up to {@code a}'s scale, equals
+   * it: e.g. an AVG returned with 6 decimals (0.050081) against DuckDB's double (0.0500813390...).
+   */
+  static boolean atReturnedScale(Object a, Object e) {
+    if (a instanceof BigDecimal x && e instanceof Number y) {
+      BigDecimal v =
+          new BigDecimal(y.toString()).setScale(x.scale(), java.math.RoundingMode.HALF_UP);
+      return v.compareTo(x) == 0;
+    }
+    return false;
+  }
+
+  static boolean same(Object a, Object e) {
+    if (a == null || e == null) {
+      return a == e;
+    }
+    if (a instanceof Number x && e instanceof Number y) {
+      double u = x.doubleValue();
+      double v = y.doubleValue();
+      return Math.abs(u - v) <= TOLERANCE * Math.max(Math.abs(u), Math.abs(v));
+    }
+    return a.toString().trim().equals(e.toString().trim());
+  }
+}
