@@ -175,7 +175,7 @@ public final class TpchQueriesCommand implements Callable<Integer> {
         try {
           keepers.add(DriverManager.getConnection(u));
           loads.put(u, load(u, err));
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
           err.println("Setup failed for " + u + ": " + QueryExecutor.message(e));
           return 1;
         }
@@ -251,7 +251,8 @@ public final class TpchQueriesCommand implements Callable<Integer> {
     return selected;
   }
 
-  private List<Map<String, Object>> load(String u, PrintStream err) throws SQLException {
+  private List<Map<String, Object>> load(String u, PrintStream err)
+      throws SQLException, IOException {
     long expected = 0;
     for (String t : TpchSchema.TABLES) {
       expected += TpchSchema.expectedRows(t, scaleFactor);
@@ -267,7 +268,10 @@ public final class TpchQueriesCommand implements Callable<Integer> {
             .showSpeed()
             .continuousUpdate()
             .build()) {
-      loaded = TpchLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, threads, bar::stepBy);
+      loaded =
+          DuckDbLoader.handles(u)
+              ? DuckDbLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, bar::stepBy)
+              : TpchLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, threads, bar::stepBy);
     }
     List<Map<String, Object>> tables = new ArrayList<>();
     for (TpchLoader.TableResult r : loaded) {
