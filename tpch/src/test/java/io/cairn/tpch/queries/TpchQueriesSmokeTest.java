@@ -83,6 +83,7 @@ class TpchQueriesSmokeTest {
   void usageErrorsExitWithTwo() {
     assertThat(CairnTool.run("bench", "tpch", "--queries", "23")).isEqualTo(2);
     assertThat(CairnTool.run("bench", "tpch", "--runs", "0")).isEqualTo(2);
+    assertThat(CairnTool.run("bench", "tpch", "--sf", "0.005")).isEqualTo(2);
     assertThat(CairnTool.run("bench", "tpch", "--help")).isZero();
   }
 }
