@@ -16,6 +16,14 @@ public interface KvTable {
   /** Opens a scan over a snapshot taken now; concurrent writes are not seen. */
   RowScanner scan(ScanRequest request);
 
+  /**
+   * About how many rows the table holds (versions and deletes may be counted), for the planner's
+   * estimates; -1 when unknown. Cheap: never scans.
+   */
+  default long approximateRowCount() {
+    return -1;
+  }
+
   /** Reserves {@code count} consecutive ids, unique within this table, and returns the first. */
   long allocateIds(long count);
 }

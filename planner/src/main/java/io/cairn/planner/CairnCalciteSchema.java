@@ -5,6 +5,7 @@ import io.cairn.core.catalog.TableDescriptor;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.type.RelDataType;
@@ -12,15 +13,21 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /** An immutable Calcite view of one catalog version: schemas holding {@link CairnTable}s. */
 final class CairnCalciteSchema {
+  /** Calcite's own guess for a table of unknown size. */
+  private static final double DEFAULT_ROW_COUNT = 100;
+
   private CairnCalciteSchema() {}
 
   /**
@@ -49,9 +56,24 @@ final class CairnCalciteSchema {
   /** A table as Calcite sees it; unwraps to its descriptor. */
   static final class CairnTable extends AbstractTable {
     private final TableDescriptor descriptor;
+    private final ToLongFunction<TableDescriptor> rowCounts;
 
-    CairnTable(TableDescriptor descriptor) {
+    CairnTable(TableDescriptor descriptor, ToLongFunction<TableDescriptor> rowCounts) {
       this.descriptor = descriptor;
+      this.rowCounts = rowCounts;
+    }
+
+    /** Row count (asked at planning time, so it follows the data) and the primary key. */
+    @Override
+    public Statistic getStatistic() {
+      long rows = rowCounts.applyAsLong(descriptor);
+      List<ImmutableBitSet> keys =
+          descriptor.hiddenRowId()
+              ? List.of()
+              : List.of(
+                  ImmutableBitSet.of(
+                      descriptor.primaryKey().stream().mapToInt(k -> k.columnIndex()).toArray()));
+      return Statistics.of(rows < 0 ? DEFAULT_ROW_COUNT : Math.max(1, rows), keys);
     }
 
     TableDescriptor descriptor() {
@@ -89,7 +111,10 @@ final class CairnCalciteSchema {
     }
   }
 
-  static CalciteSchema create(List<TableDescriptor> tables, List<String> schemaNames) {
+  static CalciteSchema create(
+      List<TableDescriptor> tables,
+      List<String> schemaNames,
+      ToLongFunction<TableDescriptor> rowCounts) {
     CalciteSchema root = CalciteSchema.createRootSchema(false, false);
     Map<String, Map<String, Table>> bySchema = new HashMap<>();
     for (String s : schemaNames) {
@@ -98,7 +123,7 @@ final class CairnCalciteSchema {
     for (TableDescriptor t : tables) {
       bySchema
           .computeIfAbsent(t.schemaName(), k -> new HashMap<>())
-          .put(t.tableName(), new CairnTable(t));
+          .put(t.tableName(), new CairnTable(t, rowCounts));
     }
     SchemaPlus plus = root.plus();
     bySchema.forEach((name, map) -> plus.add(name, new FixedSchema(Map.copyOf(map))));

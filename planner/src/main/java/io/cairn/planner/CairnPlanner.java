@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToLongFunction;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
@@ -32,9 +33,12 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -42,6 +46,8 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -117,6 +123,18 @@ public final class CairnPlanner {
         .build();
   }
 
+  /**
+   * Join order: inner joins are collected into multi-joins and reordered so that every join has a
+   * join condition where the query allows (no cross products from the FROM order, TPC-H Q8/Q9).
+   */
+  private static HepProgram joinOrderProgram() {
+    return new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+        .build();
+  }
+
   private static HepProgram pushdownProgram() {
     return new HepProgramBuilder()
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
@@ -148,8 +166,20 @@ public final class CairnPlanner {
 
   private record SchemaSnapshot(long version, CalciteSchema schema) {}
 
+  private final ToLongFunction<TableDescriptor> rowCounts;
+
+  /** A planner without row counts (the optimizer assumes defaults). */
   public CairnPlanner(Catalog catalog) {
+    this(catalog, t -> -1);
+  }
+
+  /**
+   * @param rowCounts approximate rows of a table, -1 when unknown; asked while planning, so
+   *     estimates follow the data (plans already cached keep the order they were made with)
+   */
+  public CairnPlanner(Catalog catalog, ToLongFunction<TableDescriptor> rowCounts) {
     this.catalog = catalog;
+    this.rowCounts = rowCounts;
   }
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
@@ -205,7 +235,7 @@ public final class CairnPlanner {
       return current.schema();
     }
     List<TableDescriptor> tables = catalog.tables();
-    CalciteSchema schema = CairnCalciteSchema.create(tables, catalog.schemas());
+    CalciteSchema schema = CairnCalciteSchema.create(tables, catalog.schemas(), rowCounts);
     snapshot.set(new SchemaSnapshot(version, schema));
     return schema;
   }
@@ -317,9 +347,47 @@ public final class CairnPlanner {
       HepPlanner windows = new HepPlanner(windowProgram());
       windows.setRoot(result);
       result = windows.findBestExp();
+      result = pullOrFactors(result);
       HepPlanner pushdown = new HepPlanner(pushdownProgram());
       pushdown.setRoot(result);
-      return pushdown.findBestExp();
+      result = pushdown.findBestExp();
+      HepPlanner joins = new HepPlanner(joinOrderProgram());
+      joins.setRoot(result);
+      result = joins.findBestExp();
+      HepPlanner again = new HepPlanner(pushdownProgram());
+      again.setRoot(result);
+      return again.findBestExp();
+    }
+
+    /**
+     * Pulls factors common to every branch of an OR out of filter and join conditions: {@code (a =
+     * b AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}, so the equality can become a
+     * join key (TPC-H Q19) or a key range.
+     */
+    private RelNode pullOrFactors(RelNode rel) {
+      RexBuilder rexBuilder = cluster.getRexBuilder();
+      return rel.accept(
+          new RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+              RelNode node = super.visit(other);
+              if (node instanceof LogicalFilter filter) {
+                RexNode pulled = RexUtil.pullFactors(rexBuilder, filter.getCondition());
+                return filter.copy(filter.getTraitSet(), filter.getInput(), pulled);
+              }
+              if (node instanceof LogicalJoin join) {
+                RexNode pulled = RexUtil.pullFactors(rexBuilder, join.getCondition());
+                return join.copy(
+                    join.getTraitSet(),
+                    pulled,
+                    join.getLeft(),
+                    join.getRight(),
+                    join.getJoinType(),
+                    join.isSemiJoinDone());
+              }
+              return node;
+            }
+          });
     }
 
     /** Applies RelRoot's field mapping (ORDER BY on unselected columns adds hidden fields). */

@@ -6,13 +6,14 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Cairn's numeric rules: DECIMAL up to 38 digits; AVG of exact numbers keeps at least 6 decimals
- * (as PostgreSQL, MySQL and DuckDB do, so TPC-H Q1's averages are not rounded to the input scale);
- * SUM widens to BIGINT / DECIMAL(38, s).
+ * Cairn's numeric rules: DECIMAL up to 38 digits; AVG of exact numbers and DECIMAL division keep at
+ * least {@value #MIN_FRACTION_SCALE} decimals (Calcite keeps the input scale for AVG and drops to 6
+ * decimals when a quotient's precision overflows, which loses significant digits of small values
+ * such as TPC-H Q1's average discount or Q8's market share); SUM widens to BIGINT / DECIMAL(38, s).
  */
 public final class CairnTypeSystem extends RelDataTypeSystemImpl {
   public static final CairnTypeSystem INSTANCE = new CairnTypeSystem();
-  static final int MIN_AVG_SCALE = 6;
+  static final int MIN_FRACTION_SCALE = 12;
 
   private CairnTypeSystem() {}
 
@@ -37,11 +38,26 @@ public final class CairnTypeSystem extends RelDataTypeSystemImpl {
     SqlTypeName name = argumentType.getSqlTypeName();
     if (SqlTypeName.INT_TYPES.contains(name) || name == SqlTypeName.DECIMAL) {
       int scale =
-          Math.max(MIN_AVG_SCALE, name == SqlTypeName.DECIMAL ? argumentType.getScale() : 0);
+          Math.max(MIN_FRACTION_SCALE, name == SqlTypeName.DECIMAL ? argumentType.getScale() : 0);
       return factory.createTypeWithNullability(
           factory.createSqlType(SqlTypeName.DECIMAL, 38, scale), argumentType.isNullable());
     }
     return super.deriveAvgAggType(factory, argumentType);
+  }
+
+  @Override
+  public RelDataType deriveDecimalDivideType(
+      RelDataTypeFactory factory, RelDataType dividend, RelDataType divisor) {
+    RelDataType derived = super.deriveDecimalDivideType(factory, dividend, divisor);
+    if (derived == null || derived.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return derived;
+    }
+    int scale = Math.max(derived.getScale(), MIN_FRACTION_SCALE);
+    if (scale == derived.getScale()) {
+      return derived;
+    }
+    RelDataType wider = factory.createSqlType(SqlTypeName.DECIMAL, 38, scale);
+    return factory.createTypeWithNullability(wider, derived.isNullable());
   }
 
   @Override

@@ -100,4 +100,13 @@ final class EmbeddedTable implements KvTable {
   void drop() {
     new ArrayList<>(regions).forEach(Region::close);
   }
+
+  @Override
+  public long approximateRowCount() {
+    long cells = 0;
+    for (Region region : regions) {
+      cells += region.peekMemstore().cellCount();
+    }
+    return cells;
+  }
 }

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.embedded;
 
 import io.cairn.core.catalog.Catalog;
 import io.cairn.kv.KvStore;
+import io.cairn.kv.KvTable;
 import io.cairn.planner.CairnPlanner;
 import io.cairn.server.EmbeddedStore;
 import java.util.Map;
@@ -23,7 +24,10 @@ final class EmbeddedDatabase {
     this.name = name;
     this.store = store;
     this.catalog = Catalog.open(store);
-    this.planner = new CairnPlanner(catalog);
+    this.planner =
+        new CairnPlanner(
+            catalog,
+            t -> store.table(t.kvTableName()).map(KvTable::approximateRowCount).orElse(-1L));
   }
 
   /** The database called {@code name} (e.g. {@code mem:demo}), created on first use. */
