@@ -185,12 +185,34 @@ final class PhysicalPlanner {
 
   private PlanNode aggregate(Aggregate aggregate) {
     PlanNode input = convert(aggregate.getInput());
-    List<Integer> groupKeys = aggregate.getGroupSet().asList();
+    // Input columns the aggregate reads; a scan below it projects only those (COUNT(*) reads
+    // none, so the store decodes nothing).
+    java.util.TreeSet<Integer> used = new java.util.TreeSet<>(aggregate.getGroupSet().asList());
+    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      used.addAll(call.getArgList());
+      if (call.filterArg >= 0) {
+        used.add(call.filterArg);
+      }
+    }
+    int[] remap = new int[input.outputTypes().size()];
+    for (int i = 0; i < remap.length; i++) {
+      remap[i] = i;
+    }
+    if (input instanceof ScanNode scan && used.size() < scan.projection().size()) {
+      List<Expr> projection = new ArrayList<>();
+      for (int column : used) {
+        remap[column] = projection.size();
+        projection.add(scan.projection().get(column));
+      }
+      input = new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
+    }
+    List<Integer> groupKeys = remapAll(aggregate.getGroupSet().asList(), remap);
     List<AggregateCall> calls = new ArrayList<>();
     List<Integer> filters = new ArrayList<>();
     List<Expr> constants = new ArrayList<>();
     int width = input.outputTypes().size();
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      filters.add(call.filterArg < 0 ? -1 : remap[call.filterArg]);
       if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
         // LITERAL_AGG(literal) yields its literal for every group: ANY_VALUE over an appended
         // constant column.
@@ -202,16 +224,14 @@ final class PhysicalPlanner {
                 List.of(width + constants.size() - 1),
                 false,
                 Types.toDataType(call.getType())));
-        filters.add(call.filterArg);
         continue;
       }
       calls.add(
           new AggregateCall(
               aggregateKind(call),
-              call.getArgList(),
+              remapAll(call.getArgList(), remap),
               call.isDistinct(),
               Types.toDataType(call.getType())));
-      filters.add(call.filterArg);
     }
     if (!constants.isEmpty()) {
       List<Expr> exprs = new ArrayList<>();
@@ -223,9 +243,17 @@ final class PhysicalPlanner {
     }
     List<List<Integer>> groupSets = new ArrayList<>();
     for (var set : aggregate.getGroupSets()) {
-      groupSets.add(set.asList());
+      groupSets.add(remapAll(set.asList(), remap));
     }
     return new AggregateNode(input, groupKeys, groupSets, calls, filters);
+  }
+
+  private static List<Integer> remapAll(List<Integer> columns, int[] remap) {
+    List<Integer> result = new ArrayList<>(columns.size());
+    for (int c : columns) {
+      result.add(remap[c]);
+    }
+    return result;
   }
 
   private static AggregateKind aggregateKind(org.apache.calcite.rel.core.AggregateCall call) {
