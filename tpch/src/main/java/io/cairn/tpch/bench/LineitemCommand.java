@@ -305,12 +305,7 @@ public final class LineitemCommand implements Callable<Integer> {
             .setConsumer(new ConsoleProgressBarConsumer(err))
             .showSpeed()
             .build()) {
-      if (Dialect.of(u) == Dialect.DUCKDB) {
-        TpchLoader.TableResult r = DuckDbLoader.ensureLoaded(u, scaleFactor, bar::stepBy);
-        loaded = r == null ? List.of() : List.of(r);
-      } else {
-        loaded = TpchLoader.ensureLoaded(u, scaleFactor, List.of("LINEITEM"), threads, bar::stepBy);
-      }
+      loaded = TpchLoader.ensureLoaded(u, scaleFactor, List.of("LINEITEM"), threads, bar::stepBy);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     load.put("loadedByThisRun", !loaded.isEmpty());

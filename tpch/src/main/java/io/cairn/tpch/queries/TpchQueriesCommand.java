@@ -282,10 +282,7 @@ public final class TpchQueriesCommand implements Callable<Integer> {
             .showSpeed()
             .continuousUpdate()
             .build()) {
-      loaded =
-          DuckDbLoader.handles(u)
-              ? DuckDbLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, bar::stepBy)
-              : TpchLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, threads, bar::stepBy);
+      loaded = TpchLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, threads, bar::stepBy);
     }
     List<Map<String, Object>> tables = new ArrayList<>();
     for (TpchLoader.TableResult r : loaded) {
