@@ -279,4 +279,12 @@ class TestExplainAndErrors {
     assertError("create local index I on T (QTY)", "0A000", "CREATE LOCAL INDEX");
     assertError("UPDATE STATISTICS T", "0A000", "UPDATE STATISTICS");
   }
+
+  @Test
+  void hintLikeTextInsideLiteralsIsLeftAlone() throws SQLException {
+    assertThat(column("SELECT '/*+ a b */' || NAME FROM T WHERE ID = 1"))
+        .containsExactly("/*+ a b */a");
+    assertThat(column("SELECT /*+ NO_CACHE SERIAL */ 'x y' FROM T WHERE ID = 1"))
+        .containsExactly("x y");
+  }
 }

@@ -535,7 +535,12 @@ public final class CairnPlanner {
 
     private static PlanNode rowKeySource(PlanNode source, TableDescriptor table) {
       if (!(source instanceof ScanNode scan)) {
-        throw CairnException.internal("DELETE source must be a scan, found " + source);
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "DELETE with a subquery or join on a table without a primary key is not supported yet"
+                + " (table ["
+                + table.qualifiedName()
+                + "])");
       }
       Expr key = new Expr.ColumnRef(table.columns().size(), DataType.VARBINARY.withNullable(false));
       return new ScanNode(scan.table(), scan.keys(), scan.filter(), List.of(key), scan.limit());
@@ -604,49 +609,83 @@ public final class CairnPlanner {
      * items into a comma. The text keeps its length, so error positions stay right.
      */
     static String normalizeHints(String text) {
-      int start = text.indexOf("/*+");
-      if (start < 0) {
+      if (!text.contains("/*+")) {
         return text;
       }
       StringBuilder out = new StringBuilder(text);
-      while (start >= 0) {
-        int end = text.indexOf("*/", start + 3);
-        if (end < 0) {
-          break;
+      int i = 0;
+      while (i < text.length()) {
+        char c = text.charAt(i);
+        if (c == '\'' || c == '"') {
+          i = skipQuoted(text, i); // never touch string literals or quoted names
+        } else if (text.startsWith("--", i)) {
+          int nl = text.indexOf('\n', i);
+          i = nl < 0 ? text.length() : nl + 1;
+        } else if (text.startsWith("/*+", i)) {
+          int end = text.indexOf("*/", i + 3);
+          if (end < 0) {
+            break;
+          }
+          commaSeparate(text, i + 3, end, out);
+          i = end + 2;
+        } else if (text.startsWith("/*", i)) {
+          int end = text.indexOf("*/", i + 2);
+          i = end < 0 ? text.length() : end + 2;
+        } else {
+          i++;
         }
-        boolean afterItem = false;
-        int blank = -1;
-        for (int i = start + 3; i < end; i++) {
-          char c = text.charAt(i);
-          if (Character.isWhitespace(c)) {
-            if (afterItem && blank < 0) {
-              blank = i;
-            }
-            continue;
-          }
-          boolean itemStart = Character.isLetterOrDigit(c) || c == '_' || c == '"' || c == '\'';
-          if (itemStart && blank >= 0) {
-            out.setCharAt(blank, ',');
-          }
-          blank = -1;
-          if (c == '"' || c == '\'') {
-            int close = text.indexOf(c, i + 1);
-            i = close < 0 || close > end ? end : close;
-            afterItem = true;
-          } else {
-            afterItem = itemStart || c == ')';
-            while (itemStart
-                && i + 1 < end
-                && (Character.isLetterOrDigit(text.charAt(i + 1))
-                    || text.charAt(i + 1) == '_'
-                    || text.charAt(i + 1) == '.')) {
-              i++;
-            }
-          }
-        }
-        start = text.indexOf("/*+", end + 2);
       }
       return out.toString();
+    }
+
+    /** The index after the quoted text starting at {@code start} (doubled quotes escape). */
+    private static int skipQuoted(String text, int start) {
+      char quote = text.charAt(start);
+      int i = start + 1;
+      while (i < text.length()) {
+        if (text.charAt(i) == quote) {
+          if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
+            i += 2;
+            continue;
+          }
+          return i + 1;
+        }
+        i++;
+      }
+      return text.length();
+    }
+
+    /** Turns the first blank between two items of a hint body into a comma. */
+    private static void commaSeparate(String text, int from, int end, StringBuilder out) {
+      boolean afterItem = false;
+      int blank = -1;
+      for (int i = from; i < end; i++) {
+        char c = text.charAt(i);
+        if (Character.isWhitespace(c)) {
+          if (afterItem && blank < 0) {
+            blank = i;
+          }
+          continue;
+        }
+        boolean itemStart = Character.isLetterOrDigit(c) || c == '_' || c == '"' || c == '\'';
+        if (itemStart && blank >= 0) {
+          out.setCharAt(blank, ',');
+        }
+        blank = -1;
+        if (c == '"' || c == '\'') {
+          i = Math.min(skipQuoted(text, i), end) - 1;
+          afterItem = true;
+        } else {
+          afterItem = itemStart || c == ')';
+          while (itemStart
+              && i + 1 < end
+              && (Character.isLetterOrDigit(text.charAt(i + 1))
+                  || text.charAt(i + 1) == '_'
+                  || text.charAt(i + 1) == '.')) {
+            i++;
+          }
+        }
+      }
     }
 
     private static boolean startsWithWord(String text, int at, String word) {
