@@ -101,12 +101,7 @@ final class Assignments {
       return new ProjectNode(project.input(), strip(project.expressions(), table, targets));
     }
     if (source instanceof ScanNode scan) {
-      return new ScanNode(
-          scan.table(),
-          scan.keys(),
-          scan.filter(),
-          strip(scan.projection(), table, targets),
-          scan.limit());
+      return scan.withProjection(strip(scan.projection(), table, targets));
     }
     return source;
   }

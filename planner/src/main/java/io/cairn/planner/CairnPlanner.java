@@ -7,7 +7,6 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.planner.plan.PlanNode;
-import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.sql.grammar.CairnSqlParser;
@@ -400,14 +399,7 @@ public final class CairnPlanner {
         int index = field.getKey();
         exprs.add(new Expr.ColumnRef(index, node.outputTypes().get(index)));
       }
-      if (node instanceof ScanNode scan) {
-        List<Expr> projection = new ArrayList<>();
-        for (Expr e : exprs) {
-          projection.add(Exprs.inline(e, scan.projection()));
-        }
-        return new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
-      }
-      return new ProjectNode(node, exprs);
+      return Exprs.project(node, exprs);
     }
 
     private List<StatementPlan.ResultColumn> resultColumns(SqlNode validated, RelRoot root) {
@@ -523,14 +515,7 @@ public final class CairnPlanner {
           exprs.add((Expr) o);
         }
       }
-      if (source instanceof ScanNode scan) {
-        List<Expr> projection = new ArrayList<>();
-        for (Expr e : exprs) {
-          projection.add(Exprs.inline(e, scan.projection()));
-        }
-        return new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
-      }
-      return new ProjectNode(source, exprs);
+      return Exprs.project(source, exprs);
     }
 
     private static PlanNode rowKeySource(PlanNode source, TableDescriptor table) {
@@ -543,7 +528,7 @@ public final class CairnPlanner {
                 + "])");
       }
       Expr key = new Expr.ColumnRef(table.columns().size(), DataType.VARBINARY.withNullable(false));
-      return new ScanNode(scan.table(), scan.keys(), scan.filter(), List.of(key), scan.limit());
+      return scan.withProjection(List.of(key));
     }
   }
 

@@ -3,6 +3,9 @@ package io.cairn.planner;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
+import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ProjectNode;
+import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +26,21 @@ final class Exprs {
       return new Expr.Call(call.op(), operands, call.type());
     }
     return expr;
+  }
+
+  /**
+   * {@code exprs} over {@code input}'s rows: folded into the scan's projection when the input is a
+   * scan (so it runs in the store), else a client-side projection.
+   */
+  static PlanNode project(PlanNode input, List<Expr> exprs) {
+    if (input instanceof ScanNode scan) {
+      List<Expr> inlined = new ArrayList<>(exprs.size());
+      for (Expr e : exprs) {
+        inlined.add(inline(e, scan.projection()));
+      }
+      return scan.withProjection(inlined);
+    }
+    return new ProjectNode(input, exprs);
   }
 
   static Expr and(Expr a, Expr b) {

@@ -158,17 +158,10 @@ final class PhysicalPlanner {
   private PlanNode project(Project project) {
     PlanNode input = convert(project.getInput());
     List<Expr> expressions = rex.convertAll(project.getProjects());
-    if (input instanceof ScanNode scan) {
-      List<Expr> inlined = new ArrayList<>(expressions.size());
-      for (Expr e : expressions) {
-        inlined.add(Exprs.inline(e, scan.projection()));
-      }
-      return new ScanNode(scan.table(), scan.keys(), scan.filter(), inlined, scan.limit());
-    }
-    if (isIdentity(expressions, input.outputTypes().size())) {
+    if (!(input instanceof ScanNode) && isIdentity(expressions, input.outputTypes().size())) {
       return input;
     }
-    return new ProjectNode(input, expressions);
+    return Exprs.project(input, expressions);
   }
 
   private static boolean isIdentity(List<Expr> expressions, int inputWidth) {
@@ -204,7 +197,7 @@ final class PhysicalPlanner {
         remap[column] = projection.size();
         projection.add(scan.projection().get(column));
       }
-      input = new ScanNode(scan.table(), scan.keys(), scan.filter(), projection, scan.limit());
+      input = scan.withProjection(projection);
     }
     List<Integer> groupKeys = remapAll(aggregate.getGroupSet().asList(), remap);
     List<AggregateCall> calls = new ArrayList<>();

@@ -29,6 +29,11 @@ public record ScanNode(
     projection = List.copyOf(projection);
   }
 
+  /** The same scan emitting {@code newProjection} (expressions over the table row). */
+  public ScanNode withProjection(List<Expr> newProjection) {
+    return new ScanNode(table, keys, filter, newProjection, limit);
+  }
+
   public boolean isFullScan() {
     return keys.isEmpty() || keys.stream().anyMatch(KeyBounds::isAll);
   }

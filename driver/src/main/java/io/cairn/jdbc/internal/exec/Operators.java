@@ -80,6 +80,9 @@ public final class Operators {
     throw CairnException.internal("Unknown plan node " + node.getClass().getSimpleName());
   }
 
+  /** The input of expressions that read no columns (VALUES, OFFSET, FETCH). */
+  private static final Object[] NO_INPUT = new Object[0];
+
   static RowExpression[] compileAll(List<Expr> exprs) {
     RowExpression[] compiled = new RowExpression[exprs.size()];
     for (int i = 0; i < compiled.length; i++) {
@@ -89,7 +92,7 @@ public final class Operators {
   }
 
   static long evalCount(Expr expr, ExecContext ctx, String what) {
-    Object v = ExprCompiler.compile(expr).evaluate(new Object[0], ctx.eval());
+    Object v = ExprCompiler.compile(expr).evaluate(NO_INPUT, ctx.eval());
     if (v == null) {
       return -1;
     }
@@ -720,27 +723,31 @@ public final class Operators {
     return sameClass ? value : Values.cast(value, type);
   }
 
-  /** Constant rows. */
+  /** Constant rows; each expression is compiled once, when the operator is built. */
   static final class ValuesOp implements Operator {
     private final ValuesNode node;
     private final ExecContext ctx;
+    private final List<RowExpression[]> rows;
     private int next;
 
     ValuesOp(ValuesNode node, ExecContext ctx) {
       this.node = node;
       this.ctx = ctx;
+      this.rows = new ArrayList<>(node.rows().size());
+      for (List<Expr> row : node.rows()) {
+        rows.add(compileAll(row));
+      }
     }
 
     @Override
     public Object[] next() {
-      if (next >= node.rows().size()) {
+      if (next >= rows.size()) {
         return null;
       }
-      List<Expr> exprs = node.rows().get(next++);
-      Object[] row = new Object[exprs.size()];
+      RowExpression[] exprs = rows.get(next++);
+      Object[] row = new Object[exprs.length];
       for (int i = 0; i < row.length; i++) {
-        Object v = ExprCompiler.compile(exprs.get(i)).evaluate(new Object[0], ctx.eval());
-        row[i] = conform(v, node.outputTypes().get(i));
+        row[i] = conform(exprs[i].evaluate(NO_INPUT, ctx.eval()), node.outputTypes().get(i));
       }
       return row;
     }

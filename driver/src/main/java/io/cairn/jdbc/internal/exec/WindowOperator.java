@@ -231,7 +231,8 @@ final class WindowOperator implements Operator {
 
   private static void shift(WindowNode.Call call, Object[][] rows, int column) {
     int m = rows.length;
-    Object[][] values = new Object[m][];
+    // All values are read before any is written: the output column may be an argument's.
+    Object[] values = new Object[m];
     for (int j = 0; j < m; j++) {
       long offset = count(rows[j], call, 1);
       long at = call.function() == WindowNode.Function.LAG ? j - offset : j + offset;
@@ -241,10 +242,10 @@ final class WindowOperator implements Operator {
       } else {
         value = call.arguments().size() > 2 ? rows[j][call.arguments().get(2)] : null;
       }
-      values[j] = new Object[] {value};
+      values[j] = value;
     }
     for (int j = 0; j < m; j++) {
-      rows[j][column] = Operators.conform(values[j][0], call.type());
+      rows[j][column] = Operators.conform(values[j], call.type());
     }
   }
 
