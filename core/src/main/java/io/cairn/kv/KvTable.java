@@ -1,17 +1,26 @@
 package io.cairn.kv;
 
 import java.util.List;
+import java.util.Map;
 
 /** A sorted table of (key, value) rows with MVCC snapshots. Thread-safe. */
 public interface KvTable {
   String name();
 
   /**
-   * Applies the batch atomically (all or nothing, one sequence id) after checking every condition.
+   * Applies the batch with the table's default durability. See {@link #mutate(List, Durability)}.
+   */
+  default void mutate(List<Mutation> batch) {
+    mutate(batch, null);
+  }
+
+  /**
+   * Applies the batch atomically (all or nothing, one sequence id) after checking every condition,
+   * and returns once it is as durable as {@code durability} asks (null: the table's default).
    *
    * @throws ConditionFailedException when a condition fails; nothing is applied
    */
-  void mutate(List<Mutation> batch);
+  void mutate(List<Mutation> batch, Durability durability);
 
   /** Opens a scan over a snapshot taken now; concurrent writes are not seen. */
   RowScanner scan(ScanRequest request);
@@ -26,4 +35,27 @@ public interface KvTable {
 
   /** Reserves {@code count} consecutive ids, unique within this table, and returns the first. */
   long allocateIds(long count);
+
+  /** The table's current options (validated, canonical), as created or last altered. */
+  default Map<String, String> options() {
+    return Map.of();
+  }
+
+  /**
+   * Changes table options; storage options (encoding, compression, block size, bloom filter) apply
+   * to files written afterwards. {@code options} holds only the options to change.
+   */
+  default void alter(Map<String, String> options) {}
+
+  /** Writes every region's memstore to files now (a no-op for a store without files). */
+  default void flush() {}
+
+  /**
+   * Compacts every region's files now: a major compaction rewrites all of them into one, dropping
+   * deleted and overwritten cells; a minor one merges what the size-ratio policy picks.
+   */
+  default void compact(boolean major) {}
+
+  /** The table's regions in key order. */
+  List<RegionInfo> regions();
 }

@@ -6,6 +6,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
+import io.cairn.kv.TableSpec;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,7 +25,7 @@ public final class EmbeddedStore implements KvStore {
   }
 
   @Override
-  public KvTable createTable(String tableName) {
+  public KvTable createTable(String tableName, TableSpec spec) {
     requireNonNull(tableName, "tableName is null");
     EmbeddedTable table = new EmbeddedTable(tableName);
     if (tables.putIfAbsent(tableName, table) != null) {

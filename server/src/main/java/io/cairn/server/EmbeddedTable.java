@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
+import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.server.coprocessor.ProgramScanner;
@@ -38,7 +40,7 @@ final class EmbeddedTable implements KvTable {
   }
 
   @Override
-  public void mutate(List<Mutation> batch) {
+  public void mutate(List<Mutation> batch, Durability durability) {
     if (batch.isEmpty()) {
       return;
     }
@@ -108,5 +110,10 @@ final class EmbeddedTable implements KvTable {
       cells += region.peekMemstore().cellCount();
     }
     return cells;
+  }
+
+  @Override
+  public List<RegionInfo> regions() {
+    return List.of(new RegionInfo(0, KeyRange.ALL, 0, regions.get(0).peekMemstore().heapSize(), 0));
   }
 }

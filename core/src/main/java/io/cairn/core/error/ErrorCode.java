@@ -49,6 +49,14 @@ public enum ErrorCode {
   // 53 / 58 / XX: resources, system, internal
   OUT_OF_MEMORY(70, "53200", INSUFFICIENT_RESOURCES),
   IO_ERROR(80, "58030", EXTERNAL),
+  /** A file of the store failed a check (checksum, length, magic): names the file and offset. */
+  DATA_CORRUPTED(81, "XX001", EXTERNAL),
+  /** The store directory is locked by another process or another open store of this JVM. */
+  STORE_IN_USE(82, "55006", USER_ERROR),
+  /** The directory is not a Cairn store (or not an empty directory to create one in). */
+  NOT_A_STORE(83, "58P01", USER_ERROR),
+  /** A file or store written by a newer (or unknown) format version. */
+  UNSUPPORTED_FORMAT_VERSION(84, "0A000", USER_ERROR),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;
