@@ -1,0 +1,202 @@
+package io.cairn.it.crash;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A child JVM running a main class of this module on the it module's test classpath: this build's
+ * test classes plus the classpath file that the build writes for bin/cairn (so the Cairn modules
+ * are those of this reactor, never a jar from ~/.m2). Its stdout is read as complete lines; its
+ * stderr goes to a file whose tail failure messages show.
+ */
+final class ChildJvm implements AutoCloseable {
+  private final List<String> command;
+  private final Process process;
+  private final Path stderr;
+  private final List<String> lines = new ArrayList<>();
+  private final Thread reader;
+  private boolean stdoutClosed;
+
+  private ChildJvm(List<String> command, Process process, Path stderr) {
+    this.command = List.copyOf(command);
+    this.process = process;
+    this.stderr = stderr;
+    this.reader = new Thread(this::readLines, "child-stdout-" + process.pid());
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Starts {@code java MAIN ARGS}; stderr goes to {@code stderrFile}. */
+  static ChildJvm start(Class<?> main, Path stderrFile, String... args) throws IOException {
+    requireNonNull(main, "main is null");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.add("-Xmx512m");
+    command.add("-XX:+UseSerialGC");
+    command.add("-cp");
+    command.add(classpath());
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(stderrFile.toFile()).redirectInput(devNull());
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    builder.environment().remove("JAVA_OPTS");
+    return new ChildJvm(command, builder.start(), stderrFile);
+  }
+
+  private static ProcessBuilder.Redirect devNull() {
+    return ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile());
+  }
+
+  /** This module's test classes and the classpath file written by the build (see it/pom.xml). */
+  static String classpath() throws IOException {
+    Path classpathFile = Path.of(requiredProperty("cairn.it.classpathFile"));
+    if (!Files.isRegularFile(classpathFile)) {
+      throw new IllegalStateException(
+          "no classpath file at ["
+              + classpathFile
+              + "]: the it module's build writes it (dependency:build-classpath)");
+    }
+    Path testClasses = codeSource(ChildJvm.class);
+    return testClasses
+        + java.io.File.pathSeparator
+        + Files.readString(classpathFile, UTF_8).strip();
+  }
+
+  static String requiredProperty(String name) {
+    String value = System.getProperty(name);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalStateException(
+          "system property [" + name + "] is not set: run the it module through Maven");
+    }
+    return value;
+  }
+
+  private static Path codeSource(Class<?> type) {
+    try {
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  private void readLines() {
+    byte[] buffer = new byte[8192];
+    java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+    try (InputStream in = process.getInputStream()) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        for (int i = 0; i < n; i++) {
+          if (buffer[i] == '\n') {
+            String complete = pending.toString(UTF_8);
+            pending.reset();
+            synchronized (lines) {
+              lines.add(complete);
+              lines.notifyAll();
+            }
+          } else {
+            pending.write(buffer[i]);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // The pipe breaks when the child dies: what was read is all there is.
+    } finally {
+      synchronized (lines) {
+        stdoutClosed = true;
+        lines.notifyAll();
+      }
+    }
+  }
+
+  /** The complete stdout lines read so far (a line cut by a kill is not among them). */
+  List<String> lines() {
+    synchronized (lines) {
+      return List.copyOf(lines);
+    }
+  }
+
+  /**
+   * Waits until {@code condition} holds for the lines read so far, the child's stdout ends, or
+   * {@code timeout} passes; returns whether the condition held.
+   */
+  boolean awaitLines(Predicate<List<String>> condition, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (lines) {
+      while (true) {
+        if (condition.test(lines)) {
+          return true;
+        }
+        long left = deadline - System.nanoTime();
+        if (stdoutClosed || left <= 0) {
+          return false;
+        }
+        lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL (on Linux), then waits for the process and for the end of its stdout. */
+  int kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("child " + process.pid() + " did not die after SIGKILL");
+    }
+    reader.join(TimeUnit.SECONDS.toMillis(60));
+    return process.exitValue();
+  }
+
+  /** The last {@code maxLines} lines of the child's stderr. */
+  String stderrTail(int maxLines) {
+    try {
+      if (!Files.exists(stderr)) {
+        return "(no stderr file)";
+      }
+      List<String> all = Files.readAllLines(stderr, UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - maxLines), all.size()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Command, exit state, last stdout lines and stderr tail, for failure messages. */
+  String describe() {
+    List<String> out = lines();
+    return String.format(
+        "child [%s] pid [%s] %s%n--- last stdout lines ---%n%s%n--- stderr tail (%s) ---%n%s",
+        String.join(" ", command.subList(command.size() - 4, command.size())),
+        process.pid(),
+        process.isAlive() ? "alive" : "exit code [" + process.exitValue() + "]",
+        String.join("\n", out.subList(Math.max(0, out.size() - 10), out.size())),
+        stderr,
+        stderrTail(60));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      kill();
+    }
+  }
+}

@@ -1,0 +1,316 @@
+package io.cairn.it.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kill -9 while writing, then recover: a child JVM ({@link CrashWorkload}) writes multi-row,
+ * multi-region, two-table transactions into {@code jdbc:cairn:file:DIR} while flushes and
+ * compactions run; after it has acknowledged commits, it is killed with SIGKILL at a random moment
+ * and this JVM opens the store and checks, exactly, that every acknowledged transaction is there,
+ * that no transaction is there in part, and that key-range queries agree with full scans. Then the
+ * next child continues on the same directory.
+ *
+ * <p>{@code -Dcairn.crash.iterations=N} (default 5) runs more rounds, {@code -Dcairn.crash.seed=S}
+ * repeats the random choices of a failed run (the kill moments depend on timing as well).
+ */
+@Timeout(value = 60, unit = TimeUnit.MINUTES) // a guard against hangs, not a timed assertion
+final class TestCrashRecovery {
+  private static final int WRITERS = 3;
+  private static final Duration CHILD_PATIENCE = Duration.ofMinutes(3);
+  private static final Duration VERIFY_PATIENCE = Duration.ofMinutes(10);
+
+  @TempDir Path temp;
+
+  @Test
+  void acknowledgedTransactionsSurviveKillNineAndNoneSurvivesInPart() throws Exception {
+    long seed = Long.getLong("cairn.crash.seed", System.nanoTime());
+    int iterations = Integer.getInteger("cairn.crash.iterations", 5);
+    SplittableRandom random = new SplittableRandom(seed);
+    Path dir = temp.resolve("store");
+    String reproduce =
+        String.format(
+            "seed [%s] (reproduce: -Dcairn.crash.seed=%s -Dcairn.crash.iterations=%s)",
+            seed, seed, iterations);
+    report("TestCrashRecovery: " + reproduce + " store [" + dir + "]");
+
+    long[] verified = new long[WRITERS];
+    for (int iteration = 0; iteration < iterations; iteration++) {
+      long childSeed = random.nextLong();
+      long killDelayMillis = random.nextInt(2001);
+      ChildJvm child =
+          ChildJvm.start(
+              CrashWorkload.class,
+              temp.resolve("child-" + iteration + ".err"),
+              dir.toString(),
+              Long.toString(childSeed),
+              Integer.toString(WRITERS));
+      try {
+        boolean started = child.awaitLines(everyWriterAcknowledged(), CHILD_PATIENCE);
+        assertThat(started)
+            .as("the child acknowledges a commit of every writer within %s", CHILD_PATIENCE)
+            .isTrue();
+        Thread.sleep(killDelayMillis);
+        assertThat(child.isAlive()).as("the child is still running when it is killed").isTrue();
+        child.kill();
+        Progress progress = Progress.parse(child.lines(), WRITERS);
+        for (int w = 0; w < WRITERS; w++) {
+          assertThat(progress.start[w])
+              .as("writer %s: the child found the highest committed number that was verified", w)
+              .isEqualTo(verified[w]);
+        }
+        long[] found =
+            Timeouts.call(
+                () -> verify(dir, verified, progress, random.split()),
+                VERIFY_PATIENCE,
+                "opening and checking the store");
+        report(
+            String.format(
+                "TestCrashRecovery: iteration %s killed after %s ms, acknowledged %s, found %s",
+                iteration,
+                killDelayMillis,
+                java.util.Arrays.toString(progress.lastAck),
+                java.util.Arrays.toString(found)));
+        System.arraycopy(found, 0, verified, 0, WRITERS);
+      } catch (Throwable t) {
+        throw new AssertionError(
+            String.format(
+                "crash recovery failed at iteration [%s] of [%s], %s: %s%n%s",
+                iteration, iterations, reproduce, t.getMessage(), child.describe()),
+            t);
+      } finally {
+        child.close();
+      }
+    }
+  }
+
+  private static Predicate<List<String>> everyWriterAcknowledged() {
+    return lines -> {
+      boolean[] seen = new boolean[WRITERS];
+      int count = 0;
+      for (String line : lines) {
+        if (line.startsWith("ACK ")) {
+          int w = Integer.parseInt(line.split(" ")[1]);
+          if (!seen[w]) {
+            seen[w] = true;
+            count++;
+          }
+        }
+      }
+      return count == WRITERS;
+    };
+  }
+
+  /** What one child said: the numbers it started after and the last it acknowledged. */
+  static final class Progress {
+    final long[] start;
+    final long[] lastAck;
+
+    private Progress(long[] start, long[] lastAck) {
+      this.start = start;
+      this.lastAck = lastAck;
+    }
+
+    static Progress parse(List<String> lines, int writers) {
+      long[] start = new long[writers];
+      long[] lastAck = new long[writers];
+      java.util.Arrays.fill(start, -1);
+      for (String line : lines) {
+        String[] parts = line.split(" ");
+        if (parts[0].equals("START")) {
+          start[Integer.parseInt(parts[1])] = Long.parseLong(parts[2]);
+        } else if (parts[0].equals("ACK")) {
+          int w = Integer.parseInt(parts[1]);
+          long c = Long.parseLong(parts[2]);
+          if (c <= lastAck[w] || (lastAck[w] == 0 ? c != start[w] + 1 : c != lastAck[w] + 1)) {
+            throw new AssertionError(
+                "writer " + w + " acknowledged [" + c + "] after [" + lastAck[w] + "]");
+          }
+          lastAck[w] = c;
+        }
+      }
+      for (int w = 0; w < writers; w++) {
+        if (lastAck[w] == 0) {
+          lastAck[w] = start[w];
+        }
+      }
+      return new Progress(start, lastAck);
+    }
+  }
+
+  /** Opens the store in this JVM and checks it exactly; returns the highest number per writer. */
+  private static long[] verify(
+      Path dir, long[] previous, Progress progress, SplittableRandom random) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection(CrashSchema.url(dir), CrashSchema.storeProperties());
+        Statement statement = connection.createStatement()) {
+      // TXLOG: every writer holds exactly 1..M with the right PAD; M is acknowledged or one more.
+      Map<Integer, List<Long>> log = new TreeMap<>();
+      long logRows = 0;
+      try (ResultSet rs = statement.executeQuery("SELECT W, C, PAD FROM TXLOG")) {
+        while (rs.next()) {
+          int w = rs.getInt(1);
+          long c = rs.getLong(2);
+          assertThat(w).as("TXLOG writer").isBetween(0, WRITERS - 1);
+          assertThat(rs.getString(3))
+              .as("TXLOG(%s, %s).PAD", w, c)
+              .isEqualTo(CrashSchema.logPad(w, c));
+          log.computeIfAbsent(w, x -> new ArrayList<>()).add(c);
+          logRows++;
+        }
+      }
+      assertThat(count(statement, "SELECT COUNT(*) FROM TXLOG"))
+          .as("COUNT(*) FROM TXLOG against the rows of a full scan")
+          .isEqualTo(logRows);
+      long[] highest = new long[WRITERS];
+      for (int w = 0; w < WRITERS; w++) {
+        List<Long> numbers = new ArrayList<>(log.getOrDefault(w, List.of()));
+        numbers.sort(null);
+        long m = numbers.isEmpty() ? 0 : numbers.get(numbers.size() - 1);
+        highest[w] = m;
+        assertThat(numbers)
+            .as("writer %s: TXLOG holds every number 1..%s once (no gap, no duplicate)", w, m)
+            .containsExactlyElementsOf(LongStream.rangeClosed(1, m).boxed().toList());
+        assertThat(m)
+            .as(
+                "writer %s: highest committed number against the last acknowledged [%s]"
+                    + " (a lower one lost an acknowledged commit)",
+                w, progress.lastAck[w])
+            .isGreaterThanOrEqualTo(progress.lastAck[w])
+            .isGreaterThanOrEqualTo(previous[w])
+            .isLessThanOrEqualTo(progress.lastAck[w] + 1);
+      }
+
+      // KV: each writer's rows hold its highest number (all or nothing of a transaction).
+      Map<List<Integer>, Long> kv = new HashMap<>();
+      try (ResultSet rs = statement.executeQuery("SELECT K, W, C, PAD FROM KV")) {
+        while (rs.next()) {
+          int k = rs.getInt(1);
+          int w = rs.getInt(2);
+          long c = rs.getLong(3);
+          assertThat(w).as("KV writer").isBetween(0, WRITERS - 1);
+          assertThat(k).as("KV key").isBetween(0, CrashSchema.KEYS - 1);
+          assertThat(c)
+              .as("KV(%s, %s).C against TXLOG's highest number of writer %s", k, w, w)
+              .isEqualTo(highest[w]);
+          assertThat(rs.getString(4))
+              .as("KV(%s, %s).PAD", k, w)
+              .isEqualTo(CrashSchema.kvPad(k, w, c));
+          assertThat(kv.put(List.of(k, w), c)).as("KV(%s, %s) read twice", k, w).isNull();
+        }
+      }
+      Map<List<Integer>, Long> expectedKv = new HashMap<>();
+      for (int w = 0; w < WRITERS; w++) {
+        long m = highest[w];
+        for (int k = 0; m > 0 && k < CrashSchema.KEYS; k++) {
+          if (k != CrashSchema.TOGGLE_KEY || m % 2 == 0) {
+            expectedKv.put(List.of(k, w), m);
+          }
+        }
+      }
+      assertThat(kv)
+          .as("KV rows (the toggle row exists iff the number is even)")
+          .isEqualTo(expectedKv);
+      assertThat(count(statement, "SELECT COUNT(*) FROM KV"))
+          .as("COUNT(*) FROM KV against the rows of a full scan")
+          .isEqualTo(kv.size());
+
+      // Key ranges and points agree with the full scans.
+      try (PreparedStatement range =
+              connection.prepareStatement(
+                  "SELECT C FROM TXLOG WHERE W = ? AND C >= ? AND C <= ? ORDER BY C");
+          PreparedStatement countWriter =
+              connection.prepareStatement("SELECT COUNT(*) FROM TXLOG WHERE W = ?")) {
+        for (int w = 0; w < WRITERS; w++) {
+          long m = highest[w];
+          long from = 1 + random.nextLong(m + 2);
+          long to = from + random.nextLong(m + 2);
+          range.setInt(1, w);
+          range.setLong(2, from);
+          range.setLong(3, to);
+          assertThat(longs(range))
+              .as("TXLOG W = %s AND C BETWEEN %s AND %s", w, from, to)
+              .containsExactlyElementsOf(
+                  LongStream.rangeClosed(from, Math.min(to, m)).boxed().toList());
+          countWriter.setInt(1, w);
+          assertThat(longs(countWriter))
+              .as("COUNT(*) FROM TXLOG WHERE W = %s", w)
+              .containsExactly(m);
+        }
+      }
+      try (PreparedStatement range =
+              connection.prepareStatement("SELECT K, W, C FROM KV WHERE K >= ? AND K < ?");
+          PreparedStatement point =
+              connection.prepareStatement("SELECT C FROM KV WHERE K = ? AND W = ?")) {
+        for (int i = 0; i < 4; i++) {
+          int from = random.nextInt(CrashSchema.KEYS + 1);
+          int to = from + random.nextInt(CrashSchema.KEYS + 2 - from);
+          range.setInt(1, from);
+          range.setInt(2, to);
+          Map<List<Integer>, Long> found = new HashMap<>();
+          try (ResultSet rs = range.executeQuery()) {
+            while (rs.next()) {
+              found.put(List.of(rs.getInt(1), rs.getInt(2)), rs.getLong(3));
+            }
+          }
+          Map<List<Integer>, Long> expected = new HashMap<>(expectedKv);
+          expected.keySet().removeIf(key -> key.get(0) < from || key.get(0) >= to);
+          assertThat(found).as("KV WHERE K >= %s AND K < %s", from, to).isEqualTo(expected);
+        }
+        for (int k = 0; k < CrashSchema.KEYS; k++) {
+          for (int w = 0; w < WRITERS; w++) {
+            point.setInt(1, k);
+            point.setInt(2, w);
+            Long expected = expectedKv.get(List.of(k, w));
+            assertThat(longs(point))
+                .as("KV WHERE K = %s AND W = %s", k, w)
+                .containsExactlyElementsOf(expected == null ? List.of() : List.of(expected));
+          }
+        }
+      }
+      return highest;
+    }
+  }
+
+  private static long count(Statement statement, String sql) throws SQLException {
+    try (ResultSet rs = statement.executeQuery(sql)) {
+      assertThat(rs.next()).as(sql).isTrue();
+      return rs.getLong(1);
+    }
+  }
+
+  private static List<Long> longs(PreparedStatement statement) throws SQLException {
+    List<Long> values = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery()) {
+      while (rs.next()) {
+        values.add(rs.getLong(1));
+      }
+    }
+    return values;
+  }
+
+  @io.cairn.core.SuppressForbidden(reason = "the seed must reach the build log")
+  static void report(String message) {
+    System.err.println(message);
+  }
+}
