@@ -181,16 +181,22 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Command, exit state, last stdout lines and stderr tail, for failure messages. */
-  String describe() {
+  String describe() throws InterruptedException {
     List<String> out = lines();
     return String.format(
         "child [%s] pid [%s] %s%n--- last stdout lines ---%n%s%n--- stderr tail (%s) ---%n%s",
-        String.join(" ", command.subList(command.size() - 4, command.size())),
+        String.join(" ", command.subList(command.indexOf("-cp") + 2, command.size())),
         process.pid(),
-        process.isAlive() ? "alive" : "exit code [" + process.exitValue() + "]",
+        exitState(),
         String.join("\n", out.subList(Math.max(0, out.size() - 10), out.size())),
         stderr,
         stderrTail(60));
+  }
+
+  private String exitState() throws InterruptedException {
+    // A child that failed on its own may still be on its way out.
+    process.waitFor(5, TimeUnit.SECONDS);
+    return process.isAlive() ? "alive" : "exit code [" + process.exitValue() + "]";
   }
 
   @Override

@@ -183,7 +183,10 @@ final class TestCorruptionHandling {
     try (ChildJvm child =
         ChildJvm.start(CorruptionFixture.class, temp.resolve("fixture.err"), dir.toString())) {
       boolean ready = child.awaitLines(lines -> lines.contains("READY"), Duration.ofMinutes(3));
-      assertThat(ready).as("the fixture child commits everything%n%s", child.describe()).isTrue();
+      if (!ready) {
+        throw new AssertionError(
+            "the fixture child did not commit everything\n" + child.describe());
+      }
       child.kill();
     }
     return dir;
