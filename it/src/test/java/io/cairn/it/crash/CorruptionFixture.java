@@ -65,11 +65,11 @@ public final class CorruptionFixture {
     return String.format(java.util.Locale.ROOT, "tx-%04d-", tx);
   }
 
-  /** The table after all transactions but {@code skipped} (0: none skipped). */
-  static TreeMap<Integer, Row> state(int skipped) {
+  /** The table after all transactions but those in {@code skipped}. */
+  static TreeMap<Integer, Row> state(java.util.Set<Integer> skipped) {
     TreeMap<Integer, Row> rows = new TreeMap<>();
     for (int tx = 1; tx <= TRANSACTIONS; tx++) {
-      if (tx == skipped) {
+      if (skipped.contains(tx)) {
         continue;
       }
       for (Change change : transaction(tx)) {
