@@ -34,8 +34,13 @@ final class CrashSchema {
 
   /** The store settings of the crash workload: small flushes, splits and compactions. */
   static Properties storeProperties() {
+    return storeProperties("SYNC");
+  }
+
+  /** {@link #storeProperties()} with another durability (the checker's own test uses SKIP). */
+  static Properties storeProperties(String durability) {
     Properties properties = new Properties();
-    properties.setProperty("durability", "SYNC");
+    properties.setProperty("durability", durability);
     properties.setProperty(
         "cairn.memstore.flush-size", System.getProperty("cairn.crash.flush-size", "128k"));
     properties.setProperty(

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.SplittableRandom;
 
 /**
@@ -42,9 +43,11 @@ public final class CrashWorkload {
     long seed = Long.parseLong(args[1]);
     int writers = Integer.parseInt(args[2]);
     String url = CrashSchema.url(dir);
+    Properties properties = CrashSchema.storeProperties(args.length > 3 ? args[3] : "SYNC");
+    boolean maintenance = args.length <= 4 || Boolean.parseBoolean(args[4]);
 
     Map<Integer, Long> start = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection(url, CrashSchema.storeProperties());
+    try (Connection connection = DriverManager.getConnection(url, properties);
         Statement statement = connection.createStatement()) {
       statement.execute(CrashSchema.CREATE_KV);
       statement.execute(CrashSchema.CREATE_TXLOG);
@@ -67,12 +70,15 @@ public final class CrashWorkload {
         int writer = w;
         long first = start.get(w) + 1;
         threads.add(
-            new Thread(() -> guard(failures, () -> write(url, writer, first)), "writer-" + w));
+            new Thread(
+                () -> guard(failures, () -> write(url, properties, writer, first)), "writer-" + w));
       }
-      threads.add(
-          new Thread(
-              () -> guard(failures, () -> maintain(url, new SplittableRandom(seed))),
-              "maintenance"));
+      if (maintenance) {
+        threads.add(
+            new Thread(
+                () -> guard(failures, () -> maintain(url, properties, new SplittableRandom(seed))),
+                "maintenance"));
+      }
       for (Thread thread : threads) {
         thread.setDaemon(true);
         thread.start();
@@ -107,8 +113,9 @@ public final class CrashWorkload {
     }
   }
 
-  private static void write(String url, int w, long first) throws SQLException, IOException {
-    try (Connection connection = DriverManager.getConnection(url, CrashSchema.storeProperties());
+  private static void write(String url, Properties properties, int w, long first)
+      throws SQLException, IOException {
+    try (Connection connection = DriverManager.getConnection(url, properties);
         PreparedStatement upsertKv =
             connection.prepareStatement("UPSERT INTO KV (K, W, C, PAD) VALUES (?, ?, ?, ?)");
         PreparedStatement deleteKv =
@@ -153,11 +160,11 @@ public final class CrashWorkload {
     upsert.executeUpdate();
   }
 
-  private static void maintain(String url, SplittableRandom random)
+  private static void maintain(String url, Properties properties, SplittableRandom random)
       throws SQLException, IOException, InterruptedException {
     String[] operations = {"FLUSH TABLE", "COMPACT TABLE", "MAJOR_COMPACT TABLE"};
     String[] tables = {"KV", "TXLOG"};
-    try (Connection connection = DriverManager.getConnection(url, CrashSchema.storeProperties());
+    try (Connection connection = DriverManager.getConnection(url, properties);
         Statement statement = connection.createStatement()) {
       while (true) {
         Thread.sleep(20 + random.nextInt(300));

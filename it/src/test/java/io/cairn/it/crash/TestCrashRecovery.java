@@ -104,6 +104,45 @@ final class TestCrashRecovery {
     }
   }
 
+  /**
+   * The checker can fail: with durability SKIP and no flushes, a kill loses every acknowledged
+   * commit, and the same checks must say so.
+   */
+  @Test
+  void checkerReportsLostAcknowledgedCommits() throws Exception {
+    Path dir = temp.resolve("skip-store");
+    // The tables themselves are created durably, so that only the rows can go missing.
+    try (Connection connection =
+            DriverManager.getConnection(CrashSchema.url(dir), CrashSchema.storeProperties());
+        Statement statement = connection.createStatement()) {
+      statement.execute(CrashSchema.CREATE_KV);
+      statement.execute(CrashSchema.CREATE_TXLOG);
+    }
+    try (ChildJvm child =
+        ChildJvm.start(
+            CrashWorkload.class,
+            temp.resolve("skip.err"),
+            dir.toString(),
+            "1",
+            Integer.toString(WRITERS),
+            "SKIP",
+            "false")) {
+      if (!child.awaitLines(everyWriterAcknowledged(), CHILD_PATIENCE)) {
+        throw new AssertionError("the child acknowledged no commit\n" + child.describe());
+      }
+      child.kill();
+      Progress progress = Progress.parse(child.lines(), WRITERS);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  Timeouts.call(
+                      () -> verify(dir, new long[WRITERS], progress, new SplittableRandom(1)),
+                      VERIFY_PATIENCE,
+                      "opening and checking the store"))
+          .isInstanceOf(AssertionError.class)
+          .hasMessageContaining("lost an acknowledged commit");
+    }
+  }
+
   private static Predicate<List<String>> everyWriterAcknowledged() {
     return lines -> {
       boolean[] seen = new boolean[WRITERS];
