@@ -21,8 +21,11 @@ import java.util.logging.Logger;
 
 /**
  * The Cairn JDBC driver. URLs: {@code jdbc:cairn:mem:NAME} opens (or creates) an in-memory store in
- * this JVM. {@code jdbc:cairn:file:DIR} and {@code jdbc:cairn://host:port} are reserved for durable
- * embedded stores and remote servers and are not available yet.
+ * this JVM; {@code jdbc:cairn:file:DIR} opens (or creates) a durable store in directory DIR, shared
+ * by the connections of this JVM and closed when the last one closes. Either may end in {@code
+ * ;name=value} connection properties: {@code durability} (SKIP, ASYNC, SYNC, FSYNC: how far this
+ * connection's writes go before they are acknowledged) and {@code cairn.*} store settings. {@code
+ * jdbc:cairn://host:port} is reserved for remote servers and is not available yet.
  *
  * <p>The driver registers itself with {@link DriverManager} when the class loads and through {@code
  * META-INF/services/java.sql.Driver}.
@@ -56,10 +59,7 @@ public final class CairnDriver implements Driver {
       return null;
     }
     String storeName = ConnectionUrl.storeName(url);
-    Properties properties = new Properties();
-    if (info != null) {
-      properties.putAll(info);
-    }
+    Properties properties = ConnectionUrl.mergedProperties(url, info);
     Session session;
     try {
       session = sessionFactory.open(storeName, properties);
@@ -90,7 +90,15 @@ public final class CairnDriver implements Driver {
     DriverPropertyInfo password = new DriverPropertyInfo("password", given.getProperty("password"));
     password.description = "Password; embedded stores do not authenticate";
     password.required = false;
-    return new DriverPropertyInfo[] {user, password};
+    DriverPropertyInfo durability =
+        new DriverPropertyInfo(
+            ConnectionUrl.DURABILITY, given.getProperty(ConnectionUrl.DURABILITY));
+    durability.description =
+        "How far this connection's writes go before they are acknowledged; unset: each table's"
+            + " DURABILITY option (default SYNC)";
+    durability.required = false;
+    durability.choices = new String[] {"SKIP", "ASYNC", "SYNC", "FSYNC"};
+    return new DriverPropertyInfo[] {user, password, durability};
   }
 
   @Override

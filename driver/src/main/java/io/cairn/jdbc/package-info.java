@@ -7,9 +7,18 @@
  * <ul>
  *   <li>{@code jdbc:cairn:mem:NAME}: an in-memory store in this JVM (NAME: letters, digits, {@code
  *       _ - .}).
- *   <li>{@code jdbc:cairn:file:DIR} and {@code jdbc:cairn://host:port}: reserved; they fail with
- *       SQLState 08001 until the durable embedded store and the remote client exist.
+ *   <li>{@code jdbc:cairn:file:DIR}: a durable store in directory DIR (absolute, or relative to the
+ *       working directory; {@code ~} is not expanded), shared by every connection of this JVM to
+ *       the same directory and closed (flushed, its lock released) when the last one closes.
+ *   <li>{@code jdbc:cairn://host:port}: reserved; it fails with SQLState 08001 until the remote
+ *       client exists.
  * </ul>
+ *
+ * <p>Connection properties, given to {@code connect} or at the end of the URL as {@code
+ * ;name=value}: {@code durability} (SKIP, ASYNC, SYNC or FSYNC, any case) sets how far the
+ * connection's writes go before they are acknowledged (unset: each table's DURABILITY option);
+ * properties starting with {@code cairn.} are store settings, passed to a file store when it opens
+ * (the store rejects unknown ones).
  *
  * <h2>What the driver supports</h2>
  *

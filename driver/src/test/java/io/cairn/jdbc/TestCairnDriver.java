@@ -60,15 +60,61 @@ class TestCairnDriver {
   }
 
   @Test
-  void fileAndRemoteUrlsAreNotAvailableYet() {
-    for (String url : List.of("jdbc:cairn:file:/var/lib/cairn", "jdbc:cairn://db1:8765")) {
+  void remoteUrlsAreNotAvailableYet() {
+    String url = "jdbc:cairn://db1:8765";
+    SQLException e = connectFailure(driver, url);
+    assertThat((Throwable) e).isInstanceOf(SQLNonTransientConnectionException.class);
+    assertThat(e.getSQLState()).isEqualTo("08001");
+    assertThat(e.getMessage())
+        .contains("not available yet in this version")
+        .contains("supported: jdbc:cairn:mem:NAME and jdbc:cairn:file:DIR")
+        .contains(url);
+    assertThat(session.openedWith).isNull();
+  }
+
+  @Test
+  void fileUrlsOpenTheDirectoryAsWritten() throws SQLException {
+    try (Connection c = driver.connect("jdbc:cairn:file:./data/db 1", null)) {
+      assertThat(session.storeName).isEqualTo("file:./data/db 1");
+    }
+    try (Connection c = driver.connect("jdbc:cairn:file:/var/lib/cairn", null)) {
+      assertThat(session.storeName).isEqualTo("file:/var/lib/cairn");
+    }
+  }
+
+  @Test
+  void urlPropertiesAreMergedOverConnectProperties() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("durability", "SYNC");
+    info.setProperty("cairn.wal.segment.bytes", "1");
+    info.setProperty("user", "bob");
+    String url = "jdbc:cairn:file:/tmp/x;Durability=skip; cairn.block.cache.bytes = 1048576";
+    try (Connection c = driver.connect(url, info)) {
+      assertThat(session.storeName).isEqualTo("file:/tmp/x");
+      assertThat(session.openedWith.getProperty("durability")).isEqualTo("skip");
+      assertThat(session.openedWith.getProperty("cairn.block.cache.bytes")).isEqualTo("1048576");
+      assertThat(session.openedWith.getProperty("cairn.wal.segment.bytes")).isEqualTo("1");
+      assertThat(session.openedWith.getProperty("user")).isEqualTo("bob");
+      assertThat(c.getMetaData().getURL()).isEqualTo(url);
+    }
+    try (Connection c = driver.connect("jdbc:cairn:mem:m;durability=FSYNC", null)) {
+      assertThat(session.storeName).isEqualTo("mem:m");
+      assertThat(session.openedWith.getProperty("durability")).isEqualTo("FSYNC");
+    }
+  }
+
+  @Test
+  void badUrlPropertiesAre08001() {
+    for (String url :
+        List.of(
+            "jdbc:cairn:mem:x;y=1",
+            "jdbc:cairn:mem:x;durability",
+            "jdbc:cairn:mem:x;=SYNC",
+            "jdbc:cairn:file:/tmp/x;user=bob",
+            "jdbc:cairn:file:;durability=SYNC")) {
       SQLException e = connectFailure(driver, url);
-      assertThat((Throwable) e).isInstanceOf(SQLNonTransientConnectionException.class);
-      assertThat(e.getSQLState()).isEqualTo("08001");
-      assertThat(e.getMessage())
-          .contains("not available yet in this version")
-          .contains("supported: jdbc:cairn:mem:NAME")
-          .contains(url);
+      assertThat(e.getSQLState()).as(url).isEqualTo("08001");
+      assertThat(e.getMessage()).as(url).contains("[" + url + "]").contains("durability");
     }
     assertThat(session.openedWith).isNull();
   }
@@ -81,6 +127,7 @@ class TestCairnDriver {
             "jdbc:cairn:mem:",
             "jdbc:cairn:mem:a b",
             "jdbc:cairn:mem:x;y=1",
+            "jdbc:cairn:file:",
             "jdbc:cairn:hbase:zk1",
             "jdbc:cairn:demo")) {
       SQLException e = connectFailure(driver, url);
@@ -114,7 +161,10 @@ class TestCairnDriver {
     assertThat(driver.getMinorVersion()).isEqualTo(1);
     assertThat(driver.jdbcCompliant()).isFalse();
     DriverPropertyInfo[] properties = driver.getPropertyInfo("jdbc:cairn:mem:x", null);
-    assertThat(properties).extracting(p -> p.name).containsExactly("user", "password");
+    assertThat(properties)
+        .extracting(p -> p.name)
+        .containsExactly("user", "password", "durability");
+    assertThat(properties[2].choices).containsExactly("SKIP", "ASYNC", "SYNC", "FSYNC");
     assertThatThrownBy(driver::getParentLogger).isInstanceOf(SQLFeatureNotSupportedException.class);
   }
 

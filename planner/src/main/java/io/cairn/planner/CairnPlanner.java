@@ -4,7 +4,10 @@ import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.ExprCompiler;
+import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
@@ -35,6 +38,7 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -48,21 +52,30 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql.validate.implicit.AbstractTypeCoercion;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -193,8 +206,11 @@ public final class CairnPlanner {
     List<String> warnings = new ArrayList<>();
     StatementPlan plan = planUncached(text, version, warnings);
     PlannedStatement planned = new PlannedStatement(plan, warnings);
-    if (!(plan instanceof StatementPlan.CreateTable || plan instanceof StatementPlan.DropTable)) {
-      cache.put(key, planned);
+    if (plan instanceof StatementPlan.Query
+        || plan instanceof StatementPlan.Upsert
+        || plan instanceof StatementPlan.Delete
+        || plan instanceof StatementPlan.Explain) {
+      cache.put(key, planned); // DDL and maintenance plans are cheap and run once
     }
     return planned;
   }
@@ -210,13 +226,23 @@ public final class CairnPlanner {
     }
     if (CairnSqlParser.handles(text)) {
       try {
-        return DdlTranslator.translate(CairnSqlParser.parse(text));
+        return DdlTranslator.translate(
+            CairnSqlParser.parse(text),
+            catalog,
+            (source, target, column, what) ->
+                new Planning(schema(version)).assignConstant(source, target, column, what));
       } catch (ParsingException e) {
         throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
       }
     }
     String unsupported = Statements.unsupportedStatement(text);
     if (unsupported != null) {
+      if (unsupported.equals("ALTER TABLE")) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "This form of ALTER TABLE (ADD, DROP, RENAME, ...) is not supported in this version of"
+                + " Cairn; supported: ALTER TABLE name SET option = value [, option = value]*");
+      }
       throw new CairnException(
           ErrorCode.NOT_SUPPORTED, unsupported + " is not supported in this version of Cairn");
     }
@@ -325,6 +351,127 @@ public final class CairnPlanner {
       PlanNode node = physical.convert(rel);
       node = projectFields(node, root);
       return new StatementPlan.Query(node, resultColumns(validated, root), parameterTypes);
+    }
+
+    /**
+     * Evaluates a constant expression given as source text (a SPLIT ON point) and assigns it to a
+     * column of type {@code target}: parsed by Calcite's expression parser, validated as {@code
+     * SELECT expression}, accepted when INSERT would accept it for that column (assignable, or
+     * implicitly coercible), evaluated once and checked by the same store assignment as INSERT
+     * (length, range).
+     */
+    Object assignConstant(String source, DataType target, String column, String what) {
+      SqlNode expression;
+      try {
+        expression = SqlParser.create(source, PARSER_CONFIG).parseExpression();
+      } catch (SqlParseException e) {
+        CairnException error = Errors.syntax(e, source);
+        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
+      }
+      if (expression instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.NULL) {
+        return null;
+      }
+      String nonConstant = nonConstant(expression);
+      if (nonConstant != null) {
+        throw new CairnException(
+            ErrorCode.VALIDATION_ERROR,
+            what + ": expected a constant expression, found " + nonConstant);
+      }
+      SqlSelect select = (SqlSelect) parse("SELECT 1");
+      select.setSelectList(new SqlNodeList(List.of(expression), SqlParserPos.ZERO));
+      SqlNode validated;
+      try {
+        validated = validator.validate(select);
+      } catch (CalciteContextException e) {
+        CairnException error = Errors.validation(e);
+        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
+      }
+      SqlToRelConverter converter =
+          new SqlToRelConverter(
+              (rowType, queryString, schemaPath, viewPath) -> {
+                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
+              },
+              validator,
+              reader,
+              cluster,
+              StandardConvertletTable.INSTANCE,
+              SqlToRelConverter.config().withExpand(false));
+      RelNode rel = converter.convertQuery(validated, false, true).rel;
+      RexNode rex;
+      if (rel instanceof Project project && project.getProjects().size() == 1) {
+        rex = project.getProjects().get(0);
+      } else if (rel instanceof org.apache.calcite.rel.core.Values values
+          && values.getTuples().size() == 1
+          && values.getTuples().get(0).size() == 1) {
+        rex = values.getTuples().get(0).get(0); // a literal alone becomes VALUES
+      } else {
+        throw CairnException.internal(what + ": expected one value, found " + rel);
+      }
+      if (!RexUtil.isConstant(rex)) {
+        throw new CairnException(
+            ErrorCode.VALIDATION_ERROR,
+            what
+                + ": expected a constant expression, found one whose value changes"
+                + " (a time or non-deterministic function)");
+      }
+      RelDataType targetType = Types.toRelType(typeFactory, target);
+      RelDataType sourceType = rex.getType();
+      if (sourceType.getSqlTypeName() != SqlTypeName.NULL
+          && !SqlTypeUtil.canAssignFrom(targetType, sourceType)
+          && !implicitlyCoercible(sourceType, targetType)) {
+        throw new CairnException(
+            ErrorCode.TYPE_MISMATCH,
+            what
+                + ": expected a value of type ["
+                + target.sql()
+                + "] for key column ["
+                + column
+                + "], found ["
+                + Types.toDataType(sourceType).sql()
+                + "]");
+      }
+      Expr expr = new RexToExpr(cluster.getRexBuilder()).convert(rex);
+      try {
+        Object value = ExprCompiler.compile(expr).evaluate(new Object[0], EvalContext.EMPTY);
+        return Values.assign(value, target, column);
+      } catch (CairnException e) {
+        throw new CairnException(e.errorCode(), what + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** Whether INSERT's implicit type coercion would convert {@code from} to {@code to}. */
+    private boolean implicitlyCoercible(RelDataType from, RelDataType to) {
+      return validator.getTypeCoercion() instanceof AbstractTypeCoercion coercion
+          && coercion.implicitCast(from, to.getSqlTypeName().getFamily()) != null;
+    }
+
+    /** A description of the first part of {@code node} that is not constant, or null. */
+    private static String nonConstant(SqlNode node) {
+      if (node instanceof SqlIdentifier identifier) {
+        return "a column reference [" + identifier + "]";
+      }
+      if (node instanceof SqlDynamicParam) {
+        return "a parameter [?]";
+      }
+      if (node instanceof SqlSelect || node.getKind().belongsTo(SqlKind.QUERY)) {
+        return "a subquery";
+      }
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          String found = item == null ? null : nonConstant(item);
+          if (found != null) {
+            return found;
+          }
+        }
+      } else if (node instanceof SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+          String found = operand == null ? null : nonConstant(operand);
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+      return null;
     }
 
     private SqlNode parse(String text) {

@@ -40,6 +40,24 @@ public final class Explainer {
     } else if (plan instanceof StatementPlan.Delete d) {
       lines.add("DELETE FROM " + d.table().qualifiedName());
       node(d.source(), 1, lines);
+    } else if (plan instanceof StatementPlan.AlterTableOptions a) {
+      List<String> options = new ArrayList<>();
+      a.options().forEach((name, value) -> options.add(name + "=" + value));
+      lines.add(
+          "ALTER TABLE "
+              + a.schemaName()
+              + "."
+              + a.tableName()
+              + " SET "
+              + String.join(", ", options));
+    } else if (plan instanceof StatementPlan.FlushTable f) {
+      lines.add("FLUSH TABLE " + f.schemaName() + "." + f.tableName());
+    } else if (plan instanceof StatementPlan.CompactTable c) {
+      lines.add(
+          (c.major() ? "MAJOR_COMPACT TABLE " : "COMPACT TABLE ")
+              + c.schemaName()
+              + "."
+              + c.tableName());
     } else {
       lines.add(plan.getClass().getSimpleName().toUpperCase(Locale.ROOT));
     }

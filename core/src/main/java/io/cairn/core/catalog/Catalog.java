@@ -11,6 +11,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.Bytes;
+import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -18,11 +19,14 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,6 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The catalog of one store: table descriptors kept in the system table {@value #CATALOG_TABLE} of
  * the store itself (through the KV SPI), with an in-memory copy and a version number that changes
  * on every DDL (plan caches key on it). Thread-safe; DDL is serialised.
+ *
+ * <p>Catalog writes are at least {@link Durability#SYNC} (they survive a process crash), whatever
+ * the system table's default and the connection's durability.
  */
 public final class Catalog {
   public static final String CATALOG_TABLE = "SYSTEM.CATALOG";
@@ -114,13 +121,25 @@ public final class Catalog {
   }
 
   /**
-   * Creates a table from {@code draft} (its table id is replaced by a fresh one).
+   * Creates a table from {@code draft} (its table id is replaced by a fresh one) in one region.
+   *
+   * @return the created descriptor, or empty when it exists and {@code ifNotExists}
+   * @throws CairnException TABLE_ALREADY_EXISTS
+   */
+  public Optional<TableDescriptor> createTable(TableDescriptor draft, boolean ifNotExists) {
+    return createTable(draft, ifNotExists, List.of());
+  }
+
+  /**
+   * Creates a table from {@code draft} (its table id is replaced by a fresh one), split into
+   * regions at {@code splitPoints} (row keys, strictly increasing; see {@link TableSpec}).
    *
    * @return the created descriptor, or empty when it exists and {@code ifNotExists}
    * @throws CairnException TABLE_ALREADY_EXISTS
    */
   public synchronized Optional<TableDescriptor> createTable(
-      TableDescriptor draft, boolean ifNotExists) {
+      TableDescriptor draft, boolean ifNotExists, List<Bytes> splitPoints) {
+    requireNonNull(splitPoints, "splitPoints is null");
     if (tables.containsKey(key(draft.schemaName(), draft.tableName()))) {
       if (ifNotExists) {
         return Optional.empty();
@@ -138,7 +157,7 @@ public final class Catalog {
             draft.primaryKey(),
             draft.options(),
             draft.schemaVersion());
-    store.createTable(created.kvTableName());
+    store.createTable(created.kvTableName(), new TableSpec(created.options(), splitPoints));
     try {
       persist(created);
     } catch (RuntimeException e) {
@@ -148,6 +167,62 @@ public final class Catalog {
     tables.put(key(created.schemaName(), created.tableName()), created);
     version.incrementAndGet();
     return Optional.of(created);
+  }
+
+  /**
+   * Changes table options (ALTER TABLE ... SET): validates {@code changes} (only options that may
+   * change, see {@link TableOptions#validateChanges}), merges them into the descriptor, records it,
+   * then hands them to the store, which applies storage options to files written afterwards. When
+   * the store refuses them, the recorded descriptor is put back.
+   *
+   * @return the altered descriptor
+   * @throws CairnException TABLE_NOT_FOUND, UNKNOWN_TABLE_OPTION, INVALID_TABLE_OPTION_VALUE,
+   *     NOT_SUPPORTED
+   */
+  public synchronized TableDescriptor alterTableOptions(
+      String schema, String name, Map<String, String> changes) {
+    Map<String, String> validated = TableOptions.validateChanges(changes);
+    TableDescriptor current = tables.get(key(schema, name));
+    if (current == null) {
+      throw new CairnException(
+          ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
+    }
+    KvTable kv =
+        store
+            .table(current.kvTableName())
+            .orElseThrow(
+                () ->
+                    CairnException.internal(
+                        "Table ["
+                            + current.qualifiedName()
+                            + "] has no KV table ["
+                            + current.kvTableName()
+                            + "]"));
+    Map<String, String> merged = new TreeMap<>(current.options());
+    merged.putAll(validated);
+    TableDescriptor altered =
+        new TableDescriptor(
+            current.tableId(),
+            current.schemaName(),
+            current.tableName(),
+            current.columns(),
+            current.primaryKey(),
+            merged,
+            current.schemaVersion());
+    persist(altered);
+    try {
+      kv.alter(validated);
+    } catch (RuntimeException e) {
+      try {
+        persist(current);
+      } catch (RuntimeException restore) {
+        e.addSuppressed(restore);
+      }
+      throw e;
+    }
+    tables.put(key(schema, name), altered);
+    version.incrementAndGet();
+    return altered;
   }
 
   /**
@@ -165,7 +240,7 @@ public final class Catalog {
       throw new CairnException(
           ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
     }
-    table.mutate(List.of(new Mutation.Delete(rowKey(t))));
+    table.mutate(List.of(new Mutation.Delete(rowKey(t))), writeDurability());
     tables.remove(key(schema, name));
     version.incrementAndGet();
     store.dropTable(t.kvTableName());
@@ -174,7 +249,20 @@ public final class Catalog {
 
   private void persist(TableDescriptor t) {
     Object[] row = {key(t.schemaName(), t.tableName()), DescriptorSerializer.serialize(t)};
-    table.mutate(List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))));
+    table.mutate(List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))), writeDurability());
+  }
+
+  /** SYNC, or the system table's own durability when that is stronger (FSYNC). */
+  private Durability writeDurability() {
+    String configured = table.options().get("DURABILITY");
+    if (configured == null) {
+      return Durability.SYNC;
+    }
+    try {
+      return Durability.SYNC.max(Durability.valueOf(configured.toUpperCase(Locale.ROOT)));
+    } catch (IllegalArgumentException e) {
+      return Durability.SYNC;
+    }
   }
 
   private Bytes rowKey(TableDescriptor t) {

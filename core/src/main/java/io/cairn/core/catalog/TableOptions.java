@@ -31,7 +31,52 @@ public final class TableOptions {
           "GUIDE_POSTS_WIDTH", new Range(1, Long.MAX_VALUE),
           "TTL", new Range(1, Long.MAX_VALUE));
 
+  /**
+   * Options that ALTER TABLE may change: storage and maintenance settings that apply to data
+   * written (or compacted) afterwards. SALT_BUCKETS is not among them: it fixes the row-key layout.
+   */
+  private static final List<String> ALTERABLE =
+      List.of(
+          "BLOCKSIZE",
+          "BLOOMFILTER",
+          "COMPRESSION",
+          "DATA_BLOCK_ENCODING",
+          "DURABILITY",
+          "GUIDE_POSTS_WIDTH",
+          "TTL");
+
   private TableOptions() {}
+
+  /** Names of the options ALTER TABLE ... SET may change, sorted. */
+  public static List<String> alterableNames() {
+    return ALTERABLE;
+  }
+
+  /**
+   * Validates options for ALTER TABLE ... SET: as {@link #validate}, and each option must be one
+   * that can change after the table is created.
+   *
+   * @throws CairnException UNKNOWN_TABLE_OPTION, INVALID_TABLE_OPTION_VALUE, or NOT_SUPPORTED for
+   *     an option that cannot change (SALT_BUCKETS)
+   */
+  public static Map<String, String> validateChanges(Map<String, String> options) {
+    for (String name : options.keySet()) {
+      String upper = name.toUpperCase(Locale.ROOT);
+      if (OPTIONS.containsKey(upper) && !ALTERABLE.contains(upper)) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "Table option ["
+                + upper
+                + "] cannot be changed after the table is created (it fixes the row-key layout):"
+                + " expected one of "
+                + ALTERABLE
+                + ", found ["
+                + name
+                + "]");
+      }
+    }
+    return validate(options);
+  }
 
   /** Names of all known options, sorted. */
   public static List<String> names() {

@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.Bytes;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A planned statement, immutable and cacheable: executing it again with other parameter values
@@ -16,6 +19,9 @@ public sealed interface StatementPlan
         StatementPlan.Delete,
         StatementPlan.CreateTable,
         StatementPlan.DropTable,
+        StatementPlan.AlterTableOptions,
+        StatementPlan.FlushTable,
+        StatementPlan.CompactTable,
         StatementPlan.Explain {
 
   /** Types of the {@code ?} parameters, in order. */
@@ -80,10 +86,19 @@ public sealed interface StatementPlan
     }
   }
 
-  /** CREATE TABLE; the draft's table id is assigned by the catalog. */
-  record CreateTable(TableDescriptor draft, boolean ifNotExists) implements StatementPlan {
+  /**
+   * CREATE TABLE; the draft's table id is assigned by the catalog. {@code splitPoints} are the
+   * encoded row-key prefixes of SPLIT ON, strictly increasing (empty: one region).
+   */
+  record CreateTable(TableDescriptor draft, boolean ifNotExists, List<Bytes> splitPoints)
+      implements StatementPlan {
     public CreateTable {
       requireNonNull(draft, "draft is null");
+      splitPoints = List.copyOf(requireNonNull(splitPoints, "splitPoints is null"));
+    }
+
+    public CreateTable(TableDescriptor draft, boolean ifNotExists) {
+      this(draft, ifNotExists, List.of());
     }
 
     @Override
@@ -95,6 +110,50 @@ public sealed interface StatementPlan
   /** DROP TABLE. */
   record DropTable(String schemaName, String tableName, boolean ifExists) implements StatementPlan {
     public DropTable {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * ALTER TABLE ... SET: {@code options} are validated, canonical (upper-case names) and may change
+   * (see {@link io.cairn.core.catalog.TableOptions#validateChanges}).
+   */
+  record AlterTableOptions(String schemaName, String tableName, Map<String, String> options)
+      implements StatementPlan {
+    public AlterTableOptions {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+      options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /** FLUSH TABLE: write every region's memstore to files. */
+  record FlushTable(String schemaName, String tableName) implements StatementPlan {
+    public FlushTable {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /** COMPACT TABLE (minor, policy-driven) or MAJOR_COMPACT TABLE (all files into one). */
+  record CompactTable(String schemaName, String tableName, boolean major) implements StatementPlan {
+    public CompactTable {
       requireNonNull(schemaName, "schemaName is null");
       requireNonNull(tableName, "tableName is null");
     }

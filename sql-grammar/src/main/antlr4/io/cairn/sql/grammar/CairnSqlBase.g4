@@ -25,6 +25,10 @@ statement
         (tableOption (',' tableOption)*)?
         (SPLIT ON '(' expression (',' expression)* ')')?                    #createTable
     | DROP TABLE (IF EXISTS)? qualifiedName                                  #dropTable
+    | ALTER TABLE qualifiedName SET tableOption (',' tableOption)*           #alterTableSet
+    | FLUSH TABLE qualifiedName                                              #flushTable
+    | COMPACT TABLE qualifiedName                                            #compactTable
+    | MAJOR_COMPACT TABLE qualifiedName                                      #majorCompactTable
     ;
 
 columnDefinition
@@ -111,15 +115,17 @@ identifier
 
 // Keywords that may still be used as unquoted identifiers (Calcite does not reserve them).
 nonReserved
-    : ASC | DESC | IF | KEY | SPLIT
+    : ASC | COMPACT | DESC | FLUSH | IF | KEY | MAJOR_COMPACT | SPLIT
     ;
 
+ALTER: 'ALTER';
 ASC: 'ASC';
 BIGINT: 'BIGINT';
 BINARY: 'BINARY';
 BOOLEAN: 'BOOLEAN';
 CHAR: 'CHAR';
 CHARACTER: 'CHARACTER';
+COMPACT: 'COMPACT';
 CONSTRAINT: 'CONSTRAINT';
 CREATE: 'CREATE';
 DATE: 'DATE';
@@ -131,10 +137,12 @@ DROP: 'DROP';
 EXISTS: 'EXISTS';
 FALSE: 'FALSE';
 FLOAT: 'FLOAT';
+FLUSH: 'FLUSH';
 IF: 'IF';
 INT: 'INT';
 INTEGER: 'INTEGER';
 KEY: 'KEY';
+MAJOR_COMPACT: 'MAJOR_COMPACT';
 NOT: 'NOT';
 NULL: 'NULL';
 NUMERIC: 'NUMERIC';
@@ -142,6 +150,7 @@ ON: 'ON';
 PRECISION: 'PRECISION';
 PRIMARY: 'PRIMARY';
 REAL: 'REAL';
+SET: 'SET';
 SMALLINT: 'SMALLINT';
 SPLIT: 'SPLIT';
 TABLE: 'TABLE';

@@ -1,9 +1,12 @@
 package io.cairn.sql.grammar;
 
 import io.cairn.sql.Identifiers;
+import io.cairn.sql.tree.AlterTableSet;
 import io.cairn.sql.tree.ColumnDefinition;
+import io.cairn.sql.tree.CompactTable;
 import io.cairn.sql.tree.CreateTable;
 import io.cairn.sql.tree.DropTable;
+import io.cairn.sql.tree.FlushTable;
 import io.cairn.sql.tree.KeyPart;
 import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
@@ -82,15 +85,7 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
       primaryKey = Optional.of(primaryKey(constraint, columnNames));
     }
 
-    List<TableOption> options = new ArrayList<>();
-    Set<String> optionNames = new HashSet<>();
-    for (CairnSqlBaseParser.TableOptionContext option : ctx.tableOption()) {
-      TableOption tableOption = tableOption(option);
-      if (!optionNames.add(tableOption.name())) {
-        throw invalid(option.identifier(), "duplicate table option [" + tableOption.name() + "]");
-      }
-      options.add(tableOption);
-    }
+    List<TableOption> options = tableOptions(ctx.tableOption());
 
     List<String> splitPoints = new ArrayList<>();
     for (CairnSqlBaseParser.ExpressionContext splitPoint : ctx.expression()) {
@@ -109,6 +104,40 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
   @Override
   public Statement visitDropTable(CairnSqlBaseParser.DropTableContext ctx) {
     return new DropTable(qualifiedName(ctx.qualifiedName()), ctx.EXISTS() != null);
+  }
+
+  @Override
+  public Statement visitAlterTableSet(CairnSqlBaseParser.AlterTableSetContext ctx) {
+    return new AlterTableSet(qualifiedName(ctx.qualifiedName()), tableOptions(ctx.tableOption()));
+  }
+
+  @Override
+  public Statement visitFlushTable(CairnSqlBaseParser.FlushTableContext ctx) {
+    return new FlushTable(qualifiedName(ctx.qualifiedName()));
+  }
+
+  @Override
+  public Statement visitCompactTable(CairnSqlBaseParser.CompactTableContext ctx) {
+    return new CompactTable(qualifiedName(ctx.qualifiedName()), false);
+  }
+
+  @Override
+  public Statement visitMajorCompactTable(CairnSqlBaseParser.MajorCompactTableContext ctx) {
+    return new CompactTable(qualifiedName(ctx.qualifiedName()), true);
+  }
+
+  private static List<TableOption> tableOptions(
+      List<CairnSqlBaseParser.TableOptionContext> contexts) {
+    List<TableOption> options = new ArrayList<>();
+    Set<String> optionNames = new HashSet<>();
+    for (CairnSqlBaseParser.TableOptionContext option : contexts) {
+      TableOption tableOption = tableOption(option);
+      if (!optionNames.add(tableOption.name())) {
+        throw invalid(option.identifier(), "duplicate table option [" + tableOption.name() + "]");
+      }
+      options.add(tableOption);
+    }
+    return options;
   }
 
   private ColumnDefinition columnDefinition(CairnSqlBaseParser.ColumnDefinitionContext ctx) {

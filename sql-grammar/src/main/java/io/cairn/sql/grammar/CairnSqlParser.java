@@ -9,6 +9,7 @@ import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.IntervalSet;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
@@ -20,16 +21,32 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  */
 public final class CairnSqlParser {
   /**
-   * The leading keyword sequences of the statements this grammar owns. Adding a statement (ALTER
-   * TABLE, CREATE LOCAL INDEX, UPDATE STATISTICS, ...) adds its prefix here.
+   * The leading keyword sequences of the statements this grammar owns. Adding a statement (CREATE
+   * LOCAL INDEX, UPDATE STATISTICS, ...) adds its prefix here.
    */
   private static final List<List<Integer>> OWNED_PREFIXES =
       List.of(
           List.of(CairnSqlBaseLexer.CREATE, CairnSqlBaseLexer.TABLE),
-          List.of(CairnSqlBaseLexer.DROP, CairnSqlBaseLexer.TABLE));
+          List.of(CairnSqlBaseLexer.DROP, CairnSqlBaseLexer.TABLE),
+          List.of(CairnSqlBaseLexer.FLUSH, CairnSqlBaseLexer.TABLE),
+          List.of(CairnSqlBaseLexer.COMPACT, CairnSqlBaseLexer.TABLE),
+          List.of(CairnSqlBaseLexer.MAJOR_COMPACT, CairnSqlBaseLexer.TABLE));
+
+  /**
+   * {@code ALTER TABLE name SET}: the only ALTER TABLE form this grammar owns. The other forms
+   * (ADD, DROP COLUMN, RENAME, ...) are left to the planner, which reports them as not supported
+   * rather than as syntax errors. Longest form: ALTER TABLE schema . name SET.
+   */
+  private static final int ALTER_TABLE_SET_LENGTH = 6;
 
   private static final int LONGEST_PREFIX =
-      OWNED_PREFIXES.stream().mapToInt(List::size).max().orElse(0);
+      Math.max(
+          ALTER_TABLE_SET_LENGTH, OWNED_PREFIXES.stream().mapToInt(List::size).max().orElse(0));
+
+  /** Keywords that may be unquoted names (the grammar's nonReserved rule). */
+  private static final IntervalSet NON_RESERVED =
+      CairnSqlBaseParser._ATN.nextTokens(
+          CairnSqlBaseParser._ATN.ruleToStartState[CairnSqlBaseParser.RULE_nonReserved]);
 
   private CairnSqlParser() {}
 
@@ -60,8 +77,9 @@ public final class CairnSqlParser {
 
   /**
    * Whether this grammar owns the statement, judged by its leading keywords after comments and
-   * whitespace (CREATE TABLE, DROP TABLE). Queries and DML (SELECT, UPSERT, INSERT, DELETE,
-   * EXPLAIN, VALUES, WITH, ...) return false and belong to Calcite.
+   * whitespace (CREATE TABLE, DROP TABLE, ALTER TABLE name SET, FLUSH TABLE, COMPACT TABLE,
+   * MAJOR_COMPACT TABLE). Queries and DML (SELECT, UPSERT, INSERT, DELETE, EXPLAIN, VALUES, WITH,
+   * ...) return false and belong to Calcite.
    */
   public static boolean handles(String sql) {
     requireNonNull(sql, "sql is null");
@@ -81,7 +99,32 @@ public final class CairnSqlParser {
         return true;
       }
     }
-    return false;
+    return isAlterTableSet(leading);
+  }
+
+  /**
+   * Whether the leading tokens read {@code ALTER TABLE name SET} or {@code ... schema.name SET}.
+   */
+  private static boolean isAlterTableSet(List<Integer> leading) {
+    if (leading.size() < 4
+        || leading.get(0) != CairnSqlBaseLexer.ALTER
+        || leading.get(1) != CairnSqlBaseLexer.TABLE
+        || !isName(leading.get(2))) {
+      return false;
+    }
+    if (leading.get(3) == CairnSqlBaseLexer.SET) {
+      return true;
+    }
+    return leading.size() >= 6
+        && leading.get(3) == CairnSqlBaseLexer.DOT
+        && isName(leading.get(4))
+        && leading.get(5) == CairnSqlBaseLexer.SET;
+  }
+
+  private static boolean isName(int tokenType) {
+    return tokenType == CairnSqlBaseLexer.IDENTIFIER
+        || tokenType == CairnSqlBaseLexer.QUOTED_IDENTIFIER
+        || NON_RESERVED.contains(tokenType);
   }
 
   private static CairnSqlBaseLexer newLexer(String sql) {

@@ -6,4 +6,5 @@ package io.cairn.sql.tree;
  *
  * <p>A new statement is a new record added to the {@code permits} list.
  */
-public sealed interface Statement permits CreateTable, DropTable {}
+public sealed interface Statement
+    permits CreateTable, DropTable, AlterTableSet, FlushTable, CompactTable {}

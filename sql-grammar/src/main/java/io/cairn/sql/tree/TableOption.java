@@ -3,7 +3,8 @@ package io.cairn.sql.tree;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A Phoenix-style table option {@code NAME = value} written after a CREATE TABLE's column list.
+ * A Phoenix-style table option {@code NAME = value} written after a CREATE TABLE's column list or
+ * after ALTER TABLE ... SET.
  *
  * @param name the option name, upper-cased
  * @param value string literals without quotes, identifiers normalised (unquoted ones upper-cased),

@@ -7,9 +7,12 @@ import static io.cairn.sql.tree.TableOption.ValueKind.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.sql.tree.AlterTableSet;
 import io.cairn.sql.tree.ColumnDefinition;
+import io.cairn.sql.tree.CompactTable;
 import io.cairn.sql.tree.CreateTable;
 import io.cairn.sql.tree.DropTable;
+import io.cairn.sql.tree.FlushTable;
 import io.cairn.sql.tree.KeyPart;
 import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
@@ -308,6 +311,57 @@ class TestCairnSqlParser {
         .isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> table.splitPoints().clear())
         .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void alterTableSet() {
+    assertThat(
+            CairnSqlParser.parse(
+                "ALTER TABLE t SET COMPRESSION='ZSTD', data_block_encoding = FAST_DIFF, TTL=60;"))
+        .isEqualTo(
+            new AlterTableSet(
+                QualifiedName.of("T"),
+                List.of(
+                    new TableOption("COMPRESSION", "ZSTD", STRING),
+                    new TableOption("DATA_BLOCK_ENCODING", "FAST_DIFF", IDENTIFIER),
+                    new TableOption("TTL", "60", NUMBER))));
+    assertThat(CairnSqlParser.parse("alter table s.\"Mixed\" set BLOOMFILTER=ROW"))
+        .isEqualTo(
+            new AlterTableSet(
+                QualifiedName.of("S", "Mixed"),
+                List.of(new TableOption("BLOOMFILTER", "ROW", IDENTIFIER))));
+  }
+
+  @Test
+  void flushAndCompact() {
+    assertThat(CairnSqlParser.parse("FLUSH TABLE t"))
+        .isEqualTo(new FlushTable(QualifiedName.of("T")));
+    assertThat(CairnSqlParser.parse("compact table s.t;"))
+        .isEqualTo(new CompactTable(QualifiedName.of("S", "T"), false));
+    assertThat(CairnSqlParser.parse("Major_Compact TABLE \"t\""))
+        .isEqualTo(new CompactTable(QualifiedName.of("t"), true));
+    // The new keywords stay usable as names.
+    assertThat(CairnSqlParser.parse("FLUSH TABLE compact"))
+        .isEqualTo(new FlushTable(QualifiedName.of("COMPACT")));
+    assertThat(CairnSqlParser.parse("DROP TABLE flush.major_compact"))
+        .isEqualTo(new DropTable(QualifiedName.of("FLUSH", "MAJOR_COMPACT"), false));
+  }
+
+  @Test
+  void handlesAlterTableSetOnly() {
+    assertThat(CairnSqlParser.handles("ALTER TABLE t SET TTL=1")).isTrue();
+    assertThat(CairnSqlParser.handles("alter table s.t set ttl=1")).isTrue();
+    assertThat(CairnSqlParser.handles("ALTER TABLE \"a b\" /* x */ SET")).isTrue();
+    assertThat(CairnSqlParser.handles("ALTER TABLE key SET TTL=1")).isTrue();
+    assertThat(CairnSqlParser.handles("ALTER TABLE t ADD c INTEGER")).isFalse();
+    assertThat(CairnSqlParser.handles("ALTER TABLE t DROP COLUMN c")).isFalse();
+    assertThat(CairnSqlParser.handles("ALTER TABLE s.t RENAME TO u")).isFalse();
+    assertThat(CairnSqlParser.handles("ALTER TABLE t")).isFalse();
+    assertThat(CairnSqlParser.handles("ALTER INDEX i ON t SET x=1")).isFalse();
+    assertThat(CairnSqlParser.handles("FLUSH TABLE t")).isTrue();
+    assertThat(CairnSqlParser.handles("COMPACT TABLE t")).isTrue();
+    assertThat(CairnSqlParser.handles("MAJOR_COMPACT TABLE t")).isTrue();
+    assertThat(CairnSqlParser.handles("FLUSH t")).isFalse();
   }
 
   @Test

@@ -41,6 +41,12 @@ class TestParsingErrors {
     assertError("DROP TABLE IF NOT EXISTS t", 1, 15, "NOT", "");
     assertError("DROP TABLE a.b.c", 1, 15, ".", "");
     assertError("DROP VIEW v", 1, 6, "VIEW", "expected one of [TABLE]");
+    assertError("ALTER TABLE t SET", 1, 18, "<EOF>", "");
+    assertError("ALTER TABLE t SET TTL", 1, 22, "<EOF>", "expected one of ['=']");
+    assertError("ALTER TABLE t SET TTL=1,", 1, 25, "<EOF>", "");
+    assertError("FLUSH TABLE", 1, 12, "<EOF>", "");
+    assertError("COMPACT TABLE t t", 1, 17, "t", "");
+    assertError("MAJOR_COMPACT TABLE a.b.c", 1, 24, ".", "");
     assertError("SELECT 1", 1, 1, "SELECT", "");
     assertError("", 1, 1, "<EOF>", "");
   }
@@ -142,6 +148,11 @@ class TestParsingErrors {
         49,
         "ttl",
         "duplicate table option [TTL]");
+  }
+
+  @Test
+  void duplicateAlterOption() {
+    assertInvalid("ALTER TABLE t SET TTL=1, ttl=2", 1, 26, "ttl", "duplicate table option [TTL]");
   }
 
   @Test

@@ -99,7 +99,19 @@ final class EmbeddedCommand implements PreparedCommand {
       return new CommandResult.UpdateCount(delete(d, ctx));
     }
     if (plan instanceof StatementPlan.CreateTable c) {
-      session.database().catalog().createTable(c.draft(), c.ifNotExists());
+      session.database().catalog().createTable(c.draft(), c.ifNotExists(), c.splitPoints());
+      return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.AlterTableOptions a) {
+      session.database().catalog().alterTableOptions(a.schemaName(), a.tableName(), a.options());
+      return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.FlushTable f) {
+      kvTable(table(f.schemaName(), f.tableName())).flush();
+      return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.CompactTable c) {
+      kvTable(table(c.schemaName(), c.tableName())).compact(c.major());
       return new CommandResult.UpdateCount(0);
     }
     if (plan instanceof StatementPlan.DropTable d) {
@@ -127,6 +139,19 @@ final class EmbeddedCommand implements PreparedCommand {
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
     return new ExecContext(session.database().store(), eval, control);
+  }
+
+  /** The table as the catalog has it now (it may have been dropped since planning). */
+  private TableDescriptor table(String schema, String name) {
+    return session
+        .database()
+        .catalog()
+        .table(schema, name)
+        .orElseThrow(
+            () ->
+                new CairnException(
+                    ErrorCode.TABLE_NOT_FOUND,
+                    "Table [" + schema + "." + name + "] does not exist"));
   }
 
   private KvTable kvTable(TableDescriptor table) {

@@ -5,6 +5,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
+import io.cairn.kv.Durability;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.planner.PlannedStatement;
@@ -16,10 +17,13 @@ import java.util.Map;
 /**
  * A session on an embedded database. In autocommit mode every DML statement is applied atomically
  * (per region) when it finishes; otherwise its writes are buffered until {@link #commit()}. Queries
- * read committed data only. DDL is applied at once, as in Phoenix.
+ * read committed data only. DDL is applied at once, as in Phoenix. Writes are as durable as the
+ * connection's {@code durability} property asks (null: each table's DURABILITY option). Closing the
+ * session gives its connection back to the database (the last one closes a file database).
  */
 final class EmbeddedSession implements Session {
   private final EmbeddedDatabase database;
+  private final Durability durability;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private boolean closed;
@@ -27,8 +31,18 @@ final class EmbeddedSession implements Session {
   /** Buffered writes of one table. */
   record PendingWrites(TableDescriptor table, List<Mutation> mutations) {}
 
-  EmbeddedSession(EmbeddedDatabase database) {
+  /**
+   * A session holding one connection of {@code database} (acquired by the caller), released by
+   * {@link #close()}.
+   */
+  EmbeddedSession(EmbeddedDatabase database, Durability durability) {
     this.database = database;
+    this.durability = durability;
+  }
+
+  /** The durability of this session's writes; null: each table's default. */
+  Durability durability() {
+    return durability;
   }
 
   EmbeddedDatabase database() {
@@ -68,7 +82,7 @@ final class EmbeddedSession implements Session {
       return;
     }
     if (autoCommit) {
-      Mutations.apply(table, kv, batch);
+      Mutations.apply(table, kv, batch, durability);
     } else {
       pending
           .computeIfAbsent(table.kvTableName(), k -> new PendingWrites(table, new ArrayList<>()))
@@ -92,7 +106,7 @@ final class EmbeddedSession implements Session {
                       new CairnException(
                           ErrorCode.TABLE_NOT_FOUND,
                           "Cannot commit: table [" + w.table().qualifiedName() + "] was dropped"));
-      Mutations.apply(w.table(), kv, w.mutations());
+      Mutations.apply(w.table(), kv, w.mutations(), durability);
     }
   }
 
@@ -118,6 +132,7 @@ final class EmbeddedSession implements Session {
     if (!closed) {
       pending.clear();
       closed = true;
+      database.release();
     }
   }
 }

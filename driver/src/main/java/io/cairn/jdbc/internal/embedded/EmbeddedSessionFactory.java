@@ -2,11 +2,23 @@ package io.cairn.jdbc.internal.embedded;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
+import io.cairn.kv.Durability;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
-/** Opens sessions on embedded databases: {@code mem:NAME}. */
+/**
+ * Opens sessions on embedded databases: {@code mem:NAME} (in memory) and {@code file:DIR}
+ * (durable). Reads the connection properties {@code durability} and {@code cairn.*}.
+ */
 public final class EmbeddedSessionFactory implements SessionFactory {
   public static final EmbeddedSessionFactory INSTANCE = new EmbeddedSessionFactory();
 
@@ -14,11 +26,67 @@ public final class EmbeddedSessionFactory implements SessionFactory {
 
   @Override
   public Session open(String storeName, Properties info) {
-    if (!storeName.startsWith("mem:") || storeName.length() == "mem:".length()) {
+    Durability durability = durability(info);
+    EmbeddedDatabase database;
+    if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
+      database = EmbeddedDatabase.acquireInMemory(storeName);
+    } else if (storeName.startsWith("file:") && storeName.length() > "file:".length()) {
+      database = EmbeddedDatabase.acquireFile(directory(storeName), storeSettings(info));
+    } else {
       throw new CairnException(
           ErrorCode.INVALID_URL,
-          "Unsupported embedded store: expected [mem:NAME], found [" + storeName + "]");
+          "Unsupported embedded store: expected [mem:NAME] or [file:DIR], found ["
+              + storeName
+              + "]");
     }
-    return new EmbeddedSession(EmbeddedDatabase.open(storeName));
+    return new EmbeddedSession(database, durability);
+  }
+
+  /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */
+  static Path directory(String storeName) {
+    String dir = storeName.substring("file:".length());
+    try {
+      return Paths.get(dir).toAbsolutePath().normalize();
+    } catch (InvalidPathException e) {
+      throw new CairnException(
+          ErrorCode.INVALID_URL,
+          "Invalid store directory: expected a path, found [" + dir + "]: " + e.getReason(),
+          e);
+    }
+  }
+
+  /** The {@code durability} property, or null (each table's default) when it is absent. */
+  static Durability durability(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.DURABILITY);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Durability.valueOf(value.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new CairnException(
+          ErrorCode.INVALID_URL,
+          "Invalid value for connection property ["
+              + ConnectionUrl.DURABILITY
+              + "]: expected one of "
+              + Arrays.toString(Durability.values())
+              + " (any case), found ["
+              + value
+              + "]",
+          e);
+    }
+  }
+
+  /** The store settings: every property whose name starts with {@code cairn.}. */
+  static Map<String, String> storeSettings(Properties info) {
+    Map<String, String> settings = new TreeMap<>();
+    if (info != null) {
+      for (String name : info.stringPropertyNames()) {
+        if (name.startsWith(ConnectionUrl.STORE_SETTING_PREFIX)) {
+          settings.put(name, info.getProperty(name));
+        }
+      }
+    }
+    return settings;
   }
 }

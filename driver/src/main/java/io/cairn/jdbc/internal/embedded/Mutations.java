@@ -7,6 +7,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Values;
 import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.Durability;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import java.util.ArrayList;
@@ -16,9 +17,14 @@ import java.util.List;
 final class Mutations {
   private Mutations() {}
 
-  static void apply(TableDescriptor table, KvTable kv, List<Mutation> batch) {
+  /**
+   * Applies {@code batch} atomically, as durable as {@code durability} asks (null: the table's
+   * default).
+   */
+  static void apply(
+      TableDescriptor table, KvTable kv, List<Mutation> batch, Durability durability) {
     try {
-      kv.mutate(batch);
+      kv.mutate(batch, durability);
     } catch (ConditionFailedException e) {
       Mutation failed = batch.get(e.mutationIndex());
       throw new CairnException(

@@ -18,8 +18,9 @@ class TestEmbeddedPlanCache {
     try (Connection connection = DriverManager.getConnection("jdbc:cairn:" + name);
         Statement s = connection.createStatement()) {
       s.executeUpdate("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
-      CairnPlanner planner = EmbeddedDatabase.open(name).planner();
-      assertThat(EmbeddedDatabase.open(name)).isSameAs(EmbeddedDatabase.open(name));
+      CairnPlanner planner = EmbeddedDatabase.acquireInMemory(name).planner();
+      assertThat(EmbeddedDatabase.acquireInMemory(name))
+          .isSameAs(EmbeddedDatabase.acquireInMemory(name));
 
       String sql = "SELECT V FROM T WHERE ID = ?";
       var first = planner.plan(sql);
@@ -44,7 +45,7 @@ class TestEmbeddedPlanCache {
   void ddlPlansAreNotCached() throws SQLException {
     String name = "mem:plans-" + UUID.randomUUID();
     try (Connection connection = DriverManager.getConnection("jdbc:cairn:" + name)) {
-      CairnPlanner planner = EmbeddedDatabase.open(name).planner();
+      CairnPlanner planner = EmbeddedDatabase.acquireInMemory(name).planner();
       String ddl = "CREATE TABLE IF NOT EXISTS X (ID INTEGER PRIMARY KEY)";
       assertThat(planner.plan(ddl)).isNotSameAs(planner.plan(ddl));
     }

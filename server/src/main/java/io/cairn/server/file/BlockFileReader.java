@@ -1,0 +1,354 @@
+package io.cairn.server.file;
+
+import static io.cairn.server.file.BlockFileFormat.HEADER_SIZE;
+import static io.cairn.server.file.BlockFileFormat.TRAILER_SIZE;
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.kv.Bytes;
+import io.cairn.server.cell.CellCursor;
+import io.cairn.server.io.BigEndian;
+import io.cairn.server.io.ByteArrayInput;
+import io.cairn.server.io.Checksums;
+import io.cairn.server.io.FileErrors;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads a block file: validates header, trailer, file info, root index and bloom index at open,
+ * then serves cursors and bloom checks. Thread-safe after open: cursors read blocks concurrently
+ * through one {@link BlockSource} (positional reads on a FileChannel).
+ */
+public final class BlockFileReader implements AutoCloseable {
+  private final Path path;
+  private final BlockSource source;
+  private final FileInfo info;
+  private final IndexBlock rootIndex;
+  private final int indexLevels;
+  private final IndexBlock bloomIndex;
+
+  private BlockFileReader(
+      Path path,
+      BlockSource source,
+      FileInfo info,
+      IndexBlock rootIndex,
+      int indexLevels,
+      IndexBlock bloomIndex) {
+    this.path = path;
+    this.source = source;
+    this.info = info;
+    this.rootIndex = rootIndex;
+    this.indexLevels = indexLevels;
+    this.bloomIndex = bloomIndex;
+  }
+
+  /**
+   * Opens and validates header, trailer, file info, root index and bloom; throws CairnException
+   * DATA_CORRUPTED / UNSUPPORTED_FORMAT_VERSION / IO_ERROR naming the path (and offset).
+   */
+  public static BlockFileReader open(Path path) {
+    requireNonNull(path, "path is null");
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(path, StandardOpenOption.READ);
+    } catch (IOException e) {
+      throw FileErrors.ioError(path, "open", e);
+    }
+    try {
+      return open(path, channel);
+    } catch (RuntimeException e) {
+      try {
+        channel.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static BlockFileReader open(Path path, FileChannel channel) {
+    long size;
+    try {
+      size = channel.size();
+    } catch (IOException e) {
+      throw FileErrors.ioError(path, "read", e);
+    }
+    if (size < HEADER_SIZE + TRAILER_SIZE) {
+      throw FileErrors.corrupted(
+          path,
+          size,
+          "file of ["
+              + size
+              + "] bytes is shorter than a header and a trailer ["
+              + (HEADER_SIZE + TRAILER_SIZE)
+              + "]");
+    }
+    long trailerStart = size - TRAILER_SIZE;
+    FileBlockSource fileSource = new FileBlockSource(path, channel, trailerStart);
+    long fileId = readHeader(path, fileSource);
+
+    byte[] trailer = new byte[TRAILER_SIZE];
+    fileSource.readFully(trailerStart, trailer);
+    int magic = BigEndian.getInt(trailer, 52);
+    if (magic != BlockFileFormat.TRAILER_MAGIC) {
+      throw FileErrors.corrupted(
+          path,
+          trailerStart + 52,
+          "trailer magic: expected ["
+              + Integer.toHexString(BlockFileFormat.TRAILER_MAGIC)
+              + "], found ["
+              + Integer.toHexString(magic)
+              + "] (truncated file?)");
+    }
+    int version = BigEndian.getInt(trailer, BlockFileFormat.TRAILER_VERSION_OFFSET);
+    if (version != BlockFileFormat.VERSION) {
+      throw FileErrors.unsupportedVersion(
+          path, BlockFileFormat.FORMAT_NAME, BlockFileFormat.VERSION, version);
+    }
+    checkCrc(path, trailer, TRAILER_SIZE - 4, trailerStart, "trailer");
+    long fileInfoOffset = BigEndian.getLong(trailer, 0);
+    int fileInfoSize = BigEndian.getInt(trailer, 8);
+    long rootOffset = BigEndian.getLong(trailer, 12);
+    int rootSize = BigEndian.getInt(trailer, 20);
+    int levels = BigEndian.getInt(trailer, 24);
+    long bloomOffset = BigEndian.getLong(trailer, 28);
+    int bloomSize = BigEndian.getInt(trailer, 36);
+    long trailerFileId = BigEndian.getLong(trailer, 40);
+    if (trailerFileId != fileId) {
+      throw FileErrors.corrupted(
+          path,
+          trailerStart + 40,
+          "file id: header says [" + fileId + "], trailer says [" + trailerFileId + "]");
+    }
+    if (fileInfoOffset + fileInfoSize != trailerStart
+        || fileInfoOffset < HEADER_SIZE
+        || rootOffset < HEADER_SIZE
+        || rootOffset + rootSize > fileInfoOffset
+        || levels < 1
+        || levels > BlockFileFormat.MAX_INDEX_LEVELS
+        || bloomOffset < 0
+        || bloomSize < 0
+        || bloomOffset + bloomSize > rootOffset) {
+      throw FileErrors.corrupted(path, trailerStart, "trailer fields out of range");
+    }
+
+    FileInfo info;
+    Block fileInfoBlock = fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO);
+    try {
+      info = parseFileInfo(fileInfoBlock, fileId, size);
+    } catch (RuntimeException e) {
+      throw corruptedBlock(path, fileInfoOffset, e);
+    } finally {
+      fileInfoBlock.release();
+    }
+    if (info.options().rowBloom() != (bloomSize != 0)) {
+      throw FileErrors.corrupted(
+          path, trailerStart + 28, "bloom index presence contradicts file info");
+    }
+    IndexBlock root =
+        readIndex(path, fileSource, rootOffset, rootSize, BlockType.ROOT_INDEX, trailerStart);
+    if ((root.count() == 0) != (info.cellCount() == 0)) {
+      throw FileErrors.corrupted(path, rootOffset, "root index entry count contradicts cell count");
+    }
+    IndexBlock bloom = null;
+    if (bloomSize != 0) {
+      bloom =
+          readIndex(path, fileSource, bloomOffset, bloomSize, BlockType.BLOOM_INDEX, trailerStart);
+    }
+    return new BlockFileReader(path, fileSource, info, root, levels, bloom);
+  }
+
+  private static IndexBlock readIndex(
+      Path path, BlockSource source, long offset, int size, BlockType type, long dataEnd) {
+    Block block = source.readBlock(offset, size, type);
+    try {
+      IndexBlock index = new IndexBlock(block);
+      index.validate(dataEnd);
+      return index;
+    } catch (RuntimeException e) {
+      block.release();
+      throw corruptedBlock(path, offset, e);
+    }
+  }
+
+  private static long readHeader(Path path, FileBlockSource source) {
+    byte[] header = new byte[HEADER_SIZE];
+    source.readFully(0, header);
+    int magic = BigEndian.getInt(header, 0);
+    if (magic != BlockFileFormat.HEADER_MAGIC) {
+      throw FileErrors.corrupted(
+          path,
+          0,
+          "magic: expected ["
+              + Integer.toHexString(BlockFileFormat.HEADER_MAGIC)
+              + "], found ["
+              + Integer.toHexString(magic)
+              + "] (not a block file?)");
+    }
+    byte[] name = BlockFileFormat.FORMAT_NAME_BYTES;
+    if ((header[4] & 0xFF) != name.length
+        || !Arrays.equals(header, 5, 5 + name.length, name, 0, name.length)) {
+      throw FileErrors.corrupted(
+          path, 4, "format name: expected [" + BlockFileFormat.FORMAT_NAME + "]");
+    }
+    int version = BigEndian.getInt(header, BlockFileFormat.HEADER_VERSION_OFFSET);
+    if (version != BlockFileFormat.VERSION) {
+      throw FileErrors.unsupportedVersion(
+          path, BlockFileFormat.FORMAT_NAME, BlockFileFormat.VERSION, version);
+    }
+    checkCrc(path, header, HEADER_SIZE - 4, 0, "header");
+    return BigEndian.getLong(header, BlockFileFormat.HEADER_VERSION_OFFSET + 4);
+  }
+
+  private static void checkCrc(Path path, byte[] bytes, int length, long fileOffset, String what) {
+    int stored = BigEndian.getInt(bytes, length);
+    int actual = Checksums.crc32c(bytes, 0, length);
+    if (stored != actual) {
+      throw FileErrors.corrupted(
+          path,
+          fileOffset + length,
+          what
+              + " checksum mismatch: expected ["
+              + Integer.toHexString(stored)
+              + "], found ["
+              + Integer.toHexString(actual)
+              + "]");
+    }
+  }
+
+  private static FileInfo parseFileInfo(Block block, long fileId, long fileBytes) {
+    ByteArrayInput in = new ByteArrayInput();
+    in.reset(block.array(), block.arrayOffset(), block.arrayOffset() + block.length());
+    DataBlockEncoding encoding = DataBlockEncoding.fromId(in.readUnsignedByte());
+    Compression compression = Compression.fromId(in.readUnsignedByte());
+    int blockSize = in.readVarintInt();
+    int bloom = in.readUnsignedByte();
+    if (bloom > 1) {
+      throw new IllegalArgumentException("Bloom flag [" + bloom + "]");
+    }
+    long guidePostWidth = in.readVarint();
+    BlockFileOptions options =
+        new BlockFileOptions(encoding, compression, blockSize, bloom == 1, guidePostWidth);
+    Bytes firstRow = readBytes(in);
+    Bytes lastRow = readBytes(in);
+    long maxSequenceId = nonNegative(in.readVarint());
+    long cellCount = nonNegative(in.readVarint());
+    long deleteCount = nonNegative(in.readVarint());
+    long rawBytes = nonNegative(in.readVarint());
+    int postCount = in.readVarintInt();
+    if (postCount > block.length()) {
+      throw new IllegalArgumentException("Guide post count [" + postCount + "]");
+    }
+    List<Bytes> posts = new ArrayList<>(postCount);
+    for (int i = 0; i < postCount; i++) {
+      posts.add(readBytes(in));
+    }
+    if (in.hasRemaining()) {
+      throw new IllegalArgumentException("Trailing bytes in file info");
+    }
+    if (deleteCount > cellCount || firstRow.compareTo(lastRow) > 0) {
+      throw new IllegalArgumentException("Inconsistent file info");
+    }
+    return new FileInfo(
+        fileId,
+        BlockFileFormat.VERSION,
+        options,
+        firstRow,
+        lastRow,
+        maxSequenceId,
+        cellCount,
+        deleteCount,
+        rawBytes,
+        fileBytes,
+        posts);
+  }
+
+  private static Bytes readBytes(ByteArrayInput in) {
+    int length = in.readVarintInt();
+    int start = in.skip(length);
+    return Bytes.copyOf(in.array(), start, length);
+  }
+
+  private static long nonNegative(long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException("Negative count [" + value + "]");
+    }
+    return value;
+  }
+
+  static CairnException corruptedBlock(Path path, long offset, RuntimeException e) {
+    if (e instanceof CairnException cairn) {
+      return cairn;
+    }
+    return FileErrors.corrupted(path, offset, "malformed block: " + e.getMessage(), e);
+  }
+
+  /** Levels of the block index, the root included (1: the root points at data blocks). */
+  int indexLevels() {
+    return indexLevels;
+  }
+
+  public FileInfo info() {
+    return info;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** False only when the file certainly holds no cell of this row (bloom filter, key range). */
+  public boolean mightContainRow(Bytes row) {
+    requireNonNull(row, "row is null");
+    if (info.cellCount() == 0
+        || row.compareTo(info.firstRow()) < 0
+        || row.compareTo(info.lastRow()) > 0) {
+      return false;
+    }
+    if (bloomIndex == null) {
+      return true;
+    }
+    byte[] key = row.peekArray();
+    int chunk;
+    long offset = bloomIndex.block().offset();
+    try {
+      chunk = bloomIndex.floor(key);
+      if (chunk < 0) {
+        return true;
+      }
+      offset = bloomIndex.childOffset(chunk);
+      int size = bloomIndex.childOnDiskSize(chunk);
+      long[] hash = new long[2];
+      Murmur3.hash128(key, 0, key.length, hash);
+      Block block = source.readBlock(offset, size, BlockType.BLOOM_CHUNK);
+      try {
+        return BloomChunk.mightContain(block, hash[0], hash[1]);
+      } finally {
+        block.release();
+      }
+    } catch (RuntimeException e) {
+      throw corruptedBlock(path, offset, e);
+    }
+  }
+
+  /**
+   * A new cursor (implements io.cairn.server.cell.CellCursor); not positioned until seek(). Uses
+   * the multi-level index to seek without scanning.
+   */
+  public CellCursor cursor() {
+    return new BlockFileCursor(path, source, rootIndex, indexLevels, info.options().encoding());
+  }
+
+  @Override
+  public void close() {
+    rootIndex.block().release();
+    if (bloomIndex != null) {
+      bloomIndex.block().release();
+    }
+    source.close();
+  }
+}

@@ -1,0 +1,95 @@
+package io.cairn.server.file;
+
+import static io.cairn.server.file.FastDiffBlockEncoder.DELETE;
+import static io.cairn.server.file.FastDiffBlockEncoder.RESERVED;
+import static io.cairn.server.file.FastDiffBlockEncoder.SAME_ROW;
+import static io.cairn.server.file.FastDiffBlockEncoder.SAME_ROW_LENGTH;
+import static io.cairn.server.file.FastDiffBlockEncoder.SAME_SEQUENCE_ID;
+import static io.cairn.server.file.FastDiffBlockEncoder.SAME_VALUE_LENGTH;
+
+/**
+ * Decodes FAST_DIFF blocks (see {@link FastDiffBlockEncoder}); row and value are rebuilt in place
+ * in the decoder's arrays.
+ */
+final class FastDiffBlockDecoder extends DataBlockDecoder {
+  private byte[] row = new byte[64];
+  private byte[] value = new byte[64];
+  private int previousValueLength;
+
+  @Override
+  void resetState() {
+    rowArray = row;
+    rowOffset = 0;
+    rowLength = 0;
+    sequenceId = 0;
+    previousValueLength = 0;
+    sameRowAsPrevious = false;
+  }
+
+  @Override
+  boolean next() {
+    if (!in.hasRemaining()) {
+      return false;
+    }
+    int flags = in.readUnsignedByte();
+    if ((flags & RESERVED) != 0
+        || (flags & (SAME_ROW | SAME_ROW_LENGTH)) == (SAME_ROW | SAME_ROW_LENGTH)) {
+      throw new IllegalArgumentException("Invalid FAST_DIFF flags [" + flags + "]");
+    }
+    delete = (flags & DELETE) != 0;
+    sameRowAsPrevious = (flags & SAME_ROW) != 0;
+    if (!sameRowAsPrevious) {
+      int shared = in.readVarintInt();
+      int length = (flags & SAME_ROW_LENGTH) != 0 ? rowLength : in.readVarintInt();
+      if (shared > rowLength || shared > length) {
+        throw new IllegalArgumentException(
+            "Shared row prefix ["
+                + shared
+                + "] out of range: rows of ["
+                + rowLength
+                + "] and ["
+                + length
+                + "] bytes");
+      }
+      int suffixStart = in.skip(length - shared);
+      row = grow(row, length, shared);
+      System.arraycopy(in.array(), suffixStart, row, shared, length - shared);
+      rowArray = row;
+      rowLength = length;
+    }
+    if ((flags & SAME_SEQUENCE_ID) == 0) {
+      long zigzag = in.readVarint();
+      long delta = (zigzag >>> 1) ^ -(zigzag & 1);
+      sequenceId = readSequenceId(sequenceId + delta);
+    }
+    if (delete) {
+      if ((flags & SAME_VALUE_LENGTH) != 0) {
+        throw new IllegalArgumentException("Delete with a value length flag");
+      }
+      valueArray = value;
+      valueOffset = 0;
+      valueLength = 0;
+    } else {
+      int shared = in.readVarintInt();
+      int length = (flags & SAME_VALUE_LENGTH) != 0 ? previousValueLength : in.readVarintInt();
+      if (shared > previousValueLength || shared > length) {
+        throw new IllegalArgumentException(
+            "Shared value prefix ["
+                + shared
+                + "] out of range: values of ["
+                + previousValueLength
+                + "] and ["
+                + length
+                + "] bytes");
+      }
+      int suffixStart = in.skip(length - shared);
+      value = grow(value, length, shared);
+      System.arraycopy(in.array(), suffixStart, value, shared, length - shared);
+      previousValueLength = length;
+      valueArray = value;
+      valueOffset = 0;
+      valueLength = length;
+    }
+    return true;
+  }
+}

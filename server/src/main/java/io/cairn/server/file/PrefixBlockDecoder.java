@@ -1,0 +1,47 @@
+package io.cairn.server.file;
+
+/** Decodes PREFIX blocks (see {@link PrefixBlockEncoder}); the row is rebuilt in place. */
+final class PrefixBlockDecoder extends DataBlockDecoder {
+  private byte[] row = new byte[64];
+
+  @Override
+  void resetState() {
+    rowLength = 0;
+    rowArray = row;
+    rowOffset = 0;
+    sameRowAsPrevious = false;
+  }
+
+  @Override
+  boolean next() {
+    if (!in.hasRemaining()) {
+      return false;
+    }
+    int shared = in.readVarintInt();
+    int suffixLength = in.readVarintInt();
+    if (shared > rowLength) {
+      throw new IllegalArgumentException(
+          "Shared prefix [" + shared + "] longer than the previous row [" + rowLength + "]");
+    }
+    int suffixStart = in.skip(suffixLength);
+    int length = shared + suffixLength;
+    if (length < 0) {
+      throw new IllegalArgumentException("Row length overflows");
+    }
+    row = grow(row, length, shared);
+    System.arraycopy(in.array(), suffixStart, row, shared, suffixLength);
+    sameRowAsPrevious = suffixLength == 0 && shared == rowLength;
+    rowArray = row;
+    rowOffset = 0;
+    rowLength = length;
+    sequenceId = readSequenceId(in.readVarint());
+    delete = readType(in.readUnsignedByte()) == 1;
+    valueLength = in.readVarintInt();
+    valueOffset = in.skip(valueLength);
+    valueArray = in.array();
+    if (delete && valueLength != 0) {
+      throw new IllegalArgumentException("Delete with a value");
+    }
+    return true;
+  }
+}

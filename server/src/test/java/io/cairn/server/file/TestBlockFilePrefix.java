@@ -1,0 +1,8 @@
+package io.cairn.server.file;
+
+class TestBlockFilePrefix extends BaseBlockFileTest {
+  @Override
+  DataBlockEncoding encoding() {
+    return DataBlockEncoding.PREFIX;
+  }
+}
