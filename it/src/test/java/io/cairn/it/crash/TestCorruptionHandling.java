@@ -281,7 +281,7 @@ final class TestCorruptionHandling {
   private static List<Damage> damages(int length, SplittableRandom random) {
     List<Damage> damages = new ArrayList<>();
     TreeSet<Long> cuts = new TreeSet<>();
-    for (long cut : new long[] {0, 5, 17, length / 2, length - 9, length - 1}) {
+    for (long cut : new long[] {0, 5, 17, 40, length / 2, length - 9, length - 1}) {
       if (cut >= 0 && cut < length) {
         cuts.add(cut);
       }
