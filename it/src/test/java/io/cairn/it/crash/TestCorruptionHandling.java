@@ -293,9 +293,11 @@ final class TestCorruptionHandling {
           0,
           6,
           13,
+          33,
           length / 3,
           length / 2,
           (long) random.nextInt(Math.max(1, length)),
+          length - 50,
           length - 20,
           length - 5,
           length - 1
