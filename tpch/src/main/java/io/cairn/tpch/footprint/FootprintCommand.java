@@ -41,7 +41,9 @@ import picocli.CommandLine.Option;
           + " then rewritten by ALTER TABLE ... SET and MAJOR_COMPACT TABLE for every setting."
     })
 public final class FootprintCommand implements Callable<Integer> {
-  /** Apache HBase/Phoenix bytes for the seed table with 32M rows (ANCHORS.md), in MB. */
+  /**
+   * Apache HBase/Phoenix MiB for the seed table with 32 Mi rows (ANCHORS.md); bytes/row = MiB / 32.
+   */
   private static final Map<String, Integer> HBASE_SEED_MB =
       Map.of(
           "NONE/NONE",
@@ -184,7 +186,7 @@ public final class FootprintCommand implements Callable<Integer> {
       PrintStream out, Connection c, Path store, String table, long rowCount, boolean seedTable)
       throws SQLException, IOException {
     TextTable t =
-        new TextTable("encoding", "compression", "MB", "bytes/row", "rewrite s", "HBase MB")
+        new TextTable("encoding", "compression", "MiB", "bytes/row", "rewrite s", "HBase bytes/row")
             .alignLeft(1);
     try (Statement s = c.createStatement()) {
       s.execute("FLUSH TABLE " + table);
@@ -206,10 +208,10 @@ public final class FootprintCommand implements Callable<Integer> {
           t.addRow(
               encoding,
               compression,
-              String.format(Locale.ROOT, "%,.1f", bytes / 1e6),
+              String.format(Locale.ROOT, "%,.1f", bytes / (double) (1 << 20)),
               String.format(Locale.ROOT, "%.2f", (double) bytes / rowCount),
               String.format(Locale.ROOT, "%.1f", seconds),
-              hbase == null ? "" : String.format(Locale.ROOT, "%,d", hbase));
+              hbase == null ? "" : String.format(Locale.ROOT, "%.1f", hbase / 32.0));
           out.printf(Locale.ROOT, "  %s/%s done%n", encoding, compression);
         }
       }
