@@ -7,33 +7,350 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.TableSpec;
+import io.cairn.server.io.AtomicFiles;
+import io.cairn.server.region.Region;
+import io.cairn.server.wal.WalConfig;
+import io.cairn.server.wal.WalEdit;
+import io.cairn.server.wal.WalRecord;
+import io.cairn.server.wal.WriteAheadLog;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The in-memory store behind the KV SPI, used by {@code jdbc:cairn:mem:NAME}. Thread-safe. */
+/**
+ * Cairn's embedded store behind the KV SPI: in memory ({@code jdbc:cairn:mem:NAME}), or durable in
+ * a directory ({@code jdbc:cairn:file:DIR}) with a write-ahead log, block files, background flushes
+ * and compactions, and regions that split as they grow. Thread-safe.
+ *
+ * <p>Directory layout (see docs/format-store.md): {@code store.manifest} (format version, store id,
+ * table id counter), {@code LOCK} (held while open), {@code wal/} (log segments) and {@code
+ * tables/<id>/} (a {@code table.manifest} and the table's block files).
+ */
 public final class EmbeddedStore implements KvStore {
-  private final String name;
-  private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStore.class);
+  static final String STORE_MANIFEST = "store.manifest";
+  static final String LOCK_FILE = "LOCK";
+  static final String STORE_MAGIC = "cairn-store";
+  static final int STORE_VERSION = 1;
 
+  private final String name;
+  private final Path dir;
+  private final StoreConfig config;
+  private final FileChannel lockChannel;
+  private final WriteAheadLog wal;
+  private final String storeId;
+  private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
+  private final ExecutorService flusher;
+  private final ExecutorService compactor;
+  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
+  private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
+  private final AtomicLong memstoreBytes = new AtomicLong();
+  private final Object memoryPressure = new Object();
+  final Mvcc mvcc;
+  private long nextTableId;
+  private volatile boolean closed;
+
+  /** A new, empty in-memory store. */
   public EmbeddedStore(String name) {
     this.name = requireNonNull(name, "name is null");
+    this.dir = null;
+    this.config = StoreConfig.defaults();
+    this.lockChannel = null;
+    this.wal = null;
+    this.storeId = UUID.randomUUID().toString();
+    this.flusher = null;
+    this.compactor = null;
+    this.mvcc = new Mvcc(0);
+    this.nextTableId = 1;
+  }
+
+  private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
+    this.name = dir.toString();
+    this.dir = dir;
+    this.config = config;
+    this.lockChannel = lockChannel;
+    List<String> manifest = openOrCreateManifest(dir);
+    this.storeId = field(manifest, "store-id");
+    this.nextTableId = Long.parseLong(field(manifest, "next-table-id"));
+    long lastSequenceId = Long.parseLong(field(manifest, "last-sequence-id"));
+    lastSequenceId = Math.max(lastSequenceId, loadTables());
+    this.wal =
+        WriteAheadLog.open(
+            dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
+    long replayed = wal.replay(this::replay);
+    this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed));
+    this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
+    this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
+    for (EmbeddedTable t : tables.values()) {
+      for (Region r : t.regionList()) {
+        memstoreBytes.addAndGet(r.memstoreBytes());
+        requestCompaction(t, r);
+      }
+    }
+    LOG.info(
+        "Opened store {} ({} tables, replayed the log up to sequence id {})",
+        dir,
+        tables.size(),
+        replayed);
+  }
+
+  /**
+   * Opens (creating when missing or empty) the durable store in {@code dir}, locking it until
+   * {@link #close()}.
+   */
+  public static EmbeddedStore open(Path dir, StoreConfig config) {
+    requireNonNull(dir, "dir is null");
+    requireNonNull(config, "config is null");
+    FileChannel lockChannel = lock(dir);
+    try {
+      return new EmbeddedStore(dir, config, lockChannel);
+    } catch (RuntimeException e) {
+      try {
+        lockChannel.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static FileChannel lock(Path dir) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new CairnException(
+          ErrorCode.NOT_A_STORE,
+          "Not a Cairn store: expected a directory, found a file at [" + dir + "]");
+    }
+    try {
+      Files.createDirectories(dir);
+      if (!Files.exists(dir.resolve(STORE_MANIFEST))) {
+        try (Stream<Path> entries = Files.list(dir)) {
+          List<String> others =
+              entries
+                  .map(p -> p.getFileName().toString())
+                  .filter(n -> !n.equals(LOCK_FILE))
+                  .sorted()
+                  .limit(5)
+                  .toList();
+          if (!others.isEmpty()) {
+            throw new CairnException(
+                ErrorCode.NOT_A_STORE,
+                "Not a Cairn store: ["
+                    + dir
+                    + "] has no "
+                    + STORE_MANIFEST
+                    + " and is not empty (found "
+                    + others
+                    + "); expected an empty directory or a Cairn store");
+          }
+        }
+      }
+      FileChannel ch =
+          FileChannel.open(
+              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock;
+      try {
+        lock = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        ch.close();
+        throw new CairnException(
+            ErrorCode.STORE_IN_USE,
+            "Store ["
+                + dir
+                + "] is already open (in this or another process, lock file "
+                + dir.resolve(LOCK_FILE)
+                + ")");
+      }
+      return ch;
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "Cannot open store [" + dir + "]: " + AtomicFiles.describe(e), e);
+    }
+  }
+
+  private static List<String> openOrCreateManifest(Path dir) {
+    Path path = dir.resolve(STORE_MANIFEST);
+    if (!Files.exists(path)) {
+      try {
+        Files.createDirectories(dir.resolve("tables"));
+        Files.createDirectories(dir.resolve("wal"));
+      } catch (IOException e) {
+        throw new CairnException(
+            ErrorCode.IO_ERROR, "Cannot create store [" + dir + "]: " + AtomicFiles.describe(e), e);
+      }
+      List<String> lines =
+          List.of(
+              STORE_MAGIC + " " + STORE_VERSION,
+              "store-id " + UUID.randomUUID(),
+              "next-table-id 1",
+              "last-sequence-id 0");
+      AtomicFiles.write(path, lines);
+      LOG.info("Created store {}", dir);
+      return lines;
+    }
+    List<String> lines = AtomicFiles.read(path);
+    String[] header = lines.isEmpty() ? new String[0] : lines.get(0).split(" ");
+    if (header.length != 2 || !header[0].equals(STORE_MAGIC)) {
+      throw new CairnException(
+          ErrorCode.NOT_A_STORE,
+          "Not a Cairn store: "
+              + path
+              + " starts with ["
+              + (lines.isEmpty() ? "" : lines.get(0))
+              + "], expected ["
+              + STORE_MAGIC
+              + " "
+              + STORE_VERSION
+              + "]");
+    }
+    int version;
+    try {
+      version = Integer.parseInt(header[1]);
+    } catch (NumberFormatException e) {
+      version = -1;
+    }
+    if (version != STORE_VERSION) {
+      throw new CairnException(
+          ErrorCode.UNSUPPORTED_FORMAT_VERSION,
+          "Store "
+              + dir
+              + " has format version ["
+              + header[1]
+              + "]: this Cairn reads version "
+              + STORE_VERSION
+              + " (a newer Cairn wrote it?)");
+    }
+    return lines;
+  }
+
+  private static String field(List<String> lines, String name) {
+    for (String line : lines) {
+      if (line.startsWith(name + " ")) {
+        return line.substring(name.length() + 1);
+      }
+    }
+    throw new CairnException(
+        ErrorCode.DATA_CORRUPTED, "Store manifest lacks the field [" + name + "]");
+  }
+
+  private void writeManifest() {
+    AtomicFiles.write(
+        dir.resolve(STORE_MANIFEST),
+        List.of(
+            STORE_MAGIC + " " + STORE_VERSION,
+            "store-id " + storeId,
+            "next-table-id " + nextTableId,
+            "last-sequence-id " + (mvcc == null ? 0 : mvcc.readPoint())));
+  }
+
+  /** Opens every table with a manifest; returns the highest flushed sequence id. */
+  private long loadTables() {
+    long maxSequenceId = 0;
+    Path tablesDir = dir.resolve("tables");
+    try (Stream<Path> entries = Files.list(tablesDir)) {
+      for (Path tableDir : entries.sorted().toList()) {
+        if (!Files.exists(tableDir.resolve(TableManifest.FILE_NAME))) {
+          LOG.warn("Removing {}: a table whose create or drop did not finish", tableDir);
+          deleteRecursively(tableDir);
+          continue;
+        }
+        EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
+        tables.put(t.name(), t);
+        tablesById.put(t.tableId(), t);
+        nextTableId = Math.max(nextTableId, t.tableId() + 1);
+        for (Region r : t.regionList()) {
+          maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
+        }
+      }
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "Cannot list " + tablesDir + ": " + AtomicFiles.describe(e), e);
+    }
+    return maxSequenceId;
+  }
+
+  private void replay(WalRecord record) {
+    for (WalEdit edit : record.edits()) {
+      EmbeddedTable t = tablesById.get(edit.tableId());
+      if (t != null) {
+        t.replay(edit, record.sequenceId());
+      }
+    }
   }
 
   public String name() {
     return name;
   }
 
+  /** The store's directory, empty for an in-memory store. */
+  public Optional<Path> directory() {
+    return Optional.ofNullable(dir);
+  }
+
+  public boolean isDurable() {
+    return dir != null;
+  }
+
+  StoreConfig config() {
+    return config;
+  }
+
+  /** The log, null in memory. */
+  WriteAheadLog wal() {
+    return wal;
+  }
+
   @Override
   public KvTable createTable(String tableName, TableSpec spec) {
     requireNonNull(tableName, "tableName is null");
-    EmbeddedTable table = new EmbeddedTable(tableName);
-    if (tables.putIfAbsent(tableName, table) != null) {
-      throw new CairnException(
-          ErrorCode.TABLE_ALREADY_EXISTS,
-          "Table [" + tableName + "] already exists in store [" + name + "]");
+    requireNonNull(spec, "spec is null");
+    synchronized (this) {
+      checkOpen();
+      if (tables.containsKey(tableName)) {
+        throw new CairnException(
+            ErrorCode.TABLE_ALREADY_EXISTS,
+            "Table [" + tableName + "] already exists in store [" + name + "]");
+      }
+      long id = nextTableId++;
+      Path tableDir = null;
+      if (dir != null) {
+        writeManifest();
+        tableDir = dir.resolve("tables").resolve(Long.toString(id));
+        try {
+          Files.createDirectories(tableDir);
+        } catch (IOException e) {
+          throw new CairnException(
+              ErrorCode.IO_ERROR, "Cannot create " + tableDir + ": " + AtomicFiles.describe(e), e);
+        }
+      }
+      EmbeddedTable table = EmbeddedTable.create(this, id, tableName, tableDir, spec);
+      tables.put(tableName, table);
+      tablesById.put(id, table);
+      return table;
     }
-    return table;
   }
 
   @Override
@@ -43,16 +360,241 @@ public final class EmbeddedStore implements KvStore {
 
   @Override
   public void dropTable(String tableName) {
-    EmbeddedTable table = tables.remove(tableName);
-    if (table != null) {
-      table.drop();
+    EmbeddedTable table;
+    synchronized (this) {
+      table = tables.remove(tableName);
+      if (table == null) {
+        return;
+      }
+      tablesById.remove(table.tableId());
+    }
+    table.drop();
+  }
+
+  // ---- background work ----
+
+  void requestFlush(EmbeddedTable table, Region region) {
+    if (flusher == null || closed || !flushQueued.add(region)) {
+      return;
+    }
+    try {
+      flusher.execute(
+          () -> {
+            flushQueued.remove(region);
+            try {
+              table.flushRegion(region);
+            } catch (RuntimeException e) {
+              LOG.error("Flush of {} failed; its data stays in the log", region, e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      flushQueued.remove(region); // closing
+    }
+  }
+
+  void requestCompaction(EmbeddedTable table, Region region) {
+    if (compactor == null || closed || !compactionQueued.add(region)) {
+      return;
+    }
+    try {
+      compactor.execute(
+          () -> {
+            compactionQueued.remove(region);
+            try {
+              table.compactRegion(region, false);
+              table.maybeSplit(region);
+            } catch (RuntimeException e) {
+              LOG.error("Compaction of {} failed", region, e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      compactionQueued.remove(region);
+    }
+  }
+
+  /**
+   * Accounts memstore growth; flushes the largest region, and stalls writers far past the limit.
+   */
+  void memstoreGrew(long bytes) {
+    long total = memstoreBytes.addAndGet(bytes);
+    if (flusher == null || total <= config.globalMemstoreBytes()) {
+      return;
+    }
+    flushLargest();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    synchronized (memoryPressure) {
+      while (memstoreBytes.get() > 2 * config.globalMemstoreBytes()
+          && !closed
+          && System.nanoTime() < deadline) {
+        try {
+          memoryPressure.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  void memstoreShrank(long bytes) {
+    memstoreBytes.addAndGet(-bytes);
+    synchronized (memoryPressure) {
+      memoryPressure.notifyAll();
+    }
+  }
+
+  private void flushLargest() {
+    EmbeddedTable bestTable = null;
+    Region best = null;
+    for (EmbeddedTable t : tables.values()) {
+      for (Region r : t.regionList()) {
+        if (best == null || r.activeMemstoreBytes() > best.activeMemstoreBytes()) {
+          best = r;
+          bestTable = t;
+        }
+      }
+    }
+    if (best != null) {
+      requestFlush(bestTable, best);
+    }
+  }
+
+  /** Deletes log segments whose edits are all in files. */
+  void trimLog() {
+    if (wal == null) {
+      return;
+    }
+    long floor = mvcc.readPoint() + 1;
+    for (EmbeddedTable t : tables.values()) {
+      for (Region r : t.regionList()) {
+        floor = Math.min(floor, r.oldestUnflushedSequenceId());
+      }
+    }
+    wal.markFlushedBelow(floor);
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new CairnException(ErrorCode.OBJECT_CLOSED, "Store [" + name + "] is closed");
     }
   }
 
   @Override
   public void close() {
-    for (String tableName : tables.keySet()) {
-      dropTable(tableName);
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
     }
+    if (dir == null) {
+      for (String tableName : List.copyOf(tables.keySet())) {
+        dropTable(tableName);
+      }
+      return;
+    }
+    RuntimeException failure = null;
+    try {
+      shutdown(flusher);
+      shutdown(compactor);
+      for (EmbeddedTable t : tables.values()) {
+        try {
+          t.flushAll();
+        } catch (RuntimeException e) {
+          LOG.error("Flush of table {} at close failed; its data stays in the log", t.name(), e);
+          failure = e;
+        }
+      }
+      trimLog();
+      writeManifest();
+    } catch (RuntimeException e) {
+      failure = e;
+    } finally {
+      try {
+        wal.close();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+      for (EmbeddedTable t : tables.values()) {
+        t.closeFiles();
+      }
+      try {
+        lockChannel.close();
+      } catch (IOException e) {
+        LOG.warn("Cannot release the lock of {}", dir, e);
+      }
+    }
+    LOG.info("Closed store {}", dir);
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * Drops the store as a killed process would: background work stops, nothing is flushed, no
+   * manifest is written; the log and files are closed and the lock released so that the directory
+   * can be opened again. For tests of recovery.
+   */
+  void abandonForTesting() {
+    closed = true;
+    if (dir == null) {
+      return;
+    }
+    flusher.shutdownNow();
+    compactor.shutdownNow();
+    try {
+      flusher.awaitTermination(1, TimeUnit.MINUTES);
+      compactor.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    wal.close();
+    for (EmbeddedTable t : tables.values()) {
+      t.closeFiles();
+    }
+    try {
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.warn("Cannot release the lock of {}", dir, e);
+    }
+  }
+
+  private static void shutdown(ExecutorService executor) {
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(10, TimeUnit.MINUTES)) {
+        LOG.warn("Background work did not finish within 10 minutes at close");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  static void deleteRecursively(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(path)) {
+      List<Path> all = new ArrayList<>(walk.toList());
+      all.sort(Comparator.reverseOrder());
+      for (Path p : all) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("Cannot delete {}", path, e);
+    }
+  }
+
+  /** Settings as given by the caller, for diagnostics. */
+  Map<String, String> describe() {
+    return Map.of("name", name, "storeId", storeId);
   }
 }

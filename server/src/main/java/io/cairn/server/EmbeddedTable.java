@@ -2,8 +2,11 @@ package io.cairn.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.Bytes;
+import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
@@ -11,27 +14,216 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableSpec;
+import io.cairn.server.cell.CellCursor;
 import io.cairn.server.coprocessor.ProgramScanner;
+import io.cairn.server.file.BlockFileOptions;
+import io.cairn.server.file.BlockFileReader;
+import io.cairn.server.file.BlockFileWriter;
+import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.memstore.KeyValue;
+import io.cairn.server.memstore.Memstore;
 import io.cairn.server.region.Region;
+import io.cairn.server.region.RegionState;
+import io.cairn.server.region.StoreFile;
+import io.cairn.server.scan.MergingCursor;
+import io.cairn.server.wal.WalEdit;
+import io.cairn.server.wal.WalRecord;
+import io.cairn.server.wal.WriteAheadLog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A table of the embedded store: its regions (one, covering all keys, for now) and its id source.
+ * A table of the embedded store: its regions (sorted, covering all keys), its options and, when
+ * durable, its directory and manifest. Orchestrates writes across regions (one sequence id and one
+ * log record per batch), scans over snapshots, and the flushes, compactions and splits of its
+ * regions.
  */
 final class EmbeddedTable implements KvTable {
-  private final String name;
-  private final List<Region> regions;
-  private final AtomicLong nextId = new AtomicLong(1);
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTable.class);
+  private static final String FILE_SUFFIX = ".cbf";
+  private static final long ID_BLOCK = 65_536;
 
-  EmbeddedTable(String name) {
+  private final EmbeddedStore store;
+  private final long tableId;
+  private final String name;
+  private final Path dir;
+
+  /** Guards the manifest and the counters and options written in it. */
+  private final Object manifestLock = new Object();
+
+  private volatile Region[] regions;
+  private volatile Map<String, String> options;
+  private volatile Durability defaultDurability;
+  private volatile BlockFileOptions fileOptions;
+  private long nextId;
+  private long idLimit;
+  private long nextFileId;
+  private long nextRegionId;
+  private volatile boolean dropped;
+
+  private EmbeddedTable(
+      EmbeddedStore store,
+      long tableId,
+      String name,
+      Path dir,
+      Map<String, String> options,
+      Region[] regions,
+      long idLimit,
+      long nextFileId,
+      long nextRegionId) {
+    this.store = store;
+    this.tableId = tableId;
     this.name = requireNonNull(name, "name is null");
-    this.regions = List.of(new Region(name, KeyRange.ALL));
+    this.dir = dir;
+    this.regions = regions;
+    this.nextId = idLimit;
+    this.idLimit = idLimit;
+    this.nextFileId = nextFileId;
+    this.nextRegionId = nextRegionId;
+    setOptions(options);
+  }
+
+  /** A new table; writes its first manifest when durable. */
+  static EmbeddedTable create(
+      EmbeddedStore store, long tableId, String name, Path dir, TableSpec spec) {
+    Map<String, String> options = TableOptions.validate(spec.options());
+    List<Bytes> points = spec.splitPoints();
+    Region[] regions = new Region[points.size() + 1];
+    for (int i = 0; i < regions.length; i++) {
+      Bytes start = i == 0 ? Bytes.EMPTY : points.get(i - 1);
+      Bytes stop = i == points.size() ? Bytes.EMPTY : points.get(i);
+      regions[i] = new Region(i + 1, name, new KeyRange(start, stop));
+    }
+    EmbeddedTable t =
+        new EmbeddedTable(store, tableId, name, dir, options, regions, 1, 1, regions.length + 1);
+    if (dir != null) {
+      synchronized (t.manifestLock) {
+        t.writeManifest();
+      }
+    }
+    return t;
+  }
+
+  /** Opens a durable table from its manifest, deleting files no manifest lists. */
+  static EmbeddedTable load(EmbeddedStore store, Path dir, TableManifest manifest) {
+    Map<String, StoreFile> open = new HashMap<>();
+    Set<String> listed = new HashSet<>();
+    manifest.regions().forEach(r -> listed.addAll(r.files()));
+    long maxFileId = 0;
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path p : entries.toList()) {
+        String fileName = p.getFileName().toString();
+        if (fileName.equals(TableManifest.FILE_NAME)) {
+          continue;
+        }
+        if (!listed.contains(fileName)) {
+          LOG.info("Removing {}: not listed in the table's manifest (an unfinished write)", p);
+          Files.deleteIfExists(p);
+          continue;
+        }
+        maxFileId = Math.max(maxFileId, fileId(fileName));
+      }
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "Cannot list " + dir + ": " + AtomicFiles.describe(e), e);
+    }
+    Region[] regions = new Region[manifest.regions().size()];
+    try {
+      for (int i = 0; i < regions.length; i++) {
+        TableManifest.RegionEntry e = manifest.regions().get(i);
+        List<StoreFile> files = new ArrayList<>();
+        for (String f : e.files()) {
+          StoreFile sf = open.get(f);
+          if (sf == null) {
+            Path path = dir.resolve(f);
+            if (!Files.exists(path)) {
+              throw new CairnException(
+                  ErrorCode.DATA_CORRUPTED,
+                  "Table manifest "
+                      + dir.resolve(TableManifest.FILE_NAME)
+                      + " lists a missing file "
+                      + path);
+            }
+            sf = new StoreFile(BlockFileReader.open(path));
+            open.put(f, sf);
+          } else {
+            sf.retain(); // shared by the daughters of a split
+          }
+          files.add(sf);
+        }
+        regions[i] =
+            new Region(
+                e.regionId(), manifest.name(), e.range(), files, List.of(), e.flushedSequenceId());
+      }
+    } catch (RuntimeException e) {
+      open.values().forEach(StoreFile::closeKeepingFile);
+      throw e;
+    }
+    return new EmbeddedTable(
+        store,
+        manifest.tableId(),
+        manifest.name(),
+        dir,
+        manifest.options(),
+        regions,
+        manifest.idLimit(),
+        Math.max(manifest.nextFileId(), maxFileId + 1),
+        manifest.nextRegionId());
+  }
+
+  private static long fileId(String fileName) {
+    try {
+      return Long.parseLong(fileName.substring(0, fileName.indexOf('.')));
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private void setOptions(Map<String, String> options) {
+    this.options = Collections.unmodifiableMap(new TreeMap<>(options));
+    this.defaultDurability =
+        Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
+    this.fileOptions = BlockFileOptions.fromTableOptions(options);
+  }
+
+  /** Caller holds {@link #manifestLock}. */
+  private void writeManifest() {
+    if (dir == null || dropped) {
+      return;
+    }
+    List<TableManifest.RegionEntry> entries = new ArrayList<>();
+    for (Region r : regions) {
+      entries.add(
+          new TableManifest.RegionEntry(
+              r.regionId(),
+              r.range(),
+              r.flushedSequenceId(),
+              r.peekState().files().stream().map(StoreFile::fileName).toList()));
+    }
+    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries)
+        .write(dir);
+  }
+
+  long tableId() {
+    return tableId;
   }
 
   @Override
@@ -39,55 +231,169 @@ final class EmbeddedTable implements KvTable {
     return name;
   }
 
+  List<Region> regionList() {
+    return Arrays.asList(regions);
+  }
+
+  @Override
+  public Map<String, String> options() {
+    return options;
+  }
+
+  // ---- writes ----
+
   @Override
   public void mutate(List<Mutation> batch, Durability durability) {
     if (batch.isEmpty()) {
       return;
     }
-    // one region for now; when regions split, a batch spanning regions needs a cross-region commit
-    regions.get(0).mutate(batch);
+    store.checkOpen();
+    WriteAheadLog wal = store.wal();
+    Durability d =
+        wal == null ? Durability.SKIP : durability != null ? durability : defaultDurability;
+    while (true) {
+      Region[] rs = regions;
+      Map<Region, List<Mutation>> byRegion = groupByRegion(rs, batch);
+      List<Region> locked = new ArrayList<>(byRegion.keySet());
+      // lock in key order (no deadlock between batches spanning regions)
+      locked.sort((a, b) -> a.range().start().compareTo(b.range().start()));
+      for (Region r : locked) {
+        r.writeLock().lock();
+      }
+      Mvcc.WriteEntry entry = null;
+      long ticket = -1;
+      long added = 0;
+      try {
+        if (locked.stream().anyMatch(Region::isRetired)) {
+          locked.forEach(Region::checkOpen);
+          continue; // split while we waited: route again
+        }
+        checkConditions(batch, byRegion);
+        entry = store.mvcc.begin();
+        for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+          long before = e.getKey().activeMemstoreBytes();
+          e.getKey().apply(e.getValue(), entry.sequenceId);
+          added += e.getKey().activeMemstoreBytes() - before;
+        }
+        if (d != Durability.SKIP) {
+          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits(batch)));
+        }
+      } catch (RuntimeException e) {
+        if (entry != null) {
+          rollback(byRegion, entry);
+        }
+        throw e;
+      } finally {
+        for (Region r : locked) {
+          r.writeLock().unlock();
+        }
+      }
+      try {
+        if (ticket >= 0) {
+          wal.await(ticket, d);
+        }
+      } catch (RuntimeException e) {
+        rollback(byRegion, entry);
+        throw e;
+      }
+      store.mvcc.completeAndWait(entry);
+      store.memstoreGrew(added);
+      for (Region r : locked) {
+        if (r.activeMemstoreBytes() > store.config().memstoreFlushBytes()) {
+          store.requestFlush(this, r);
+        }
+      }
+      return;
+    }
   }
 
-  @Override
-  public RowScanner scan(ScanRequest request) {
-    // take every region's read point now: the snapshot is fixed at open
-    long[] readPoints = new long[regions.size()];
-    for (int i = 0; i < readPoints.length; i++) {
-      regions.get(i).checkOpen();
-      readPoints[i] = regions.get(i).readPoint();
+  private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
+    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+      e.getKey().rollback(e.getValue(), entry.sequenceId);
     }
-    List<KeyRange> ranges = request.ranges();
-    Iterator<KeyValue> rows =
-        new Iterator<>() {
-          private int rangeIndex;
-          private int regionIndex;
-          private Iterator<KeyValue> current = Collections.emptyIterator();
+    store.mvcc.completeAndWait(entry);
+  }
 
-          @Override
-          public boolean hasNext() {
-            while (!current.hasNext()) {
-              if (rangeIndex >= ranges.size()) {
-                return false;
-              }
-              current =
-                  regions.get(regionIndex).scan(ranges.get(rangeIndex), readPoints[regionIndex]);
-              if (++regionIndex == regions.size()) {
-                regionIndex = 0;
-                rangeIndex++;
+  private List<WalEdit> edits(List<Mutation> batch) {
+    List<WalEdit> edits = new ArrayList<>(batch.size());
+    for (Mutation m : batch) {
+      if (m instanceof Mutation.Put put) {
+        edits.add(new WalEdit(tableId, put.key(), false, put.value()));
+      } else {
+        edits.add(new WalEdit(tableId, m.key(), true, Bytes.EMPTY));
+      }
+    }
+    return edits;
+  }
+
+  private static Map<Region, List<Mutation>> groupByRegion(Region[] rs, List<Mutation> batch) {
+    if (rs.length == 1) {
+      return Map.of(rs[0], batch);
+    }
+    Map<Region, List<Mutation>> byRegion = new HashMap<>();
+    for (Mutation m : batch) {
+      byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
+    }
+    return byRegion;
+  }
+
+  /** Index of the region holding {@code key}: the last whose start is at or below it. */
+  private static int regionIndex(Region[] rs, Bytes key) {
+    int lo = 0;
+    int hi = rs.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (rs[mid].range().start().compareTo(key) <= 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static void checkConditions(List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
+    Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
+    Map<Mutation, Region> regionOf = null;
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.get(i);
+      if (m instanceof Mutation.Put put && put.condition() == Mutation.Condition.MUST_NOT_EXIST) {
+        Boolean inBatch = pending == null ? null : pending.get(put.key());
+        boolean exists;
+        if (inBatch != null) {
+          exists = inBatch;
+        } else {
+          if (regionOf == null) {
+            regionOf = new java.util.IdentityHashMap<>();
+            for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+              for (Mutation x : e.getValue()) {
+                regionOf.put(x, e.getKey());
               }
             }
-            return true;
           }
+          exists = regionOf.get(m).rowExists(put.key());
+        }
+        if (exists) {
+          throw new ConditionFailedException(i, put.key());
+        }
+      }
+      if (pending != null) {
+        pending.put(m.key(), m instanceof Mutation.Put);
+      }
+    }
+  }
 
-          @Override
-          public KeyValue next() {
-            if (!hasNext()) {
-              throw new NoSuchElementException();
-            }
-            return current.next();
-          }
-        };
-    return new ProgramScanner(rows, request.program(), request.context());
+  /** Applies one logged edit at open (single-threaded, before any other access). */
+  void replay(WalEdit edit, long sequenceId) {
+    Region r = regions[regionIndex(regions, edit.key())];
+    if (sequenceId <= r.flushedSequenceId()) {
+      return;
+    }
+    Mutation m =
+        edit.delete()
+            ? new Mutation.Delete(edit.key())
+            : new Mutation.Put(edit.key(), edit.value());
+    r.apply(List.of(m), sequenceId);
   }
 
   @Override
@@ -96,24 +402,521 @@ final class EmbeddedTable implements KvTable {
       throw new CairnException(
           ErrorCode.INVALID_ARGUMENT, "Id count: expected > 0, found [" + count + "]");
     }
-    return nextId.getAndAdd(count);
+    synchronized (manifestLock) {
+      long first = nextId;
+      long end = first + count;
+      if (dir != null && end > idLimit) {
+        idLimit = end + Math.max(ID_BLOCK, count);
+        writeManifest(); // ids handed out before a crash are never handed out again
+      }
+      nextId = end;
+      return first;
+    }
+  }
+
+  // ---- reads ----
+
+  @Override
+  public RowScanner scan(ScanRequest request) {
+    store.checkOpen();
+    Region[] rs = regions;
+    for (Region r : rs) {
+      r.checkOpen();
+    }
+    long readPoint = store.mvcc.beginRead();
+    List<KeyRange> ranges = request.ranges();
+    // the regions each range needs, with their states held until the scan closes
+    List<Region> used = new ArrayList<>();
+    List<RegionState> states = new ArrayList<>();
+    List<int[]> steps = new ArrayList<>(); // {range index, index in used}
+    try {
+      Map<Region, Integer> index = new HashMap<>();
+      for (int i = 0; i < ranges.size(); i++) {
+        KeyRange range = ranges.get(i);
+        int from = range.start().isEmpty() ? 0 : regionIndex(rs, range.start());
+        for (int j = from; j < rs.length; j++) {
+          Region r = rs[j];
+          if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
+            break;
+          }
+          Integer k = index.get(r);
+          if (k == null) {
+            k = used.size();
+            index.put(r, k);
+            used.add(r);
+            states.add(r.acquireState());
+          }
+          steps.add(new int[] {i, k});
+        }
+      }
+    } catch (RuntimeException e) {
+      states.forEach(RegionState::release);
+      store.mvcc.endRead(readPoint);
+      throw e;
+    }
+    SnapshotRows rows = new SnapshotRows(ranges, used, states, steps, readPoint);
+    return new ProgramScanner(rows, request.program(), request.context(), rows::close);
+  }
+
+  /** The rows of a scan's ranges across regions, from states held until closed. */
+  private final class SnapshotRows implements Iterator<KeyValue> {
+    private final List<KeyRange> ranges;
+    private final List<Region> regions;
+    private final List<RegionState> states;
+    private final List<int[]> steps;
+    private final long readPoint;
+    private int step;
+    private Iterator<KeyValue> current = Collections.emptyIterator();
+    private boolean closed;
+
+    SnapshotRows(
+        List<KeyRange> ranges,
+        List<Region> regions,
+        List<RegionState> states,
+        List<int[]> steps,
+        long readPoint) {
+      this.ranges = ranges;
+      this.regions = regions;
+      this.states = states;
+      this.steps = steps;
+      this.readPoint = readPoint;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (!current.hasNext()) {
+        closeCurrent();
+        if (closed || step >= steps.size()) {
+          close();
+          return false;
+        }
+        int[] s = steps.get(step++);
+        current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint);
+      }
+      return true;
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return current.next();
+    }
+
+    private void closeCurrent() {
+      if (current instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          LOG.warn("Closing a region scanner failed", e);
+        }
+      }
+      current = Collections.emptyIterator();
+    }
+
+    synchronized void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      closeCurrent();
+      states.forEach(RegionState::release);
+      store.mvcc.endRead(readPoint);
+    }
+  }
+
+  // ---- maintenance ----
+
+  @Override
+  public void alter(Map<String, String> changes) {
+    Map<String, String> validated = TableOptions.validate(changes);
+    synchronized (manifestLock) {
+      Map<String, String> merged = new TreeMap<>(options);
+      merged.putAll(validated);
+      setOptions(merged);
+      writeManifest();
+    }
+  }
+
+  @Override
+  public void flush() {
+    store.checkOpen();
+    flushAll();
+  }
+
+  void flushAll() {
+    for (Region r : regions) {
+      flushRegion(r);
+    }
+  }
+
+  @Override
+  public void compact(boolean major) {
+    store.checkOpen();
+    if (dir == null) {
+      return;
+    }
+    for (Region r : regions) {
+      compactRegion(r, major);
+    }
+    for (Region r : regions) {
+      maybeSplit(r);
+    }
+  }
+
+  /** Writes the region's memstores to a new file without blocking writers. */
+  void flushRegion(Region region) {
+    if (dir == null || dropped) {
+      return;
+    }
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired()) {
+        return;
+      }
+      region.freeze();
+      List<Memstore> frozen = region.peekState().frozen();
+      if (frozen.isEmpty()) {
+        return;
+      }
+      long maxSequenceId = -1;
+      long bytes = 0;
+      for (Memstore m : frozen) {
+        maxSequenceId = Math.max(maxSequenceId, m.maxSequenceId());
+        bytes += m.heapSize();
+      }
+      // every write in the frozen memstores is complete (durable or rolled back) before it is
+      // written to a file: a failed log append never reaches a file
+      try {
+        store.mvcc.awaitReadPoint(maxSequenceId);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CairnException(ErrorCode.QUERY_CANCELED, "Flush of " + region + " interrupted");
+      }
+      List<CellCursor> sources = new ArrayList<>();
+      frozen.forEach(m -> sources.add(m.cursor()));
+      StoreFile file;
+      try (CellCursor cursor = MergingCursor.of(sources)) {
+        file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false);
+      }
+      synchronized (manifestLock) {
+        region.completeFlush(frozen, file, maxSequenceId);
+        writeManifest();
+      }
+      store.memstoreShrank(bytes);
+      store.trimLog();
+      LOG.debug("Flushed {} ({} bytes of memstore) to {}", region, bytes, file);
+      if (region.peekState().files().size() >= store.config().compactionMinFiles()) {
+        store.requestCompaction(this, region);
+      } else if (region.fileBytes() > store.config().regionSplitBytes()) {
+        store.requestCompaction(this, region);
+      }
+    } finally {
+      region.maintenanceLock().unlock();
+    }
+  }
+
+  /**
+   * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
+   * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
+   * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
+   * below it are dropped too and sequence ids at or below it become 0.
+   */
+  private StoreFile writeFile(
+      Region region, CellCursor cursor, long smallestReadPoint, boolean major, boolean throttle) {
+    long fileId;
+    BlockFileOptions opts;
+    synchronized (manifestLock) {
+      fileId = nextFileId++;
+      opts = fileOptions;
+    }
+    Path path = dir.resolve(String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX));
+    BlockFileWriter writer = BlockFileWriter.create(path, fileId, opts);
+    boolean finished = false;
+    try {
+      KeyRange range = region.range();
+      long cells = 0;
+      long throttleStart = System.nanoTime();
+      boolean valid = cursor.seek(range.start());
+      Bytes row = null;
+      boolean rowDecided = false;
+      while (valid) {
+        Bytes r = cursor.row();
+        if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
+          break;
+        }
+        if (!r.equals(row)) {
+          row = r;
+          rowDecided = false;
+        }
+        long seq = cursor.sequenceId();
+        if (!rowDecided) {
+          if (seq <= smallestReadPoint) {
+            rowDecided = true; // the newest version every reader sees; older ones are shadowed
+            if (!(major && cursor.isDelete())) {
+              writer.append(r, major ? 0 : seq, cursor.isDelete(), cursor.value());
+              cells++;
+            }
+          } else {
+            writer.append(r, seq, cursor.isDelete(), cursor.value());
+            cells++;
+          }
+        }
+        valid = cursor.advance();
+        if (throttle && (cells & 4095) == 0) {
+          throttle(writer.bytesWritten(), throttleStart);
+        }
+      }
+      if (cells == 0) {
+        writer.abort();
+        finished = true;
+        return null;
+      }
+      writer.finish();
+      finished = true;
+      return new StoreFile(BlockFileReader.open(path));
+    } finally {
+      if (!finished) {
+        writer.abort();
+      }
+    }
+  }
+
+  private void throttle(long bytesWritten, long startNanos) {
+    long rate = store.config().compactionBytesPerSecond();
+    if (rate <= 0) {
+      return;
+    }
+    long dueNanos = startNanos + (long) (bytesWritten * 1e9 / rate);
+    long wait = dueNanos - System.nanoTime();
+    if (wait > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Compacts the region's files: all of them when {@code major}, else those the size-ratio policy
+   * picks (nothing when it picks none).
+   */
+  void compactRegion(Region region, boolean major) {
+    if (dir == null || dropped) {
+      return;
+    }
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired()) {
+        return;
+      }
+      List<StoreFile> files = region.peekState().files();
+      List<StoreFile> selected =
+          major
+              ? files
+              : CompactionPolicy.select(
+                  files,
+                  store.config().compactionMinFiles(),
+                  store.config().compactionMaxFiles(),
+                  store.config().compactionRatio());
+      if (selected.isEmpty()) {
+        return;
+      }
+      // a major compaction of all files drops tombstones and zeroes old sequence ids; a minor one
+      // keeps tombstones (older files may hold the rows they delete)
+      boolean dropDeletes = major || selected.size() == files.size();
+      long smallestReadPoint = store.mvcc.smallestReadPoint();
+      List<CellCursor> sources = new ArrayList<>();
+      selected.forEach(f -> sources.add(f.reader().cursor()));
+      StoreFile output;
+      try (CellCursor cursor = MergingCursor.of(sources)) {
+        output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
+      }
+      synchronized (manifestLock) {
+        region.replaceFiles(selected, output);
+        writeManifest();
+      }
+      selected.forEach(StoreFile::release); // after the manifest without them is durable
+      LOG.debug("Compacted {}: {} files into {}", region, selected.size(), output);
+    } finally {
+      region.maintenanceLock().unlock();
+    }
+  }
+
+  /** Splits the region in two at its middle row when its files passed the split size. */
+  void maybeSplit(Region region) {
+    if (dir == null || dropped || region.fileBytes() <= store.config().regionSplitBytes()) {
+      return;
+    }
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired()) {
+        return;
+      }
+      Bytes mid = middleRow(region);
+      if (mid == null) {
+        return;
+      }
+      split(region, mid);
+    } finally {
+      region.maintenanceLock().unlock();
+    }
+  }
+
+  /** A row strictly inside the region's range near its middle, from its largest file. */
+  private static Bytes middleRow(Region region) {
+    StoreFile largest = null;
+    for (StoreFile f : region.peekState().files()) {
+      if (largest == null || f.sizeBytes() > largest.sizeBytes()) {
+        largest = f;
+      }
+    }
+    if (largest == null) {
+      return null;
+    }
+    KeyRange range = region.range();
+    List<Bytes> inside =
+        largest.info().guidePosts().stream()
+            .filter(g -> g.compareTo(range.start()) > 0 && range.contains(g))
+            .toList();
+    if (!inside.isEmpty()) {
+      return inside.get(inside.size() / 2);
+    }
+    // no guide posts: walk to the middle cell (splits are rare and run in the background)
+    long target = largest.info().cellCount() / 2;
+    try (CellCursor c = largest.reader().cursor()) {
+      boolean valid = c.seek(range.start());
+      long n = 0;
+      while (valid && range.contains(c.row())) {
+        if (n++ >= target && c.row().compareTo(range.start()) > 0) {
+          return c.row();
+        }
+        valid = c.advance();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Replaces {@code parent} by two daughters split at {@code mid}; caller holds its maintenance
+   * lock.
+   */
+  void split(Region parent, Bytes mid) {
+    synchronized (manifestLock) {
+      parent.writeLock().lock();
+      try {
+        RegionState s = parent.peekState();
+        List<Memstore> inherited = new ArrayList<>();
+        if (!s.active().isEmpty()) {
+          inherited.add(s.active());
+        }
+        inherited.addAll(s.frozen());
+        for (int i = 0; i < 2; i++) {
+          s.files().forEach(StoreFile::retain);
+        }
+        Region low =
+            new Region(
+                nextRegionId++,
+                name,
+                new KeyRange(parent.range().start(), mid),
+                s.files(),
+                inherited,
+                parent.flushedSequenceId());
+        Region high =
+            new Region(
+                nextRegionId++,
+                name,
+                new KeyRange(mid, parent.range().stop()),
+                s.files(),
+                inherited,
+                parent.flushedSequenceId());
+        List<Region> list = new ArrayList<>(Arrays.asList(regions));
+        int at = list.indexOf(parent);
+        list.set(at, high);
+        list.add(at, low);
+        regions = list.toArray(new Region[0]);
+        writeManifest();
+        parent.retire();
+        LOG.info("Split {} at {} into {} and {}", parent, mid, low, high);
+      } finally {
+        parent.writeLock().unlock();
+      }
+    }
+    parent.releaseFiles();
+    for (Region r : regions) {
+      if (r.range().start().equals(mid) || r.range().stop().equals(mid)) {
+        store.requestFlush(this, r);
+      }
+    }
   }
 
   void drop() {
-    new ArrayList<>(regions).forEach(Region::close);
+    dropped = true;
+    Region[] rs = regions;
+    for (Region r : rs) {
+      r.drop();
+    }
+    if (dir != null) {
+      synchronized (manifestLock) {
+        try {
+          Files.deleteIfExists(dir.resolve(TableManifest.FILE_NAME));
+        } catch (IOException e) {
+          throw new CairnException(
+              ErrorCode.IO_ERROR,
+              "Cannot drop table [" + name + "]: " + AtomicFiles.describe(e),
+              e);
+        }
+      }
+      for (Region r : rs) {
+        r.releaseFiles();
+      }
+      EmbeddedStore.deleteRecursively(dir);
+    }
+    long bytes = 0;
+    for (Region r : rs) {
+      bytes += r.memstoreBytes();
+    }
+    store.memstoreShrank(bytes);
+  }
+
+  void closeFiles() {
+    Set<StoreFile> all = new HashSet<>();
+    for (Region r : regions) {
+      all.addAll(r.peekState().files());
+    }
+    all.forEach(StoreFile::closeKeepingFile);
   }
 
   @Override
   public long approximateRowCount() {
     long cells = 0;
-    for (Region region : regions) {
-      cells += region.peekMemstore().cellCount();
+    for (Region r : regions) {
+      RegionState s = r.peekState();
+      cells += s.active().cellCount();
+      for (Memstore m : s.frozen()) {
+        cells += m.cellCount();
+      }
+      for (StoreFile f : s.files()) {
+        cells += f.info().cellCount();
+      }
     }
     return cells;
   }
 
   @Override
   public List<RegionInfo> regions() {
-    return List.of(new RegionInfo(0, KeyRange.ALL, 0, regions.get(0).peekMemstore().heapSize(), 0));
+    List<RegionInfo> out = new ArrayList<>();
+    for (Region r : regions) {
+      out.add(
+          new RegionInfo(
+              r.regionId(),
+              r.range(),
+              r.fileBytes(),
+              r.memstoreBytes(),
+              r.peekState().files().size()));
+    }
+    return out;
   }
 }

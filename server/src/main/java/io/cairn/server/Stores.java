@@ -1,7 +1,6 @@
 package io.cairn.server;
 
 import io.cairn.core.error.CairnException;
-import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,7 +23,6 @@ public final class Stores {
    *     IO_ERROR
    */
   public static KvStore open(Path dir, Map<String, String> config) {
-    throw new CairnException(
-        ErrorCode.NOT_SUPPORTED, "Durable stores are being built (store directory [" + dir + "])");
+    return EmbeddedStore.open(dir, StoreConfig.from(config));
   }
 }

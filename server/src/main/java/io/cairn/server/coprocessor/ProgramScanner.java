@@ -30,9 +30,17 @@ public final class ProgramScanner implements RowScanner {
   private final boolean readsKey;
   private final boolean[] needed;
   private long emitted;
+  private final Runnable onClose;
   private volatile boolean closed;
 
   public ProgramScanner(Iterator<KeyValue> rows, ScanProgram program, EvalContext context) {
+    this(rows, program, context, () -> {});
+  }
+
+  /** As above; {@code onClose} runs once, at close (releasing the snapshot the rows come from). */
+  public ProgramScanner(
+      Iterator<KeyValue> rows, ScanProgram program, EvalContext context, Runnable onClose) {
+    this.onClose = requireNonNull(onClose, "onClose is null");
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
     this.codec = new RowCodec(program.layout());
@@ -99,6 +107,9 @@ public final class ProgramScanner implements RowScanner {
 
   @Override
   public void close() {
-    closed = true;
+    if (!closed) {
+      closed = true;
+      onClose.run();
+    }
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
+import io.cairn.server.cell.CellCursor;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -12,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A sorted, concurrent in-memory store of cells: (row key ascending, sequence id descending) to a
- * value or a tombstone. Any number of readers run while one writer (serialised by the owning
- * region) adds cells; a reader passes a read point and sees, per key, the newest cell at or below
- * it. Old versions are kept until compaction (later).
+ * value or a tombstone. Any number of readers run while one writer at a time (serialised by the
+ * owning region) adds cells; a reader passes a read point and sees, per key, the newest cell at or
+ * below it. A region freezes its memstore to flush it: a frozen memstore gets no more cells (except
+ * a rollback's removals) and is read until its file replaces it.
  */
 public final class Memstore {
   /** Map key of a cell. */
@@ -26,22 +28,21 @@ public final class Memstore {
     }
   }
 
-  /** A cell's content: {@code value} null is a tombstone. */
-  record Cell(Bytes value) {
-    boolean isTombstone() {
-      return value == null;
-    }
-  }
+  /** The value of a tombstone in the map (a put's value is its {@link Bytes}). */
+  private static final Object TOMBSTONE = new Object();
 
-  private static final Cell TOMBSTONE = new Cell(null);
+  /** Estimated heap bytes per cell beyond its key and value (skip-list node, index, key). */
+  private static final long CELL_OVERHEAD = 160;
 
-  private final ConcurrentSkipListMap<CellKey, Cell> cells = new ConcurrentSkipListMap<>();
+  private final ConcurrentSkipListMap<CellKey, Object> cells = new ConcurrentSkipListMap<>();
   private final AtomicLong heapSize = new AtomicLong();
+  private volatile long minSequenceId = Long.MAX_VALUE;
+  private volatile long maxSequenceId = -1;
 
   /** Adds a put of {@code value} at {@code sequenceId}; replaces a cell of the same key and id. */
   public void put(Bytes key, long sequenceId, Bytes value) {
     requireNonNull(value, "value is null");
-    add(key, sequenceId, new Cell(value));
+    add(key, sequenceId, value);
   }
 
   /** Adds a tombstone at {@code sequenceId}. */
@@ -49,28 +50,51 @@ public final class Memstore {
     add(key, sequenceId, TOMBSTONE);
   }
 
-  private void add(Bytes key, long sequenceId, Cell cell) {
+  private void add(Bytes key, long sequenceId, Object cell) {
     requireNonNull(key, "key is null");
-    Cell previous = cells.put(new CellKey(key, sequenceId), cell);
+    Object previous = cells.put(new CellKey(key, sequenceId), cell);
     heapSize.addAndGet(size(key, cell) - (previous == null ? 0 : size(key, previous)));
+    // one writer at a time (the region's lock): plain read-modify-write of the volatiles is safe
+    if (sequenceId < minSequenceId) {
+      minSequenceId = sequenceId;
+    }
+    if (sequenceId > maxSequenceId) {
+      maxSequenceId = sequenceId;
+    }
   }
 
-  private static long size(Bytes key, Cell cell) {
-    return 48L + key.length() + (cell.value() == null ? 0 : cell.value().length());
+  /** Removes the cell of {@code key} at {@code sequenceId} (a failed write's rollback). */
+  public void remove(Bytes key, long sequenceId) {
+    Object previous = cells.remove(new CellKey(key, sequenceId));
+    if (previous != null) {
+      heapSize.addAndGet(-size(key, previous));
+    }
+  }
+
+  private static long size(Bytes key, Object cell) {
+    return CELL_OVERHEAD + key.length() + (cell instanceof Bytes b ? b.length() : 0);
   }
 
   /**
-   * Whether the newest cell of {@code key} at or below {@code readPoint} is a put (a tombstone or
-   * no cell at all = absent).
+   * The state of {@code key} in this memstore at {@code readPoint}: TRUE when its newest cell at or
+   * below the read point is a put, FALSE when a tombstone, null when it has no such cell (older
+   * layers decide).
    */
-  public boolean exists(Bytes key, long readPoint) {
-    for (Map.Entry<CellKey, Cell> e : cells.tailMap(new CellKey(key, readPoint), true).entrySet()) {
-      if (!e.getKey().row().equals(key)) {
-        return false;
-      }
-      return !e.getValue().isTombstone();
+  public Boolean latest(Bytes key, long readPoint) {
+    Map.Entry<CellKey, Object> e = cells.ceilingEntry(new CellKey(key, readPoint));
+    if (e == null || !e.getKey().row().equals(key)) {
+      return null;
     }
-    return false;
+    return e.getValue() != TOMBSTONE;
+  }
+
+  /** Whether the newest cell of {@code key} at or below {@code readPoint} is a put. */
+  public boolean exists(Bytes key, long readPoint) {
+    return Boolean.TRUE.equals(latest(key, readPoint));
+  }
+
+  public boolean isEmpty() {
+    return cells.isEmpty();
   }
 
   /** Number of cells, all versions and tombstones included. */
@@ -83,16 +107,30 @@ public final class Memstore {
     return heapSize.get();
   }
 
+  /** Smallest sequence id ever added (Long.MAX_VALUE when none). */
+  public long minSequenceId() {
+    return minSequenceId;
+  }
+
+  /** Largest sequence id ever added (-1 when none). */
+  public long maxSequenceId() {
+    return maxSequenceId;
+  }
+
+  /** A cursor over every cell (all versions and tombstones), see {@link CellCursor}. */
+  public CellCursor cursor() {
+    return new Cursor();
+  }
+
   /**
    * The visible rows in {@code range} at {@code readPoint}, in key order: per key the newest cell
-   * at or below the read point, keys whose newest such cell is a tombstone left out. Seeks past
-   * invisible and older versions (two skip-list seeks per row), so old versions cost little.
-   * Consistent under concurrent writes: cells written after the read point was taken have higher
-   * sequence ids and are never returned.
+   * at or below the read point, keys whose newest such cell is a tombstone left out. Consistent
+   * under concurrent writes: cells written after the read point was taken have higher sequence ids
+   * and are never returned.
    */
   public Iterator<KeyValue> scan(KeyRange range, long readPoint) {
     CellKey from = new CellKey(range.start(), Long.MAX_VALUE);
-    Iterator<Map.Entry<CellKey, Cell>> cursor =
+    Iterator<Map.Entry<CellKey, Object>> cursor =
         (range.stop().isEmpty()
                 ? cells.tailMap(from, true)
                 : cells.subMap(from, true, new CellKey(range.stop(), Long.MAX_VALUE), false))
@@ -107,14 +145,14 @@ public final class Memstore {
       @Override
       public boolean hasNext() {
         while (next == null && cursor.hasNext()) {
-          Map.Entry<CellKey, Cell> e = cursor.next();
+          Map.Entry<CellKey, Object> e = cursor.next();
           CellKey key = e.getKey();
           if (key.sequenceId() > readPoint || key.row().equals(decidedRow)) {
             continue;
           }
           decidedRow = key.row();
-          if (!e.getValue().isTombstone()) {
-            next = new KeyValue(key.row(), e.getValue().value());
+          if (e.getValue() instanceof Bytes value) {
+            next = new KeyValue(key.row(), value);
           }
         }
         return next != null;
@@ -130,5 +168,55 @@ public final class Memstore {
         return result;
       }
     };
+  }
+
+  /** A cursor walking the skip list; re-seeks through the map on {@link #seek}. */
+  private final class Cursor implements CellCursor {
+    private Iterator<Map.Entry<CellKey, Object>> iterator;
+    private CellKey key;
+    private Object value;
+
+    @Override
+    public boolean seek(Bytes row) {
+      iterator = cells.tailMap(new CellKey(row, Long.MAX_VALUE), true).entrySet().iterator();
+      return advance();
+    }
+
+    @Override
+    public boolean advance() {
+      if (iterator == null || !iterator.hasNext()) {
+        key = null;
+        return false;
+      }
+      Map.Entry<CellKey, Object> e = iterator.next();
+      key = e.getKey();
+      value = e.getValue();
+      return true;
+    }
+
+    @Override
+    public Bytes row() {
+      return key.row();
+    }
+
+    @Override
+    public long sequenceId() {
+      return key.sequenceId();
+    }
+
+    @Override
+    public boolean isDelete() {
+      return value == TOMBSTONE;
+    }
+
+    @Override
+    public Bytes value() {
+      return value instanceof Bytes b ? b : Bytes.EMPTY;
+    }
+
+    @Override
+    public void close() {
+      iterator = null;
+    }
   }
 }

@@ -5,125 +5,356 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Bytes;
-import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
+import io.cairn.server.cell.CellCursor;
 import io.cairn.server.memstore.KeyValue;
 import io.cairn.server.memstore.Memstore;
+import io.cairn.server.scan.MergingCursor;
+import io.cairn.server.scan.VisibleRows;
+import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A key range of a table and the cells in it. MVCC: each applied batch gets one sequence id; the
- * read point is the highest sequence id whose batch is fully applied. Writers are serialised by the
- * region's write lock; readers take the read point without locking and never block writers.
+ * A key range of a table and the cells in it: an active memstore, frozen memstores being flushed
+ * and block files, published together as an immutable {@link RegionState}. Writers hold the
+ * region's write lock while they check conditions and add cells; readers take a state without
+ * locking and never block writers. Sequence ids and read points come from the store (one MVCC for
+ * all regions), so the region only stores cells; the table orchestrates flushes, compactions and
+ * splits and makes them durable in its manifest.
  */
 public final class Region {
+  private final long regionId;
   private final String tableName;
   private final KeyRange range;
-  private final Memstore memstore = new Memstore();
   private final ReentrantLock writeLock = new ReentrantLock();
 
-  /** Last sequence id handed out; guarded by {@link #writeLock}. */
-  private long lastSequenceId;
+  /** Serialises flushes and compactions of this region's files (one state change at a time). */
+  private final ReentrantLock maintenanceLock = new ReentrantLock();
 
-  private volatile long readPoint;
-  private volatile boolean closed;
+  private volatile RegionState state;
 
-  public Region(String tableName, KeyRange range) {
+  /** Every edit with a sequence id at or below this one is in the region's files. */
+  private volatile long flushedSequenceId;
+
+  /** Set when the region is split or its table dropped: writers must look the region up again. */
+  private volatile boolean retired;
+
+  private volatile boolean dropped;
+
+  public Region(
+      long regionId,
+      String tableName,
+      KeyRange range,
+      List<StoreFile> files,
+      List<Memstore> frozen,
+      long flushedSequenceId) {
+    this.regionId = regionId;
     this.tableName = requireNonNull(tableName, "tableName is null");
     this.range = requireNonNull(range, "range is null");
+    this.state = new RegionState(new Memstore(), frozen, files);
+    this.flushedSequenceId = flushedSequenceId;
+  }
+
+  /** An empty in-memory region. */
+  public Region(long regionId, String tableName, KeyRange range) {
+    this(regionId, tableName, range, List.of(), List.of(), 0);
+  }
+
+  public long regionId() {
+    return regionId;
   }
 
   public KeyRange range() {
     return range;
   }
 
-  /** The highest sequence id whose batch is fully applied: what a scan opened now sees. */
-  public long readPoint() {
-    return readPoint;
+  public RegionState peekState() {
+    return state;
   }
 
-  public Memstore peekMemstore() {
-    return memstore;
+  public long flushedSequenceId() {
+    return flushedSequenceId;
+  }
+
+  public ReentrantLock writeLock() {
+    return writeLock;
+  }
+
+  public ReentrantLock maintenanceLock() {
+    return maintenanceLock;
+  }
+
+  public boolean isRetired() {
+    return retired;
+  }
+
+  /** Marks the region replaced (split) or gone (dropped); writers then look regions up anew. */
+  public void retire() {
+    retired = true;
+  }
+
+  /** The region's table was dropped: writes and new scans fail; open scans keep their snapshot. */
+  public void drop() {
+    dropped = true;
+    retired = true;
+  }
+
+  /** Throws TABLE_NOT_FOUND when the table was dropped. */
+  public void checkOpen() {
+    if (dropped) {
+      throw new CairnException(ErrorCode.TABLE_NOT_FOUND, "Table [" + tableName + "] was dropped");
+    }
+  }
+
+  /** Throws when {@code key} is outside the region (a caller bug). */
+  public void checkContains(Bytes key) {
+    if (!range.contains(key)) {
+      throw CairnException.internal(
+          "Key outside region: expected a key in ["
+              + range.start()
+              + ", "
+              + range.stop()
+              + "), found ["
+              + key
+              + "]");
+    }
+  }
+
+  // ---- writes (the caller holds the write lock) ----
+
+  /**
+   * Whether {@code key} has a row in the latest applied state (applied but not yet visible writes
+   * included): the newest cell over memstores and files decides. Caller holds the write lock.
+   */
+  public boolean rowExists(Bytes key) {
+    RegionState s = state;
+    Boolean b = s.active().latest(key, Long.MAX_VALUE);
+    if (b != null) {
+      return b;
+    }
+    for (Memstore m : s.frozen()) {
+      b = m.latest(key, Long.MAX_VALUE);
+      if (b != null) {
+        return b;
+      }
+    }
+    long newest = -1;
+    boolean exists = false;
+    for (StoreFile f : s.files()) {
+      if (!f.reader().mightContainRow(key)) {
+        continue;
+      }
+      try (CellCursor c = f.reader().cursor()) {
+        if (c.seek(key) && c.row().equals(key) && c.sequenceId() > newest) {
+          newest = c.sequenceId();
+          exists = !c.isDelete();
+        }
+      }
+    }
+    return exists;
+  }
+
+  /** Adds the batch's cells at {@code sequenceId}. Caller holds the write lock. */
+  public void apply(List<Mutation> mutations, long sequenceId) {
+    Memstore active = state.active();
+    for (Mutation m : mutations) {
+      if (m instanceof Mutation.Put put) {
+        active.put(put.key(), sequenceId, put.value());
+      } else {
+        active.delete(m.key(), sequenceId);
+      }
+    }
   }
 
   /**
-   * Applies the batch atomically under one new sequence id after checking every condition against
-   * the latest committed state (updated by the batch's own earlier mutations).
-   *
-   * @throws ConditionFailedException when a condition fails; nothing is applied
+   * Removes the cells {@link #apply} added (a write whose log append failed). The cells may have
+   * moved to a frozen memstore since; they are removed wherever they are.
    */
-  public void mutate(List<Mutation> batch) {
-    for (Mutation m : batch) {
-      if (!range.contains(m.key())) {
-        throw CairnException.internal(
-            "Key outside region: expected a key in ["
-                + range.start()
-                + ", "
-                + range.stop()
-                + "), found ["
-                + m.key()
-                + "]");
+  public void rollback(List<Mutation> mutations, long sequenceId) {
+    RegionState s = state;
+    for (Mutation m : mutations) {
+      s.active().remove(m.key(), sequenceId);
+      for (Memstore f : s.frozen()) {
+        f.remove(m.key(), sequenceId);
       }
     }
+  }
+
+  public long memstoreBytes() {
+    RegionState s = state;
+    long n = s.active().heapSize();
+    for (Memstore m : s.frozen()) {
+      n += m.heapSize();
+    }
+    return n;
+  }
+
+  public long activeMemstoreBytes() {
+    return state.active().heapSize();
+  }
+
+  public long fileBytes() {
+    long n = 0;
+    for (StoreFile f : state.files()) {
+      n += f.sizeBytes();
+    }
+    return n;
+  }
+
+  /** Sequence id of the oldest edit not yet in a file, or Long.MAX_VALUE when none. */
+  public long oldestUnflushedSequenceId() {
+    RegionState s = state;
+    long min = s.active().minSequenceId();
+    for (Memstore m : s.frozen()) {
+      min = Math.min(min, m.minSequenceId());
+    }
+    return min;
+  }
+
+  // ---- state changes (the table calls these holding the maintenance lock) ----
+
+  /**
+   * Freezes the active memstore for a flush and starts a new one; returns the frozen memstore, or
+   * null when the active one is empty.
+   */
+  public Memstore freeze() {
     writeLock.lock();
     try {
-      checkOpen();
-      checkConditions(batch);
-      long sequenceId = lastSequenceId + 1;
-      for (Mutation m : batch) {
-        if (m instanceof Mutation.Put put) {
-          memstore.put(put.key(), sequenceId, put.value());
-        } else {
-          memstore.delete(m.key(), sequenceId);
-        }
+      RegionState s = state;
+      if (s.active().isEmpty()) {
+        return null;
       }
-      lastSequenceId = sequenceId;
-      readPoint = sequenceId; // publishes the whole batch at once
+      List<Memstore> frozen = new ArrayList<>(s.frozen().size() + 1);
+      frozen.add(s.active());
+      frozen.addAll(s.frozen());
+      state = new RegionState(new Memstore(), frozen, s.files());
+      return s.active();
     } finally {
       writeLock.unlock();
     }
   }
 
-  private void checkConditions(List<Mutation> batch) {
-    Map<Bytes, Boolean> pending = null;
-    for (int i = 0; i < batch.size(); i++) {
-      Mutation m = batch.get(i);
-      if (m instanceof Mutation.Put put && put.condition() == Mutation.Condition.MUST_NOT_EXIST) {
-        Boolean inBatch = pending == null ? null : pending.get(put.key());
-        boolean exists = inBatch != null ? inBatch : memstore.exists(put.key(), lastSequenceId);
-        if (exists) {
-          throw new ConditionFailedException(i, put.key());
-        }
+  /**
+   * Replaces flushed memstores by the file written from them (null when they held nothing in this
+   * region's range), and records that every edit up to {@code flushedUpTo} is in files. The file
+   * reference passes to the region.
+   */
+  public void completeFlush(List<Memstore> flushed, StoreFile file, long flushedUpTo) {
+    writeLock.lock();
+    try {
+      RegionState s = state;
+      List<Memstore> frozen = new ArrayList<>(s.frozen());
+      frozen.removeAll(flushed);
+      List<StoreFile> files = new ArrayList<>(s.files().size() + 1);
+      if (file != null) {
+        files.add(file);
       }
-      if (batch.size() > 1) {
-        if (pending == null) {
-          pending = new HashMap<>();
-        }
-        pending.put(m.key(), m instanceof Mutation.Put);
-      }
+      files.addAll(s.files());
+      state = new RegionState(s.active(), frozen, files);
+      flushedSequenceId = Math.max(flushedSequenceId, flushedUpTo);
+    } finally {
+      writeLock.unlock();
     }
   }
 
   /**
-   * The visible rows of {@code scanRange} (clipped to this region) at {@code atReadPoint}. Works on
-   * a closed region too, so that scans opened before a drop finish on their snapshot.
+   * Replaces compacted files by their output (null when nothing survived) at the position of the
+   * oldest input. The caller releases the region's references to the inputs once the manifest
+   * without them is durable.
    */
-  public Iterator<KeyValue> scan(KeyRange scanRange, long atReadPoint) {
+  public void replaceFiles(List<StoreFile> inputs, StoreFile output) {
+    writeLock.lock();
+    try {
+      RegionState s = state;
+      List<StoreFile> files = new ArrayList<>(s.files().size());
+      int insertAt = -1;
+      for (StoreFile f : s.files()) {
+        if (inputs.contains(f)) {
+          insertAt = files.size();
+        } else {
+          files.add(f);
+        }
+      }
+      if (output != null) {
+        files.add(insertAt < 0 ? files.size() : insertAt, output);
+      }
+      state = new RegionState(s.active(), s.frozen(), files);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Releases the region's file references when its table is dropped or the region split. */
+  public void releaseFiles() {
+    state.files().forEach(StoreFile::release);
+  }
+
+  // ---- reads ----
+
+  /**
+   * The current state with a reference on each of its files, for a scan; release it with {@link
+   * RegionState#release()}.
+   */
+  public RegionState acquireState() {
+    while (true) {
+      RegionState s = state;
+      List<StoreFile> retained = new ArrayList<>(s.files().size());
+      boolean ok = true;
+      for (StoreFile f : s.files()) {
+        if (f.tryRetain()) {
+          retained.add(f);
+        } else {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        return s;
+      }
+      retained.forEach(StoreFile::release); // a compaction replaced the state: take the new one
+    }
+  }
+
+  /**
+   * The visible rows of {@code scanRange} clipped to this region, at {@code readPoint}, read from
+   * {@code s} (a state the caller acquired and keeps until the rows are consumed).
+   */
+  public Iterator<KeyValue> scan(RegionState s, KeyRange scanRange, long readPoint) {
     KeyRange clipped = intersect(scanRange, range);
     if (clipped == null) {
       return Collections.emptyIterator();
     }
-    return memstore.scan(clipped, atReadPoint);
+    List<CellCursor> sources = new ArrayList<>(1 + s.frozen().size() + s.files().size());
+    if (!s.active().isEmpty()) {
+      sources.add(s.active().cursor());
+    }
+    for (Memstore m : s.frozen()) {
+      sources.add(m.cursor());
+    }
+    boolean point = clipped.isPoint();
+    for (StoreFile f : s.files()) {
+      if (overlaps(f, clipped) && (!point || f.reader().mightContainRow(clipped.start()))) {
+        sources.add(f.reader().cursor());
+      }
+    }
+    if (sources.isEmpty()) {
+      return Collections.emptyIterator();
+    }
+    return new VisibleRows(MergingCursor.of(sources), clipped, readPoint);
+  }
+
+  private static boolean overlaps(StoreFile f, KeyRange r) {
+    Bytes first = f.info().firstRow();
+    Bytes last = f.info().lastRow();
+    return (r.stop().isEmpty() || first.compareTo(r.stop()) < 0) && last.compareTo(r.start()) >= 0;
   }
 
   /** The overlap of two ranges, or null when they do not overlap. */
-  static KeyRange intersect(KeyRange a, KeyRange b) {
+  public static KeyRange intersect(KeyRange a, KeyRange b) {
     Bytes start = a.start().compareTo(b.start()) >= 0 ? a.start() : b.start();
     Bytes stop;
     if (a.stop().isEmpty()) {
@@ -137,15 +368,8 @@ public final class Region {
     return result.isEmptyRange() ? null : result;
   }
 
-  /** Closes the region: later writes and new scans fail; open scans keep their snapshot. */
-  public void close() {
-    closed = true;
-  }
-
-  /** Throws TABLE_NOT_FOUND when the region is closed (its table dropped). */
-  public void checkOpen() {
-    if (closed) {
-      throw new CairnException(ErrorCode.TABLE_NOT_FOUND, "Table [" + tableName + "] was dropped");
-    }
+  @Override
+  public String toString() {
+    return tableName + "/" + regionId + "[" + range.start() + ", " + range.stop() + ")";
   }
 }

@@ -11,12 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TestRegion {
-  private static Bytes b(int... bytes) {
-    byte[] out = new byte[bytes.length];
-    for (int i = 0; i < bytes.length; i++) {
-      out[i] = (byte) bytes[i];
-    }
-    return Bytes.wrap(out);
+  private static Bytes b(int v) {
+    return Bytes.wrap(new byte[] {(byte) v});
   }
 
   @Test
@@ -31,21 +27,34 @@ class TestRegion {
   }
 
   @Test
-  void eachBatchAdvancesTheReadPointOnce() {
-    Region region = new Region("T", KeyRange.ALL);
-    assertThat(region.readPoint()).isZero();
-    region.mutate(List.of(new Mutation.Put(b(1), b(1)), new Mutation.Put(b(2), b(2))));
-    assertThat(region.readPoint()).isEqualTo(1);
-    assertThat(region.scan(KeyRange.ALL, 0).hasNext()).isFalse();
-    assertThat(region.scan(KeyRange.ALL, 1)).toIterable().hasSize(2);
+  void scansSeeOnlyCellsAtOrBelowTheirReadPoint() {
+    Region region = new Region(1, "T", KeyRange.ALL);
+    region.apply(List.of(new Mutation.Put(b(1), b(1)), new Mutation.Put(b(2), b(2))), 1);
+    region.apply(List.of(new Mutation.Delete(b(1))), 2);
+    RegionState s = region.acquireState();
+    assertThat(region.scan(s, KeyRange.ALL, 0).hasNext()).isFalse();
+    assertThat(region.scan(s, KeyRange.ALL, 1)).toIterable().hasSize(2);
+    assertThat(region.scan(s, KeyRange.ALL, 2)).toIterable().hasSize(1);
+    assertThat(region.rowExists(b(1))).isFalse();
+    assertThat(region.rowExists(b(2))).isTrue();
+    s.release();
+  }
+
+  @Test
+  void rollbackRemovesAFailedBatch() {
+    Region region = new Region(1, "T", KeyRange.ALL);
+    List<Mutation> batch = List.of(new Mutation.Put(b(1), b(1)));
+    region.apply(batch, 1);
+    region.freeze();
+    region.rollback(batch, 1);
+    assertThat(region.rowExists(b(1))).isFalse();
   }
 
   @Test
   void rejectsKeysOutsideItsRange() {
-    Region region = new Region("T", new KeyRange(b(2), b(5)));
-    assertThatThrownBy(() -> region.mutate(List.of(new Mutation.Put(b(7), b(1)))))
+    Region region = new Region(1, "T", new KeyRange(b(2), b(5)));
+    assertThatThrownBy(() -> region.checkContains(b(7)))
         .isInstanceOf(CairnException.class)
         .hasMessageContaining("found [07]");
-    assertThat(region.readPoint()).isZero();
   }
 }

@@ -2,6 +2,7 @@ package io.cairn.tpch.cli;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.tpch.bench.LineitemCommand;
+import io.cairn.tpch.footprint.FootprintCommand;
 import io.cairn.tpch.load.LoadCommand;
 import io.cairn.tpch.pe.PeCommand;
 import io.cairn.tpch.queries.TpchQueriesCommand;
@@ -44,13 +45,13 @@ public final class CairnTool implements Runnable {
       name = "bench",
       mixinStandardHelpOptions = true,
       versionProvider = CairnTool.Version.class,
-      description = "Benchmark suites: the LINEITEM suite and the 22 TPC-H queries.",
-      subcommands = {LineitemCommand.class, TpchQueriesCommand.class})
+      description = "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries and bytes on disk.",
+      subcommands = {LineitemCommand.class, TpchQueriesCommand.class, FootprintCommand.class})
   static final class Bench implements Runnable {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "Missing command: expected [lineitem, tpch]");
+          new CommandLine(this), "Missing command: expected [lineitem, tpch, footprint]");
     }
   }
 

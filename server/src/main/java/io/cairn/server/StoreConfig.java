@@ -1,0 +1,140 @@
+package io.cairn.server;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Settings of a durable store, from {@code cairn.*} keys (JDBC properties or the server's
+ * configuration file). Sizes accept a k, m or g suffix (powers of 1024). Documented in
+ * docs/configuration.md; unknown keys are errors.
+ *
+ * @param memstoreFlushBytes a region's memstore is flushed to a file past this size
+ * @param globalMemstoreBytes all memstores together: past it the largest is flushed, past twice it
+ *     writers wait for flushes
+ * @param regionSplitBytes a region splits when its files pass this size
+ * @param compactionMinFiles a minor compaction starts when a region has this many files
+ * @param compactionMaxFiles a minor compaction merges at most this many files
+ * @param compactionRatio a file joins a minor compaction when it is at most this many times the
+ *     size of the newer files selected with it
+ * @param compactionBytesPerSecond compactions write at most this many bytes a second (0: no limit)
+ * @param walSegmentBytes the log starts a new segment file past this size
+ */
+public record StoreConfig(
+    long memstoreFlushBytes,
+    long globalMemstoreBytes,
+    long regionSplitBytes,
+    int compactionMinFiles,
+    int compactionMaxFiles,
+    double compactionRatio,
+    long compactionBytesPerSecond,
+    long walSegmentBytes) {
+
+  public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
+  public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
+  public static final String REGION_SPLIT_SIZE = "cairn.region.split-size";
+  public static final String COMPACTION_MIN_FILES = "cairn.compaction.min-files";
+  public static final String COMPACTION_MAX_FILES = "cairn.compaction.max-files";
+  public static final String COMPACTION_RATIO = "cairn.compaction.ratio";
+  public static final String COMPACTION_THROUGHPUT = "cairn.compaction.throughput";
+  public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
+
+  private static final Set<String> KEYS =
+      Set.of(
+          MEMSTORE_FLUSH_SIZE,
+          GLOBAL_MEMSTORE_SIZE,
+          REGION_SPLIT_SIZE,
+          COMPACTION_MIN_FILES,
+          COMPACTION_MAX_FILES,
+          COMPACTION_RATIO,
+          COMPACTION_THROUGHPUT,
+          WAL_SEGMENT_SIZE);
+
+  /** The defaults, sized for one node with a few GiB of heap. */
+  public static StoreConfig defaults() {
+    long heap = Runtime.getRuntime().maxMemory();
+    return new StoreConfig(
+        128L << 20, Math.max(64L << 20, heap / 4), 1L << 30, 3, 10, 1.2, 256L << 20, 128L << 20);
+  }
+
+  /**
+   * The defaults overridden by {@code settings}.
+   *
+   * @throws CairnException INVALID_ARGUMENT naming an unknown key or a bad value
+   */
+  public static StoreConfig from(Map<String, String> settings) {
+    StoreConfig d = defaults();
+    for (String key : settings.keySet()) {
+      if (!KEYS.contains(key)) {
+        throw new CairnException(
+            ErrorCode.INVALID_ARGUMENT,
+            "Unknown store setting [" + key + "]: expected one of " + new TreeSet<>(KEYS));
+      }
+    }
+    StoreConfig c =
+        new StoreConfig(
+            size(settings, MEMSTORE_FLUSH_SIZE, d.memstoreFlushBytes, 1024),
+            size(settings, GLOBAL_MEMSTORE_SIZE, d.globalMemstoreBytes, 1024),
+            size(settings, REGION_SPLIT_SIZE, d.regionSplitBytes, 1024),
+            (int) size(settings, COMPACTION_MIN_FILES, d.compactionMinFiles, 2),
+            (int) size(settings, COMPACTION_MAX_FILES, d.compactionMaxFiles, 2),
+            ratio(settings, d.compactionRatio),
+            size(settings, COMPACTION_THROUGHPUT, d.compactionBytesPerSecond, 0),
+            size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096));
+    if (c.compactionMaxFiles < c.compactionMinFiles) {
+      throw invalid(
+          COMPACTION_MAX_FILES,
+          "a value >= " + COMPACTION_MIN_FILES + " (" + c.compactionMinFiles + ")",
+          String.valueOf(c.compactionMaxFiles));
+    }
+    return c;
+  }
+
+  private static long size(Map<String, String> settings, String key, long fallback, long min) {
+    String text = settings.get(key);
+    if (text == null) {
+      return fallback;
+    }
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+      unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
+      t = t.substring(0, t.length() - 1);
+    }
+    long value;
+    try {
+      value = Math.multiplyExact(Long.parseLong(t), unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw invalid(key, "a whole number, optionally with k, m or g", text);
+    }
+    if (value < min) {
+      throw invalid(key, "a value >= " + min, text);
+    }
+    return value;
+  }
+
+  private static double ratio(Map<String, String> settings, double fallback) {
+    String text = settings.get(COMPACTION_RATIO);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      double v = Double.parseDouble(text.trim());
+      if (v >= 0.1 && v <= 100) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw invalid(COMPACTION_RATIO, "a number in [0.1, 100]", text);
+  }
+
+  private static CairnException invalid(String key, String expected, String found) {
+    return new CairnException(
+        ErrorCode.INVALID_ARGUMENT,
+        "Invalid store setting " + key + ": expected " + expected + ", found [" + found + "]");
+  }
+}

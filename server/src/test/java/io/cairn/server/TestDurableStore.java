@@ -1,0 +1,305 @@
+package io.cairn.server;
+
+import static io.cairn.server.TestingTables.delete;
+import static io.cairn.server.TestingTables.insert;
+import static io.cairn.server.TestingTables.key;
+import static io.cairn.server.TestingTables.put;
+import static io.cairn.server.TestingTables.readAll;
+import static io.cairn.server.TestingTables.scanAll;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.TableSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestDurableStore {
+  @TempDir Path dir;
+
+  private static final Map<String, String> SMALL =
+      Map.of(
+          StoreConfig.MEMSTORE_FLUSH_SIZE, "64k",
+          StoreConfig.REGION_SPLIT_SIZE, "8k",
+          StoreConfig.COMPACTION_MIN_FILES, "3",
+          StoreConfig.COMPACTION_THROUGHPUT, "0");
+
+  private EmbeddedStore open(Map<String, String> settings) {
+    return EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(settings));
+  }
+
+  private static List<List<Object>> rows(long... kv) {
+    List<List<Object>> out = new ArrayList<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      out.add(List.of(kv[i], (int) kv[i + 1]));
+    }
+    return out;
+  }
+
+  @Test
+  void keepsRowsAcrossCloseAndReopen() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 10), put(2, 20)));
+      t.mutate(List.of(delete(1), put(3, 30)));
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.table("T").orElseThrow();
+      assertThat(readAll(t, scanAll())).isEqualTo(rows(2, 20, 3, 30));
+      t.mutate(List.of(put(4, 40)));
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(readAll(store.table("T").orElseThrow(), scanAll()))
+          .isEqualTo(rows(2, 20, 3, 30, 4, 40));
+    }
+  }
+
+  @Test
+  void replaysTheLogWhenNotClosed() {
+    EmbeddedStore crashed = open(Map.of());
+    KvTable t = crashed.createTable("T");
+    t.mutate(List.of(put(1, 10), put(2, 20)));
+    t.flush();
+    t.mutate(List.of(put(3, 30), delete(2)));
+    // abandon without close, as a killed process would: release the lock by hand
+    crashed.abandonForTesting();
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(readAll(store.table("T").orElseThrow(), scanAll())).isEqualTo(rows(1, 10, 3, 30));
+    }
+  }
+
+  @Test
+  void flushCompactionAndSplitKeepAnswers() {
+    try (EmbeddedStore store = open(SMALL)) {
+      KvTable t = store.createTable("T");
+      for (int round = 0; round < 6; round++) {
+        List<Mutation> batch = new ArrayList<>();
+        for (int k = 0; k < 5000; k++) {
+          batch.add(put(k, round * 1000 + k));
+        }
+        t.mutate(batch);
+        t.flush();
+      }
+      t.mutate(List.of(delete(7)));
+      t.compact(true);
+      assertThat(t.regions().size()).isGreaterThan(1);
+      List<List<Object>> all = readAll(t, scanAll());
+      assertThat(all).hasSize(4999);
+      assertThat(all.get(0)).isEqualTo(List.of(0L, 5000));
+      assertThat(all.get(7)).isEqualTo(List.of(8L, 5008));
+    }
+    try (EmbeddedStore store = open(SMALL)) {
+      KvTable t = store.table("T").orElseThrow();
+      assertThat(t.regions().size()).isGreaterThan(1);
+      assertThat(readAll(t, scanAll())).hasSize(4999);
+      assertThat(t.regions().get(0).range().start().isEmpty()).isTrue();
+      assertThat(t.regions().get(t.regions().size() - 1).range().stop().isEmpty()).isTrue();
+    }
+  }
+
+  @Test
+  void aScanKeepsItsSnapshotWhileFilesAreRewritten() {
+    try (EmbeddedStore store = open(SMALL)) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 1), put(2, 2)));
+      t.flush();
+      try (RowScanner scanner = t.scan(scanAll())) {
+        t.mutate(List.of(put(1, 100), delete(2), put(3, 3)));
+        t.flush();
+        t.compact(true);
+        List<Object> first = List.of(scanner.next());
+        List<Object> second = List.of(scanner.next());
+        assertThat(first).isEqualTo(List.of(1L, 1));
+        assertThat(second).isEqualTo(List.of(2L, 2));
+        assertThat(scanner.next()).isNull();
+      }
+      assertThat(readAll(t, scanAll())).isEqualTo(rows(1, 100, 3, 3));
+    }
+  }
+
+  @Test
+  void conditionsSeeRowsInFiles() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(insert(1, 1)));
+      t.flush();
+      assertThatThrownBy(() -> t.mutate(List.of(insert(1, 2))))
+          .isInstanceOf(ConditionFailedException.class);
+      t.mutate(List.of(delete(1)));
+      t.flush();
+      t.mutate(List.of(insert(1, 3)));
+      assertThat(readAll(t, scanAll())).isEqualTo(rows(1, 3));
+    }
+  }
+
+  @Test
+  void splitPointsMakeRegionsThatScansCross() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.createTable("T", new TableSpec(Map.of(), List.of(key(10), key(20))));
+      assertThat(t.regions()).hasSize(3);
+      List<Mutation> batch = new ArrayList<>();
+      for (int k = 0; k < 30; k += 3) {
+        batch.add(put(k, k));
+      }
+      t.mutate(batch);
+      t.flush();
+      assertThat(readAll(t, scanAll())).hasSize(10);
+      assertThat(
+              readAll(
+                  t,
+                  TestingTables.request(
+                      List.of(new KeyRange(key(8), key(22))),
+                      Optional.empty(),
+                      List.of(TestingTables.K),
+                      -1)))
+          .containsExactly(List.of(9L), List.of(12L), List.of(15L), List.of(18L), List.of(21L));
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(store.table("T").orElseThrow().regions()).hasSize(3);
+    }
+  }
+
+  @Test
+  void idsAreNeverHandedOutTwice() {
+    long first;
+    EmbeddedStore crashed = open(Map.of());
+    first = crashed.createTable("T").allocateIds(10);
+    crashed.abandonForTesting();
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(store.table("T").orElseThrow().allocateIds(1)).isGreaterThanOrEqualTo(first + 10);
+    }
+  }
+
+  @Test
+  void alterChangesTheOptionsOfNewFiles() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.createTable("T", new TableSpec(Map.of("COMPRESSION", "NONE"), List.of()));
+      t.alter(Map.of("COMPRESSION", "ZSTD"));
+      assertThat(t.options()).containsEntry("COMPRESSION", "ZSTD");
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(store.table("T").orElseThrow().options()).containsEntry("COMPRESSION", "ZSTD");
+    }
+  }
+
+  @Test
+  void dropRemovesTheTableDirectory() throws Exception {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 1)));
+      t.flush();
+      store.dropTable("T");
+      try (var entries = Files.list(dir.resolve("store").resolve("tables"))) {
+        assertThat(entries).isEmpty();
+      }
+      store.createTable("T").mutate(List.of(put(2, 2)));
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(readAll(store.table("T").orElseThrow(), scanAll())).isEqualTo(rows(2, 2));
+    }
+  }
+
+  @Test
+  void rejectsALockedStoreANonStoreAndANewerFormat() throws Exception {
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThatThrownBy(() -> open(Map.of()))
+          .isInstanceOf(CairnException.class)
+          .hasMessageContaining("already open")
+          .extracting(e -> ((CairnException) e).errorCode())
+          .isEqualTo(ErrorCode.STORE_IN_USE);
+    }
+    Path other = dir.resolve("other");
+    Files.createDirectories(other);
+    Files.writeString(other.resolve("notes.txt"), "hello", StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> EmbeddedStore.open(other, StoreConfig.defaults()))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("Not a Cairn store")
+        .hasMessageContaining("notes.txt");
+    Path manifest = dir.resolve("store").resolve(EmbeddedStore.STORE_MANIFEST);
+    List<String> lines = io.cairn.server.io.AtomicFiles.read(manifest);
+    List<String> newer = new ArrayList<>(lines);
+    newer.set(0, "cairn-store 99");
+    io.cairn.server.io.AtomicFiles.write(manifest, newer);
+    assertThatThrownBy(() -> open(Map.of()))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("format version [99]")
+        .extracting(e -> ((CairnException) e).errorCode())
+        .isEqualTo(ErrorCode.UNSUPPORTED_FORMAT_VERSION);
+    io.cairn.server.io.AtomicFiles.write(manifest, lines);
+    open(Map.of()).close(); // still openable
+  }
+
+  @Test
+  void rejectsUnknownSettings() {
+    assertThatThrownBy(() -> StoreConfig.from(Map.of("cairn.nope", "1")))
+        .hasMessageContaining("Unknown store setting [cairn.nope]");
+    assertThatThrownBy(() -> StoreConfig.from(Map.of(StoreConfig.MEMSTORE_FLUSH_SIZE, "lots")))
+        .hasMessageContaining("found [lots]");
+  }
+
+  /** Random writes, flushes, compactions, splits and reopenings against a TreeMap. */
+  @Test
+  void behavesLikeATreeMapThroughFlushesCompactionsAndReopens() {
+    for (long seed = 1; seed <= 4; seed++) {
+      Random random = new Random(seed);
+      TreeMap<Long, Integer> model = new TreeMap<>();
+      Path storeDir = dir.resolve("model-" + seed);
+      EmbeddedStore store = EmbeddedStore.open(storeDir, StoreConfig.from(SMALL));
+      KvTable t = store.createTable("T");
+      for (int step = 0; step < 400; step++) {
+        int action = random.nextInt(100);
+        if (action < 80) {
+          List<Mutation> batch = new ArrayList<>();
+          for (int i = random.nextInt(50) + 1; i > 0; i--) {
+            long k = random.nextInt(3000);
+            if (random.nextInt(5) == 0) {
+              batch.add(delete(k));
+              model.remove(k);
+            } else {
+              int v = random.nextInt();
+              batch.add(put(k, v));
+              model.put(k, v);
+            }
+          }
+          t.mutate(batch);
+        } else if (action < 88) {
+          t.flush();
+        } else if (action < 93) {
+          t.compact(random.nextBoolean());
+        } else if (action < 97) {
+          store.close();
+          store = EmbeddedStore.open(storeDir, StoreConfig.from(SMALL));
+          t = store.table("T").orElseThrow();
+        } else {
+          store.abandonForTesting();
+          store = EmbeddedStore.open(storeDir, StoreConfig.from(SMALL));
+          t = store.table("T").orElseThrow();
+        }
+        if (step % 50 == 49) {
+          List<List<Object>> expected = new ArrayList<>();
+          model.forEach((k, v) -> expected.add(List.of(k, v)));
+          assertThat(readAll(t, scanAll())).as("seed %s step %s", seed, step).isEqualTo(expected);
+        }
+      }
+      List<List<Object>> expected = new ArrayList<>();
+      model.forEach((k, v) -> expected.add(List.of(k, v)));
+      assertThat(readAll(t, scanAll())).isEqualTo(expected);
+      store.close();
+    }
+  }
+}
