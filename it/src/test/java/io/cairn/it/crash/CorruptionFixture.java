@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,11 +89,20 @@ public final class CorruptionFixture {
     Properties properties = new Properties();
     properties.setProperty("durability", "SYNC");
     try (Connection connection = DriverManager.getConnection(CrashSchema.url(dir), properties);
-        Statement statement = connection.createStatement();
-        PreparedStatement upsert =
+        Statement statement = connection.createStatement()) {
+      statement.execute(CREATE);
+      write(connection, statement);
+      OutputStream out = new FileOutputStream(FileDescriptor.out);
+      out.write("READY\n".getBytes(UTF_8));
+      out.flush();
+      Thread.sleep(Long.MAX_VALUE);
+    }
+  }
+
+  private static void write(Connection connection, Statement statement) throws SQLException {
+    try (PreparedStatement upsert =
             connection.prepareStatement("UPSERT INTO T (K, TX, V) VALUES (?, ?, ?)");
         PreparedStatement delete = connection.prepareStatement("DELETE FROM T WHERE K = ?")) {
-      statement.execute(CREATE);
       connection.setAutoCommit(false);
       for (int tx = 1; tx <= TRANSACTIONS; tx++) {
         for (Change change : transaction(tx)) {
@@ -111,10 +121,6 @@ public final class CorruptionFixture {
           statement.execute("FLUSH TABLE T");
         }
       }
-      OutputStream out = new FileOutputStream(FileDescriptor.out);
-      out.write("READY\n".getBytes(UTF_8));
-      out.flush();
-      Thread.sleep(Long.MAX_VALUE);
     }
   }
 }
