@@ -49,8 +49,14 @@ public final class CorruptionFixture {
   static List<Change> transaction(int tx) {
     SplittableRandom random = new SplittableRandom(7919L * tx);
     List<Change> changes = new ArrayList<>();
-    for (int i = 0; i < 25; i++) {
+    // Distinct keys within a transaction: this test is about damaged files, not about how a
+    // transaction combines two writes of one key.
+    java.util.Set<Integer> keys = new java.util.HashSet<>();
+    while (changes.size() < 25) {
       int key = random.nextInt(KEY_RANGE);
+      if (!keys.add(key)) {
+        continue;
+      }
       if (tx > FIRST_FLUSH && random.nextInt(8) == 0) {
         changes.add(new Change(key, tx, null));
       } else {
