@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestDurableStoreConcurrency {
   private static final int WRITERS = 3;
-  private static final int KEYS_PER_WRITER = 40;
+  private static final int KEYS_PER_WRITER = 200;
   private static final int BATCHES = 300;
 
   @TempDir Path dir;
@@ -38,7 +38,7 @@ class TestDurableStoreConcurrency {
     Map<String, String> settings =
         Map.of(
             StoreConfig.MEMSTORE_FLUSH_SIZE, "32k",
-            StoreConfig.REGION_SPLIT_SIZE, "4k",
+            StoreConfig.REGION_SPLIT_SIZE, "1k",
             StoreConfig.COMPACTION_MIN_FILES, "2",
             StoreConfig.COMPACTION_THROUGHPUT, "0");
     try (EmbeddedStore store = EmbeddedStore.open(dir, StoreConfig.from(settings))) {
@@ -109,6 +109,7 @@ class TestDurableStoreConcurrency {
       assertThat(scans.get()).isPositive();
       List<List<Object>> last = readAll(t, scanAll());
       assertThat(last).hasSize(WRITERS * KEYS_PER_WRITER);
+      assertThat(t.regions()).as("regions after splits").hasSizeGreaterThan(4);
       for (List<Object> row : last) {
         assertThat((Integer) row.get(1) % 1_000_000).isEqualTo(BATCHES);
       }
@@ -129,8 +130,9 @@ class TestDurableStoreConcurrency {
     valuesByWriter.forEach(
         (writer, values) -> assertThat(values).as("values of writer %s", writer).hasSize(1));
     for (int w = 0; w < WRITERS; w++) {
-      long count = rows.stream().filter(r -> (Long) r.get(0) % 100 == 0).count();
-      assertThat(count == 0 || count == KEYS_PER_WRITER).isTrue();
+      int writer = w;
+      long count = rows.stream().filter(r -> (Long) r.get(0) % 100 == writer).count();
+      assertThat(count).as("rows of writer %s", w).isIn(0L, (long) KEYS_PER_WRITER);
     }
   }
 }
