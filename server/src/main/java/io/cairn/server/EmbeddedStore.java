@@ -436,6 +436,11 @@ public final class EmbeddedStore implements KvStore {
     }
   }
 
+  /** Accounts memstores that two regions now share (a split) without stalling anyone. */
+  void memstoreShared(long bytes) {
+    memstoreBytes.addAndGet(bytes);
+  }
+
   void memstoreShrank(long bytes) {
     memstoreBytes.addAndGet(-bytes);
     synchronized (memoryPressure) {

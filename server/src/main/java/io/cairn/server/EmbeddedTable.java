@@ -816,6 +816,13 @@ final class EmbeddedTable implements KvTable {
         for (int i = 0; i < 2; i++) {
           s.files().forEach(StoreFile::retain);
         }
+        // both daughters flush their half of the inherited memstores and each accounts it as
+        // shrinking by the whole memstore: count it twice so the store's total stays right
+        long inheritedBytes = 0;
+        for (Memstore m : inherited) {
+          inheritedBytes += m.heapSize();
+        }
+        store.memstoreShared(inheritedBytes);
         Region low =
             new Region(
                 nextRegionId++,
