@@ -174,6 +174,9 @@ final class TestCrashRecovery {
       long[] lastAck = new long[writers];
       java.util.Arrays.fill(start, -1);
       for (String line : lines) {
+        if (!line.matches("START \\d+ \\d+|ACK \\d+ \\d+|MAINT [A-Z_ ]+")) {
+          throw new AssertionError("unexpected line on the child's stdout: [" + line + "]");
+        }
         String[] parts = line.split(" ");
         if (parts[0].equals("START")) {
           start[Integer.parseInt(parts[1])] = Long.parseLong(parts[2]);
