@@ -520,14 +520,7 @@ public final class EmbeddedStore implements KvStore {
       } catch (RuntimeException e) {
         failure = failure == null ? e : failure;
       }
-      for (EmbeddedTable t : tables.values()) {
-        t.closeFiles();
-      }
-      try {
-        lockChannel.close();
-      } catch (IOException e) {
-        LOG.warn("Cannot release the lock of {}", dir, e);
-      }
+      closeFilesAndUnlock();
     }
     LOG.info("Closed store {}", dir);
     if (failure != null) {
@@ -554,6 +547,10 @@ public final class EmbeddedStore implements KvStore {
       Thread.currentThread().interrupt();
     }
     wal.close();
+    closeFilesAndUnlock();
+  }
+
+  private void closeFilesAndUnlock() {
     for (EmbeddedTable t : tables.values()) {
       t.closeFiles();
     }

@@ -3,11 +3,9 @@ package io.cairn.server.memstore;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.Bytes;
-import io.cairn.kv.KeyRange;
 import io.cairn.server.cell.CellCursor;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -120,54 +118,6 @@ public final class Memstore {
   /** A cursor over every cell (all versions and tombstones), see {@link CellCursor}. */
   public CellCursor cursor() {
     return new Cursor();
-  }
-
-  /**
-   * The visible rows in {@code range} at {@code readPoint}, in key order: per key the newest cell
-   * at or below the read point, keys whose newest such cell is a tombstone left out. Consistent
-   * under concurrent writes: cells written after the read point was taken have higher sequence ids
-   * and are never returned.
-   */
-  public Iterator<KeyValue> scan(KeyRange range, long readPoint) {
-    CellKey from = new CellKey(range.start(), Long.MAX_VALUE);
-    Iterator<Map.Entry<CellKey, Object>> cursor =
-        (range.stop().isEmpty()
-                ? cells.tailMap(from, true)
-                : cells.subMap(from, true, new CellKey(range.stop(), Long.MAX_VALUE), false))
-            .entrySet()
-            .iterator();
-    // One sequential walk of the sorted cells (a row's versions are newest first): skip versions
-    // newer than the read point, take the first older one, skip the row's remaining versions.
-    return new Iterator<>() {
-      private Bytes decidedRow;
-      private KeyValue next;
-
-      @Override
-      public boolean hasNext() {
-        while (next == null && cursor.hasNext()) {
-          Map.Entry<CellKey, Object> e = cursor.next();
-          CellKey key = e.getKey();
-          if (key.sequenceId() > readPoint || key.row().equals(decidedRow)) {
-            continue;
-          }
-          decidedRow = key.row();
-          if (e.getValue() instanceof Bytes value) {
-            next = new KeyValue(key.row(), value);
-          }
-        }
-        return next != null;
-      }
-
-      @Override
-      public KeyValue next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        KeyValue result = next;
-        next = null;
-        return result;
-      }
-    };
   }
 
   /** A cursor walking the skip list; re-seeks through the map on {@link #seek}. */

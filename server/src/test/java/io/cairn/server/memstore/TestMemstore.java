@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
+import io.cairn.server.scan.VisibleRows;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,7 +18,8 @@ class TestMemstore {
 
   private static List<String> scan(Memstore memstore, KeyRange range, long readPoint) {
     List<String> out = new ArrayList<>();
-    for (Iterator<KeyValue> it = memstore.scan(range, readPoint); it.hasNext(); ) {
+    for (Iterator<KeyValue> it = new VisibleRows(memstore.cursor(), range, readPoint);
+        it.hasNext(); ) {
       KeyValue kv = it.next();
       out.add(
           new String(kv.key().peekArray(), StandardCharsets.UTF_8)
