@@ -29,9 +29,10 @@ import java.util.SplittableRandom;
  * at random, until it is killed. Arguments: {@code DIR SEED WRITERS}.
  *
  * <p>Protocol on stdout, one line per {@code write(2)}: {@code START w m} once per writer (the
- * highest committed number it found), {@code ACK w c} after each commit returned, {@code MAINT op}
- * after each maintenance statement. Any error is printed to stderr as {@code FAIL ...} and ends the
- * process with a non-zero exit code: the parent never expects the child to exit on its own.
+ * highest committed number it found), {@code COMMIT w c} right before each commit, {@code ACK w c}
+ * after each commit returned, {@code MAINT op} after each maintenance statement. Any error is
+ * printed to stderr as {@code FAIL ...} and ends the process with a non-zero exit code: the parent
+ * never expects the child to exit on its own.
  */
 public final class CrashWorkload {
   private static final OutputStream STDOUT = new FileOutputStream(FileDescriptor.out);
@@ -139,6 +140,7 @@ public final class CrashWorkload {
           deleteKv.executeUpdate();
           upsertLog(upsertLog, w, c);
         }
+        emit("COMMIT " + w + " " + c);
         connection.commit();
         emit("ACK " + w + " " + c);
       }

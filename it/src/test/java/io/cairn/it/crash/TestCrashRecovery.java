@@ -164,7 +164,11 @@ final class TestCrashRecovery {
     final long[] start;
     final long[] lastAck;
 
-    private Progress(long[] start, long[] lastAck) {
+    /** The last number whose commit() the writer called: nothing above it can be in the store. */
+    final long[] lastCommit;
+
+    private Progress(long[] start, long[] lastAck, long[] lastCommit) {
+      this.lastCommit = lastCommit;
       this.start = start;
       this.lastAck = lastAck;
     }
@@ -172,18 +176,24 @@ final class TestCrashRecovery {
     static Progress parse(List<String> lines, int writers) {
       long[] start = new long[writers];
       long[] lastAck = new long[writers];
+      long[] lastCommit = new long[writers];
       java.util.Arrays.fill(start, -1);
       for (String line : lines) {
-        if (!line.matches("START \\d+ \\d+|ACK \\d+ \\d+|MAINT [A-Z_ ]+")) {
+        if (!line.matches("START \\d+ \\d+|COMMIT \\d+ \\d+|ACK \\d+ \\d+|MAINT [A-Z_ ]+")) {
           throw new AssertionError("unexpected line on the child's stdout: [" + line + "]");
         }
         String[] parts = line.split(" ");
-        if (parts[0].equals("START")) {
+        if (parts[0].equals("COMMIT")) {
+          int w = Integer.parseInt(parts[1]);
+          lastCommit[w] = Long.parseLong(parts[2]);
+        } else if (parts[0].equals("START")) {
           start[Integer.parseInt(parts[1])] = Long.parseLong(parts[2]);
         } else if (parts[0].equals("ACK")) {
           int w = Integer.parseInt(parts[1]);
           long c = Long.parseLong(parts[2]);
-          if (c <= lastAck[w] || (lastAck[w] == 0 ? c != start[w] + 1 : c != lastAck[w] + 1)) {
+          if (c != lastCommit[w]
+              || c <= lastAck[w]
+              || (lastAck[w] == 0 ? c != start[w] + 1 : c != lastAck[w] + 1)) {
             throw new AssertionError(
                 "writer " + w + " acknowledged [" + c + "] after [" + lastAck[w] + "]");
           }
@@ -194,8 +204,11 @@ final class TestCrashRecovery {
         if (lastAck[w] == 0) {
           lastAck[w] = start[w];
         }
+        if (lastCommit[w] == 0) {
+          lastCommit[w] = start[w];
+        }
       }
-      return new Progress(start, lastAck);
+      return new Progress(start, lastAck, lastCommit);
     }
   }
 
@@ -251,7 +264,12 @@ final class TestCrashRecovery {
                 w, progress.lastAck[w])
             .isGreaterThanOrEqualTo(progress.lastAck[w])
             .isGreaterThanOrEqualTo(previous.log()[w])
-            .isLessThanOrEqualTo(progress.lastAck[w] + 1);
+            .isLessThanOrEqualTo(progress.lastAck[w] + 1)
+            .as(
+                "writer %s: highest number against the last one whose commit was called [%s]"
+                    + " (a higher one was never committed)",
+                w, progress.lastCommit[w])
+            .isLessThanOrEqualTo(progress.lastCommit[w]);
       }
 
       // KV: each writer's rows all hold one number (all or nothing of a transaction), acknowledged
@@ -283,7 +301,12 @@ final class TestCrashRecovery {
                 w, progress.lastAck[w])
             .isGreaterThanOrEqualTo(progress.lastAck[w])
             .isGreaterThanOrEqualTo(previous.kv()[w])
-            .isLessThanOrEqualTo(progress.lastAck[w] + 1);
+            .isLessThanOrEqualTo(progress.lastAck[w] + 1)
+            .as(
+                "writer %s: highest number against the last one whose commit was called [%s]"
+                    + " (a higher one was never committed)",
+                w, progress.lastCommit[w])
+            .isLessThanOrEqualTo(progress.lastCommit[w]);
         for (int k = 0; m > 0 && k < CrashSchema.KEYS; k++) {
           if (k != CrashSchema.TOGGLE_KEY || m % 2 == 0) {
             expectedKv.put(List.of(k, w), m);
