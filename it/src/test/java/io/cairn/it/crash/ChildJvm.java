@@ -28,16 +28,23 @@ final class ChildJvm implements AutoCloseable {
   private final Thread reader;
   private boolean stdoutClosed;
 
-  private ChildJvm(List<String> command, Process process, Path stderr) {
+  private final Path stdout;
+
+  private ChildJvm(List<String> command, Process process, Path stdout, Path stderr) {
     this.command = List.copyOf(command);
     this.process = process;
+    this.stdout = stdout;
     this.stderr = stderr;
     this.reader = new Thread(this::readLines, "child-stdout-" + process.pid());
     reader.setDaemon(true);
     reader.start();
   }
 
-  /** Starts {@code java MAIN ARGS}; stderr goes to {@code stderrFile}. */
+  /**
+   * Starts {@code java MAIN ARGS}; stderr goes to {@code stderrFile}, stdout to a file next to it.
+   * Stdout is a file, not a pipe: everything the child wrote before it was killed is in the file,
+   * while reading a pipe races with the JDK closing it when the process ends.
+   */
   static ChildJvm start(Class<?> main, Path stderrFile, String... args) throws IOException {
     requireNonNull(main, "main is null");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -50,10 +57,17 @@ final class ChildJvm implements AutoCloseable {
     command.add(main.getName());
     command.addAll(List.of(args));
     ProcessBuilder builder =
-        new ProcessBuilder(command).redirectError(stderrFile.toFile()).redirectInput(devNull());
+        new ProcessBuilder(command)
+            .redirectOutput(stdoutFile(stderrFile).toFile())
+            .redirectError(stderrFile.toFile())
+            .redirectInput(devNull());
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     builder.environment().remove("JAVA_OPTS");
-    return new ChildJvm(command, builder.start(), stderrFile);
+    return new ChildJvm(command, builder.start(), stdoutFile(stderrFile), stderrFile);
+  }
+
+  private static Path stdoutFile(Path stderrFile) {
+    return stderrFile.resolveSibling(stderrFile.getFileName() + ".stdout");
   }
 
   private static ProcessBuilder.Redirect devNull() {
@@ -96,12 +110,21 @@ final class ChildJvm implements AutoCloseable {
     return process.pid();
   }
 
+  /** Follows the stdout file until the child has ended and the file is read to its end. */
   private void readLines() {
     byte[] buffer = new byte[8192];
     java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
-    try (InputStream in = process.getInputStream()) {
-      int n;
-      while ((n = in.read(buffer)) >= 0) {
+    try (InputStream in = Files.newInputStream(stdout)) {
+      while (true) {
+        boolean ended = !process.isAlive();
+        int n = in.read(buffer);
+        if (n < 0) {
+          if (ended) {
+            return;
+          }
+          Thread.sleep(20);
+          continue;
+        }
         for (int i = 0; i < n; i++) {
           if (buffer[i] == '\n') {
             String complete = pending.toString(UTF_8);
@@ -116,7 +139,9 @@ final class ChildJvm implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      // The pipe breaks when the child dies: what was read is all there is.
+      throw new UncheckedIOException("reading the child's stdout " + stdout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       synchronized (lines) {
         stdoutClosed = true;
@@ -164,6 +189,9 @@ final class ChildJvm implements AutoCloseable {
       throw new IllegalStateException("child " + process.pid() + " did not die after SIGKILL");
     }
     reader.join(TimeUnit.SECONDS.toMillis(60));
+    if (reader.isAlive()) {
+      throw new IllegalStateException("the child's stdout was not read to its end: " + stdout);
+    }
     return process.exitValue();
   }
 
@@ -184,10 +212,11 @@ final class ChildJvm implements AutoCloseable {
   String describe() throws InterruptedException {
     List<String> out = lines();
     return String.format(
-        "child [%s] pid [%s] %s%n--- last stdout lines ---%n%s%n--- stderr tail (%s) ---%n%s",
+        "child [%s] pid [%s] %s%n--- last stdout lines (%s) ---%n%s%n--- stderr tail (%s) ---%n%s",
         String.join(" ", command.subList(command.indexOf("-cp") + 2, command.size())),
         process.pid(),
         exitState(),
+        stdout,
         String.join("\n", out.subList(Math.max(0, out.size() - 10), out.size())),
         stderr,
         stderrTail(60));
