@@ -10,11 +10,26 @@ import io.cairn.core.error.ErrorCode;
 public final class ConditionFailedException extends CairnException {
   private static final long serialVersionUID = 1L;
 
+  private final int batchIndex;
   private final int mutationIndex;
 
   public ConditionFailedException(int mutationIndex, Bytes key) {
+    this(0, mutationIndex, key);
+  }
+
+  /** For a multi-table commit: the failing table's batch index, then the mutation's. */
+  public ConditionFailedException(int batchIndex, int mutationIndex, Bytes key) {
     super(ErrorCode.DUPLICATE_KEY, "A row with key [" + key + "] already exists");
+    this.batchIndex = batchIndex;
     this.mutationIndex = mutationIndex;
+  }
+
+  /**
+   * Index of the failing table's batch in a {@link KvStore#mutate(List, Durability)} call; 0 for a
+   * single table's batch.
+   */
+  public int batchIndex() {
+    return batchIndex;
   }
 
   /** Index in the batch of the first mutation whose condition failed. */

@@ -1,5 +1,6 @@
 package io.cairn.kv;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,6 +22,35 @@ public interface KvStore extends AutoCloseable {
   }
 
   Optional<KvTable> table(String name);
+
+  /** Mutations of one table, a part of a multi-table commit. */
+  record TableBatch(KvTable table, List<Mutation> mutations) {
+    public TableBatch {
+      java.util.Objects.requireNonNull(table, "table is null");
+      mutations = List.copyOf(mutations);
+    }
+  }
+
+  /**
+   * Applies batches of several tables of this store. The embedded stores apply them atomically (one
+   * sequence id, visible at once, all or nothing after a crash); this default applies each table's
+   * batch atomically in turn, which is what a store without cross-table commits can do. Durability
+   * null: the strongest default of the tables involved.
+   *
+   * @throws ConditionFailedException naming the failing batch and mutation; with this default,
+   *     earlier batches stay applied
+   */
+  default void mutate(List<TableBatch> batches, Durability durability) {
+    for (int i = 0; i < batches.size(); i++) {
+      TableBatch b = batches.get(i);
+      try {
+        b.table().mutate(b.mutations(), durability);
+      } catch (ConditionFailedException e) {
+        throw new ConditionFailedException(
+            i, e.mutationIndex(), b.mutations().get(e.mutationIndex()).key());
+      }
+    }
+  }
 
   /** Drops the table and its data; does nothing when it does not exist. */
   void dropTable(String name);

@@ -58,6 +58,29 @@ class TestEmbeddedTransactions {
   }
 
   @Test
+  void aCommitAcrossTablesIsAllOrNothing() throws SQLException {
+    writer.setAutoCommit(false);
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO U VALUES (7)");
+      s.executeUpdate("INSERT INTO T VALUES (1, 'again')"); // ID 1 exists: fails at commit
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(writer::commit)
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("Duplicate key in [PUBLIC.T]")
+        .extracting(e -> ((SQLException) e).getSQLState())
+        .isEqualTo("23505");
+    assertThat(countU(reader)).isZero();
+    assertThat(rows(reader)).containsExactly("1=one");
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO U VALUES (8)");
+      s.executeUpdate("UPSERT INTO T VALUES (2, 'two')");
+    }
+    writer.commit();
+    assertThat(countU(reader)).isEqualTo(1);
+    assertThat(rows(reader)).containsExactly("1=one", "2=two");
+  }
+
+  @Test
   void commitMakesWritesVisible() throws SQLException {
     writer.setAutoCommit(false);
     try (Statement s = writer.createStatement()) {

@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.Durability;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.region.Region;
@@ -70,6 +72,11 @@ public final class EmbeddedStore implements KvStore {
   final Mvcc mvcc;
   private long nextTableId;
   private volatile boolean closed;
+
+  /**
+   * Whether anything was written (a commit, DDL, a flush or a compaction) since the store opened.
+   */
+  private volatile boolean written;
 
   /** A new, empty in-memory store. */
   public EmbeddedStore(String name) {
@@ -371,6 +378,134 @@ public final class EmbeddedStore implements KvStore {
     table.drop();
   }
 
+  // ---- writes ----
+
+  @Override
+  public void mutate(List<TableBatch> batches, Durability durability) {
+    List<EmbeddedTable> owners = new ArrayList<>(batches.size());
+    List<List<Mutation>> parts = new ArrayList<>(batches.size());
+    for (TableBatch b : batches) {
+      if (!(b.table() instanceof EmbeddedTable t) || tables.get(t.name()) != t) {
+        throw new CairnException(
+            ErrorCode.TABLE_NOT_FOUND,
+            "Table [" + b.table().name() + "] is not a table of store [" + name + "]");
+      }
+      owners.add(t);
+      parts.add(b.mutations());
+    }
+    commit(owners, parts, durability);
+  }
+
+  /**
+   * Applies the tables' batches atomically: their regions' write locks (in table and key order),
+   * every condition checked, one sequence id, one log record, visible at once when complete.
+   */
+  void commit(List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
+    checkOpen();
+    written = true;
+    Durability d = Durability.SKIP;
+    if (wal != null) {
+      if (durability != null) {
+        d = durability;
+      } else {
+        for (EmbeddedTable t : owners) {
+          d = d.max(t.defaultDurability());
+        }
+      }
+    }
+    while (true) {
+      Region[][] snapshot = new Region[owners.size()][];
+      Map<Region, List<Mutation>> byRegion = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < owners.size(); i++) {
+        snapshot[i] = owners.get(i).peekRegions();
+        EmbeddedTable.groupByRegion(snapshot[i], batches.get(i), byRegion);
+      }
+      // regions in insertion order: tables in the given order, keys ascending within each (no
+      // deadlock between commits: every commit orders a table's regions by key)
+      List<Region> locked = new ArrayList<>(byRegion.keySet());
+      if (owners.size() == 1) {
+        locked.sort((a, b) -> a.range().start().compareTo(b.range().start()));
+      } else {
+        locked.sort(
+            java.util.Comparator.<Region>comparingLong(r -> tableIdOf(owners, snapshot, r))
+                .thenComparing((a, b) -> a.range().start().compareTo(b.range().start())));
+      }
+      for (Region r : locked) {
+        r.writeLock().lock();
+      }
+      Mvcc.WriteEntry entry = null;
+      long ticket = -1;
+      long added = 0;
+      try {
+        if (locked.stream().anyMatch(Region::isRetired)) {
+          locked.forEach(Region::checkOpen);
+          continue; // split while we waited: route again
+        }
+        for (int i = 0; i < owners.size(); i++) {
+          EmbeddedTable.checkConditions(snapshot[i], batches.get(i), i);
+        }
+        entry = mvcc.begin();
+        for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+          long before = e.getKey().activeMemstoreBytes();
+          e.getKey().apply(e.getValue(), entry.sequenceId);
+          added += e.getKey().activeMemstoreBytes() - before;
+        }
+        if (d != Durability.SKIP) {
+          List<WalEdit> edits = new ArrayList<>();
+          for (int i = 0; i < owners.size(); i++) {
+            owners.get(i).addEdits(batches.get(i), edits);
+          }
+          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits));
+        }
+      } catch (RuntimeException e) {
+        if (entry != null) {
+          rollback(byRegion, entry);
+        }
+        throw e;
+      } finally {
+        for (Region r : locked) {
+          r.writeLock().unlock();
+        }
+      }
+      try {
+        if (ticket >= 0) {
+          wal.await(ticket, d);
+        }
+      } catch (RuntimeException e) {
+        rollback(byRegion, entry);
+        throw e;
+      }
+      mvcc.completeAndWait(entry);
+      memstoreGrew(added);
+      for (int i = 0; i < owners.size(); i++) {
+        for (Region r : snapshot[i]) {
+          if (byRegion.containsKey(r) && r.activeMemstoreBytes() > config.memstoreFlushBytes()) {
+            requestFlush(owners.get(i), r);
+          }
+        }
+      }
+      return;
+    }
+  }
+
+  private static long tableIdOf(List<EmbeddedTable> owners, Region[][] snapshot, Region r) {
+    for (int i = 0; i < owners.size(); i++) {
+      for (Region x : snapshot[i]) {
+        if (x == r) {
+          return owners.get(i).tableId();
+        }
+      }
+    }
+    return -1;
+  }
+
+  private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
+    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+      e.getKey().rollback(e.getValue(), entry.sequenceId);
+    }
+    mvcc.completeAndWait(entry);
+  }
+
   // ---- background work ----
 
   void requestFlush(EmbeddedTable table, Region region) {
@@ -502,16 +637,20 @@ public final class EmbeddedStore implements KvStore {
     try {
       shutdown(flusher);
       shutdown(compactor);
-      for (EmbeddedTable t : tables.values()) {
-        try {
-          t.flushAll();
-        } catch (RuntimeException e) {
-          LOG.error("Flush of table {} at close failed; its data stays in the log", t.name(), e);
-          failure = e;
+      // a store that took no write since it opened is left as it was: what the log replayed
+      // stays in the log (it is durable there), so opening and closing never rewrites files
+      if (written) {
+        for (EmbeddedTable t : tables.values()) {
+          try {
+            t.flushAll();
+          } catch (RuntimeException e) {
+            LOG.error("Flush of table {} at close failed; its data stays in the log", t.name(), e);
+            failure = e;
+          }
         }
+        trimLog();
+        writeManifest();
       }
-      trimLog();
-      writeManifest();
     } catch (RuntimeException e) {
       failure = e;
     } finally {

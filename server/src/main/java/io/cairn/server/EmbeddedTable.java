@@ -28,8 +28,6 @@ import io.cairn.server.region.RegionState;
 import io.cairn.server.region.StoreFile;
 import io.cairn.server.scan.MergingCursor;
 import io.cairn.server.wal.WalEdit;
-import io.cairn.server.wal.WalRecord;
-import io.cairn.server.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -244,78 +242,20 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public void mutate(List<Mutation> batch, Durability durability) {
-    if (batch.isEmpty()) {
-      return;
-    }
-    store.checkOpen();
-    WriteAheadLog wal = store.wal();
-    Durability d =
-        wal == null ? Durability.SKIP : durability != null ? durability : defaultDurability;
-    while (true) {
-      Region[] rs = regions;
-      Map<Region, List<Mutation>> byRegion = groupByRegion(rs, batch);
-      List<Region> locked = new ArrayList<>(byRegion.keySet());
-      // lock in key order (no deadlock between batches spanning regions)
-      locked.sort((a, b) -> a.range().start().compareTo(b.range().start()));
-      for (Region r : locked) {
-        r.writeLock().lock();
-      }
-      Mvcc.WriteEntry entry = null;
-      long ticket = -1;
-      long added = 0;
-      try {
-        if (locked.stream().anyMatch(Region::isRetired)) {
-          locked.forEach(Region::checkOpen);
-          continue; // split while we waited: route again
-        }
-        checkConditions(batch, byRegion);
-        entry = store.mvcc.begin();
-        for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-          long before = e.getKey().activeMemstoreBytes();
-          e.getKey().apply(e.getValue(), entry.sequenceId);
-          added += e.getKey().activeMemstoreBytes() - before;
-        }
-        if (d != Durability.SKIP) {
-          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits(batch)));
-        }
-      } catch (RuntimeException e) {
-        if (entry != null) {
-          rollback(byRegion, entry);
-        }
-        throw e;
-      } finally {
-        for (Region r : locked) {
-          r.writeLock().unlock();
-        }
-      }
-      try {
-        if (ticket >= 0) {
-          wal.await(ticket, d);
-        }
-      } catch (RuntimeException e) {
-        rollback(byRegion, entry);
-        throw e;
-      }
-      store.mvcc.completeAndWait(entry);
-      store.memstoreGrew(added);
-      for (Region r : locked) {
-        if (r.activeMemstoreBytes() > store.config().memstoreFlushBytes()) {
-          store.requestFlush(this, r);
-        }
-      }
-      return;
+    if (!batch.isEmpty()) {
+      store.commit(List.of(this), List.of(batch), durability);
     }
   }
 
-  private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
-    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-      e.getKey().rollback(e.getValue(), entry.sequenceId);
-    }
-    store.mvcc.completeAndWait(entry);
+  Durability defaultDurability() {
+    return defaultDurability;
   }
 
-  private List<WalEdit> edits(List<Mutation> batch) {
-    List<WalEdit> edits = new ArrayList<>(batch.size());
+  Region[] peekRegions() {
+    return regions;
+  }
+
+  void addEdits(List<Mutation> batch, List<WalEdit> edits) {
     for (Mutation m : batch) {
       if (m instanceof Mutation.Put put) {
         edits.add(new WalEdit(tableId, put.key(), false, put.value()));
@@ -323,18 +263,18 @@ final class EmbeddedTable implements KvTable {
         edits.add(new WalEdit(tableId, m.key(), true, Bytes.EMPTY));
       }
     }
-    return edits;
   }
 
-  private static Map<Region, List<Mutation>> groupByRegion(Region[] rs, List<Mutation> batch) {
+  /** Adds the batch's mutations to {@code byRegion}, each under the region holding its key. */
+  static void groupByRegion(
+      Region[] rs, List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
     if (rs.length == 1) {
-      return Map.of(rs[0], batch);
+      byRegion.computeIfAbsent(rs[0], r -> new ArrayList<>()).addAll(batch);
+      return;
     }
-    Map<Region, List<Mutation>> byRegion = new HashMap<>();
     for (Mutation m : batch) {
       byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
     }
-    return byRegion;
   }
 
   /** Index of the region holding {@code key}: the last whose start is at or below it. */
@@ -352,29 +292,22 @@ final class EmbeddedTable implements KvTable {
     return lo;
   }
 
-  private static void checkConditions(List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
+  /**
+   * Checks the batch's conditions against the latest applied state (and the batch's own earlier
+   * mutations); callers hold the write locks of the batch's regions.
+   *
+   * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
+   */
+  static void checkConditions(Region[] rs, List<Mutation> batch, int batchIndex) {
     Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
-    Map<Mutation, Region> regionOf = null;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
       if (m instanceof Mutation.Put put && put.condition() == Mutation.Condition.MUST_NOT_EXIST) {
         Boolean inBatch = pending == null ? null : pending.get(put.key());
-        boolean exists;
-        if (inBatch != null) {
-          exists = inBatch;
-        } else {
-          if (regionOf == null) {
-            regionOf = new java.util.IdentityHashMap<>();
-            for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-              for (Mutation x : e.getValue()) {
-                regionOf.put(x, e.getKey());
-              }
-            }
-          }
-          exists = regionOf.get(m).rowExists(put.key());
-        }
+        boolean exists =
+            inBatch != null ? inBatch : rs[regionIndex(rs, put.key())].rowExists(put.key());
         if (exists) {
-          throw new ConditionFailedException(i, put.key());
+          throw new ConditionFailedException(batchIndex, i, put.key());
         }
       }
       if (pending != null) {

@@ -1,8 +1,8 @@
 package io.cairn.server;
 
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The store's multi-version concurrency control: one sequence id per applied batch, across all
@@ -23,8 +23,10 @@ final class Mvcc {
   }
 
   private final ArrayDeque<WriteEntry> inFlight = new ArrayDeque<>();
-  private final ConcurrentSkipListMap<Long, AtomicLong> openReadPoints =
-      new ConcurrentSkipListMap<>();
+
+  /** Open scans per read point; updated with pure functions, which the map applies atomically. */
+  private final ConcurrentSkipListMap<Long, Long> openReadPoints = new ConcurrentSkipListMap<>();
+
   private long lastSequenceId;
   private volatile long readPoint;
 
@@ -81,21 +83,22 @@ final class Mvcc {
   long beginRead() {
     synchronized (openReadPoints) {
       long rp = readPoint;
-      openReadPoints.computeIfAbsent(rp, k -> new AtomicLong()).incrementAndGet();
+      openReadPoints.merge(rp, 1L, Long::sum);
       return rp;
     }
   }
 
   void endRead(long readPoint) {
-    openReadPoints.computeIfPresent(readPoint, (k, n) -> n.decrementAndGet() == 0 ? null : n);
+    openReadPoints.computeIfPresent(readPoint, (k, n) -> n == 1 ? null : n - 1);
   }
 
   /** The smallest read point any open or future scan may use: versions below it can merge. */
   long smallestReadPoint() {
     synchronized (openReadPoints) {
       long rp = readPoint;
-      Long first = openReadPoints.isEmpty() ? null : openReadPoints.firstKey();
-      return first == null ? rp : Math.min(first, rp);
+      // endRead removes entries without this lock: firstEntry() (null when empty), never firstKey()
+      Map.Entry<Long, Long> first = openReadPoints.firstEntry();
+      return first == null ? rp : Math.min(first.getKey(), rp);
     }
   }
 }

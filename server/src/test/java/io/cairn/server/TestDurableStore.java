@@ -175,6 +175,35 @@ class TestDurableStore {
   }
 
   @Test
+  void commitsAcrossTablesAreAtomic() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable a = store.createTable("A");
+      KvTable b = store.createTable("B");
+      b.mutate(List.of(put(5, 5)));
+      assertThatThrownBy(
+              () ->
+                  store.mutate(
+                      List.of(
+                          new io.cairn.kv.KvStore.TableBatch(a, List.of(put(1, 1))),
+                          new io.cairn.kv.KvStore.TableBatch(b, List.of(insert(5, 6)))),
+                      null))
+          .isInstanceOfSatisfying(
+              ConditionFailedException.class, e -> assertThat(e.batchIndex()).isEqualTo(1));
+      assertThat(readAll(a, scanAll())).isEmpty();
+      store.mutate(
+          List.of(
+              new io.cairn.kv.KvStore.TableBatch(a, List.of(put(1, 1))),
+              new io.cairn.kv.KvStore.TableBatch(b, List.of(delete(5), put(6, 6)))),
+          null);
+      store.abandonForTesting();
+    }
+    try (EmbeddedStore store = open(Map.of())) {
+      assertThat(readAll(store.table("A").orElseThrow(), scanAll())).isEqualTo(rows(1, 1));
+      assertThat(readAll(store.table("B").orElseThrow(), scanAll())).isEqualTo(rows(6, 6));
+    }
+  }
+
+  @Test
   void idsAreNeverHandedOutTwice() {
     long first;
     EmbeddedStore crashed = open(Map.of());

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * on every DDL (plan caches key on it). Thread-safe; DDL is serialised.
  *
  * <p>Catalog writes are at least {@link Durability#SYNC} (they survive a process crash), whatever
- * the system table's default and the connection's durability.
+ * the system table's default and the connection's durability, and are flushed to files at once.
  */
 public final class Catalog {
   public static final String CATALOG_TABLE = "SYSTEM.CATALOG";
@@ -241,6 +241,7 @@ public final class Catalog {
           ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
     }
     table.mutate(List.of(new Mutation.Delete(rowKey(t))), writeDurability());
+    flushQuietly();
     tables.remove(key(schema, name));
     version.incrementAndGet();
     store.dropTable(t.kvTableName());
@@ -250,6 +251,20 @@ public final class Catalog {
   private void persist(TableDescriptor t) {
     Object[] row = {key(t.schemaName(), t.tableName()), DescriptorSerializer.serialize(t)};
     table.mutate(List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))), writeDurability());
+    flushQuietly();
+  }
+
+  /**
+   * Writes the catalog to files right after a DDL, so that the schema never depends on the log
+   * alone (a damaged log tail then loses rows, not tables). Best effort: the change is already
+   * logged, so a failed flush only leaves it in the log.
+   */
+  private void flushQuietly() {
+    try {
+      table.flush();
+    } catch (RuntimeException e) {
+      // the write is durable in the log; the next flush retries
+    }
   }
 
   /** SYNC, or the system table's own durability when that is stronger (FSYNC). */

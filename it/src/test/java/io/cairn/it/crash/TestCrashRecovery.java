@@ -260,8 +260,8 @@ final class TestCrashRecovery {
       }
 
       // KV: each writer's rows all hold one number (all or nothing of a transaction), acknowledged
-      // or one more. A commit is atomic per table (docs/sql.md), so KV's number may differ from
-      // TXLOG's by the one transaction in flight; more would be a lost or a torn commit.
+      // or one more. A commit is atomic across tables (docs/sql.md), so KV's number equals
+      // TXLOG's: a difference would be a commit torn between the two tables.
       Map<List<Integer>, Long> kv = new HashMap<>();
       long[] kvNumber = new long[WRITERS];
       try (ResultSet rs = statement.executeQuery("SELECT K, W, C, PAD FROM KV")) {
@@ -309,6 +309,9 @@ final class TestCrashRecovery {
                     + " (a higher one was never committed)",
                 w, progress.lastCommit[w])
             .isLessThanOrEqualTo(progress.lastCommit[w]);
+        assertThat(m)
+            .as("writer %s: KV's number against TXLOG's (one commit writes both tables)", w)
+            .isEqualTo(highest[w]);
         for (int k = 0; m > 0 && k < CrashSchema.KEYS; k++) {
           if (k != CrashSchema.TOGGLE_KEY || m % 2 == 0) {
             expectedKv.put(List.of(k, w), m);

@@ -6,6 +6,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.planner.PlannedStatement;
@@ -16,10 +17,11 @@ import java.util.Map;
 
 /**
  * A session on an embedded database. In autocommit mode every DML statement is applied atomically
- * (per region) when it finishes; otherwise its writes are buffered until {@link #commit()}. Queries
- * read committed data only. DDL is applied at once, as in Phoenix. Writes are as durable as the
- * connection's {@code durability} property asks (null: each table's DURABILITY option). Closing the
- * session gives its connection back to the database (the last one closes a file database).
+ * when it finishes; otherwise its writes are buffered until {@link #commit()}, which applies the
+ * writes to all tables atomically. Queries read committed data only. DDL is applied at once, as in
+ * Phoenix. Writes are as durable as the connection's {@code durability} property asks (null: each
+ * table's DURABILITY option). Closing the session gives its connection back to the database (the
+ * last one closes a file database).
  */
 final class EmbeddedSession implements Session {
   private final EmbeddedDatabase database;
@@ -96,6 +98,8 @@ final class EmbeddedSession implements Session {
     checkOpen();
     List<PendingWrites> writes = new ArrayList<>(pending.values());
     pending.clear();
+    List<TableDescriptor> tables = new ArrayList<>(writes.size());
+    List<KvStore.TableBatch> batches = new ArrayList<>(writes.size());
     for (PendingWrites w : writes) {
       KvTable kv =
           database
@@ -106,8 +110,10 @@ final class EmbeddedSession implements Session {
                       new CairnException(
                           ErrorCode.TABLE_NOT_FOUND,
                           "Cannot commit: table [" + w.table().qualifiedName() + "] was dropped"));
-      Mutations.apply(w.table(), kv, w.mutations(), durability);
+      tables.add(w.table());
+      batches.add(new KvStore.TableBatch(kv, w.mutations()));
     }
+    Mutations.apply(database.store(), tables, batches, durability);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Values;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import java.util.ArrayList;
@@ -26,16 +27,45 @@ final class Mutations {
     try {
       kv.mutate(batch, durability);
     } catch (ConditionFailedException e) {
-      Mutation failed = batch.get(e.mutationIndex());
-      throw new CairnException(
-          ErrorCode.DUPLICATE_KEY,
-          "Duplicate key in ["
-              + table.qualifiedName()
-              + "]: a row with primary key "
-              + describeKey(table, failed)
-              + " already exists",
-          e);
+      throw duplicate(table, batch.get(e.mutationIndex()), e);
     }
+  }
+
+  /**
+   * Applies the tables' batches as one atomic commit (see {@link KvStore#mutate(List,
+   * Durability)}); one table's batch goes through {@link #apply(TableDescriptor, KvTable, List,
+   * Durability)}.
+   */
+  static void apply(
+      KvStore store,
+      List<TableDescriptor> tables,
+      List<KvStore.TableBatch> batches,
+      Durability durability) {
+    if (batches.isEmpty()) {
+      return;
+    }
+    if (batches.size() == 1) {
+      apply(tables.get(0), batches.get(0).table(), batches.get(0).mutations(), durability);
+      return;
+    }
+    try {
+      store.mutate(batches, durability);
+    } catch (ConditionFailedException e) {
+      TableDescriptor table = tables.get(e.batchIndex());
+      throw duplicate(table, batches.get(e.batchIndex()).mutations().get(e.mutationIndex()), e);
+    }
+  }
+
+  private static CairnException duplicate(
+      TableDescriptor table, Mutation failed, ConditionFailedException e) {
+    return new CairnException(
+        ErrorCode.DUPLICATE_KEY,
+        "Duplicate key in ["
+            + table.qualifiedName()
+            + "]: a row with primary key "
+            + describeKey(table, failed)
+            + " already exists",
+        e);
   }
 
   private static String describeKey(TableDescriptor table, Mutation m) {
