@@ -2,8 +2,9 @@ package io.cairn.server.file;
 
 /**
  * MurmurHash3 x64 128-bit (Austin Appleby's public-domain algorithm), seed 0: the row hash of the
- * bloom filter. {@link #hash} returns the first 64-bit half; {@link #hash2} the second. Must never
- * change: bloom filters on disk depend on it.
+ * bloom filter. {@link #hash128} returns both 64-bit halves (as Guava's {@code murmur3_128}: the
+ * first is its digest's first 8 bytes read little-endian). Must never change: bloom filters on disk
+ * depend on it.
  */
 final class Murmur3 {
   private static final long C1 = 0x87c37b91114253d5L;
