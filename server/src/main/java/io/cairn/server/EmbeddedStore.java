@@ -599,10 +599,10 @@ public final class EmbeddedStore implements KvStore {
     }
   }
 
-  /** Deletes log segments whose edits are all in files. */
-  void trimLog() {
+  /** Deletes log segments whose edits are all in files; true when every edit is. */
+  boolean trimLog() {
     if (wal == null) {
-      return;
+      return false;
     }
     long floor = mvcc.readPoint() + 1;
     for (EmbeddedTable t : tables.values()) {
@@ -611,6 +611,7 @@ public final class EmbeddedStore implements KvStore {
       }
     }
     wal.markFlushedBelow(floor);
+    return floor > mvcc.readPoint();
   }
 
   void checkOpen() {
@@ -634,6 +635,7 @@ public final class EmbeddedStore implements KvStore {
       return;
     }
     RuntimeException failure = null;
+    boolean allFlushed = false;
     try {
       shutdown(flusher);
       shutdown(compactor);
@@ -648,7 +650,7 @@ public final class EmbeddedStore implements KvStore {
             failure = e;
           }
         }
-        trimLog();
+        allFlushed = failure == null && trimLog();
         writeManifest();
       }
     } catch (RuntimeException e) {
@@ -656,6 +658,9 @@ public final class EmbeddedStore implements KvStore {
     } finally {
       try {
         wal.close();
+        if (allFlushed) {
+          deleteLogSegments(); // every edit is in files the manifests list
+        }
       } catch (RuntimeException e) {
         failure = failure == null ? e : failure;
       }
@@ -687,6 +692,16 @@ public final class EmbeddedStore implements KvStore {
     }
     wal.close();
     closeFilesAndUnlock();
+  }
+
+  private void deleteLogSegments() {
+    try (Stream<Path> segments = Files.list(dir.resolve("wal"))) {
+      for (Path p : segments.toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("Cannot delete the log segments of {}; the next open replays them", dir, e);
+    }
   }
 
   private void closeFilesAndUnlock() {

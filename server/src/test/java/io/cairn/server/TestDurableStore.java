@@ -52,11 +52,14 @@ class TestDurableStore {
   }
 
   @Test
-  void keepsRowsAcrossCloseAndReopen() {
+  void keepsRowsAcrossCloseAndReopen() throws Exception {
     try (EmbeddedStore store = open(Map.of())) {
       KvTable t = store.createTable("T");
       t.mutate(List.of(put(1, 10), put(2, 20)));
       t.mutate(List.of(delete(1), put(3, 30)));
+    }
+    try (var segments = Files.list(dir.resolve("store").resolve("wal"))) {
+      assertThat(segments).as("log segments after a close that flushed everything").isEmpty();
     }
     try (EmbeddedStore store = open(Map.of())) {
       KvTable t = store.table("T").orElseThrow();
