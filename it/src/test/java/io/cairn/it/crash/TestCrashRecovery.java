@@ -108,6 +108,35 @@ final class TestCrashRecovery {
    * commit, and the same checks must say so.
    */
   @Test
+  void anotherProcessCannotOpenAStoreThatIsOpen() throws Exception {
+    Path dir = temp.resolve("locked-store");
+    try (ChildJvm child =
+        ChildJvm.start(
+            CrashWorkload.class,
+            temp.resolve("locked.err"),
+            dir.toString(),
+            "1",
+            Integer.toString(WRITERS))) {
+      assertThat(child.awaitLines(everyWriterAcknowledged(), CHILD_PATIENCE)).isTrue();
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> java.sql.DriverManager.getConnection("jdbc:cairn:file:" + dir).close())
+          .isInstanceOf(java.sql.SQLException.class)
+          .hasMessageContaining("already open")
+          .hasMessageContaining("LOCK")
+          .extracting(e -> ((java.sql.SQLException) e).getSQLState())
+          .isEqualTo("55006");
+      child.kill();
+    }
+    // the lock goes with the process: no stale lock after kill -9
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:cairn:file:" + dir);
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM TXLOG")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isPositive();
+    }
+  }
+
+  @Test
   void checkerReportsLostAcknowledgedCommits() throws Exception {
     Path dir = temp.resolve("skip-store");
     // The tables themselves are created durably, so that only the rows can go missing.
