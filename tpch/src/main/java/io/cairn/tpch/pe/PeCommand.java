@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
+import io.cairn.kv.Bytes;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
-import io.cairn.server.EmbeddedStore;
+import io.cairn.kv.TableSpec;
+import io.cairn.server.Stores;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,6 +138,17 @@ public final class PeCommand implements Callable<Integer> {
   }
 
   private static final String MEM_PREFIX = "jdbc:cairn:mem:";
+  private static final String FILE_PREFIX = "jdbc:cairn:file:";
+
+  /** Keys splitting rows [0, totalRows) into {@code regions} equal regions (none for 0 or 1). */
+  static List<Bytes> splitPoints(int regions, long totalRows) {
+    List<Bytes> points = new ArrayList<>();
+    for (int i = 1; i < regions; i++) {
+      points.add(PeTable.key(totalRows * i / regions));
+    }
+    return points;
+  }
+
   private static final double MB = 1024.0 * 1024.0;
   private static final int FILL_BATCH = 500;
 
@@ -202,8 +215,9 @@ public final class PeCommand implements Callable<Integer> {
   @Option(
       names = "--url",
       description =
-          "Store to run against; jdbc:cairn:mem:NAME (a new in-memory store in this JVM) is"
-              + " supported. Default: ${DEFAULT-VALUE}.",
+          "Store to run against: jdbc:cairn:mem:NAME (a new in-memory store in this JVM) or"
+              + " jdbc:cairn:file:DIR (a durable store, opened by this JVM; the table is created"
+              + " when missing and kept). Default: ${DEFAULT-VALUE}.",
       defaultValue = "jdbc:cairn:mem:pe")
   String url;
 
@@ -288,23 +302,23 @@ public final class PeCommand implements Callable<Integer> {
     }
     blockEncoding = tableOption("--blockEncoding", "DATA_BLOCK_ENCODING", blockEncoding);
     compress = tableOption("--compress", "COMPRESSION", compress);
-    if (!url.startsWith(MEM_PREFIX) || url.length() == MEM_PREFIX.length()) {
+    boolean memory = url.startsWith(MEM_PREFIX) && url.length() > MEM_PREFIX.length();
+    boolean file = url.startsWith(FILE_PREFIX) && url.length() > FILE_PREFIX.length();
+    if (!memory && !file) {
       throw invalid(
           "--url",
-          "jdbc:cairn:mem:NAME (pe runs on an in-memory store in this JVM;"
-              + " jdbc:cairn:file:DIR and jdbc:cairn://host:port are not supported by pe yet)",
+          "jdbc:cairn:mem:NAME or jdbc:cairn:file:DIR (pe runs the store in this JVM;"
+              + " jdbc:cairn://host:port is not supported by pe yet)",
           url);
     }
     List<String> notes = new ArrayList<>();
-    notes.add(
-        "--blockEncoding "
-            + blockEncoding
-            + " --compress "
-            + compress
-            + " recorded; they take effect with block files: the in-memory store ignores them");
-    if (presplit > 0) {
+    if (memory) {
       notes.add(
-          "--presplit " + presplit + " recorded; tables have one region for now, so it is ignored");
+          "--blockEncoding "
+              + blockEncoding
+              + " --compress "
+              + compress
+              + " recorded; they take effect with block files: the in-memory store ignores them");
     }
     if (multiGet > 0 && kind != Kind.RANDOM_READ) {
       notes.add("--multiGet applies to randomRead only; ignored by " + kind.cliName);
@@ -333,10 +347,20 @@ public final class PeCommand implements Callable<Integer> {
         table,
         url,
         runSeed);
-    try (KvStore store = new EmbeddedStore(url.substring(MEM_PREFIX.length()))) {
+    try (KvStore store =
+        url.startsWith(MEM_PREFIX)
+            ? Stores.inMemory(url.substring(MEM_PREFIX.length()))
+            : Stores.open(
+                Path.of(url.substring(FILE_PREFIX.length())).toAbsolutePath().normalize(),
+                Map.of())) {
       KvTable kv = store.table(table).orElse(null);
       if (kv == null) {
-        kv = store.createTable(table);
+        kv =
+            store.createTable(
+                table,
+                new TableSpec(
+                    Map.of("DATA_BLOCK_ENCODING", blockEncoding, "COMPRESSION", compress),
+                    splitPoints(presplit, rows * clients)));
         if (kind.newTest(config, kv, 0).reads()) {
           fill(out, err, kv, config);
         }

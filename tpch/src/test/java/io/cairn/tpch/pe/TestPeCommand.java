@@ -122,7 +122,7 @@ final class TestPeCommand {
             "--presplit",
             "4");
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).contains("the in-memory store ignores them").contains("--presplit 4");
+    assertThat(r.out()).contains("the in-memory store ignores them");
     try (Stream<Path> files = Files.list(dir)) {
       List<Path> json = files.toList();
       assertThat(json).hasSize(1);
@@ -133,6 +133,17 @@ final class TestPeCommand {
           .contains("\"p9999\"")
           .contains("\"name\" : \"TestClient-1\"");
     }
+  }
+
+  @Test
+  void runsOnADurableStoreWithItsOptions(@TempDir Path dir) {
+    String url = "jdbc:cairn:file:" + dir.resolve("pe");
+    Run write = small("sequentialWrite", "--url", url, "--compress", "zstd", "--presplit", "3");
+    assertThat(write.exitCode()).as(write.err()).isZero();
+    assertThat(write.out()).doesNotContain("ignores them");
+    Run read = small("randomRead", "--url", url);
+    assertThat(read.exitCode()).as(read.err()).isZero();
+    assertThat(found(read.out())[0]).isEqualTo(found(read.out())[1]).isPositive();
   }
 
   @Test
