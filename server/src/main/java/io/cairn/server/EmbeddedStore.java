@@ -98,6 +98,12 @@ public final class EmbeddedStore implements KvStore {
     this.config = config;
     this.lockChannel = lockChannel;
     List<String> manifest = openOrCreateManifest(dir);
+    try {
+      // a manifest replacement that did not finish (a crash, a full disk) leaves its temporary
+      Files.deleteIfExists(dir.resolve(STORE_MANIFEST + ".tmp"));
+    } catch (IOException e) {
+      LOG.warn("Cannot delete {}", dir.resolve(STORE_MANIFEST + ".tmp"), e);
+    }
     this.storeId = field(manifest, "store-id");
     this.nextTableId = Long.parseLong(field(manifest, "next-table-id"));
     long lastSequenceId = Long.parseLong(field(manifest, "last-sequence-id"));
