@@ -78,6 +78,9 @@ public final class EmbeddedStore implements KvStore {
    */
   private volatile boolean written;
 
+  private final java.util.concurrent.atomic.AtomicInteger activeCommits =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** A new, empty in-memory store. */
   public EmbeddedStore(String name) {
     this.name = requireNonNull(name, "name is null");
@@ -354,6 +357,7 @@ public final class EmbeddedStore implements KvStore {
         tableDir = dir.resolve("tables").resolve(Long.toString(id));
         try {
           Files.createDirectories(tableDir);
+          AtomicFiles.forceDirectory(tableDir.getParent());
         } catch (IOException e) {
           throw new CairnException(
               ErrorCode.IO_ERROR, "Cannot create " + tableDir + ": " + AtomicFiles.describe(e), e);
@@ -407,8 +411,18 @@ public final class EmbeddedStore implements KvStore {
    * every condition checked, one sequence id, one log record, visible at once when complete.
    */
   void commit(List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
-    checkOpen();
-    written = true;
+    activeCommits.incrementAndGet(); // close() waits for commits under way
+    try {
+      checkOpen();
+      written = true;
+      commitOpen(owners, batches, durability);
+    } finally {
+      activeCommits.decrementAndGet();
+    }
+  }
+
+  private void commitOpen(
+      List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
     Durability d = Durability.SKIP;
     if (wal != null) {
       if (durability != null) {
@@ -617,7 +631,7 @@ public final class EmbeddedStore implements KvStore {
       }
     }
     wal.markFlushedBelow(floor);
-    return floor > mvcc.readPoint();
+    return floor > mvcc.lastSequenceId();
   }
 
   void checkOpen() {
@@ -643,6 +657,7 @@ public final class EmbeddedStore implements KvStore {
     RuntimeException failure = null;
     boolean allFlushed = false;
     try {
+      awaitCommits();
       shutdown(flusher);
       shutdown(compactor);
       // a store that took no write since it opened is left as it was: what the log replayed
@@ -698,6 +713,19 @@ public final class EmbeddedStore implements KvStore {
     }
     wal.close();
     closeFilesAndUnlock();
+  }
+
+  /** Waits (up to a minute) for commits that began before the store was marked closed. */
+  private void awaitCommits() {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (activeCommits.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private void deleteLogSegments() {

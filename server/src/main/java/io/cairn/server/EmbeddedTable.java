@@ -204,17 +204,28 @@ final class EmbeddedTable implements KvTable {
 
   /** Caller holds {@link #manifestLock}. */
   private void writeManifest() {
+    writeManifest(regions, null, null, 0);
+  }
+
+  /**
+   * Writes the manifest of {@code rs}, with {@code changed}'s files and flushed sequence id
+   * replaced by {@code files} and {@code flushed} (a change about to be published: the manifest is
+   * durable before any reader or log trim sees the change). Caller holds {@link #manifestLock}.
+   */
+  private void writeManifest(Region[] rs, Region changed, List<StoreFile> files, long flushed) {
     if (dir == null || dropped) {
       return;
     }
     List<TableManifest.RegionEntry> entries = new ArrayList<>();
-    for (Region r : regions) {
+    for (Region r : rs) {
+      boolean isChanged = r == changed;
+      List<StoreFile> list = isChanged ? files : r.peekState().files();
       entries.add(
           new TableManifest.RegionEntry(
               r.regionId(),
               r.range(),
-              r.flushedSequenceId(),
-              r.peekState().files().stream().map(StoreFile::fileName).toList()));
+              isChanged ? Math.max(flushed, r.flushedSequenceId()) : r.flushedSequenceId(),
+              list.stream().map(StoreFile::fileName).toList()));
     }
     new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries)
         .write(dir);
@@ -339,8 +350,14 @@ final class EmbeddedTable implements KvTable {
       long first = nextId;
       long end = first + count;
       if (dir != null && end > idLimit) {
+        long previous = idLimit;
         idLimit = end + Math.max(ID_BLOCK, count);
-        writeManifest(); // ids handed out before a crash are never handed out again
+        try {
+          writeManifest(); // ids handed out before a crash are never handed out again
+        } catch (RuntimeException e) {
+          idLimit = previous;
+          throw e;
+        }
       }
       nextId = end;
       return first;
@@ -352,35 +369,19 @@ final class EmbeddedTable implements KvTable {
   @Override
   public RowScanner scan(ScanRequest request) {
     store.checkOpen();
-    Region[] rs = regions;
-    for (Region r : rs) {
-      r.checkOpen();
-    }
+    // the read point first, the regions second: a write the read point covers is in a region
+    // this scan reads (a split after the read point leaves it in the parent's state)
     long readPoint = store.mvcc.beginRead();
     List<KeyRange> ranges = request.ranges();
-    // the regions each range needs, with their states held until the scan closes
     List<Region> used = new ArrayList<>();
     List<RegionState> states = new ArrayList<>();
     List<int[]> steps = new ArrayList<>(); // {range index, index in used}
     try {
-      Map<Region, Integer> index = new HashMap<>();
-      for (int i = 0; i < ranges.size(); i++) {
-        KeyRange range = ranges.get(i);
-        int from = range.start().isEmpty() ? 0 : regionIndex(rs, range.start());
-        for (int j = from; j < rs.length; j++) {
-          Region r = rs[j];
-          if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
-            break;
-          }
-          Integer k = index.get(r);
-          if (k == null) {
-            k = used.size();
-            index.put(r, k);
-            used.add(r);
-            states.add(r.acquireState());
-          }
-          steps.add(new int[] {i, k});
-        }
+      while (!collectRegions(ranges, used, states, steps)) {
+        states.forEach(RegionState::release);
+        used.clear();
+        states.clear();
+        steps.clear();
       }
     } catch (RuntimeException e) {
       states.forEach(RegionState::release);
@@ -389,6 +390,42 @@ final class EmbeddedTable implements KvTable {
     }
     SnapshotRows rows = new SnapshotRows(ranges, used, states, steps, readPoint);
     return new ProgramScanner(rows, request.program(), request.context(), rows::close);
+  }
+
+  /**
+   * Acquires the state of every region the ranges need; false when a region was split and its files
+   * went meanwhile (the caller releases what was acquired and tries again).
+   */
+  private boolean collectRegions(
+      List<KeyRange> ranges, List<Region> used, List<RegionState> states, List<int[]> steps) {
+    Region[] rs = regions;
+    for (Region r : rs) {
+      r.checkOpen();
+    }
+    Map<Region, Integer> index = new HashMap<>();
+    for (int i = 0; i < ranges.size(); i++) {
+      KeyRange range = ranges.get(i);
+      int from = range.start().isEmpty() ? 0 : regionIndex(rs, range.start());
+      for (int j = from; j < rs.length; j++) {
+        Region r = rs[j];
+        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
+          break;
+        }
+        Integer k = index.get(r);
+        if (k == null) {
+          RegionState state = r.acquireState();
+          if (state == null) {
+            return false;
+          }
+          k = used.size();
+          index.put(r, k);
+          used.add(r);
+          states.add(state);
+        }
+        steps.add(new int[] {i, k});
+      }
+    }
+    return true;
   }
 
   /** The rows of a scan's ranges across regions, from states held until closed. */
@@ -534,8 +571,18 @@ final class EmbeddedTable implements KvTable {
         file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false);
       }
       synchronized (manifestLock) {
+        List<StoreFile> files = new ArrayList<>(region.peekState().files().size() + 1);
+        if (file != null) {
+          files.add(file);
+        }
+        files.addAll(region.peekState().files());
+        try {
+          writeManifest(regions, region, files, maxSequenceId);
+        } catch (RuntimeException e) {
+          discard(file); // the memstores stay frozen, their edits in the log; a later flush retries
+          throw e;
+        }
         region.completeFlush(frozen, file, maxSequenceId);
-        writeManifest();
       }
       store.memstoreShrank(bytes);
       store.trimLog();
@@ -616,6 +663,13 @@ final class EmbeddedTable implements KvTable {
     }
   }
 
+  /** Closes and deletes a file that no manifest lists (a failed flush or compaction). */
+  private static void discard(StoreFile file) {
+    if (file != null) {
+      file.release();
+    }
+  }
+
   private void throttle(long bytesWritten, long startNanos) {
     long rate = store.config().compactionBytesPerSecond();
     if (rate <= 0) {
@@ -668,8 +722,14 @@ final class EmbeddedTable implements KvTable {
         output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
       }
       synchronized (manifestLock) {
+        List<StoreFile> after = Region.replaced(region.peekState().files(), selected, output);
+        try {
+          writeManifest(regions, region, after, 0);
+        } catch (RuntimeException e) {
+          discard(output);
+          throw e;
+        }
         region.replaceFiles(selected, output);
-        writeManifest();
       }
       selected.forEach(StoreFile::release); // after the manifest without them is durable
       LOG.debug("Compacted {}: {} files into {}", region, selected.size(), output);
@@ -685,7 +745,7 @@ final class EmbeddedTable implements KvTable {
     }
     region.maintenanceLock().lock();
     try {
-      if (region.isRetired()) {
+      if (region.isRetired() || dropped) {
         return;
       }
       Bytes mid = middleRow(region);
@@ -776,8 +836,17 @@ final class EmbeddedTable implements KvTable {
         int at = list.indexOf(parent);
         list.set(at, high);
         list.add(at, low);
-        regions = list.toArray(new Region[0]);
-        writeManifest();
+        Region[] next = list.toArray(new Region[0]);
+        try {
+          writeManifest(next, null, null, 0);
+        } catch (RuntimeException e) {
+          nextRegionId -= 2;
+          for (int i = 0; i < 2; i++) {
+            s.files().forEach(StoreFile::release);
+          }
+          throw e;
+        }
+        regions = next;
         parent.retire();
         LOG.info("Split {} at {} into {} and {}", parent, mid, low, high);
       } finally {
@@ -794,14 +863,27 @@ final class EmbeddedTable implements KvTable {
 
   void drop() {
     dropped = true;
-    Region[] rs = regions;
-    for (Region r : rs) {
-      r.drop();
+    Region[] rs;
+    while (true) {
+      rs = regions;
+      for (Region r : rs) {
+        r.drop();
+      }
+      // wait for flushes, compactions and splits under way: they see the drop and stop, but one
+      // that already began finishes first (a split may have made new regions: drop them too)
+      for (Region r : rs) {
+        r.maintenanceLock().lock();
+        r.maintenanceLock().unlock();
+      }
+      if (regions == rs) {
+        break;
+      }
     }
     if (dir != null) {
       synchronized (manifestLock) {
         try {
           Files.deleteIfExists(dir.resolve(TableManifest.FILE_NAME));
+          AtomicFiles.forceDirectory(dir); // gone for good before its files go
         } catch (IOException e) {
           throw new CairnException(
               ErrorCode.IO_ERROR,

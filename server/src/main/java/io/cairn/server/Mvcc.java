@@ -39,7 +39,12 @@ final class Mvcc {
     return readPoint;
   }
 
-  /** Starts a batch: a new sequence id, not visible until {@link #complete}. */
+  /** The last sequence id handed out (visible or not). */
+  synchronized long lastSequenceId() {
+    return lastSequenceId;
+  }
+
+  /** Starts a batch: a new sequence id, not visible until {@link #completeAndWait}. */
   synchronized WriteEntry begin() {
     WriteEntry e = new WriteEntry(++lastSequenceId);
     inFlight.addLast(e);

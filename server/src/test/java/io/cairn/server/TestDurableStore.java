@@ -207,6 +207,64 @@ class TestDurableStore {
   }
 
   @Test
+  void closingWhileWritersRunKeepsEveryAcknowledgedWrite() throws Exception {
+    EmbeddedStore store = open(SMALL);
+    KvTable t = store.createTable("T");
+    java.util.concurrent.ConcurrentLinkedQueue<Long> acked =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    List<Thread> writers = new ArrayList<>();
+    for (int w = 0; w < 3; w++) {
+      long base = w * 1_000_000L;
+      writers.add(
+          new Thread(
+              () -> {
+                for (long k = base; ; k++) {
+                  try {
+                    t.mutate(List.of(put(k, (int) k)));
+                  } catch (CairnException e) {
+                    return; // the store closed under us
+                  }
+                  acked.add(k);
+                }
+              }));
+    }
+    writers.forEach(Thread::start);
+    while (acked.size() < 3_000) {
+      Thread.sleep(1);
+    }
+    store.close();
+    for (Thread w : writers) {
+      w.join();
+    }
+    try (EmbeddedStore reopened = open(SMALL)) {
+      java.util.Set<Long> found = new java.util.HashSet<>();
+      for (List<Object> row : readAll(reopened.table("T").orElseThrow(), scanAll())) {
+        found.add((Long) row.get(0));
+      }
+      assertThat(found).containsAll(acked);
+    }
+  }
+
+  @Test
+  void aDroppedTableFailsNewScansWhileOpenOnesFinish() {
+    try (EmbeddedStore store = open(SMALL)) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 1), put(2, 2)));
+      t.flush();
+      try (RowScanner scanner = t.scan(scanAll())) {
+        store.dropTable("T");
+        assertThat(scanner.next()).containsExactly(1L, 1);
+        assertThat(scanner.next()).containsExactly(2L, 2);
+        assertThat(scanner.next()).isNull();
+      }
+      assertThatThrownBy(() -> t.scan(scanAll()))
+          .isInstanceOf(CairnException.class)
+          .extracting(e -> ((CairnException) e).errorCode())
+          .isEqualTo(ErrorCode.TABLE_NOT_FOUND);
+    }
+  }
+
+  @Test
   void idsAreNeverHandedOutTwice() {
     long first;
     EmbeddedStore crashed = open(Map.of());

@@ -45,6 +45,9 @@ public final class Region {
 
   private volatile boolean dropped;
 
+  private final java.util.concurrent.atomic.AtomicBoolean filesReleased =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   public Region(
       long regionId,
       String tableName,
@@ -270,34 +273,48 @@ public final class Region {
     writeLock.lock();
     try {
       RegionState s = state;
-      List<StoreFile> files = new ArrayList<>(s.files().size());
-      int insertAt = -1;
-      for (StoreFile f : s.files()) {
-        if (inputs.contains(f)) {
-          insertAt = files.size();
-        } else {
-          files.add(f);
-        }
-      }
-      if (output != null) {
-        files.add(insertAt < 0 ? files.size() : insertAt, output);
-      }
-      state = new RegionState(s.active(), s.frozen(), files);
+      state = new RegionState(s.active(), s.frozen(), replaced(s.files(), inputs, output));
     } finally {
       writeLock.unlock();
     }
   }
 
-  /** Releases the region's file references when its table is dropped or the region split. */
+  /** {@code files} with {@code inputs} replaced by {@code output} at the oldest input's place. */
+  public static List<StoreFile> replaced(
+      List<StoreFile> files, List<StoreFile> inputs, StoreFile output) {
+    List<StoreFile> result = new ArrayList<>(files.size());
+    int insertAt = -1;
+    for (StoreFile f : files) {
+      if (inputs.contains(f)) {
+        insertAt = result.size();
+      } else {
+        result.add(f);
+      }
+    }
+    if (output != null) {
+      result.add(insertAt < 0 ? result.size() : insertAt, output);
+    }
+    return result;
+  }
+
+  /**
+   * Releases the region's file references when its table is dropped or the region split; only the
+   * first call releases.
+   */
   public void releaseFiles() {
-    state.files().forEach(StoreFile::release);
+    if (filesReleased.compareAndSet(false, true)) {
+      state.files().forEach(StoreFile::release);
+    }
   }
 
   // ---- reads ----
 
   /**
    * The current state with a reference on each of its files, for a scan; release it with {@link
-   * RegionState#release()}.
+   * RegionState#release()}. Null when the region was split and its files are gone (the caller looks
+   * the regions up again).
+   *
+   * @throws CairnException TABLE_NOT_FOUND when the table was dropped
    */
   public RegionState acquireState() {
     while (true) {
@@ -315,7 +332,13 @@ public final class Region {
       if (ok) {
         return s;
       }
-      retained.forEach(StoreFile::release); // a compaction replaced the state: take the new one
+      retained.forEach(StoreFile::release);
+      if (state == s) {
+        // only a retired region keeps a state whose files are released
+        checkOpen();
+        return null;
+      }
+      // else a compaction published a new state: take it
     }
   }
 

@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StoreFile {
   private final BlockFileReader reader;
   private final AtomicInteger references = new AtomicInteger(1);
+  private volatile boolean storeClosed;
+  private final java.util.concurrent.atomic.AtomicBoolean readerClosed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** Wraps an open reader; the caller holds the first reference. */
   public StoreFile(BlockFileReader reader) {
@@ -73,7 +76,10 @@ public final class StoreFile {
       throw new IllegalStateException("File " + reader.path() + " released more than retained");
     }
     if (n == 0) {
-      reader.close();
+      closeReader();
+      if (storeClosed) {
+        return; // the next open deletes the file if no manifest lists it
+      }
       try {
         Files.deleteIfExists(reader.path());
       } catch (IOException e) {
@@ -82,10 +88,19 @@ public final class StoreFile {
     }
   }
 
-  /** Closes the reader at store shutdown; the file stays. */
+  /**
+   * Closes the reader at store shutdown; the file stays. Scans still holding references fail when
+   * they read on, and their releases only count down.
+   */
   public void closeKeepingFile() {
-    references.set(0);
-    reader.close();
+    storeClosed = true;
+    closeReader();
+  }
+
+  private void closeReader() {
+    if (readerClosed.compareAndSet(false, true)) {
+      reader.close();
+    }
   }
 
   @Override
