@@ -913,15 +913,21 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public long approximateRowCount() {
+    // split daughters share their parent's files and memstores: count each one once
+    Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     long cells = 0;
     for (Region r : regions) {
       RegionState s = r.peekState();
       cells += s.active().cellCount();
       for (Memstore m : s.frozen()) {
-        cells += m.cellCount();
+        if (seen.add(m)) {
+          cells += m.cellCount();
+        }
       }
       for (StoreFile f : s.files()) {
-        cells += f.info().cellCount();
+        if (seen.add(f)) {
+          cells += f.info().cellCount();
+        }
       }
     }
     return cells;
