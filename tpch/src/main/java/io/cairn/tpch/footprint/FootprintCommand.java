@@ -1,6 +1,8 @@
 package io.cairn.tpch.footprint;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.core.catalog.TableOptions;
+import io.cairn.core.error.CairnException;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -105,6 +107,8 @@ public final class FootprintCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--rows and --sf: expected >= 0");
     }
+    encodings = checked("--encodings", "DATA_BLOCK_ENCODING", encodings);
+    compressions = checked("--compressions", "COMPRESSION", compressions);
     Path root = dir != null ? dir : Files.createTempDirectory("cairn-footprint");
     if (dir != null) {
       if (Files.exists(dir)) {
@@ -153,6 +157,20 @@ public final class FootprintCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The values canonicalised, or a usage error naming the accepted ones. */
+  private List<String> checked(String option, String tableOption, List<String> values) {
+    List<String> result = new ArrayList<>();
+    for (String v : values) {
+      try {
+        result.add(TableOptions.validate(Map.of(tableOption, v)).get(tableOption));
+      } catch (CairnException e) {
+        throw new CommandLine.ParameterException(
+            new CommandLine(this), option + ": " + e.getMessage());
+      }
+    }
+    return result;
   }
 
   private static Connection connect(String url) throws SQLException {
