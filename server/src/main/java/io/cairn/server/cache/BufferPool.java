@@ -87,7 +87,10 @@ public final class BufferPool implements AutoCloseable {
    * The JVM's direct memory limit: the {@code MaxDirectMemorySize} option, or the maximum heap size
    * when it is 0 (the default), as the JDK does.
    */
-  @SuppressForbidden(reason = "HotSpotDiagnosticMXBean is the supported way to read VM options")
+  @SuppressForbidden(
+      reason =
+          "HotSpotDiagnosticMXBean (jdk.management) is the supported way to read a VM option;"
+              + " without it the heap size is assumed, as the JDK does")
   static long maxDirectMemory() {
     long heap = Runtime.getRuntime().maxMemory();
     try {
@@ -96,7 +99,7 @@ public final class BufferPool implements AutoCloseable {
       long value =
           bean == null ? 0 : Long.parseLong(bean.getVMOption("MaxDirectMemorySize").getValue());
       return value > 0 ? value : heap;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       log.warn("Cannot read -XX:MaxDirectMemorySize, assuming the maximum heap size", e);
       return heap;
     }
@@ -153,7 +156,7 @@ public final class BufferPool implements AutoCloseable {
    * @return the leaks found with detection on; empty with it off
    */
   public List<BufferLeak> checkLeaks() {
-    List<BufferLeak> found = LeakDetector.reportOutstanding(name);
+    List<BufferLeak> found = LeakDetector.reportOutstanding(recycler);
     int out = used.get();
     if (found.isEmpty() && out > 0) {
       log.error(

@@ -125,22 +125,22 @@ public final class LeakDetector {
   }
 
   /** Starts tracking a new buffer, or returns null when the detector is off. */
-  static Tracker track(PooledBuffer buffer, String poolName) {
+  static Tracker track(PooledBuffer buffer, Object owner, String poolName) {
     if (mode == Mode.OFF) {
       return null;
     }
     drainUnreachable();
-    Tracker tracker = new Tracker(buffer, poolName);
+    Tracker tracker = new Tracker(buffer, owner, poolName);
     open.add(tracker);
     return tracker;
   }
 
-  /** Reports the buffers of the named pool that are still out; returns them. */
-  static List<BufferLeak> reportOutstanding(String poolName) {
+  /** Reports the buffers of the given owner (a pool's recycler) still out; returns them. */
+  static List<BufferLeak> reportOutstanding(Object owner) {
     drainUnreachable();
     List<BufferLeak> found = new ArrayList<>();
     for (Tracker tracker : open) {
-      if (tracker.poolName.equals(poolName) && open.remove(tracker)) {
+      if (tracker.owner == owner && open.remove(tracker)) {
         found.add(tracker.report(false));
       }
     }
@@ -159,11 +159,13 @@ public final class LeakDetector {
   /** Where a tracked buffer was allocated; closed when the buffer is released. */
   static final class Tracker extends PhantomReference<PooledBuffer> {
     private final String buffer;
+    private final Object owner;
     private final String poolName;
     private final Throwable allocatedAt;
 
-    Tracker(PooledBuffer buffer, String poolName) {
+    Tracker(PooledBuffer buffer, Object owner, String poolName) {
       super(buffer, unreachable);
+      this.owner = owner;
       this.buffer = buffer.toString();
       this.poolName = poolName;
       this.allocatedAt =

@@ -57,7 +57,7 @@ public final class PooledBuffer implements AutoCloseable {
     this.size = size;
     this.slot = slot;
     this.recycler = requireNonNull(recycler, "recycler is null");
-    this.tracker = LeakDetector.track(this, poolName);
+    this.tracker = LeakDetector.track(this, recycler, poolName);
   }
 
   /** The bytes asked for at allocation. */

@@ -82,6 +82,20 @@ class TestLeakDetector {
   }
 
   @Test
+  void checkLeaksReportsOnlyItsOwnPool() {
+    try (BufferPool mine = newPool("same");
+        BufferPool other = newPool("same")) {
+      PooledBuffer theirs = other.allocate(1024);
+      assertThat(mine.checkLeaks()).isEmpty();
+      assertThat(other.checkLeaks())
+          .extracting(BufferLeak::buffer)
+          .containsExactly(theirs.toString());
+      theirs.release();
+    }
+    LeakDetector.takeLeaks();
+  }
+
+  @Test
   void releasedBuffersAreNotLeaks() {
     try (BufferPool pool = newPool("clean")) {
       PooledBuffer buffer = pool.allocate(1024);
