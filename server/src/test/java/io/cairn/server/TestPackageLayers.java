@@ -25,6 +25,7 @@ class TestPackageLayers {
   private static final Map<String, Set<String>> ALLOWED =
       Map.of(
           "io", Set.of(),
+          "cache", Set.of("io"),
           "cell", Set.of(),
           "wal", Set.of("io"),
           "memstore", Set.of("cell"),
