@@ -321,15 +321,6 @@ public final class EmbeddedStore implements KvStore {
     return name;
   }
 
-  /** The store's directory, empty for an in-memory store. */
-  public Optional<Path> directory() {
-    return Optional.ofNullable(dir);
-  }
-
-  public boolean isDurable() {
-    return dir != null;
-  }
-
   StoreConfig config() {
     return config;
   }
@@ -436,20 +427,19 @@ public final class EmbeddedStore implements KvStore {
     while (true) {
       Region[][] snapshot = new Region[owners.size()][];
       Map<Region, List<Mutation>> byRegion = new java.util.LinkedHashMap<>();
+      Map<Region, EmbeddedTable> ownerOf = new java.util.IdentityHashMap<>();
       for (int i = 0; i < owners.size(); i++) {
         snapshot[i] = owners.get(i).peekRegions();
         EmbeddedTable.groupByRegion(snapshot[i], batches.get(i), byRegion);
+        for (Region r : byRegion.keySet()) {
+          ownerOf.putIfAbsent(r, owners.get(i));
+        }
       }
-      // regions in insertion order: tables in the given order, keys ascending within each (no
-      // deadlock between commits: every commit orders a table's regions by key)
+      // lock in (table id, start key) order, the same for every commit: no deadlock
       List<Region> locked = new ArrayList<>(byRegion.keySet());
-      if (owners.size() == 1) {
-        locked.sort((a, b) -> a.range().start().compareTo(b.range().start()));
-      } else {
-        locked.sort(
-            java.util.Comparator.<Region>comparingLong(r -> tableIdOf(owners, snapshot, r))
-                .thenComparing((a, b) -> a.range().start().compareTo(b.range().start())));
-      }
+      locked.sort(
+          java.util.Comparator.<Region>comparingLong(r -> ownerOf.get(r).tableId())
+              .thenComparing((a, b) -> a.range().start().compareTo(b.range().start())));
       for (Region r : locked) {
         r.writeLock().lock();
       }
@@ -457,7 +447,7 @@ public final class EmbeddedStore implements KvStore {
       long ticket = -1;
       long added = 0;
       try {
-        if (locked.stream().anyMatch(Region::isRetired)) {
+        if (anyRetired(locked)) {
           locked.forEach(Region::checkOpen);
           continue; // split while we waited: route again
         }
@@ -497,26 +487,22 @@ public final class EmbeddedStore implements KvStore {
       }
       mvcc.completeAndWait(entry);
       memstoreGrew(added);
-      for (int i = 0; i < owners.size(); i++) {
-        for (Region r : snapshot[i]) {
-          if (byRegion.containsKey(r) && r.activeMemstoreBytes() > config.memstoreFlushBytes()) {
-            requestFlush(owners.get(i), r);
-          }
+      for (Map.Entry<Region, EmbeddedTable> e : ownerOf.entrySet()) {
+        if (e.getKey().activeMemstoreBytes() > config.memstoreFlushBytes()) {
+          requestFlush(e.getValue(), e.getKey());
         }
       }
       return;
     }
   }
 
-  private static long tableIdOf(List<EmbeddedTable> owners, Region[][] snapshot, Region r) {
-    for (int i = 0; i < owners.size(); i++) {
-      for (Region x : snapshot[i]) {
-        if (x == r) {
-          return owners.get(i).tableId();
-        }
+  private static boolean anyRetired(List<Region> regions) {
+    for (Region r : regions) {
+      if (r.isRetired()) {
+        return true;
       }
     }
-    return -1;
+    return false;
   }
 
   private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
@@ -781,10 +767,5 @@ public final class EmbeddedStore implements KvStore {
     } catch (IOException e) {
       LOG.warn("Cannot delete {}", path, e);
     }
-  }
-
-  /** Settings as given by the caller, for diagnostics. */
-  Map<String, String> describe() {
-    return Map.of("name", name, "storeId", storeId);
   }
 }

@@ -587,9 +587,9 @@ final class EmbeddedTable implements KvTable {
       store.memstoreShrank(bytes);
       store.trimLog();
       LOG.debug("Flushed {} ({} bytes of memstore) to {}", region, bytes, file);
-      if (region.peekState().files().size() >= store.config().compactionMinFiles()) {
-        store.requestCompaction(this, region);
-      } else if (region.fileBytes() > store.config().regionSplitBytes()) {
+      // the compaction task also splits the region when its files grew past the split size
+      if (region.peekState().files().size() >= store.config().compactionMinFiles()
+          || region.fileBytes() > store.config().regionSplitBytes()) {
         store.requestCompaction(this, region);
       }
     } finally {

@@ -37,10 +37,6 @@ public final class StoreFile {
     return reader.info();
   }
 
-  public long fileId() {
-    return reader.info().fileId();
-  }
-
   public String fileName() {
     return reader.path().getFileName().toString();
   }
