@@ -527,8 +527,17 @@ final class EmbeddedTable implements KvTable {
     if (dir == null) {
       return;
     }
-    for (Region r : regions) {
-      compactRegion(r, major);
+    // a background split may replace a region while this runs: its daughters are compacted too
+    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    boolean progress = true;
+    while (progress) {
+      progress = false;
+      for (Region r : regions) {
+        if (done.add(r)) {
+          compactRegion(r, major);
+          progress = true;
+        }
+      }
     }
     for (Region r : regions) {
       maybeSplit(r);
