@@ -16,12 +16,13 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import io.cairn.server.cell.CellCursor;
+import io.cairn.server.cell.RowCursor;
+import io.cairn.server.cell.RowCursors;
 import io.cairn.server.coprocessor.ProgramScanner;
 import io.cairn.server.file.BlockFileOptions;
 import io.cairn.server.file.BlockFileReader;
 import io.cairn.server.file.BlockFileWriter;
 import io.cairn.server.io.AtomicFiles;
-import io.cairn.server.memstore.KeyValue;
 import io.cairn.server.memstore.Memstore;
 import io.cairn.server.region.Region;
 import io.cairn.server.region.RegionState;
@@ -29,6 +30,7 @@ import io.cairn.server.region.StoreFile;
 import io.cairn.server.scan.MergingCursor;
 import io.cairn.server.wal.WalEdit;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,11 +38,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -389,7 +389,7 @@ final class EmbeddedTable implements KvTable {
       throw e;
     }
     SnapshotRows rows = new SnapshotRows(ranges, used, states, steps, readPoint);
-    return new ProgramScanner(rows, request.program(), request.context(), rows::close);
+    return new ProgramScanner(rows, request.program(), request.context());
   }
 
   /**
@@ -428,15 +428,19 @@ final class EmbeddedTable implements KvTable {
     return true;
   }
 
-  /** The rows of a scan's ranges across regions, from states held until closed. */
-  private final class SnapshotRows implements Iterator<KeyValue> {
+  /**
+   * The rows of a scan's ranges across regions, from states held until closed. Closing from another
+   * thread (a cancel) while a row is being read is the caller's to prevent: {@link ProgramScanner}
+   * defers it to the scanning thread.
+   */
+  private final class SnapshotRows implements RowCursor {
     private final List<KeyRange> ranges;
     private final List<Region> regions;
     private final List<RegionState> states;
     private final List<int[]> steps;
     private final long readPoint;
     private int step;
-    private Iterator<KeyValue> current = Collections.emptyIterator();
+    private RowCursor current = RowCursors.EMPTY;
     private boolean closed;
 
     SnapshotRows(
@@ -453,39 +457,61 @@ final class EmbeddedTable implements KvTable {
     }
 
     @Override
-    public boolean hasNext() {
-      while (!current.hasNext()) {
+    public boolean next() {
+      while (!closed && !current.next()) {
         closeCurrent();
-        if (closed || step >= steps.size()) {
+        if (step >= steps.size()) {
           close();
           return false;
         }
         int[] s = steps.get(step++);
         current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint);
       }
-      return true;
+      return !closed;
     }
 
     @Override
-    public KeyValue next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return current.next();
+    public byte[] keyArray() {
+      return current.keyArray();
+    }
+
+    @Override
+    public int keyOffset() {
+      return current.keyOffset();
+    }
+
+    @Override
+    public int keyLength() {
+      return current.keyLength();
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      return current.valueBuffer();
+    }
+
+    @Override
+    public int valueOffset() {
+      return current.valueOffset();
+    }
+
+    @Override
+    public int valueLength() {
+      return current.valueLength();
     }
 
     private void closeCurrent() {
-      if (current instanceof AutoCloseable c) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          LOG.warn("Closing a region scanner failed", e);
-        }
+      RowCursor c = current;
+      current = RowCursors.EMPTY;
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        LOG.warn("Closing a region scanner failed", e);
       }
-      current = Collections.emptyIterator();
     }
 
-    synchronized void close() {
+    @Override
+    public synchronized void close() {
       if (closed) {
         return;
       }

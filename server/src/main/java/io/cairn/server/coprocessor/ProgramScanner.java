@@ -9,19 +9,29 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
+import io.cairn.kv.Bytes;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
-import io.cairn.server.memstore.KeyValue;
+import io.cairn.server.cell.RowCursor;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a {@link ScanProgram} over visible rows: decodes each, keeps it when the filter is TRUE,
  * emits the projection, stops after the limit.
+ *
+ * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
+ * (and the blocks they hold) are then released by the scanning thread when that call returns, never
+ * under its feet.
  */
 public final class ProgramScanner implements RowScanner {
-  private final Iterator<KeyValue> rows;
+  private static final int IDLE = 0;
+  private static final int IN_NEXT = 1;
+  private static final int CLOSE_REQUESTED = 2;
+  private static final int CLOSED = 3;
+
+  private final RowCursor rows;
   private final RowCodec codec;
   private final RowExpression filter;
   private final RowExpression[] projection;
@@ -30,17 +40,10 @@ public final class ProgramScanner implements RowScanner {
   private final boolean readsKey;
   private final boolean[] needed;
   private long emitted;
-  private final Runnable onClose;
-  private volatile boolean closed;
+  private final AtomicInteger state = new AtomicInteger(IDLE);
 
-  public ProgramScanner(Iterator<KeyValue> rows, ScanProgram program, EvalContext context) {
-    this(rows, program, context, () -> {});
-  }
-
-  /** As above; {@code onClose} runs once, at close (releasing the snapshot the rows come from). */
-  public ProgramScanner(
-      Iterator<KeyValue> rows, ScanProgram program, EvalContext context, Runnable onClose) {
-    this.onClose = requireNonNull(onClose, "onClose is null");
+  /** Runs {@code program} over {@code rows}, which it closes when closed. */
+  public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
     this.codec = new RowCodec(program.layout());
@@ -79,18 +82,31 @@ public final class ProgramScanner implements RowScanner {
 
   @Override
   public Object[] next() {
-    if (closed) {
+    if (!state.compareAndSet(IDLE, IN_NEXT)) {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
     }
+    try {
+      return advance();
+    } finally {
+      if (!state.compareAndSet(IN_NEXT, IDLE)) {
+        state.set(CLOSED);
+        rows.close();
+      }
+    }
+  }
+
+  private Object[] advance() {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
-    while (rows.hasNext()) {
-      KeyValue kv = rows.next();
-      Object[] row = codec.decode(kv.key(), kv.value(), needed);
+    while (rows.next()) {
+      Bytes key = Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength());
+      byte[] valueBytes = new byte[rows.valueLength()];
+      rows.valueBuffer().get(rows.valueOffset(), valueBytes);
+      Object[] row = codec.decode(key, Bytes.wrap(valueBytes), needed);
       if (readsKey) {
         row = Arrays.copyOf(row, row.length + 1);
-        row[row.length - 1] = kv.key().toByteArray();
+        row[row.length - 1] = key.toByteArray();
       }
       if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
         continue;
@@ -107,9 +123,18 @@ public final class ProgramScanner implements RowScanner {
 
   @Override
   public void close() {
-    if (!closed) {
-      closed = true;
-      onClose.run();
+    while (true) {
+      int s = state.get();
+      if (s == CLOSED || s == CLOSE_REQUESTED) {
+        return;
+      }
+      if (s == IDLE && state.compareAndSet(IDLE, CLOSED)) {
+        rows.close();
+        return;
+      }
+      if (s == IN_NEXT && state.compareAndSet(IN_NEXT, CLOSE_REQUESTED)) {
+        return;
+      }
     }
   }
 }

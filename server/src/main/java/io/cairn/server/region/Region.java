@@ -8,13 +8,12 @@ import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.server.cell.CellCursor;
-import io.cairn.server.memstore.KeyValue;
+import io.cairn.server.cell.RowCursor;
+import io.cairn.server.cell.RowCursors;
 import io.cairn.server.memstore.Memstore;
 import io.cairn.server.scan.MergingCursor;
 import io.cairn.server.scan.VisibleRows;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -346,10 +345,10 @@ public final class Region {
    * The visible rows of {@code scanRange} clipped to this region, at {@code readPoint}, read from
    * {@code s} (a state the caller acquired and keeps until the rows are consumed).
    */
-  public Iterator<KeyValue> scan(RegionState s, KeyRange scanRange, long readPoint) {
+  public RowCursor scan(RegionState s, KeyRange scanRange, long readPoint) {
     KeyRange clipped = intersect(scanRange, range);
     if (clipped == null) {
-      return Collections.emptyIterator();
+      return RowCursors.EMPTY;
     }
     List<CellCursor> sources = new ArrayList<>(1 + s.frozen().size() + s.files().size());
     if (!s.active().isEmpty()) {
@@ -365,7 +364,7 @@ public final class Region {
       }
     }
     if (sources.isEmpty()) {
-      return Collections.emptyIterator();
+      return RowCursors.EMPTY;
     }
     return new VisibleRows(MergingCursor.of(sources), clipped, readPoint);
   }

@@ -5,22 +5,25 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.server.cell.CellCursor;
-import io.cairn.server.memstore.KeyValue;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
+import io.cairn.server.cell.RowCursor;
+import java.nio.ByteBuffer;
 
 /**
  * The rows of a key range visible at a read point, from a sorted cell cursor: per row the newest
  * cell at or below the read point; a row whose such cell is a tombstone is left out. Closes the
  * cursor when exhausted or closed.
  */
-public final class VisibleRows implements Iterator<KeyValue>, AutoCloseable {
+public final class VisibleRows implements RowCursor {
+  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
   private final CellCursor cursor;
   private final KeyRange range;
   private final long readPoint;
   private boolean started;
   private boolean valid;
-  private KeyValue next;
+  private boolean closed;
+  private Bytes key;
+  private ByteBuffer value;
 
   public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
     this.cursor = requireNonNull(cursor, "cursor is null");
@@ -29,16 +32,20 @@ public final class VisibleRows implements Iterator<KeyValue>, AutoCloseable {
   }
 
   @Override
-  public boolean hasNext() {
+  public boolean next() {
+    if (closed) {
+      return false;
+    }
     if (!started) {
       started = true;
       valid = cursor.seek(range.start());
+    } else if (valid) {
+      valid = cursor.nextRow();
     }
     Bytes stop = range.stop();
-    while (next == null && valid) {
+    while (valid) {
       Bytes row = cursor.row();
       if (!stop.isEmpty() && row.compareTo(stop) >= 0) {
-        valid = false;
         break;
       }
       while (cursor.sequenceId() > readPoint) {
@@ -57,29 +64,53 @@ public final class VisibleRows implements Iterator<KeyValue>, AutoCloseable {
         continue; // every version of that row is newer than the read point
       }
       if (!cursor.isDelete()) {
-        next = new KeyValue(row, cursor.value());
+        key = row;
+        Bytes v = cursor.value();
+        value = v.isEmpty() ? EMPTY : ByteBuffer.wrap(v.peekArray());
+        return true;
       }
       valid = cursor.nextRow();
     }
-    if (next == null) {
-      close();
-    }
-    return next != null;
+    close();
+    return false;
   }
 
   @Override
-  public KeyValue next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    KeyValue result = next;
-    next = null;
-    return result;
+  public byte[] keyArray() {
+    return key.peekArray();
+  }
+
+  @Override
+  public int keyOffset() {
+    return 0;
+  }
+
+  @Override
+  public int keyLength() {
+    return key.length();
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return value;
+  }
+
+  @Override
+  public int valueOffset() {
+    return 0;
+  }
+
+  @Override
+  public int valueLength() {
+    return value.limit();
   }
 
   @Override
   public void close() {
-    valid = false;
-    cursor.close();
+    if (!closed) {
+      closed = true;
+      valid = false;
+      cursor.close();
+    }
   }
 }

@@ -7,7 +7,6 @@ import io.cairn.kv.KeyRange;
 import io.cairn.server.scan.VisibleRows;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +17,15 @@ class TestMemstore {
 
   private static List<String> scan(Memstore memstore, KeyRange range, long readPoint) {
     List<String> out = new ArrayList<>();
-    for (Iterator<KeyValue> it = new VisibleRows(memstore.cursor(), range, readPoint);
-        it.hasNext(); ) {
-      KeyValue kv = it.next();
-      out.add(
-          new String(kv.key().peekArray(), StandardCharsets.UTF_8)
-              + "="
-              + new String(kv.value().peekArray(), StandardCharsets.UTF_8));
+    try (VisibleRows rows = new VisibleRows(memstore.cursor(), range, readPoint)) {
+      while (rows.next()) {
+        byte[] value = new byte[rows.valueLength()];
+        rows.valueBuffer().get(rows.valueOffset(), value);
+        out.add(
+            new String(rows.keyArray(), rows.keyOffset(), rows.keyLength(), StandardCharsets.UTF_8)
+                + "="
+                + new String(value, StandardCharsets.UTF_8));
+      }
     }
     return out;
   }
