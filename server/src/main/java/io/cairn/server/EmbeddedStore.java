@@ -9,6 +9,9 @@ import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
+import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BufferPool;
+import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.region.Region;
 import io.cairn.server.wal.WalConfig;
@@ -63,6 +66,7 @@ public final class EmbeddedStore implements KvStore {
   private final String storeId;
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
   private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
+  private final ReadContext readContext;
   private final ExecutorService flusher;
   private final ExecutorService compactor;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -93,6 +97,7 @@ public final class EmbeddedStore implements KvStore {
     this.compactor = null;
     this.mvcc = new Mvcc(0);
     this.nextTableId = 1;
+    this.readContext = ReadContext.uncached();
   }
 
   private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
@@ -100,6 +105,7 @@ public final class EmbeddedStore implements KvStore {
     this.dir = dir;
     this.config = config;
     this.lockChannel = lockChannel;
+    this.readContext = newReadContext(dir, config);
     List<String> manifest = openOrCreateManifest(dir);
     try {
       // a manifest replacement that did not finish (a crash, a full disk) leaves its temporary
@@ -319,6 +325,16 @@ public final class EmbeddedStore implements KvStore {
 
   public String name() {
     return name;
+  }
+
+  /** The buffer pool and block cache the store's files read through. */
+  ReadContext readContext() {
+    return readContext;
+  }
+
+  private static ReadContext newReadContext(Path dir, StoreConfig config) {
+    BufferPool pool = new BufferPool("reads of " + dir, config.bufferPool());
+    return new ReadContext(pool, BlockCache.disabled());
   }
 
   StoreConfig config() {
@@ -728,6 +744,8 @@ public final class EmbeddedStore implements KvStore {
     for (EmbeddedTable t : tables.values()) {
       t.closeFiles();
     }
+    readContext.cache().close();
+    readContext.pool().close();
     try {
       lockChannel.close();
     } catch (IOException e) {

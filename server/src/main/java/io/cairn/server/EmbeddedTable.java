@@ -22,6 +22,7 @@ import io.cairn.server.coprocessor.ProgramScanner;
 import io.cairn.server.file.BlockFileOptions;
 import io.cairn.server.file.BlockFileReader;
 import io.cairn.server.file.BlockFileWriter;
+import io.cairn.server.file.CachePolicy;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.memstore.Memstore;
 import io.cairn.server.region.Region;
@@ -160,7 +161,7 @@ final class EmbeddedTable implements KvTable {
                       + " lists a missing file "
                       + path);
             }
-            sf = new StoreFile(BlockFileReader.open(path));
+            sf = new StoreFile(BlockFileReader.open(path, store.readContext()));
             open.put(f, sf);
           } else {
             sf.retain(); // shared by the daughters of a split
@@ -366,6 +367,22 @@ final class EmbeddedTable implements KvTable {
 
   // ---- reads ----
 
+  /**
+   * How a scan treats the block cache: NO_CACHE scans and tables with BLOCKCACHE=FALSE add no data
+   * blocks; IN_MEMORY=TRUE tables add them at the in-memory priority.
+   */
+  private CachePolicy cachePolicy(ScanRequest request) {
+    Map<String, String> o = options;
+    return CachePolicy.of(
+        request.cacheBlocks() && !"FALSE".equals(o.get("BLOCKCACHE")),
+        "TRUE".equals(o.get("IN_MEMORY")));
+  }
+
+  /** Opens a block file of this table, reading through the store's pool and block cache. */
+  private BlockFileReader openReader(Path path) {
+    return BlockFileReader.open(path, store.readContext());
+  }
+
   @Override
   public RowScanner scan(ScanRequest request) {
     store.checkOpen();
@@ -388,7 +405,8 @@ final class EmbeddedTable implements KvTable {
       store.mvcc.endRead(readPoint);
       throw e;
     }
-    SnapshotRows rows = new SnapshotRows(ranges, used, states, steps, readPoint);
+    SnapshotRows rows =
+        new SnapshotRows(ranges, used, states, steps, readPoint, cachePolicy(request));
     return new ProgramScanner(rows, request.program(), request.context());
   }
 
@@ -439,6 +457,7 @@ final class EmbeddedTable implements KvTable {
     private final List<RegionState> states;
     private final List<int[]> steps;
     private final long readPoint;
+    private final CachePolicy policy;
     private int step;
     private RowCursor current = RowCursors.EMPTY;
     private boolean closed;
@@ -448,12 +467,14 @@ final class EmbeddedTable implements KvTable {
         List<Region> regions,
         List<RegionState> states,
         List<int[]> steps,
-        long readPoint) {
+        long readPoint,
+        CachePolicy policy) {
       this.ranges = ranges;
       this.regions = regions;
       this.states = states;
       this.steps = steps;
       this.readPoint = readPoint;
+      this.policy = policy;
     }
 
     @Override
@@ -465,7 +486,7 @@ final class EmbeddedTable implements KvTable {
           return false;
         }
         int[] s = steps.get(step++);
-        current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint);
+        current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint, policy);
       }
       return !closed;
     }
@@ -690,7 +711,7 @@ final class EmbeddedTable implements KvTable {
       }
       writer.finish();
       finished = true;
-      return new StoreFile(BlockFileReader.open(path));
+      return new StoreFile(openReader(path));
     } finally {
       if (!finished) {
         writer.abort();
@@ -751,7 +772,7 @@ final class EmbeddedTable implements KvTable {
       boolean dropDeletes = major || selected.size() == files.size();
       long smallestReadPoint = store.mvcc.smallestReadPoint();
       List<CellCursor> sources = new ArrayList<>();
-      selected.forEach(f -> sources.add(f.reader().cursor()));
+      selected.forEach(f -> sources.add(f.reader().cursor(CachePolicy.NO_CACHE)));
       StoreFile output;
       try (CellCursor cursor = MergingCursor.of(sources)) {
         output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
@@ -814,7 +835,7 @@ final class EmbeddedTable implements KvTable {
     }
     // no guide posts: walk to the middle cell (splits are rare and run in the background)
     long target = largest.info().cellCount() / 2;
-    try (CellCursor c = largest.reader().cursor()) {
+    try (CellCursor c = largest.reader().cursor(CachePolicy.NO_CACHE)) {
       boolean valid = c.seek(range.start());
       long n = 0;
       while (valid && range.contains(c.row())) {

@@ -2,6 +2,7 @@ package io.cairn.server;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.server.cache.BufferPoolConfig;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,11 @@ import java.util.TreeSet;
  *     size of the newer files selected with it
  * @param compactionBytesPerSecond compactions write at most this many bytes a second (0: no limit)
  * @param walSegmentBytes the log starts a new segment file past this size
+ * @param blockCacheBytes the off-heap (L2) block cache's capacity, for data blocks; -1 for the
+ *     default (a quarter of the JVM's direct memory limit), 0 to cache no data blocks
+ * @param blockCacheL1Bytes the on-heap (L1) cache's capacity, for index and bloom blocks; -1 for
+ *     the default (a tenth of the heap, at most 256 MiB)
+ * @param readBuffers the most pooled 65 KiB direct buffers that reads from disk use at once
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -31,7 +37,10 @@ public record StoreConfig(
     int compactionMaxFiles,
     double compactionRatio,
     long compactionBytesPerSecond,
-    long walSegmentBytes) {
+    long walSegmentBytes,
+    long blockCacheBytes,
+    long blockCacheL1Bytes,
+    int readBuffers) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -41,6 +50,9 @@ public record StoreConfig(
   public static final String COMPACTION_RATIO = "cairn.compaction.ratio";
   public static final String COMPACTION_THROUGHPUT = "cairn.compaction.throughput";
   public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
+  public static final String BLOCK_CACHE_SIZE = "cairn.block-cache.size";
+  public static final String BLOCK_CACHE_L1_SIZE = "cairn.block-cache.l1-size";
+  public static final String READ_BUFFERS = "cairn.read-buffers";
 
   private static final Set<String> KEYS =
       Set.of(
@@ -51,13 +63,26 @@ public record StoreConfig(
           COMPACTION_MAX_FILES,
           COMPACTION_RATIO,
           COMPACTION_THROUGHPUT,
-          WAL_SEGMENT_SIZE);
+          WAL_SEGMENT_SIZE,
+          BLOCK_CACHE_SIZE,
+          BLOCK_CACHE_L1_SIZE,
+          READ_BUFFERS);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new StoreConfig(
-        128L << 20, Math.max(64L << 20, heap / 4), 1L << 30, 3, 10, 1.2, 256L << 20, 128L << 20);
+        128L << 20,
+        Math.max(64L << 20, heap / 4),
+        1L << 30,
+        3,
+        10,
+        1.2,
+        256L << 20,
+        128L << 20,
+        -1,
+        -1,
+        256);
   }
 
   /**
@@ -83,7 +108,10 @@ public record StoreConfig(
             (int) size(settings, COMPACTION_MAX_FILES, d.compactionMaxFiles, 2),
             ratio(settings, d.compactionRatio),
             size(settings, COMPACTION_THROUGHPUT, d.compactionBytesPerSecond, 0),
-            size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096));
+            size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096),
+            size(settings, BLOCK_CACHE_SIZE, d.blockCacheBytes, 0),
+            size(settings, BLOCK_CACHE_L1_SIZE, d.blockCacheL1Bytes, 0),
+            (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,
@@ -136,5 +164,10 @@ public record StoreConfig(
     return new CairnException(
         ErrorCode.INVALID_ARGUMENT,
         "Invalid store setting " + key + ": expected " + expected + ", found [" + found + "]");
+  }
+
+  /** The pool that reads from disk borrow buffers from. */
+  public BufferPoolConfig bufferPool() {
+    return BufferPoolConfig.withMaxBuffers(readBuffers);
   }
 }

@@ -29,9 +29,9 @@ class TestPackageLayers {
           "cell", Set.of(),
           "wal", Set.of("io"),
           "memstore", Set.of("cell"),
-          "file", Set.of("io", "cell"),
+          "file", Set.of("io", "cell", "cache"),
           "scan", Set.of("cell", "memstore"),
-          "region", Set.of("io", "cell", "memstore", "file", "scan"),
+          "region", Set.of("io", "cell", "memstore", "cache", "file", "scan"),
           "coprocessor", Set.of("cell", "memstore", "scan"));
 
   private static final Pattern IMPORT =

@@ -29,7 +29,9 @@ public final class TableOptions {
           "BLOCKSIZE", new Range(1024, 16L * 1024 * 1024),
           "SALT_BUCKETS", new Range(1, 256),
           "GUIDE_POSTS_WIDTH", new Range(1, Long.MAX_VALUE),
-          "TTL", new Range(1, Long.MAX_VALUE));
+          "TTL", new Range(1, Long.MAX_VALUE),
+          "BLOCKCACHE", new Choice(List.of("TRUE", "FALSE")),
+          "IN_MEMORY", new Choice(List.of("TRUE", "FALSE")));
 
   /**
    * Options that ALTER TABLE may change: storage and maintenance settings that apply to data
@@ -37,12 +39,14 @@ public final class TableOptions {
    */
   private static final List<String> ALTERABLE =
       List.of(
+          "BLOCKCACHE",
           "BLOCKSIZE",
           "BLOOMFILTER",
           "COMPRESSION",
           "DATA_BLOCK_ENCODING",
           "DURABILITY",
           "GUIDE_POSTS_WIDTH",
+          "IN_MEMORY",
           "TTL");
 
   private TableOptions() {}

@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  * {@link #retain()} throw, and a view taken earlier must not be used any more. The memory is not
  * cleared between uses; readers fill it before they read it.
  */
-public final class PooledBuffer implements AutoCloseable {
+public final class PooledBuffer implements BlockBuffer, AutoCloseable {
   /** Returns a buffer's memory to where it came from; called once, when the count reaches 0. */
   interface Recycler {
     void recycle(PooledBuffer buffer);
@@ -37,6 +37,8 @@ public final class PooledBuffer implements AutoCloseable {
   private final int slot;
   private final Recycler recycler;
   private final LeakDetector.Tracker tracker;
+
+  private ByteBuffer view;
 
   @SuppressWarnings("unused") // accessed through REF_COUNT
   private volatile int refCount = 1;
@@ -81,9 +83,20 @@ public final class PooledBuffer implements AutoCloseable {
    *
    * @throws IllegalStateException if the buffer was released
    */
+  @Override
   public ByteBuffer buffer() {
     checkLive("use");
-    return memory.slice(0, size);
+    ByteBuffer v = view;
+    if (v == null) {
+      v = memory.slice(0, size);
+      view = v;
+    }
+    return v;
+  }
+
+  @Override
+  public int length() {
+    return size;
   }
 
   /**
@@ -92,6 +105,7 @@ public final class PooledBuffer implements AutoCloseable {
    * @return this buffer
    * @throws IllegalStateException if the buffer was released
    */
+  @Override
   public PooledBuffer retain() {
     while (true) {
       int count = (int) REF_COUNT.getVolatile(this);
@@ -116,6 +130,7 @@ public final class PooledBuffer implements AutoCloseable {
    * @throws RuntimeException if returning the memory failed; the reference is then restored, so
    *     that the caller can release again
    */
+  @Override
   public boolean release() {
     while (true) {
       int count = (int) REF_COUNT.getVolatile(this);

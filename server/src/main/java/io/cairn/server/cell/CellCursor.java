@@ -1,6 +1,8 @@
 package io.cairn.server.cell;
 
 import io.cairn.kv.Bytes;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A forward cursor over sorted cells: row ascending, then sequence id descending (newest version
@@ -8,9 +10,11 @@ import io.cairn.kv.Bytes;
  * (with a value) or a delete (a tombstone, empty value). Not thread-safe.
  *
  * <p>Protocol: after {@link #seek} or {@link #advance} returns true, the accessors describe the
- * current cell until the next call; after one returns false the cursor is exhausted. The {@link
- * Bytes} returned may share memory with the cursor's block: copy what outlives the current cell
- * only if the implementation documents that it reuses buffers.
+ * current cell until the next call; after one returns false the cursor is exhausted. The array and
+ * buffer accessors are views without allocation, valid only until the cursor moves (they point into
+ * a decoder's scratch arrays or a cached block); {@link #row()} and {@link #value()} return copies
+ * the caller may keep. Read the value buffer with absolute gets and never change its position or
+ * limit: it may be shared.
  */
 public interface CellCursor extends AutoCloseable {
   /**
@@ -36,21 +40,64 @@ public interface CellCursor extends AutoCloseable {
   default boolean nextRow() {
     Bytes current = row();
     while (advance()) {
-      if (!row().equals(current)) {
+      if (!sameRow(this, current.peekArray(), 0, current.length())) {
         return true;
       }
     }
     return false;
   }
 
-  Bytes row();
+  /** The current cell's row: {@code rowArray()[rowOffset(), rowOffset() + rowLength())}. */
+  byte[] rowArray();
+
+  int rowOffset();
+
+  int rowLength();
 
   long sequenceId();
 
   boolean isDelete();
 
-  /** The value of a put; {@link Bytes#EMPTY} for a delete. */
-  Bytes value();
+  /**
+   * The buffer holding the value of a put at {@code [valueOffset(), valueOffset() + valueLength())}
+   * (length 0 for a delete).
+   */
+  ByteBuffer valueBuffer();
+
+  int valueOffset();
+
+  int valueLength();
+
+  /** A copy of the current row. */
+  default Bytes row() {
+    return Bytes.copyOf(rowArray(), rowOffset(), rowLength());
+  }
+
+  /** A copy of the value of a put; {@link Bytes#EMPTY} for a delete. */
+  default Bytes value() {
+    int length = valueLength();
+    if (length == 0) {
+      return Bytes.EMPTY;
+    }
+    byte[] copy = new byte[length];
+    valueBuffer().get(valueOffset(), copy);
+    return Bytes.wrap(copy);
+  }
+
+  /** Whether {@code cursor}'s current row equals {@code row[offset, offset + length)}. */
+  static boolean sameRow(CellCursor cursor, byte[] row, int offset, int length) {
+    int start = cursor.rowOffset();
+    return Arrays.equals(
+        cursor.rowArray(), start, start + cursor.rowLength(), row, offset, offset + length);
+  }
+
+  /** The current rows of two cursors compared, unsigned. */
+  static int compareRows(CellCursor a, CellCursor b) {
+    int sa = a.rowOffset();
+    int sb = b.rowOffset();
+    return Arrays.compareUnsigned(
+        a.rowArray(), sa, sa + a.rowLength(), b.rowArray(), sb, sb + b.rowLength());
+  }
 
   @Override
   void close();

@@ -2,6 +2,7 @@ package io.cairn.server.file;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -52,6 +53,51 @@ abstract class BlockCompressor {
   abstract void decompress(
       byte[] src, int srcOffset, int srcLength, byte[] dst, int dstOffset, int dstLength);
 
+  /**
+   * Decompresses {@code src[srcOffset, srcOffset + srcLength)} into {@code dst[dstOffset, dstOffset
+   * + dstLength)}, heap or direct buffers, without changing their positions or limits. Direct
+   * buffers are handed to the codec as they are; the default copies through arrays.
+   *
+   * @throws IllegalArgumentException as {@link #decompress(byte[], int, int, byte[], int, int)}
+   */
+  void decompress(
+      ByteBuffer src, int srcOffset, int srcLength, ByteBuffer dst, int dstOffset, int dstLength) {
+    if (src.hasArray() && dst.hasArray()) {
+      decompress(
+          src.array(),
+          src.arrayOffset() + srcOffset,
+          srcLength,
+          dst.array(),
+          dst.arrayOffset() + dstOffset,
+          dstLength);
+      return;
+    }
+    if (src.isDirect() && dst.isDirect()) {
+      decompressDirect(src, srcOffset, srcLength, dst, dstOffset, dstLength);
+      return;
+    }
+    byte[] in = new byte[srcLength];
+    src.get(srcOffset, in);
+    byte[] out = new byte[dstLength];
+    decompress(in, 0, srcLength, out, 0, dstLength);
+    dst.put(dstOffset, out);
+  }
+
+  /** Decompresses between direct buffers; by default through arrays. */
+  void decompressDirect(
+      ByteBuffer src, int srcOffset, int srcLength, ByteBuffer dst, int dstOffset, int dstLength) {
+    byte[] in = new byte[srcLength];
+    src.get(srcOffset, in);
+    byte[] out = new byte[dstLength];
+    decompress(in, 0, srcLength, out, 0, dstLength);
+    dst.put(dstOffset, out);
+  }
+
+  /** {@code buffer[offset, offset + length)} as a buffer of its own (position 0). */
+  static ByteBuffer window(ByteBuffer buffer, int offset, int length) {
+    return buffer.duplicate().limit(offset + length).position(offset).slice();
+  }
+
   static void checkLength(long expected, long found) {
     if (expected != found) {
       throw new IllegalArgumentException(
@@ -76,6 +122,18 @@ abstract class BlockCompressor {
         byte[] src, int srcOffset, int srcLength, byte[] dst, int dstOffset, int dstLength) {
       checkLength(dstLength, srcLength);
       System.arraycopy(src, srcOffset, dst, dstOffset, srcLength);
+    }
+
+    @Override
+    void decompressDirect(
+        ByteBuffer src,
+        int srcOffset,
+        int srcLength,
+        ByteBuffer dst,
+        int dstOffset,
+        int dstLength) {
+      checkLength(dstLength, srcLength);
+      dst.put(dstOffset, src, srcOffset, srcLength);
     }
   }
 
@@ -107,6 +165,23 @@ abstract class BlockCompressor {
     @Override
     void decompress(
         byte[] src, int srcOffset, int srcLength, byte[] dst, int dstOffset, int dstLength) {
+      int n;
+      try {
+        n = decompressor.decompress(src, srcOffset, srcLength, dst, dstOffset, dstLength);
+      } catch (RuntimeException e) { // LZ4Exception
+        throw new IllegalArgumentException("Malformed LZ4 data: " + e.getMessage(), e);
+      }
+      checkLength(dstLength, n);
+    }
+
+    @Override
+    void decompressDirect(
+        ByteBuffer src,
+        int srcOffset,
+        int srcLength,
+        ByteBuffer dst,
+        int dstOffset,
+        int dstLength) {
       int n;
       try {
         n = decompressor.decompress(src, srcOffset, srcLength, dst, dstOffset, dstLength);
@@ -147,6 +222,23 @@ abstract class BlockCompressor {
         throw new IllegalArgumentException("Malformed Snappy data: " + e.getMessage(), e);
       }
     }
+
+    @Override
+    void decompressDirect(
+        ByteBuffer src,
+        int srcOffset,
+        int srcLength,
+        ByteBuffer dst,
+        int dstOffset,
+        int dstLength) {
+      ByteBuffer in = window(src, srcOffset, srcLength);
+      try {
+        checkLength(dstLength, Snappy.uncompressedLength(in));
+        checkLength(dstLength, Snappy.uncompress(in, window(dst, dstOffset, dstLength)));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Malformed Snappy data: " + e.getMessage(), e);
+      }
+    }
   }
 
   private static final class ZstdHolder {
@@ -176,6 +268,26 @@ abstract class BlockCompressor {
       long n;
       try {
         n = Zstd.decompressByteArray(dst, dstOffset, dstLength, src, srcOffset, srcLength);
+      } catch (RuntimeException e) { // ZstdException
+        throw new IllegalArgumentException("Malformed Zstd data: " + e.getMessage(), e);
+      }
+      if (Zstd.isError(n)) {
+        throw new IllegalArgumentException("Malformed Zstd data: " + Zstd.getErrorName(n));
+      }
+      checkLength(dstLength, n);
+    }
+
+    @Override
+    void decompressDirect(
+        ByteBuffer src,
+        int srcOffset,
+        int srcLength,
+        ByteBuffer dst,
+        int dstOffset,
+        int dstLength) {
+      long n;
+      try {
+        n = Zstd.decompressDirectByteBuffer(dst, dstOffset, dstLength, src, srcOffset, srcLength);
       } catch (RuntimeException e) { // ZstdException
         throw new IllegalArgumentException("Malformed Zstd data: " + e.getMessage(), e);
       }

@@ -2,15 +2,18 @@ package io.cairn.server.file;
 
 import io.cairn.kv.Bytes;
 import io.cairn.server.cell.CellCursor;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
  * A cursor over a block file. It keeps the path from the root index down to the current data block
  * (one index block and entry per level), so that moving to the next block and seeking both go
- * through the index and the {@link BlockSource}, never by scanning. Cells are decoded into the
- * decoder's reusable arrays; {@link #row()} and {@link #value()} copy into new {@link Bytes} on
- * first call for a cell (the row only when it changed), which callers may keep. Not thread-safe.
+ * through the index and the {@link BlockSource}, never by scanning. Cells are decoded without
+ * allocation: the row into the decoder's reusable array, the value viewed in the block itself
+ * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder (FAST_DIFF). The cursor holds the current
+ * data block and the index blocks on its path, releasing each as it moves past it and all of them
+ * at close, on error paths too. Not thread-safe.
  */
 final class BlockFileCursor implements CellCursor {
   private final Path path;
@@ -19,17 +22,21 @@ final class BlockFileCursor implements CellCursor {
   private final IndexBlock[] indexPath;
   private final int[] entryPath;
   private final DataBlockDecoder decoder;
+  private final CachePolicy policy;
 
   private Block dataBlock;
   private boolean positioned;
   private boolean exhausted;
   private boolean closed;
-  private Bytes row;
-  private Bytes value;
   private byte[] currentRow = new byte[64];
 
   BlockFileCursor(
-      Path path, BlockSource source, IndexBlock root, int levels, DataBlockEncoding encoding) {
+      Path path,
+      BlockSource source,
+      IndexBlock root,
+      int levels,
+      DataBlockEncoding encoding,
+      CachePolicy policy) {
     this.path = path;
     this.source = source;
     this.levels = levels;
@@ -37,6 +44,7 @@ final class BlockFileCursor implements CellCursor {
     this.entryPath = new int[levels];
     this.indexPath[0] = root;
     this.decoder = encoding.newDecoder();
+    this.policy = policy;
   }
 
   @Override
@@ -44,8 +52,6 @@ final class BlockFileCursor implements CellCursor {
     checkNotClosed();
     positioned = true;
     exhausted = true;
-    row = null;
-    value = null;
     byte[] key = target.peekArray();
     long offset = indexPath[0].block().offset();
     try {
@@ -90,10 +96,6 @@ final class BlockFileCursor implements CellCursor {
     }
     try {
       if (decoder.next()) {
-        if (!decoder.sameRowAsPrevious) {
-          row = null;
-        }
-        value = null;
         return true;
       }
       return nextCellInLaterBlock();
@@ -105,8 +107,6 @@ final class BlockFileCursor implements CellCursor {
 
   /** Moves to the following data blocks until one has a cell. */
   private boolean nextCellInLaterBlock() {
-    row = null;
-    value = null;
     while (nextDataBlock()) {
       if (decoder.next()) {
         exhausted = false;
@@ -165,7 +165,7 @@ final class BlockFileCursor implements CellCursor {
 
   private void loadDataBlock(long offset, int size) {
     releaseDataBlock();
-    dataBlock = source.readBlock(offset, size, BlockType.DATA);
+    dataBlock = source.readBlock(offset, size, BlockType.DATA, policy);
     decoder.reset(dataBlock);
   }
 
@@ -182,14 +182,21 @@ final class BlockFileCursor implements CellCursor {
   }
 
   @Override
-  public Bytes row() {
+  public byte[] rowArray() {
     checkCell();
-    Bytes r = row;
-    if (r == null) {
-      r = Bytes.copyOf(decoder.rowArray, decoder.rowOffset, decoder.rowLength);
-      row = r;
-    }
-    return r;
+    return decoder.rowArray;
+  }
+
+  @Override
+  public int rowOffset() {
+    checkCell();
+    return decoder.rowOffset;
+  }
+
+  @Override
+  public int rowLength() {
+    checkCell();
+    return decoder.rowLength;
   }
 
   @Override
@@ -205,17 +212,21 @@ final class BlockFileCursor implements CellCursor {
   }
 
   @Override
-  public Bytes value() {
+  public ByteBuffer valueBuffer() {
     checkCell();
-    Bytes v = value;
-    if (v == null) {
-      v =
-          decoder.valueLength == 0
-              ? Bytes.EMPTY
-              : Bytes.copyOf(decoder.valueArray, decoder.valueOffset, decoder.valueLength);
-      value = v;
-    }
-    return v;
+    return decoder.valueBuffer;
+  }
+
+  @Override
+  public int valueOffset() {
+    checkCell();
+    return decoder.valueOffset;
+  }
+
+  @Override
+  public int valueLength() {
+    checkCell();
+    return decoder.valueLength;
   }
 
   @Override

@@ -18,15 +18,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads a block file: validates header, trailer, file info, root index and bloom index at open,
- * then serves cursors and bloom checks. Thread-safe after open: cursors read blocks concurrently
- * through one {@link BlockSource} (positional reads on a FileChannel).
+ * Reads a block file: validates header, trailer, file info, root index and bloom index at open
+ * (kept on the heap for the reader's life), then serves cursors and bloom checks. Thread-safe after
+ * open: cursors read blocks concurrently through one {@link CachingBlockSource} (positional reads
+ * on a FileChannel into pooled buffers, through the block cache).
  */
 public final class BlockFileReader implements AutoCloseable {
   private final Path path;
-  private final BlockSource source;
+  private static final AtomicLong CACHE_IDS = new AtomicLong();
+
+  private final CachingBlockSource source;
   private final FileInfo info;
   private final IndexBlock rootIndex;
   private final int indexLevels;
@@ -34,7 +38,7 @@ public final class BlockFileReader implements AutoCloseable {
 
   private BlockFileReader(
       Path path,
-      BlockSource source,
+      CachingBlockSource source,
       FileInfo info,
       IndexBlock rootIndex,
       int indexLevels,
@@ -52,7 +56,13 @@ public final class BlockFileReader implements AutoCloseable {
    * DATA_CORRUPTED / UNSUPPORTED_FORMAT_VERSION / IO_ERROR naming the path (and offset).
    */
   public static BlockFileReader open(Path path) {
+    return open(path, ReadContext.uncached());
+  }
+
+  /** As {@link #open(Path)}, reading through {@code context}'s pool and cache. */
+  public static BlockFileReader open(Path path, ReadContext context) {
     requireNonNull(path, "path is null");
+    requireNonNull(context, "context is null");
     FileChannel channel;
     try {
       channel = FileChannel.open(path, StandardOpenOption.READ);
@@ -60,7 +70,7 @@ public final class BlockFileReader implements AutoCloseable {
       throw FileErrors.ioError(path, "open", e);
     }
     try {
-      return open(path, channel);
+      return open(path, channel, context);
     } catch (RuntimeException e) {
       try {
         channel.close();
@@ -71,7 +81,7 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
-  private static BlockFileReader open(Path path, FileChannel channel) {
+  private static BlockFileReader open(Path path, FileChannel channel, ReadContext context) {
     long size;
     try {
       size = channel.size();
@@ -89,7 +99,7 @@ public final class BlockFileReader implements AutoCloseable {
               + "]");
     }
     long trailerStart = size - TRAILER_SIZE;
-    FileBlockSource fileSource = new FileBlockSource(path, channel, trailerStart);
+    FileBlockSource fileSource = new FileBlockSource(path, channel, trailerStart, context.pool());
     long fileId = readHeader(path, fileSource);
 
     byte[] trailer = new byte[TRAILER_SIZE];
@@ -138,13 +148,12 @@ public final class BlockFileReader implements AutoCloseable {
     }
 
     FileInfo info;
-    Block fileInfoBlock = fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO);
+    Block fileInfoBlock =
+        heapCopy(fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO));
     try {
       info = parseFileInfo(fileInfoBlock, fileId, size);
     } catch (RuntimeException e) {
       throw corruptedBlock(path, fileInfoOffset, e);
-    } finally {
-      fileInfoBlock.release();
     }
     if (info.options().rowBloom() != (bloomSize != 0)) {
       throw FileErrors.corrupted(
@@ -160,19 +169,29 @@ public final class BlockFileReader implements AutoCloseable {
       bloom =
           readIndex(path, fileSource, bloomOffset, bloomSize, BlockType.BLOOM_INDEX, trailerStart);
     }
-    return new BlockFileReader(path, fileSource, info, root, levels, bloom);
+    CachingBlockSource source =
+        new CachingBlockSource(fileSource, context.cache(), CACHE_IDS.incrementAndGet());
+    return new BlockFileReader(path, source, info, root, levels, bloom);
   }
 
   private static IndexBlock readIndex(
       Path path, BlockSource source, long offset, int size, BlockType type, long dataEnd) {
-    Block block = source.readBlock(offset, size, type);
+    Block block = heapCopy(source.readBlock(offset, size, type));
     try {
       IndexBlock index = new IndexBlock(block);
       index.validate(dataEnd);
       return index;
     } catch (RuntimeException e) {
-      block.release();
       throw corruptedBlock(path, offset, e);
+    }
+  }
+
+  /** A heap copy of {@code block}, which is released. */
+  private static Block heapCopy(Block block) {
+    try {
+      return block.copyToHeap();
+    } finally {
+      block.release();
     }
   }
 
@@ -223,7 +242,7 @@ public final class BlockFileReader implements AutoCloseable {
 
   private static FileInfo parseFileInfo(Block block, long fileId, long fileBytes) {
     ByteArrayInput in = new ByteArrayInput();
-    in.reset(block.array(), block.arrayOffset(), block.arrayOffset() + block.length());
+    in.reset(block.buffer().array(), block.start(), block.start() + block.length());
     DataBlockEncoding encoding = DataBlockEncoding.fromId(in.readUnsignedByte());
     Compression compression = Compression.fromId(in.readUnsignedByte());
     int blockSize = in.readVarintInt();
@@ -340,15 +359,22 @@ public final class BlockFileReader implements AutoCloseable {
    * the multi-level index to seek without scanning.
    */
   public CellCursor cursor() {
-    return new BlockFileCursor(path, source, rootIndex, indexLevels, info.options().encoding());
+    return cursor(CachePolicy.CACHE);
   }
 
+  /**
+   * As {@link #cursor()}, treating data blocks missing from the block cache by {@code policy}
+   * (NO_CACHE: read into pooled buffers, not added to the cache).
+   */
+  public CellCursor cursor(CachePolicy policy) {
+    return new BlockFileCursor(
+        path, source, rootIndex, indexLevels, info.options().encoding(), policy);
+  }
+
+  /** Closes the file and drops its blocks from the cache (cursors must be closed first). */
   @Override
   public void close() {
-    rootIndex.block().release();
-    if (bloomIndex != null) {
-      bloomIndex.block().release();
-    }
+    source.evict();
     source.close();
   }
 }

@@ -3,8 +3,8 @@ package io.cairn.server.file;
 import static io.cairn.server.file.BlockFileFormat.BLOOM_BITS_PER_ROW;
 import static io.cairn.server.file.BlockFileFormat.BLOOM_HASH_COUNT;
 
-import io.cairn.server.io.BigEndian;
 import io.cairn.server.io.ByteArrayOutput;
+import java.nio.ByteBuffer;
 
 /**
  * One chunk of the row bloom filter, covering a run of consecutive distinct rows:
@@ -40,13 +40,13 @@ final class BloomChunk {
 
   /** Whether the chunk in {@code block} may hold the row with hash halves h1, h2. */
   static boolean mightContain(Block block, long h1, long h2) {
-    byte[] data = block.array();
-    int start = block.arrayOffset();
+    ByteBuffer data = block.buffer();
+    int start = block.start();
     if (block.length() < 5) {
       throw new IllegalArgumentException("Bloom chunk shorter than its header");
     }
-    int k = data[start] & 0xFF;
-    int m = BigEndian.getInt(data, start + 1);
+    int k = data.get(start) & 0xFF;
+    int m = data.getInt(start + 1);
     if (k < 1 || k > 64 || m < 8 || m % 8 != 0 || m / 8 != block.length() - 5) {
       throw new IllegalArgumentException(
           "Bloom chunk header: ["
@@ -59,7 +59,7 @@ final class BloomChunk {
     }
     for (int j = 0; j < k; j++) {
       int bit = bitIndex(h1, h2, j, m);
-      if ((data[start + 5 + (bit >>> 3)] & (1 << (bit & 7))) == 0) {
+      if ((data.get(start + 5 + (bit >>> 3)) & (1 << (bit & 7))) == 0) {
         return false;
       }
     }

@@ -1,26 +1,29 @@
 package io.cairn.server.file;
 
-import io.cairn.server.io.ByteArrayInput;
+import io.cairn.server.io.ByteBufferInput;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
  * Decodes one data block's cells in one {@link DataBlockEncoding}; one per cursor, reused across
  * blocks, allocation-free per cell. After {@link #next()} or {@link #seek} returns true the fields
- * describe the current cell; the arrays they point into belong to the decoder or the block and
- * change with the next call. Malformed input throws {@link IllegalArgumentException} (or another
- * unchecked exception), which the cursor reports as corruption of the block.
+ * describe the current cell: the row is always in a heap array of the decoder (rows are short and
+ * prefix-coded, so they are rebuilt anyway), the value is in the block's own buffer when the
+ * encoding stores it whole and in a buffer of the decoder when it is rebuilt; both change with the
+ * next call. Malformed input throws {@link IllegalArgumentException} (or another unchecked
+ * exception), which the cursor reports as corruption of the block.
  */
 abstract class DataBlockDecoder {
-  final ByteArrayInput in = new ByteArrayInput();
+  final ByteBufferInput in = new ByteBufferInput();
   int blockStart;
   int cellsEnd;
 
-  byte[] rowArray;
+  byte[] rowArray = new byte[64];
   int rowOffset;
   int rowLength;
   long sequenceId;
   boolean delete;
-  byte[] valueArray;
+  ByteBuffer valueBuffer;
   int valueOffset;
   int valueLength;
 
@@ -29,15 +32,15 @@ abstract class DataBlockDecoder {
 
   /** Positions before the first cell of {@code block}. */
   void reset(Block block) {
-    blockStart = block.arrayOffset();
+    blockStart = block.start();
     cellsEnd = cellsEnd(block);
-    in.reset(block.array(), blockStart, cellsEnd);
+    in.reset(block.buffer(), blockStart, cellsEnd);
     resetState();
   }
 
   /** Where the cells of {@code block} end (the payload's end unless a trailer follows). */
   int cellsEnd(Block block) {
-    return block.arrayOffset() + block.length();
+    return block.start() + block.length();
   }
 
   /** Forgets the previous cell (start of a block). */
@@ -82,6 +85,15 @@ abstract class DataBlockDecoder {
       throw new IllegalArgumentException("Negative sequence id [" + value + "]");
     }
     return value;
+  }
+
+  /**
+   * Copies {@code length} bytes of the block at {@code from} into {@link #rowArray} at {@code at},
+   * growing it (keeping its first {@code at} bytes) when needed.
+   */
+  final void copyRow(int from, int at, int length) {
+    rowArray = grow(rowArray, at + length, at);
+    in.buffer().get(from, rowArray, at, length);
   }
 
   static byte[] grow(byte[] array, int needed, int keep) {

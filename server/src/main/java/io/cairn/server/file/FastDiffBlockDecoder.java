@@ -7,18 +7,19 @@ import static io.cairn.server.file.FastDiffBlockEncoder.SAME_ROW_LENGTH;
 import static io.cairn.server.file.FastDiffBlockEncoder.SAME_SEQUENCE_ID;
 import static io.cairn.server.file.FastDiffBlockEncoder.SAME_VALUE_LENGTH;
 
+import java.nio.ByteBuffer;
+
 /**
  * Decodes FAST_DIFF blocks (see {@link FastDiffBlockEncoder}); row and value are rebuilt in place
  * in the decoder's arrays.
  */
 final class FastDiffBlockDecoder extends DataBlockDecoder {
-  private byte[] row = new byte[64];
   private byte[] value = new byte[64];
+  private ByteBuffer valueView = ByteBuffer.wrap(value);
   private int previousValueLength;
 
   @Override
   void resetState() {
-    rowArray = row;
     rowOffset = 0;
     rowLength = 0;
     sequenceId = 0;
@@ -52,9 +53,7 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
                 + "] bytes");
       }
       int suffixStart = in.skip(length - shared);
-      row = grow(row, length, shared);
-      System.arraycopy(in.array(), suffixStart, row, shared, length - shared);
-      rowArray = row;
+      copyRow(suffixStart, shared, length - shared);
       rowLength = length;
     }
     if ((flags & SAME_SEQUENCE_ID) == 0) {
@@ -66,7 +65,7 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       if ((flags & SAME_VALUE_LENGTH) != 0) {
         throw new IllegalArgumentException("Delete with a value length flag");
       }
-      valueArray = value;
+      valueBuffer = valueView;
       valueOffset = 0;
       valueLength = 0;
     } else {
@@ -83,10 +82,13 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
                 + "] bytes");
       }
       int suffixStart = in.skip(length - shared);
-      value = grow(value, length, shared);
-      System.arraycopy(in.array(), suffixStart, value, shared, length - shared);
+      if (length > value.length) {
+        value = grow(value, length, shared);
+        valueView = ByteBuffer.wrap(value);
+      }
+      in.buffer().get(suffixStart, value, shared, length - shared);
       previousValueLength = length;
-      valueArray = value;
+      valueBuffer = valueView;
       valueOffset = 0;
       valueLength = length;
     }

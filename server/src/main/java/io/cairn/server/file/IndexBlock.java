@@ -3,7 +3,8 @@ package io.cairn.server.file;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.Bytes;
-import io.cairn.server.io.BigEndian;
+import io.cairn.server.io.ByteBufferInput;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -13,20 +14,20 @@ import java.util.Arrays;
  */
 final class IndexBlock {
   private final Block block;
-  private final byte[] data;
+  private final ByteBuffer data;
   private final int start;
   private final int entriesEnd;
   private final int count;
 
   IndexBlock(Block block) {
     this.block = requireNonNull(block, "block is null");
-    this.data = block.array();
-    this.start = block.arrayOffset();
+    this.data = block.buffer();
+    this.start = block.start();
     int length = block.length();
     if (length < 4) {
       throw new IllegalArgumentException("Index block shorter than its entry count");
     }
-    int n = BigEndian.getInt(data, start + length - 4);
+    int n = data.getInt(start + length - 4);
     if (n < 0 || n > (length - 4) / 4) {
       throw new IllegalArgumentException("Index entry count out of range: [" + n + "]");
     }
@@ -94,7 +95,7 @@ final class IndexBlock {
     int length = readInt(p);
     int keyStart = p + varintSize(length);
     checkRange(keyStart, length);
-    return Arrays.compareUnsigned(data, keyStart, keyStart + length, target, 0, target.length);
+    return ByteBufferInput.compareUnsigned(data, keyStart, length, target);
   }
 
   byte[] key(int index) {
@@ -102,7 +103,9 @@ final class IndexBlock {
     int length = readInt(p);
     int keyStart = p + varintSize(length);
     checkRange(keyStart, length);
-    return Arrays.copyOfRange(data, keyStart, keyStart + length);
+    byte[] key = new byte[length];
+    data.get(keyStart, key);
+    return key;
   }
 
   Bytes keyBytes(int index) {
@@ -132,7 +135,7 @@ final class IndexBlock {
     if (index < 0 || index >= count) {
       throw new IllegalArgumentException("Index entry [" + index + "] of [" + count + "]");
     }
-    int offset = BigEndian.getInt(data, entriesEnd + 4 * index);
+    int offset = data.getInt(entriesEnd + 4 * index);
     if (offset < 0 || offset >= entriesEnd - start) {
       throw new IllegalArgumentException("Index entry offset out of range: [" + offset + "]");
     }
@@ -160,7 +163,7 @@ final class IndexBlock {
       if (p >= entriesEnd) {
         throw new IllegalArgumentException("Index varint runs past the entries");
       }
-      byte b = data[p++];
+      byte b = data.get(p++);
       result |= (long) (b & 0x7F) << shift;
       if (b >= 0) {
         if (b == 0 && shift > 0) {

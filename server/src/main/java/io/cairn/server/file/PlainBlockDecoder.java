@@ -1,7 +1,7 @@
 package io.cairn.server.file;
 
-import io.cairn.server.io.BigEndian;
-import java.util.Arrays;
+import io.cairn.server.io.ByteBufferInput;
+import java.nio.ByteBuffer;
 
 /** Decodes NONE and ROW_INDEX blocks (see {@link PlainBlockEncoder}); rows and values in place. */
 final class PlainBlockDecoder extends DataBlockDecoder {
@@ -14,14 +14,14 @@ final class PlainBlockDecoder extends DataBlockDecoder {
 
   @Override
   int cellsEnd(Block block) {
-    int end = block.arrayOffset() + block.length();
+    int end = block.start() + block.length();
     if (!rowIndex) {
       return end;
     }
     if (block.length() < 4) {
       throw new IllegalArgumentException("ROW_INDEX block shorter than its cell count");
     }
-    int n = BigEndian.getInt(block.array(), end - 4);
+    int n = block.buffer().getInt(end - 4);
     if (n < 0 || n > (block.length() - 4) / 4) {
       throw new IllegalArgumentException("ROW_INDEX cell count out of range: [" + n + "]");
     }
@@ -39,15 +39,15 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     if (!in.hasRemaining()) {
       return false;
     }
-    byte[] data = in.array();
-    rowLength = in.readVarintInt();
-    rowOffset = in.skip(rowLength);
-    rowArray = data;
+    int length = in.readVarintInt();
+    copyRow(in.skip(length), 0, length);
+    rowOffset = 0;
+    rowLength = length;
     sequenceId = readSequenceId(in.readVarint());
     delete = readType(in.readUnsignedByte()) == 1;
     valueLength = in.readVarintInt();
     valueOffset = in.skip(valueLength);
-    valueArray = data;
+    valueBuffer = in.buffer();
     if (delete && valueLength != 0) {
       throw new IllegalArgumentException("Delete with a value");
     }
@@ -59,7 +59,7 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     if (!rowIndex) {
       return super.seek(target);
     }
-    byte[] data = in.array();
+    ByteBuffer data = in.buffer();
     int offsetsStart = cellsEnd;
     int low = 0;
     int high = cellCount;
@@ -69,7 +69,7 @@ final class PlainBlockDecoder extends DataBlockDecoder {
       in.position(cellOffset(data, offsetsStart, mid));
       int length = in.readVarintInt();
       int start = in.skip(length);
-      if (Arrays.compareUnsigned(data, start, start + length, target, 0, target.length) < 0) {
+      if (ByteBufferInput.compareUnsigned(data, start, length, target) < 0) {
         low = mid + 1;
       } else {
         high = mid;
@@ -84,8 +84,8 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     return next();
   }
 
-  private int cellOffset(byte[] data, int offsetsStart, int index) {
-    int offset = BigEndian.getInt(data, offsetsStart + 4 * index);
+  private int cellOffset(ByteBuffer data, int offsetsStart, int index) {
+    int offset = data.getInt(offsetsStart + 4 * index);
     if (offset < 0 || offset >= cellsEnd - blockStart) {
       throw new IllegalArgumentException("ROW_INDEX cell offset out of range: [" + offset + "]");
     }

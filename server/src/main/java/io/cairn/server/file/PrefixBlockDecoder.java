@@ -2,12 +2,9 @@ package io.cairn.server.file;
 
 /** Decodes PREFIX blocks (see {@link PrefixBlockEncoder}); the row is rebuilt in place. */
 final class PrefixBlockDecoder extends DataBlockDecoder {
-  private byte[] row = new byte[64];
-
   @Override
   void resetState() {
     rowLength = 0;
-    rowArray = row;
     rowOffset = 0;
     sameRowAsPrevious = false;
   }
@@ -28,17 +25,14 @@ final class PrefixBlockDecoder extends DataBlockDecoder {
     if (length < 0) {
       throw new IllegalArgumentException("Row length overflows");
     }
-    row = grow(row, length, shared);
-    System.arraycopy(in.array(), suffixStart, row, shared, suffixLength);
     sameRowAsPrevious = suffixLength == 0 && shared == rowLength;
-    rowArray = row;
-    rowOffset = 0;
+    copyRow(suffixStart, shared, suffixLength);
     rowLength = length;
     sequenceId = readSequenceId(in.readVarint());
     delete = readType(in.readUnsignedByte()) == 1;
     valueLength = in.readVarintInt();
     valueOffset = in.skip(valueLength);
-    valueArray = in.array();
+    valueBuffer = in.buffer();
     if (delete && valueLength != 0) {
       throw new IllegalArgumentException("Delete with a value");
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.Bytes;
 import io.cairn.server.cell.CellCursor;
+import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -125,6 +126,7 @@ public final class Memstore {
     private Iterator<Map.Entry<CellKey, Object>> iterator;
     private CellKey key;
     private Object value;
+    private ByteBuffer valueView;
 
     @Override
     public boolean seek(Bytes row) {
@@ -141,6 +143,7 @@ public final class Memstore {
       Map.Entry<CellKey, Object> e = iterator.next();
       key = e.getKey();
       value = e.getValue();
+      valueView = null;
       return true;
     }
 
@@ -162,6 +165,41 @@ public final class Memstore {
     @Override
     public Bytes value() {
       return value instanceof Bytes b ? b : Bytes.EMPTY;
+    }
+
+    @Override
+    public byte[] rowArray() {
+      return key.row().peekArray();
+    }
+
+    @Override
+    public int rowOffset() {
+      return 0;
+    }
+
+    @Override
+    public int rowLength() {
+      return key.row().length();
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      ByteBuffer v = valueView;
+      if (v == null) {
+        v = ByteBuffer.wrap(value().peekArray());
+        valueView = v;
+      }
+      return v;
+    }
+
+    @Override
+    public int valueOffset() {
+      return 0;
+    }
+
+    @Override
+    public int valueLength() {
+      return value().length();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.server.cell.CellCursor;
 import io.cairn.server.cell.RowCursor;
 import io.cairn.server.cell.RowCursors;
+import io.cairn.server.file.CachePolicy;
 import io.cairn.server.memstore.Memstore;
 import io.cairn.server.scan.MergingCursor;
 import io.cairn.server.scan.VisibleRows;
@@ -343,9 +344,10 @@ public final class Region {
 
   /**
    * The visible rows of {@code scanRange} clipped to this region, at {@code readPoint}, read from
-   * {@code s} (a state the caller acquired and keeps until the rows are consumed).
+   * {@code s} (a state the caller acquired and keeps until the rows are consumed), treating data
+   * blocks missing from the block cache by {@code policy}.
    */
-  public RowCursor scan(RegionState s, KeyRange scanRange, long readPoint) {
+  public RowCursor scan(RegionState s, KeyRange scanRange, long readPoint, CachePolicy policy) {
     KeyRange clipped = intersect(scanRange, range);
     if (clipped == null) {
       return RowCursors.EMPTY;
@@ -360,7 +362,7 @@ public final class Region {
     boolean point = clipped.isPoint();
     for (StoreFile f : s.files()) {
       if (overlaps(f, clipped) && (!point || f.reader().mightContainRow(clipped.start()))) {
-        sources.add(f.reader().cursor());
+        sources.add(f.reader().cursor(policy));
       }
     }
     if (sources.isEmpty()) {

@@ -2,6 +2,7 @@ package io.cairn.server.scan;
 
 import io.cairn.kv.Bytes;
 import io.cairn.server.cell.CellCursor;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -15,6 +16,7 @@ public final class MergingCursor implements CellCursor {
   private final List<CellCursor> sources;
   private final PriorityQueue<CellCursor> heap;
   private CellCursor current;
+  private byte[] rowScratch = new byte[64];
 
   private MergingCursor(List<CellCursor> sources) {
     this.sources = List.copyOf(sources);
@@ -27,7 +29,7 @@ public final class MergingCursor implements CellCursor {
   }
 
   static int compare(CellCursor a, CellCursor b) {
-    int c = a.row().compareTo(b.row());
+    int c = CellCursor.compareRows(a, b);
     return c != 0 ? c : Long.compare(b.sequenceId(), a.sequenceId());
   }
 
@@ -60,8 +62,56 @@ public final class MergingCursor implements CellCursor {
   }
 
   @Override
+  public boolean nextRow() {
+    if (current == null) {
+      return false;
+    }
+    int length = current.rowLength();
+    if (rowScratch.length < length) {
+      rowScratch = new byte[Math.max(length, rowScratch.length * 2)];
+    }
+    System.arraycopy(current.rowArray(), current.rowOffset(), rowScratch, 0, length);
+    while (advance()) {
+      if (!CellCursor.sameRow(current, rowScratch, 0, length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
   public Bytes row() {
     return current.row();
+  }
+
+  @Override
+  public byte[] rowArray() {
+    return current.rowArray();
+  }
+
+  @Override
+  public int rowOffset() {
+    return current.rowOffset();
+  }
+
+  @Override
+  public int rowLength() {
+    return current.rowLength();
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return current.valueBuffer();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current.valueLength();
   }
 
   @Override

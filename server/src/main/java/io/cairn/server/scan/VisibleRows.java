@@ -2,32 +2,33 @@ package io.cairn.server.scan;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.server.cell.CellCursor;
 import io.cairn.server.cell.RowCursor;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The rows of a key range visible at a read point, from a sorted cell cursor: per row the newest
- * cell at or below the read point; a row whose such cell is a tombstone is left out. Closes the
- * cursor when exhausted or closed.
+ * cell at or below the read point; a row whose such cell is a tombstone is left out. Allocation
+ * free per row: the key is copied into a scratch array, the value is the cursor's own view (the
+ * cursor only moves on the next call). Closes the cursor when exhausted or closed.
  */
 public final class VisibleRows implements RowCursor {
-  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
-
   private final CellCursor cursor;
   private final KeyRange range;
+  private final byte[] stop;
   private final long readPoint;
   private boolean started;
   private boolean valid;
   private boolean closed;
-  private Bytes key;
-  private ByteBuffer value;
+  private byte[] key = new byte[64];
+  private int keyLength;
 
   public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
     this.cursor = requireNonNull(cursor, "cursor is null");
     this.range = requireNonNull(range, "range is null");
+    this.stop = range.stop().isEmpty() ? null : range.stop().peekArray();
     this.readPoint = readPoint;
   }
 
@@ -42,31 +43,37 @@ public final class VisibleRows implements RowCursor {
     } else if (valid) {
       valid = cursor.nextRow();
     }
-    Bytes stop = range.stop();
     while (valid) {
-      Bytes row = cursor.row();
-      if (!stop.isEmpty() && row.compareTo(stop) >= 0) {
+      int length = cursor.rowLength();
+      byte[] row = cursor.rowArray();
+      int offset = cursor.rowOffset();
+      if (stop != null
+          && Arrays.compareUnsigned(row, offset, offset + length, stop, 0, stop.length) >= 0) {
         break;
       }
+      if (key.length < length) {
+        key = new byte[Math.max(length, key.length * 2)];
+      }
+      System.arraycopy(row, offset, key, 0, length);
+      keyLength = length;
+      boolean sameRow = true;
       while (cursor.sequenceId() > readPoint) {
         if (!cursor.advance()) {
           valid = false;
           break;
         }
-        if (!cursor.row().equals(row)) {
+        if (!CellCursor.sameRow(cursor, key, 0, keyLength)) {
+          sameRow = false;
           break;
         }
       }
       if (!valid) {
         break;
       }
-      if (!cursor.row().equals(row)) {
+      if (!sameRow) {
         continue; // every version of that row is newer than the read point
       }
       if (!cursor.isDelete()) {
-        key = row;
-        Bytes v = cursor.value();
-        value = v.isEmpty() ? EMPTY : ByteBuffer.wrap(v.peekArray());
         return true;
       }
       valid = cursor.nextRow();
@@ -77,7 +84,7 @@ public final class VisibleRows implements RowCursor {
 
   @Override
   public byte[] keyArray() {
-    return key.peekArray();
+    return key;
   }
 
   @Override
@@ -87,22 +94,22 @@ public final class VisibleRows implements RowCursor {
 
   @Override
   public int keyLength() {
-    return key.length();
+    return keyLength;
   }
 
   @Override
   public ByteBuffer valueBuffer() {
-    return value;
+    return cursor.valueBuffer();
   }
 
   @Override
   public int valueOffset() {
-    return 0;
+    return cursor.valueOffset();
   }
 
   @Override
   public int valueLength() {
-    return value.limit();
+    return cursor.valueLength();
   }
 
   @Override

@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.kv.Bytes;
+import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BufferPool;
+import io.cairn.server.cache.BufferPoolConfig;
 import io.cairn.server.cell.CellCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +38,8 @@ import org.junit.jupiter.api.Test;
 abstract class BaseBlockFileTest {
   private Path directory;
   private int fileNumber;
+  private BufferPool pool;
+  private ReadContext context;
 
   abstract DataBlockEncoding encoding();
 
@@ -49,10 +54,25 @@ abstract class BaseBlockFileTest {
   @BeforeEach
   void createDirectory() throws IOException {
     directory = Files.createTempDirectory("blockfile");
+    // a few pooled direct buffers (every block size is pooled) and heap buffers past them
+    pool = new BufferPool("test reads", new BufferPoolConfig(70 * 1024, 0, 4));
+    context = new ReadContext(pool, BlockCache.disabled());
+  }
+
+  /** Opens a reader that reads through the test's pool (direct memory) and cache. */
+  BlockFileReader open(Path path) {
+    return BlockFileReader.open(path, context);
   }
 
   @AfterEach
   void deleteDirectory() throws IOException {
+    if (pool != null) {
+      context.cache().close();
+      assertThat(pool.stats().usedBuffers()).as("pooled buffers still out").isZero();
+      assertThat(pool.checkLeaks()).isEmpty();
+      pool.close();
+      pool = null;
+    }
     if (directory != null) {
       try (Stream<Path> files = Files.walk(directory)) {
         files.sorted(Comparator.reverseOrder()).forEach(BaseBlockFileTest::deletePath);
@@ -130,7 +150,7 @@ abstract class BaseBlockFileTest {
       cells.add(put(String.format(java.util.Locale.ROOT, "row%06d", i), 0, "v" + i));
     }
     Path path = checkFile(cells, options(64));
-    try (BlockFileReader reader = BlockFileReader.open(path)) {
+    try (BlockFileReader reader = open(path)) {
       assertThat(reader.indexLevels()).isGreaterThanOrEqualTo(3);
     }
   }
@@ -141,7 +161,7 @@ abstract class BaseBlockFileTest {
     FileInfo info = TestingCell.write(path, options(64), List.of());
     assertThat(info.cellCount()).isZero();
     assertThat(info.firstRow()).isEqualTo(Bytes.EMPTY);
-    try (BlockFileReader reader = BlockFileReader.open(path);
+    try (BlockFileReader reader = open(path);
         CellCursor cursor = reader.cursor()) {
       assertThat(reader.info()).isEqualTo(info);
       assertThat(cursor.seek(Bytes.EMPTY)).isFalse();
@@ -158,7 +178,7 @@ abstract class BaseBlockFileTest {
     FileInfo written =
         TestingCell.write(
             path, new BlockFileOptions(encoding(), compression(), 64, false, 6), cells);
-    try (BlockFileReader reader = BlockFileReader.open(path)) {
+    try (BlockFileReader reader = open(path)) {
       FileInfo info = reader.info();
       assertThat(info).isEqualTo(written);
       assertThat(info.fileId()).isEqualTo(42);
@@ -222,7 +242,7 @@ abstract class BaseBlockFileTest {
     List<TestingCell> cells = TestingCell.random(new Random(3), 400);
     Path path = checkFile(cells, options(128));
     Random random = new Random(11);
-    try (BlockFileReader reader = BlockFileReader.open(path);
+    try (BlockFileReader reader = open(path);
         CellCursor cursor = reader.cursor()) {
       for (int i = 0; i < 300; i++) {
         TestingCell target = cells.get(random.nextInt(cells.size()));
@@ -242,7 +262,7 @@ abstract class BaseBlockFileTest {
     List<TestingCell> cells = TestingCell.random(new Random(5), 500);
     Path path = checkFile(cells, options(100));
     List<Bytes> rows = cells.stream().map(TestingCell::row).distinct().toList();
-    try (BlockFileReader reader = BlockFileReader.open(path);
+    try (BlockFileReader reader = open(path);
         CellCursor cursor = reader.cursor()) {
       List<Bytes> seen = new ArrayList<>();
       if (cursor.seek(Bytes.EMPTY)) {
@@ -259,7 +279,7 @@ abstract class BaseBlockFileTest {
     List<TestingCell> cells = TestingCell.random(new Random(9), 2000);
     Path path = checkFile(cells, options(256));
     ExecutorService executor = Executors.newFixedThreadPool(4);
-    try (BlockFileReader reader = BlockFileReader.open(path)) {
+    try (BlockFileReader reader = open(path)) {
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         long seed = t;
@@ -297,7 +317,7 @@ abstract class BaseBlockFileTest {
     }
     Path path = newPath();
     TestingCell.write(path, options(4096), cells);
-    try (BlockFileReader reader = BlockFileReader.open(path)) {
+    try (BlockFileReader reader = open(path)) {
       int falsePositives = 0;
       for (int i = 0; i < 5000; i++) {
         assertThat(reader.mightContainRow(cells.get(i).row())).isTrue();
@@ -315,7 +335,7 @@ abstract class BaseBlockFileTest {
     Path path = newPath();
     FileInfo written = TestingCell.write(path, options, cells);
     assertThat(written.cellCount()).isEqualTo(cells.size());
-    try (BlockFileReader reader = BlockFileReader.open(path);
+    try (BlockFileReader reader = open(path);
         CellCursor cursor = reader.cursor()) {
       assertThat(reader.info()).isEqualTo(written);
       assertThat(reader.path()).isEqualTo(path);

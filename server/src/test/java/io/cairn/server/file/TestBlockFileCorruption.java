@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Bytes;
+import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BufferPool;
+import io.cairn.server.cache.BufferPoolConfig;
 import io.cairn.server.cell.CellCursor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,10 +24,22 @@ import org.junit.jupiter.api.io.TempDir;
  * Truncation at every length and a bit flip at every byte of small files, sampled positions of a
  * bigger one: opening and reading everything (scan, seek to every row, bloom check of every row)
  * must fail with DATA_CORRUPTED naming the file and an offset, or UNSUPPORTED_FORMAT_VERSION when a
- * version field was hit; never a wrong answer or another exception.
+ * version field was hit; never a wrong answer or another exception. Reads go through pooled direct
+ * buffers and a block cache, and every buffer must be back in the pool after each failure.
  */
 class TestBlockFileCorruption {
   @TempDir Path directory;
+  private final BufferPool pool =
+      new BufferPool("corruption test reads", new BufferPoolConfig(70 * 1024, 0, 4));
+  private final ReadContext context = new ReadContext(pool, BlockCache.disabled());
+
+  @AfterEach
+  void everyBufferIsBack() {
+    context.cache().close();
+    assertThat(pool.stats().usedBuffers()).as("pooled buffers still out").isZero();
+    assertThat(pool.checkLeaks()).isEmpty();
+    pool.close();
+  }
 
   @Test
   void everyTruncationAndEveryBitFlipOfSmallFiles() throws IOException {
@@ -123,8 +139,8 @@ class TestBlockFileCorruption {
   }
 
   /** Reads every byte of the file through the API; fails on any wrong answer. */
-  private static void readEverything(Path path, List<TestingCell> cells) {
-    try (BlockFileReader reader = BlockFileReader.open(path);
+  private void readEverything(Path path, List<TestingCell> cells) {
+    try (BlockFileReader reader = BlockFileReader.open(path, context);
         CellCursor cursor = reader.cursor()) {
       List<TestingCell> scanned = TestingCell.drain(cursor, cursor.seek(Bytes.EMPTY));
       assertThat(scanned).isEqualTo(cells);

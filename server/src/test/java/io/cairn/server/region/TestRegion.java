@@ -8,6 +8,7 @@ import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.server.cell.RowCursor;
+import io.cairn.server.file.CachePolicy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,9 +34,9 @@ class TestRegion {
     region.apply(List.of(new Mutation.Put(b(1), b(1)), new Mutation.Put(b(2), b(2))), 1);
     region.apply(List.of(new Mutation.Delete(b(1))), 2);
     RegionState s = region.acquireState();
-    assertThat(count(region.scan(s, KeyRange.ALL, 0))).isZero();
-    assertThat(count(region.scan(s, KeyRange.ALL, 1))).isEqualTo(2);
-    assertThat(count(region.scan(s, KeyRange.ALL, 2))).isEqualTo(1);
+    assertThat(count(region.scan(s, KeyRange.ALL, 0, CachePolicy.CACHE))).isZero();
+    assertThat(count(region.scan(s, KeyRange.ALL, 1, CachePolicy.CACHE))).isEqualTo(2);
+    assertThat(count(region.scan(s, KeyRange.ALL, 2, CachePolicy.CACHE))).isEqualTo(1);
     assertThat(region.rowExists(b(1))).isFalse();
     assertThat(region.rowExists(b(2))).isTrue();
     s.release();
