@@ -1,0 +1,94 @@
+package io.cairn.jmh;
+
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanRequest;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The store's scanner alone, without the SQL layer: {@code KvTable.scan} with a scan program over a
+ * table held in the block cache (see {@link KvReadPathTable}). One invocation is one scan of all
+ * {@code rows} rows and counts as {@code rows} operations: the score is rows/s and {@code -prof
+ * gc}'s {@code gc.alloc.rate.norm} is bytes per row scanned.
+ *
+ * <p>{@code java -jar jmh/target/benchmarks.jar KvScan -prof gc}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@OperationsPerInvocation(ReadPathRows.DEFAULT_ROWS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@State(Scope.Benchmark)
+public class BenchmarkKvScan {
+  @Param({"" + ReadPathRows.DEFAULT_ROWS})
+  public int rows;
+
+  @Param({"OFF_HEAP"})
+  public CacheSetting cache;
+
+  @Param({"512m"})
+  public String cacheSize;
+
+  private KvReadPathTable table;
+  private final ScanRequest all = KvReadPathTable.scanAll();
+  private final ScanRequest qtyBelowLimit = KvReadPathTable.scanQtyBelowLimit();
+  private final ScanRequest projectQty = KvReadPathTable.scanProjectQty();
+
+  @Setup(Level.Trial)
+  public void create(BenchmarkParams params) throws IOException {
+    ReadPathRows.checkOneOperationPerRow(params, rows);
+    table = KvReadPathTable.create(rows, cache.storeSettings(cacheSize));
+    long expected = ReadPathRows.countQtyBelowLimit(rows);
+    long found = table.countRows(qtyBelowLimit);
+    if (found != expected) {
+      throw new IllegalStateException(
+          "QTY < 10: expected [" + expected + "] rows, found [" + found + "]");
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void close() throws IOException {
+    table.close();
+  }
+
+  /** Every row, nothing projected (a COUNT(*)'s scan). */
+  @Benchmark
+  public long scanAll() {
+    return table.countRows(all);
+  }
+
+  /** A server-side filter on a DECIMAL value column that 20% of the rows pass. */
+  @Benchmark
+  public long scanWhereQty() {
+    return table.countRows(qtyBelowLimit);
+  }
+
+  /** Every row with one DECIMAL column decoded and handed out. */
+  @Benchmark
+  public void scanProjectQty(Blackhole bh) {
+    try (RowScanner scanner = table.table().scan(projectQty)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        bh.consume(row[0]);
+      }
+    }
+  }
+}
