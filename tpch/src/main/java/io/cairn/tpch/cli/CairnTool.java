@@ -2,6 +2,7 @@ package io.cairn.tpch.cli;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.tpch.bench.LineitemCommand;
+import io.cairn.tpch.cache.CacheCommand;
 import io.cairn.tpch.footprint.FootprintCommand;
 import io.cairn.tpch.load.LoadCommand;
 import io.cairn.tpch.pe.PeCommand;
@@ -45,13 +46,20 @@ public final class CairnTool implements Runnable {
       name = "bench",
       mixinStandardHelpOptions = true,
       versionProvider = CairnTool.Version.class,
-      description = "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries and bytes on disk.",
-      subcommands = {LineitemCommand.class, TpchQueriesCommand.class, FootprintCommand.class})
+      description =
+          "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries, bytes on disk and the block"
+              + " cache.",
+      subcommands = {
+        LineitemCommand.class,
+        TpchQueriesCommand.class,
+        FootprintCommand.class,
+        CacheCommand.class
+      })
   static final class Bench implements Runnable {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "Missing command: expected [lineitem, tpch, footprint]");
+          new CommandLine(this), "Missing command: expected [lineitem, tpch, footprint, cache]");
     }
   }
 

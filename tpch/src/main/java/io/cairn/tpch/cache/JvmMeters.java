@@ -1,0 +1,129 @@
+package io.cairn.tpch.cache;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import io.cairn.core.SuppressForbidden;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+
+/**
+ * What the JVM says about heap allocation and garbage collection, for before/after deltas around a
+ * measured piece of work.
+ *
+ * <p>Allocation comes from {@code com.sun.management.ThreadMXBean}: {@code
+ * getTotalThreadAllocatedBytes()} (every thread, those that ended included) where the JVM
+ * implements it, else the sum of {@code getThreadAllocatedBytes} over the threads alive at the
+ * moment of reading (a thread that ends between two readings takes its bytes with it). Both count
+ * TLAB-granular bytes; JMH's {@code -prof gc} ({@code gc.alloc.rate.norm}) is the precise
+ * per-operation figure.
+ *
+ * <p>Uses {@code com.sun.management} (module jdk.management, in HotSpot and OpenJ9 JDKs): the
+ * portable {@code java.lang.management} API has no allocation counters. A JVM whose thread bean
+ * does not measure allocation gets -1 (reported as unknown), not a failure.
+ */
+@SuppressForbidden(reason = "com.sun.management: the only allocation counters")
+final class JvmMeters {
+  private final com.sun.management.ThreadMXBean threads;
+  private final boolean total;
+
+  private JvmMeters(com.sun.management.ThreadMXBean threads, boolean total) {
+    this.threads = threads;
+    this.total = total;
+  }
+
+  /** The meters of this JVM; allocation is unavailable (-1) where the JVM cannot measure it. */
+  static JvmMeters create() {
+    ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    if (!(bean instanceof com.sun.management.ThreadMXBean sun)
+        || !sun.isThreadAllocatedMemorySupported()) {
+      return new JvmMeters(null, false);
+    }
+    if (!sun.isThreadAllocatedMemoryEnabled()) {
+      sun.setThreadAllocatedMemoryEnabled(true);
+    }
+    return new JvmMeters(sun, sun.getTotalThreadAllocatedBytes() >= 0);
+  }
+
+  /** Whether {@link #allocatedBytes()} measures anything. */
+  boolean allocationSupported() {
+    return threads != null;
+  }
+
+  /** Heap bytes allocated by the JVM's threads so far (see the class comment); -1 if unknown. */
+  long allocatedBytes() {
+    if (threads == null) {
+      return -1;
+    }
+    if (total) {
+      return threads.getTotalThreadAllocatedBytes();
+    }
+    long sum = 0;
+    for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+      if (bytes > 0) {
+        sum += bytes;
+      }
+    }
+    return sum;
+  }
+
+  /** Heap bytes allocated by the calling thread so far; -1 if unknown. */
+  long currentThreadAllocatedBytes() {
+    return threads == null ? -1 : threads.getCurrentThreadAllocatedBytes();
+  }
+
+  /** How {@link #allocatedBytes()} is measured, for the report. */
+  String allocationMethod() {
+    if (threads == null) {
+      return "not measured (this JVM does not report allocated bytes per thread)";
+    }
+    return total
+        ? "ThreadMXBean.getTotalThreadAllocatedBytes (all threads)"
+        : "the sum of ThreadMXBean.getThreadAllocatedBytes over live threads";
+  }
+
+  /** Collections and their accumulated time, summed over the JVM's collectors. */
+  record GcTotals(long count, long millis) {
+    static GcTotals now() {
+      long count = 0;
+      long millis = 0;
+      List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
+      for (GarbageCollectorMXBean gc : beans) {
+        count += Math.max(0, gc.getCollectionCount());
+        millis += Math.max(0, gc.getCollectionTime());
+      }
+      return new GcTotals(count, millis);
+    }
+
+    GcTotals minus(GcTotals before) {
+      return new GcTotals(count - before.count, millis - before.millis);
+    }
+  }
+
+  /** Names of the JVM's collectors, e.g. "G1 Young Generation, G1 Old Generation". */
+  static String collectors() {
+    return String.join(
+        ", ",
+        ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .map(GarbageCollectorMXBean::getName)
+            .toList());
+  }
+
+  /**
+   * The direct (off-heap) memory limit: {@code -XX:MaxDirectMemorySize}, or the maximum heap when
+   * it is not set (HotSpot's default).
+   */
+  static long maxDirectMemory() {
+    try {
+      HotSpotDiagnosticMXBean hotspot =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      long set = Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
+      if (set > 0) {
+        return set;
+      }
+    } catch (RuntimeException e) {
+      // not HotSpot, or no such option: HotSpot's default below
+    }
+    return Runtime.getRuntime().maxMemory();
+  }
+}
