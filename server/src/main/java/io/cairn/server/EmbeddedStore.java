@@ -2,6 +2,7 @@ package io.cairn.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Durability;
@@ -11,6 +12,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
 import io.cairn.server.cache.BlockCache;
 import io.cairn.server.cache.BufferPool;
+import io.cairn.server.cache.BufferPoolStats;
 import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.region.Region;
@@ -67,6 +69,7 @@ public final class EmbeddedStore implements KvStore {
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
   private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
   private final ReadContext readContext;
+  private final Map<String, KvTable> systemViews = systemViews();
   private final ExecutorService flusher;
   private final ExecutorService compactor;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -379,7 +382,32 @@ public final class EmbeddedStore implements KvStore {
 
   @Override
   public Optional<KvTable> table(String tableName) {
-    return Optional.ofNullable(tables.get(tableName));
+    EmbeddedTable t = tables.get(tableName);
+    if (t != null) {
+      return Optional.of(t);
+    }
+    return Optional.ofNullable(systemViews.get(tableName));
+  }
+
+  private Map<String, KvTable> systemViews() {
+    return Map.of(
+        SystemViews.BUFFER_POOL.kvTableName(),
+        new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows));
+  }
+
+  private List<Object[]> bufferPoolRows() {
+    BufferPoolStats s = readContext.pool().stats();
+    return List.<Object[]>of(
+        new Object[] {
+          "reads",
+          (long) readContext.pool().config().bufferSize(),
+          (long) s.usedBuffers(),
+          (long) s.totalBuffers(),
+          (long) s.maxBuffers(),
+          s.poolAllocationBytes(),
+          s.heapAllocationBytes(),
+          s.heapAllocationRatio()
+        });
   }
 
   @Override
@@ -402,6 +430,9 @@ public final class EmbeddedStore implements KvStore {
     List<EmbeddedTable> owners = new ArrayList<>(batches.size());
     List<List<Mutation>> parts = new ArrayList<>(batches.size());
     for (TableBatch b : batches) {
+      if (b.table() instanceof SystemViewTable view) {
+        view.mutate(b.mutations(), durability); // refused, naming the view
+      }
       if (!(b.table() instanceof EmbeddedTable t) || tables.get(t.name()) != t) {
         throw new CairnException(
             ErrorCode.TABLE_NOT_FOUND,
