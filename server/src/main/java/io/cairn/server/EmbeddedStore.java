@@ -69,6 +69,7 @@ public final class EmbeddedStore implements KvStore {
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
   private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
   private final ReadContext readContext;
+  private final StoreMetrics metrics;
   private final Map<String, KvTable> systemViews = systemViews();
   private final ExecutorService flusher;
   private final ExecutorService compactor;
@@ -101,6 +102,7 @@ public final class EmbeddedStore implements KvStore {
     this.mvcc = new Mvcc(0);
     this.nextTableId = 1;
     this.readContext = ReadContext.uncached();
+    this.metrics = null;
   }
 
   private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
@@ -133,6 +135,7 @@ public final class EmbeddedStore implements KvStore {
         requestCompaction(t, r);
       }
     }
+    this.metrics = new StoreMetrics(dir, readContext);
     LOG.info(
         "Opened store {} ({} tables, replayed the log up to sequence id {})",
         dir,
@@ -775,6 +778,7 @@ public final class EmbeddedStore implements KvStore {
     for (EmbeddedTable t : tables.values()) {
       t.closeFiles();
     }
+    metrics.close();
     readContext.cache().close();
     readContext.pool().close();
     try {
