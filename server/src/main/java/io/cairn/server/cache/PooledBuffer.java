@@ -15,8 +15,11 @@ import java.nio.ByteBuffer;
  * returns the memory to the pool, where another caller gets it: after that, {@link #buffer()} and
  * {@link #retain()} throw, and a view taken earlier must not be used any more. The memory is not
  * cleared between uses; readers fill it before they read it.
+ *
+ * <p>As a {@link BlockBuffer}, the buffer is writable by whoever fills it (a reader loading a block
+ * from disk) and read-only by convention once it is shared.
  */
-public final class PooledBuffer implements AutoCloseable {
+public final class PooledBuffer implements BlockBuffer {
   /** Returns a buffer's memory to where it came from; called once, when the count reaches 0. */
   interface Recycler {
     void recycle(PooledBuffer buffer);
@@ -33,6 +36,7 @@ public final class PooledBuffer implements AutoCloseable {
   }
 
   private final ByteBuffer memory;
+  private final ByteBuffer view;
   private final int size;
   private final int slot;
   private final Recycler recycler;
@@ -55,6 +59,7 @@ public final class PooledBuffer implements AutoCloseable {
           "size must be in [0, " + memory.capacity() + "], found [" + size + "]");
     }
     this.size = size;
+    this.view = memory.slice(0, size);
     this.slot = slot;
     this.recycler = requireNonNull(recycler, "recycler is null");
     this.tracker = LeakDetector.track(this, recycler, poolName);
@@ -62,6 +67,12 @@ public final class PooledBuffer implements AutoCloseable {
 
   /** The bytes asked for at allocation. */
   public int size() {
+    return size;
+  }
+
+  /** Same as {@link #size()}. */
+  @Override
+  public int length() {
     return size;
   }
 
@@ -76,14 +87,18 @@ public final class PooledBuffer implements AutoCloseable {
   }
 
   /**
-   * A new view of this buffer's {@link #size()} bytes: position 0, limit and capacity {@code size},
-   * sharing the memory. Valid only while the caller holds a reference.
+   * The view of this buffer's {@link #size()} bytes: position 0, limit and capacity {@code size},
+   * created once with the buffer and shared by every holder, so that using it allocates nothing.
+   * Use absolute gets and puts only and never change its position or limit; a caller that needs a
+   * position of its own (a channel read filling the buffer) takes a {@link ByteBuffer#duplicate()}.
+   * Valid only while the caller holds a reference.
    *
    * @throws IllegalStateException if the buffer was released
    */
+  @Override
   public ByteBuffer buffer() {
     checkLive("use");
-    return memory.slice(0, size);
+    return view;
   }
 
   /**
@@ -92,6 +107,7 @@ public final class PooledBuffer implements AutoCloseable {
    * @return this buffer
    * @throws IllegalStateException if the buffer was released
    */
+  @Override
   public PooledBuffer retain() {
     while (true) {
       int count = (int) REF_COUNT.getVolatile(this);
@@ -116,6 +132,7 @@ public final class PooledBuffer implements AutoCloseable {
    * @throws RuntimeException if returning the memory failed; the reference is then restored, so
    *     that the caller can release again
    */
+  @Override
   public boolean release() {
     while (true) {
       int count = (int) REF_COUNT.getVolatile(this);
