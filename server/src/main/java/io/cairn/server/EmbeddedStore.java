@@ -10,9 +10,11 @@ import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
-import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BlockCacheConfig;
+import io.cairn.server.cache.BlockCacheStats;
 import io.cairn.server.cache.BufferPool;
 import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.region.Region;
@@ -338,9 +340,49 @@ public final class EmbeddedStore implements KvStore {
     return readContext;
   }
 
+  /**
+   * The pool and the block cache of a durable store.
+   *
+   * @throws CairnException INVALID_ARGUMENT when the cache and the pool do not fit in the JVM's
+   *     direct memory, naming both sizes
+   */
   private static ReadContext newReadContext(Path dir, StoreConfig config) {
-    BufferPool pool = new BufferPool("reads of " + dir, config.bufferPool());
-    return new ReadContext(pool, BlockCache.disabled());
+    BlockCacheConfig cacheConfig = BlockCacheConfig.defaults();
+    if (config.blockCacheL1Bytes() >= 0) {
+      cacheConfig = cacheConfig.withL1Bytes(config.blockCacheL1Bytes());
+    }
+    if (config.blockCacheBytes() >= 0) {
+      cacheConfig = cacheConfig.withL2Bytes(config.blockCacheBytes());
+    }
+    CombinedBlockCache cache = new CombinedBlockCache(cacheConfig, config.bufferPool().poolBytes());
+    return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
+  }
+
+  private List<Object[]> blockCacheRows() {
+    if (!(readContext.cache() instanceof CombinedBlockCache cache)) {
+      return List.of();
+    }
+    List<Object[]> rows = new ArrayList<>();
+    for (BlockCacheStats s : cache.levels()) {
+      rows.add(
+          new Object[] {
+            s.level(),
+            s.level().equals("L1") ? "heap" : "off-heap",
+            s.cachedBlocks(),
+            s.cachedBytes(),
+            s.usedBytes(),
+            s.capacityBytes(),
+            s.allocatedBytes(),
+            s.hits(),
+            s.misses(),
+            s.hitRatio(),
+            s.evictions(),
+            s.evictedBytes(),
+            s.notCachedTooLarge(),
+            s.notCachedNoSpace()
+          });
+    }
+    return rows;
   }
 
   StoreConfig config() {
@@ -395,7 +437,9 @@ public final class EmbeddedStore implements KvStore {
   private Map<String, KvTable> systemViews() {
     return Map.of(
         SystemViews.BUFFER_POOL.kvTableName(),
-        new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows));
+        new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows),
+        SystemViews.BLOCK_CACHE.kvTableName(),
+        new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows));
   }
 
   private List<Object[]> bufferPoolRows() {

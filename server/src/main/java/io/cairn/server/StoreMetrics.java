@@ -1,12 +1,15 @@
 package io.cairn.server;
 
+import io.cairn.server.cache.BlockCacheStats;
 import io.cairn.server.cache.BufferPool;
 import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.file.ReadContext;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Registers a durable store's metrics with the platform MBean server under {@code
  * io.cairn:type=...,store="DIR"} while the store is open: the buffer pool and each block cache
- * level. Registration problems are logged, never fatal: metrics must not stop a store from opening.
+ * level (L1, L2: the levels the cache has). Registration problems are logged, never fatal: metrics
+ * must not stop a store from opening.
  */
 final class StoreMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreMetrics.class);
@@ -28,6 +32,88 @@ final class StoreMetrics implements AutoCloseable {
     String store = ObjectName.quote(dir.toString());
     register(
         "io.cairn:type=BufferPool,store=" + store, BufferPoolMXBean.class, poolBean(reads.pool()));
+    if (reads.cache() instanceof CombinedBlockCache cache) {
+      for (BlockCacheStats level : cache.levels()) {
+        String name = level.level();
+        register(
+            "io.cairn:type=BlockCache,store=" + store + ",level=" + name,
+            BlockCacheMXBean.class,
+            cacheBean(() -> levelStats(cache, name)));
+      }
+    }
+  }
+
+  private static BlockCacheStats levelStats(CombinedBlockCache cache, String level) {
+    for (BlockCacheStats s : cache.levels()) {
+      if (s.level().equals(level)) {
+        return s;
+      }
+    }
+    return BlockCacheStats.empty(level);
+  }
+
+  private static BlockCacheMXBean cacheBean(Supplier<BlockCacheStats> stats) {
+    return new BlockCacheMXBean() {
+      @Override
+      public long getBlocks() {
+        return stats.get().cachedBlocks();
+      }
+
+      @Override
+      public long getBytes() {
+        return stats.get().cachedBytes();
+      }
+
+      @Override
+      public long getUsedBytes() {
+        return stats.get().usedBytes();
+      }
+
+      @Override
+      public long getCapacityBytes() {
+        return stats.get().capacityBytes();
+      }
+
+      @Override
+      public long getAllocatedBytes() {
+        return stats.get().allocatedBytes();
+      }
+
+      @Override
+      public long getHits() {
+        return stats.get().hits();
+      }
+
+      @Override
+      public long getMisses() {
+        return stats.get().misses();
+      }
+
+      @Override
+      public double getHitRatio() {
+        return stats.get().hitRatio();
+      }
+
+      @Override
+      public long getEvictions() {
+        return stats.get().evictions();
+      }
+
+      @Override
+      public long getEvictedBytes() {
+        return stats.get().evictedBytes();
+      }
+
+      @Override
+      public long getNotCachedTooLarge() {
+        return stats.get().notCachedTooLarge();
+      }
+
+      @Override
+      public long getNotCachedNoSpace() {
+        return stats.get().notCachedNoSpace();
+      }
+    };
   }
 
   private static BufferPoolMXBean poolBean(BufferPool pool) {

@@ -20,7 +20,7 @@ public final class SystemViews {
 
   /**
    * {@code SYSTEM.BLOCK_CACHE}: one row per cache level (L1: on-heap LRU for index and bloom
-   * blocks; L2: off-heap bucket cache for data blocks), in {@link #BLOCK_CACHE_COLUMNS} order.
+   * blocks; L2: off-heap bucket cache for data blocks).
    */
   public static final TableDescriptor BLOCK_CACHE =
       view(
@@ -34,9 +34,11 @@ public final class SystemViews {
           DataType.BIGINT,
           "BYTES",
           DataType.BIGINT,
-          "CAPACITY",
+          "USED_BYTES",
           DataType.BIGINT,
-          "ALLOCATED",
+          "CAPACITY_BYTES",
+          DataType.BIGINT,
+          "ALLOCATED_BYTES",
           DataType.BIGINT,
           "HITS",
           DataType.BIGINT,
@@ -48,7 +50,9 @@ public final class SystemViews {
           DataType.BIGINT,
           "EVICTED_BYTES",
           DataType.BIGINT,
-          "NOT_CACHED",
+          "NOT_CACHED_TOO_LARGE",
+          DataType.BIGINT,
+          "NOT_CACHED_NO_SPACE",
           DataType.BIGINT);
 
   /** {@code SYSTEM.BUFFER_POOL}: the pool that reads from disk borrow direct buffers from. */
