@@ -194,8 +194,8 @@ class TestEmbeddedStorageSql {
         "ALTER TABLE T SET SALT_BUCKETS=4",
         "0A000",
         "Table option [SALT_BUCKETS] cannot be changed",
-        "expected one of [BLOCKSIZE, BLOOMFILTER, COMPRESSION, DATA_BLOCK_ENCODING, DURABILITY,"
-            + " GUIDE_POSTS_WIDTH, TTL], found [SALT_BUCKETS]");
+        "expected one of [BLOCKCACHE, BLOCKSIZE, BLOOMFILTER, COMPRESSION, DATA_BLOCK_ENCODING,"
+            + " DURABILITY, GUIDE_POSTS_WIDTH, IN_MEMORY, TTL], found [SALT_BUCKETS]");
     assertError("ALTER TABLE T SET COLOR=RED", "42601", "Unknown table option [COLOR]");
     assertError(
         "ALTER TABLE T SET COMPRESSION=RAR",

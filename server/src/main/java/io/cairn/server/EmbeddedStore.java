@@ -2,6 +2,7 @@ package io.cairn.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Durability;
@@ -9,8 +10,11 @@ import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
-import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BlockCacheConfig;
+import io.cairn.server.cache.BlockCacheStats;
 import io.cairn.server.cache.BufferPool;
+import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.region.Region;
@@ -67,6 +71,8 @@ public final class EmbeddedStore implements KvStore {
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
   private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
   private final ReadContext readContext;
+  private final StoreMetrics metrics;
+  private final Map<String, KvTable> systemViews = systemViews();
   private final ExecutorService flusher;
   private final ExecutorService compactor;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
@@ -98,6 +104,7 @@ public final class EmbeddedStore implements KvStore {
     this.mvcc = new Mvcc(0);
     this.nextTableId = 1;
     this.readContext = ReadContext.uncached();
+    this.metrics = null;
   }
 
   private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
@@ -130,6 +137,7 @@ public final class EmbeddedStore implements KvStore {
         requestCompaction(t, r);
       }
     }
+    this.metrics = new StoreMetrics(dir, readContext);
     LOG.info(
         "Opened store {} ({} tables, replayed the log up to sequence id {})",
         dir,
@@ -332,9 +340,49 @@ public final class EmbeddedStore implements KvStore {
     return readContext;
   }
 
+  /**
+   * The pool and the block cache of a durable store.
+   *
+   * @throws CairnException INVALID_ARGUMENT when the cache and the pool do not fit in the JVM's
+   *     direct memory, naming both sizes
+   */
   private static ReadContext newReadContext(Path dir, StoreConfig config) {
-    BufferPool pool = new BufferPool("reads of " + dir, config.bufferPool());
-    return new ReadContext(pool, BlockCache.disabled());
+    BlockCacheConfig cacheConfig = BlockCacheConfig.defaults();
+    if (config.blockCacheL1Bytes() >= 0) {
+      cacheConfig = cacheConfig.withL1Bytes(config.blockCacheL1Bytes());
+    }
+    if (config.blockCacheBytes() >= 0) {
+      cacheConfig = cacheConfig.withL2Bytes(config.blockCacheBytes());
+    }
+    CombinedBlockCache cache = new CombinedBlockCache(cacheConfig, config.bufferPool().poolBytes());
+    return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
+  }
+
+  private List<Object[]> blockCacheRows() {
+    if (!(readContext.cache() instanceof CombinedBlockCache cache)) {
+      return List.of();
+    }
+    List<Object[]> rows = new ArrayList<>();
+    for (BlockCacheStats s : cache.levels()) {
+      rows.add(
+          new Object[] {
+            s.level(),
+            s.level().equals("L1") ? "heap" : "off-heap",
+            s.cachedBlocks(),
+            s.cachedBytes(),
+            s.usedBytes(),
+            s.capacityBytes(),
+            s.allocatedBytes(),
+            s.hits(),
+            s.misses(),
+            s.hitRatio(),
+            s.evictions(),
+            s.evictedBytes(),
+            s.notCachedTooLarge(),
+            s.notCachedNoSpace()
+          });
+    }
+    return rows;
   }
 
   StoreConfig config() {
@@ -379,7 +427,34 @@ public final class EmbeddedStore implements KvStore {
 
   @Override
   public Optional<KvTable> table(String tableName) {
-    return Optional.ofNullable(tables.get(tableName));
+    EmbeddedTable t = tables.get(tableName);
+    if (t != null) {
+      return Optional.of(t);
+    }
+    return Optional.ofNullable(systemViews.get(tableName));
+  }
+
+  private Map<String, KvTable> systemViews() {
+    return Map.of(
+        SystemViews.BUFFER_POOL.kvTableName(),
+        new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows),
+        SystemViews.BLOCK_CACHE.kvTableName(),
+        new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows));
+  }
+
+  private List<Object[]> bufferPoolRows() {
+    BufferPoolStats s = readContext.pool().stats();
+    return List.<Object[]>of(
+        new Object[] {
+          "reads",
+          (long) readContext.pool().config().bufferSize(),
+          (long) s.usedBuffers(),
+          (long) s.totalBuffers(),
+          (long) s.maxBuffers(),
+          s.poolAllocationBytes(),
+          s.heapAllocationBytes(),
+          s.heapAllocationRatio()
+        });
   }
 
   @Override
@@ -402,6 +477,9 @@ public final class EmbeddedStore implements KvStore {
     List<EmbeddedTable> owners = new ArrayList<>(batches.size());
     List<List<Mutation>> parts = new ArrayList<>(batches.size());
     for (TableBatch b : batches) {
+      if (b.table() instanceof SystemViewTable view) {
+        view.mutate(b.mutations(), durability); // refused, naming the view
+      }
       if (!(b.table() instanceof EmbeddedTable t) || tables.get(t.name()) != t) {
         throw new CairnException(
             ErrorCode.TABLE_NOT_FOUND,
@@ -744,6 +822,7 @@ public final class EmbeddedStore implements KvStore {
     for (EmbeddedTable t : tables.values()) {
       t.closeFiles();
     }
+    metrics.close();
     readContext.cache().close();
     readContext.pool().close();
     try {

@@ -2,6 +2,7 @@ package io.cairn.server;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPoolConfig;
 import java.util.Locale;
 import java.util.Map;
@@ -112,6 +113,14 @@ public record StoreConfig(
             size(settings, BLOCK_CACHE_SIZE, d.blockCacheBytes, 0),
             size(settings, BLOCK_CACHE_L1_SIZE, d.blockCacheL1Bytes, 0),
             (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)));
+    if (c.blockCacheBytes > 0 && c.blockCacheBytes < BlockCacheConfig.DEFAULT_BUCKET_BYTES) {
+      throw invalid(
+          BLOCK_CACHE_SIZE,
+          "0 (no off-heap cache) or at least one bucket of ["
+              + BlockCacheConfig.DEFAULT_BUCKET_BYTES
+              + "] bytes",
+          settings.get(BLOCK_CACHE_SIZE));
+    }
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,

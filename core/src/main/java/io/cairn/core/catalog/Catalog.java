@@ -97,23 +97,27 @@ public final class Catalog {
     return version.get();
   }
 
+  /** A table or a system view. */
   public Optional<TableDescriptor> table(String schema, String name) {
-    return Optional.ofNullable(tables.get(key(schema, name)));
+    TableDescriptor t = tables.get(key(schema, name));
+    return t != null ? Optional.of(t) : SystemViews.find(schema, name);
   }
 
-  /** All tables, sorted by schema then name. */
+  /** All tables and system views, sorted by schema then name. */
   public List<TableDescriptor> tables() {
     List<TableDescriptor> list = new ArrayList<>(tables.values());
+    list.addAll(SystemViews.all());
     list.sort(
         Comparator.comparing(TableDescriptor::schemaName)
             .thenComparing(TableDescriptor::tableName));
     return list;
   }
 
-  /** Schema names that hold at least one table, plus the default schema; sorted. */
+  /** Schema names that hold at least one table, plus the default and system schemas; sorted. */
   public List<String> schemas() {
     java.util.TreeSet<String> names = new java.util.TreeSet<>();
     names.add(DEFAULT_SCHEMA);
+    names.add(SystemViews.SCHEMA);
     for (TableDescriptor t : tables.values()) {
       names.add(t.schemaName());
     }
@@ -140,7 +144,8 @@ public final class Catalog {
   public synchronized Optional<TableDescriptor> createTable(
       TableDescriptor draft, boolean ifNotExists, List<Bytes> splitPoints) {
     requireNonNull(splitPoints, "splitPoints is null");
-    if (tables.containsKey(key(draft.schemaName(), draft.tableName()))) {
+    if (tables.containsKey(key(draft.schemaName(), draft.tableName()))
+        || SystemViews.find(draft.schemaName(), draft.tableName()).isPresent()) {
       if (ifNotExists) {
         return Optional.empty();
       }
@@ -182,6 +187,7 @@ public final class Catalog {
   public synchronized TableDescriptor alterTableOptions(
       String schema, String name, Map<String, String> changes) {
     Map<String, String> validated = TableOptions.validateChanges(changes);
+    refuseView(schema, name, "altered");
     TableDescriptor current = tables.get(key(schema, name));
     if (current == null) {
       throw new CairnException(
@@ -232,6 +238,7 @@ public final class Catalog {
    * @throws CairnException TABLE_NOT_FOUND
    */
   public synchronized boolean dropTable(String schema, String name, boolean ifExists) {
+    refuseView(schema, name, "dropped");
     TableDescriptor t = tables.get(key(schema, name));
     if (t == null) {
       if (ifExists) {
@@ -246,6 +253,20 @@ public final class Catalog {
     version.incrementAndGet();
     store.dropTable(t.kvTableName());
     return true;
+  }
+
+  private static void refuseView(String schema, String name, String what) {
+    if (SystemViews.find(schema, name).isPresent()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "["
+              + schema
+              + "."
+              + name
+              + "] is a read-only system view: it cannot be "
+              + what
+              + "; expected a table");
+    }
   }
 
   private void persist(TableDescriptor t) {

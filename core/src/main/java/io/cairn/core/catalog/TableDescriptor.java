@@ -36,9 +36,12 @@ public record TableDescriptor(
     return primaryKey.isEmpty();
   }
 
-  /** Name of the KV table holding the rows; unique per table incarnation. */
+  /**
+   * Name of the KV table holding the rows; unique per table incarnation. A system view (negative
+   * id, see {@link SystemViews}) is served by the store under its qualified name.
+   */
   public String kvTableName() {
-    return "T" + tableId;
+    return tableId < 0 ? qualifiedName() : "T" + tableId;
   }
 
   public String qualifiedName() {

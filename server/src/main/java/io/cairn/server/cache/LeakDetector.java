@@ -15,19 +15,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds {@link PooledBuffer}s that were never released, and says where they were allocated.
+ * Finds reference-counted objects that were never released, and says where they were taken: {@link
+ * PooledBuffer}s, and blocks of a {@link BlockCache} held by readers.
  *
- * <p>In {@link Mode#PARANOID} mode every allocation records its stack and a phantom reference to
- * the buffer. A leak is found when a buffer becomes unreachable while still holding a reference
- * (reported the next time the pool allocates, or at {@link #takeLeaks()}), or when {@link
- * BufferPool#checkLeaks()} or {@link BufferPool#close()} finds it still out. Each leak is logged at
- * error level with its allocation stack and kept until {@link #takeLeaks()} or {@link
- * #assertNoLeaks()} takes it, so that a test harness can run every test in this mode and fail on
- * any leak. In {@link Mode#OFF} mode (the default) nothing is recorded and allocation costs nothing
- * extra.
+ * <p>In {@link Mode#PARANOID} mode every tracked object records the stack where it was taken and a
+ * phantom reference to it; a block cache entry also records the stack of its last retain, since the
+ * reader that leaked it is usually the last one to retain it. A leak is found when a tracked object
+ * becomes unreachable while still holding a reference (reported the next time something is tracked,
+ * or at {@link #takeLeaks()}), or when its owner finds it still out: {@link
+ * BufferPool#checkLeaks()} or {@link BufferPool#close()} for a buffer, the cache's {@code close()}
+ * for a block a reader still holds. Each leak is logged at error level with its stack and kept
+ * until {@link #takeLeaks()} or {@link #assertNoLeaks()} takes it, so that a test harness can run
+ * every test in this mode and fail on any leak. In {@link Mode#OFF} mode (the default) nothing is
+ * recorded and allocation costs nothing extra.
  *
  * <p>The mode comes from the system property {@value #PROPERTY} ({@code off} or {@code paranoid})
- * and can be switched by tests with {@link #setMode}; it applies to buffers allocated afterwards.
+ * and can be switched by tests with {@link #setMode}; it applies to objects taken afterwards.
  */
 public final class LeakDetector {
   /** The system property that sets the initial mode. */
@@ -39,7 +42,7 @@ public final class LeakDetector {
   public enum Mode {
     /** Record nothing. */
     OFF,
-    /** Record every allocation's stack and check every buffer. */
+    /** Record every allocation's (and cache entry retain's) stack and check every object. */
     PARANOID;
 
     /** The mode named {@code off} or {@code paranoid} (any case). */
@@ -57,9 +60,9 @@ public final class LeakDetector {
 
   private static volatile Mode mode = Mode.parse(System.getProperty(PROPERTY, "off"));
 
-  private static final ReferenceQueue<PooledBuffer> unreachable = new ReferenceQueue<>();
+  private static final ReferenceQueue<Object> unreachable = new ReferenceQueue<>();
 
-  /** Trackers of buffers not yet released nor reported; keeps the phantom references alive. */
+  /** Trackers of objects not yet released nor reported; keeps the phantom references alive. */
   private static final Set<Tracker> open = ConcurrentHashMap.newKeySet();
 
   private static final ConcurrentLinkedQueue<BufferLeak> leaks = new ConcurrentLinkedQueue<>();
@@ -72,7 +75,7 @@ public final class LeakDetector {
   }
 
   /**
-   * Sets the mode for buffers allocated from now on.
+   * Sets the mode for objects taken from now on.
    *
    * @return the previous mode, to restore afterwards
    */
@@ -83,7 +86,7 @@ public final class LeakDetector {
   }
 
   /**
-   * Reports buffers that became unreachable unreleased, then returns and forgets every leak found
+   * Reports objects that became unreachable unreleased, then returns and forgets every leak found
    * so far.
    */
   public static List<BufferLeak> takeLeaks() {
@@ -98,8 +101,8 @@ public final class LeakDetector {
   /**
    * Takes the leaks found so far and throws if there are any.
    *
-   * @throws IllegalStateException naming each leaked buffer, with the first allocation stack as its
-   *     cause and the others suppressed
+   * @throws IllegalStateException naming each leaked object, with the first stack as its cause and
+   *     the others suppressed
    */
   public static void assertNoLeaks() {
     List<BufferLeak> taken = takeLeaks();
@@ -119,27 +122,42 @@ public final class LeakDetector {
     throw failure;
   }
 
-  /** Buffers not yet released nor reported, of every pool; paranoid mode only. */
+  /** Objects not yet released nor reported, of every owner; paranoid mode only. */
   static int openCount() {
     return open.size();
   }
 
   /** Starts tracking a new buffer, or returns null when the detector is off. */
   static Tracker track(PooledBuffer buffer, Object owner, String poolName) {
+    return track(buffer, buffer.toString(), owner, poolName);
+  }
+
+  /**
+   * Starts tracking a new reference-counted object, or returns null when the detector is off.
+   *
+   * @param resource the object: a leak is reported if it becomes unreachable before its tracker is
+   *     closed
+   * @param description names the object in reports (computed once, here)
+   * @param owner what {@link #reportOutstanding} is asked about (a pool's recycler, a cache)
+   * @param ownerName names the owner in reports
+   */
+  static Tracker track(Object resource, String description, Object owner, String ownerName) {
     if (mode == Mode.OFF) {
       return null;
     }
     drainUnreachable();
-    Tracker tracker = new Tracker(buffer, owner, poolName);
+    Tracker tracker = new Tracker(resource, description, owner, ownerName);
     open.add(tracker);
     return tracker;
   }
 
-  /** Reports the buffers of the given owner (a pool's recycler) still out; returns them. */
+  /**
+   * Reports the objects of the given owner (a pool's recycler, a cache) still out; returns them.
+   */
   static List<BufferLeak> reportOutstanding(Object owner) {
     drainUnreachable();
     List<BufferLeak> found = new ArrayList<>();
-    for (Tracker tracker : open) {
+    for (Tracker tracker : List.copyOf(open)) {
       if (tracker.owner == owner && open.remove(tracker)) {
         found.add(tracker.report(false));
       }
@@ -148,7 +166,7 @@ public final class LeakDetector {
   }
 
   private static void drainUnreachable() {
-    for (Reference<? extends PooledBuffer> ref; (ref = unreachable.poll()) != null; ) {
+    for (Reference<?> ref; (ref = unreachable.poll()) != null; ) {
       Tracker tracker = (Tracker) ref;
       if (open.remove(tracker)) {
         tracker.report(true);
@@ -156,41 +174,57 @@ public final class LeakDetector {
     }
   }
 
-  /** Where a tracked buffer was allocated; closed when the buffer is released. */
-  static final class Tracker extends PhantomReference<PooledBuffer> {
-    private final String buffer;
+  /**
+   * Where a tracked object was taken (and, for a cache entry, last retained); closed when the
+   * object is released for the last time.
+   */
+  static final class Tracker extends PhantomReference<Object> {
+    private final String description;
     private final Object owner;
-    private final String poolName;
-    private final Throwable allocatedAt;
+    private final String ownerName;
+    private final Throwable takenAt;
+    private volatile Throwable lastRetainedAt;
 
-    Tracker(PooledBuffer buffer, Object owner, String poolName) {
-      super(buffer, unreachable);
+    Tracker(Object resource, String description, Object owner, String ownerName) {
+      super(resource, unreachable);
       this.owner = owner;
-      this.buffer = buffer.toString();
-      this.poolName = poolName;
-      this.allocatedAt =
-          new Throwable(
-              "buffer "
-                  + this.buffer
-                  + " of pool ["
-                  + poolName
-                  + "] allocated by thread ["
-                  + Thread.currentThread().getName()
-                  + "]");
+      this.description = description;
+      this.ownerName = ownerName;
+      this.takenAt = new Throwable(stackMessage("allocated"));
     }
 
-    /** The buffer was released: stop tracking it. */
+    /** Records the stack of a retain, reported instead of the allocation if the object leaks. */
+    void retained() {
+      if (mode != Mode.OFF) {
+        lastRetainedAt = new Throwable(stackMessage("last retained"));
+      }
+    }
+
+    /** The object was released for the last time: stop tracking it. */
     void close() {
       if (open.remove(this)) {
         clear();
       }
     }
 
+    private String stackMessage(String what) {
+      return description
+          + " of ["
+          + ownerName
+          + "] "
+          + what
+          + " by thread ["
+          + Thread.currentThread().getName()
+          + "]";
+    }
+
     private BufferLeak report(boolean becameUnreachable) {
       clear();
-      BufferLeak leak = new BufferLeak(buffer, poolName, becameUnreachable, allocatedAt);
+      Throwable retained = lastRetainedAt;
+      Throwable stack = retained != null ? retained : takenAt;
+      BufferLeak leak = new BufferLeak(description, ownerName, becameUnreachable, stack);
       leaks.add(leak);
-      log.error("Leak: {}", leak, allocatedAt);
+      log.error("Leak: {}", leak, stack);
       return leak;
     }
   }

@@ -15,8 +15,11 @@ import java.nio.ByteBuffer;
  * returns the memory to the pool, where another caller gets it: after that, {@link #buffer()} and
  * {@link #retain()} throw, and a view taken earlier must not be used any more. The memory is not
  * cleared between uses; readers fill it before they read it.
+ *
+ * <p>As a {@link BlockBuffer}, the buffer is writable by whoever fills it (a reader loading a block
+ * from disk) and read-only by convention once it is shared.
  */
-public final class PooledBuffer implements BlockBuffer, AutoCloseable {
+public final class PooledBuffer implements BlockBuffer {
   /** Returns a buffer's memory to where it came from; called once, when the count reaches 0. */
   interface Recycler {
     void recycle(PooledBuffer buffer);
@@ -33,12 +36,11 @@ public final class PooledBuffer implements BlockBuffer, AutoCloseable {
   }
 
   private final ByteBuffer memory;
+  private final ByteBuffer view;
   private final int size;
   private final int slot;
   private final Recycler recycler;
   private final LeakDetector.Tracker tracker;
-
-  private ByteBuffer view;
 
   @SuppressWarnings("unused") // accessed through REF_COUNT
   private volatile int refCount = 1;
@@ -57,6 +59,7 @@ public final class PooledBuffer implements BlockBuffer, AutoCloseable {
           "size must be in [0, " + memory.capacity() + "], found [" + size + "]");
     }
     this.size = size;
+    this.view = memory.slice(0, size);
     this.slot = slot;
     this.recycler = requireNonNull(recycler, "recycler is null");
     this.tracker = LeakDetector.track(this, recycler, poolName);
@@ -64,6 +67,12 @@ public final class PooledBuffer implements BlockBuffer, AutoCloseable {
 
   /** The bytes asked for at allocation. */
   public int size() {
+    return size;
+  }
+
+  /** Same as {@link #size()}. */
+  @Override
+  public int length() {
     return size;
   }
 
@@ -78,25 +87,18 @@ public final class PooledBuffer implements BlockBuffer, AutoCloseable {
   }
 
   /**
-   * A new view of this buffer's {@link #size()} bytes: position 0, limit and capacity {@code size},
-   * sharing the memory. Valid only while the caller holds a reference.
+   * The view of this buffer's {@link #size()} bytes: position 0, limit and capacity {@code size},
+   * created once with the buffer and shared by every holder, so that using it allocates nothing.
+   * Use absolute gets and puts only and never change its position or limit; a caller that needs a
+   * position of its own (a channel read filling the buffer) takes a {@link ByteBuffer#duplicate()}.
+   * Valid only while the caller holds a reference.
    *
    * @throws IllegalStateException if the buffer was released
    */
   @Override
   public ByteBuffer buffer() {
     checkLive("use");
-    ByteBuffer v = view;
-    if (v == null) {
-      v = memory.slice(0, size);
-      view = v;
-    }
-    return v;
-  }
-
-  @Override
-  public int length() {
-    return size;
+    return view;
   }
 
   /**

@@ -87,7 +87,7 @@ class TestBufferPool {
         assertThat(exhausted.buffer().isDirect()).isFalse();
 
         BufferPoolStats stats = pool.stats();
-        long heap = small + SIZE + 1 + SIZE;
+        long heap = (long) small + SIZE + 1 + SIZE;
         assertThat(stats.poolAllocationBytes()).isEqualTo(SIZE);
         assertThat(stats.heapAllocationBytes()).isEqualTo(heap);
         assertThat(stats.heapAllocationRatio()).isEqualTo((double) heap / (heap + SIZE));

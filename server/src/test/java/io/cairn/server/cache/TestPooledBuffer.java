@@ -94,4 +94,17 @@ class TestPooledBuffer {
     assertThat(buffer.buffer().get(9)).isEqualTo((byte) 7);
     buffer.release();
   }
+
+  @Test
+  void isABlockBufferWithOneSharedView() {
+    PooledBuffer buffer = newBuffer(b -> recycled.incrementAndGet());
+    BlockBuffer block = buffer;
+    assertThat(block.length()).isEqualTo(10);
+    assertThat(block.buffer()).as("created once, not per call").isSameAs(buffer.buffer());
+    assertThat(block.retain()).isSameAs(buffer);
+    assertThat(block.release()).isFalse();
+    block.close();
+    assertThat(buffer.refCount()).isZero();
+    assertThat(recycled).hasValue(1);
+  }
 }

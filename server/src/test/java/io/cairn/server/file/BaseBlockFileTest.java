@@ -7,9 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.kv.Bytes;
-import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPool;
 import io.cairn.server.cache.BufferPoolConfig;
+import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.cell.CellCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,7 +57,12 @@ abstract class BaseBlockFileTest {
     directory = Files.createTempDirectory("blockfile");
     // a few pooled direct buffers (every block size is pooled) and heap buffers past them
     pool = new BufferPool("test reads", new BufferPoolConfig(70 * 1024, 0, 4));
-    context = new ReadContext(pool, BlockCache.disabled());
+    context =
+        new ReadContext(
+            pool,
+            new CombinedBlockCache(
+                BlockCacheConfig.defaults().withL1Bytes(64 << 10).withL2Bytes(520 << 10),
+                pool.config().poolBytes()));
   }
 
   /** Opens a reader that reads through the test's pool (direct memory) and cache. */

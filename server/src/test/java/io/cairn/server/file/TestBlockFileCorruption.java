@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Bytes;
-import io.cairn.server.cache.BlockCache;
+import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPool;
 import io.cairn.server.cache.BufferPoolConfig;
+import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.cell.CellCursor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,7 +32,12 @@ class TestBlockFileCorruption {
   @TempDir Path directory;
   private final BufferPool pool =
       new BufferPool("corruption test reads", new BufferPoolConfig(70 * 1024, 0, 4));
-  private final ReadContext context = new ReadContext(pool, BlockCache.disabled());
+  private final ReadContext context =
+      new ReadContext(
+          pool,
+          new CombinedBlockCache(
+              BlockCacheConfig.defaults().withL1Bytes(64 << 10).withL2Bytes(520 << 10),
+              pool.config().poolBytes()));
 
   @AfterEach
   void everyBufferIsBack() {

@@ -1,0 +1,114 @@
+package io.cairn.core.catalog;
+
+import io.cairn.core.encoding.RowLayout.KeyColumn;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Read-only views of the store's state in schema {@value #SCHEMA}, queried with SQL like tables
+ * (filters, projections and aggregates work on them). The store computes their rows when scanned;
+ * nothing is persisted. They carry negative table ids, and their KV table is named after the view
+ * ({@link TableDescriptor#kvTableName()}), which the store serves. Creating, altering, dropping and
+ * writing them is refused.
+ */
+public final class SystemViews {
+  public static final String SCHEMA = "SYSTEM";
+
+  /**
+   * {@code SYSTEM.BLOCK_CACHE}: one row per cache level (L1: on-heap LRU for index and bloom
+   * blocks; L2: off-heap bucket cache for data blocks).
+   */
+  public static final TableDescriptor BLOCK_CACHE =
+      view(
+          -1,
+          "BLOCK_CACHE",
+          "LEVEL",
+          DataType.VARCHAR,
+          "MEMORY",
+          DataType.VARCHAR,
+          "BLOCKS",
+          DataType.BIGINT,
+          "BYTES",
+          DataType.BIGINT,
+          "USED_BYTES",
+          DataType.BIGINT,
+          "CAPACITY_BYTES",
+          DataType.BIGINT,
+          "ALLOCATED_BYTES",
+          DataType.BIGINT,
+          "HITS",
+          DataType.BIGINT,
+          "MISSES",
+          DataType.BIGINT,
+          "HIT_RATIO",
+          DataType.DOUBLE,
+          "EVICTIONS",
+          DataType.BIGINT,
+          "EVICTED_BYTES",
+          DataType.BIGINT,
+          "NOT_CACHED_TOO_LARGE",
+          DataType.BIGINT,
+          "NOT_CACHED_NO_SPACE",
+          DataType.BIGINT);
+
+  /** {@code SYSTEM.BUFFER_POOL}: the pool that reads from disk borrow direct buffers from. */
+  public static final TableDescriptor BUFFER_POOL =
+      view(
+          -2,
+          "BUFFER_POOL",
+          "NAME",
+          DataType.VARCHAR,
+          "BUFFER_SIZE",
+          DataType.BIGINT,
+          "USED_BUFFERS",
+          DataType.BIGINT,
+          "TOTAL_BUFFERS",
+          DataType.BIGINT,
+          "MAX_BUFFERS",
+          DataType.BIGINT,
+          "POOL_ALLOCATION_BYTES",
+          DataType.BIGINT,
+          "HEAP_ALLOCATION_BYTES",
+          DataType.BIGINT,
+          "HEAP_ALLOCATION_RATIO",
+          DataType.DOUBLE);
+
+  private static final List<TableDescriptor> ALL = List.of(BLOCK_CACHE, BUFFER_POOL);
+
+  private SystemViews() {}
+
+  /** Every system view, sorted by name. */
+  public static List<TableDescriptor> all() {
+    return ALL;
+  }
+
+  /** The view {@code schema.name}, if it is one. */
+  public static Optional<TableDescriptor> find(String schema, String name) {
+    if (!SCHEMA.equals(schema)) {
+      return Optional.empty();
+    }
+    return ALL.stream().filter(v -> v.tableName().equals(name)).findFirst();
+  }
+
+  /** Whether {@code table} is a system view. */
+  public static boolean isView(TableDescriptor table) {
+    return table.tableId() < 0;
+  }
+
+  /** A view whose first column (NOT NULL) is the key; the others are nullable. */
+  private static TableDescriptor view(long id, String name, Object... columns) {
+    List<ColumnDescriptor> list = new ArrayList<>();
+    for (int i = 0; i < columns.length; i += 2) {
+      DataType type = (DataType) columns[i + 1];
+      list.add(
+          new ColumnDescriptor(
+              (String) columns[i], i / 2 + 1, i == 0 ? type.withNullable(false) : type));
+    }
+    return new TableDescriptor(
+        id, SCHEMA, name, list, List.of(new KeyColumn(0, SortOrder.ASC)), Map.of(), 1);
+  }
+}
