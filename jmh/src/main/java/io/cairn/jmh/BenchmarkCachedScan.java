@@ -61,7 +61,7 @@ public class BenchmarkCachedScan {
     @Setup(Level.Trial)
     public void create(BenchmarkParams params) throws IOException, SQLException {
       ReadPathRows.checkOneOperationPerRow(params, rows);
-      table = SqlReadPathTable.create(rows, cache.storeSettings(cacheSize));
+      table = SqlReadPathTable.create(rows, cache, cacheSize);
       qtyBelowLimit = ReadPathRows.countQtyBelowLimit(rows);
       qtySumBeforeDateLimit = ReadPathRows.sumQtyBeforeDateLimit(rows);
     }

@@ -56,7 +56,7 @@ public class BenchmarkKvGet {
   @Setup(Level.Trial)
   public void create(BenchmarkParams params) throws IOException {
     ReadPathRows.checkOneOperationPerGet(params);
-    table = KvReadPathTable.create(rows, cache.storeSettings(cacheSize));
+    table = KvReadPathTable.create(rows, cache, cacheSize);
   }
 
   @TearDown(Level.Trial)

@@ -56,7 +56,7 @@ public class BenchmarkKvScan {
   @Setup(Level.Trial)
   public void create(BenchmarkParams params) throws IOException {
     ReadPathRows.checkOneOperationPerRow(params, rows);
-    table = KvReadPathTable.create(rows, cache.storeSettings(cacheSize));
+    table = KvReadPathTable.create(rows, cache, cacheSize);
     long expected = ReadPathRows.countQtyBelowLimit(rows);
     long found = table.countRows(qtyBelowLimit);
     if (found != expected) {

@@ -55,7 +55,7 @@ public class BenchmarkPointGet {
     @Setup(Level.Trial)
     public void create(BenchmarkParams params) throws IOException, SQLException {
       ReadPathRows.checkOneOperationPerGet(params);
-      table = SqlReadPathTable.create(rows, cache.storeSettings(cacheSize));
+      table = SqlReadPathTable.create(rows, cache, cacheSize);
     }
 
     @TearDown(Level.Trial)

@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,20 +59,28 @@ final class KvReadPathTable implements AutoCloseable {
     this.rows = rows;
   }
 
-  /** Creates, loads, compacts and warms the table in a store opened with {@code storeSettings}. */
-  static KvReadPathTable create(int rows, Map<String, String> storeSettings) throws IOException {
+  /**
+   * Creates, loads, compacts and warms the table in a store opened with {@code cache}'s settings;
+   * fails unless the cache (if any) then holds all of it.
+   */
+  static KvReadPathTable create(int rows, CacheSetting cache, String cacheSize) throws IOException {
     if (rows <= 0) {
       throw new IllegalArgumentException("rows: expected > 0, found [" + rows + "]");
     }
     Path dir = Files.createTempDirectory("cairn-jmh-kv");
     KvReadPathTable t = null;
     try {
-      t = new KvReadPathTable(dir, Stores.open(dir, storeSettings), rows);
+      t = new KvReadPathTable(dir, Stores.open(dir, cache.storeSettings(cacheSize)), rows);
       t.load();
-      long found = t.countRows(scanAll());
-      if (found != rows) {
-        throw new IllegalStateException("Rows: expected [" + rows + "], found [" + found + "]");
+      BlockCacheCounters before = null;
+      for (int pass = 0; pass < 2; pass++) {
+        before = BlockCacheCounters.read(dir);
+        long found = t.countRows(scanAll());
+        if (found != rows) {
+          throw new IllegalStateException("Rows: expected [" + rows + "], found [" + found + "]");
+        }
       }
+      BlockCacheCounters.read(dir).checkNoMissesSince(before, cacheSize);
       return t;
     } catch (RuntimeException e) {
       try {
@@ -95,6 +102,10 @@ final class KvReadPathTable implements AutoCloseable {
 
   KvTable table() {
     return table;
+  }
+
+  BlockCacheCounters cacheCounters() {
+    return BlockCacheCounters.read(dir);
   }
 
   static Object[] row(long k) {

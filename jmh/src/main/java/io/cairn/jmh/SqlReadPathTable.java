@@ -1,7 +1,5 @@
 package io.cairn.jmh;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,9 +43,9 @@ final class SqlReadPathTable implements AutoCloseable {
   }
 
   /** Creates, loads, compacts and warms the table. */
-  static SqlReadPathTable create(int rows, Map<String, String> storeSettings)
+  static SqlReadPathTable create(int rows, CacheSetting cache, String cacheSize)
       throws IOException, SQLException {
-    requireNonNull(storeSettings, "storeSettings is null");
+    Map<String, String> storeSettings = cache.storeSettings(cacheSize);
     if (rows <= 0) {
       throw new IllegalArgumentException("rows: expected > 0, found [" + rows + "]");
     }
@@ -56,7 +54,7 @@ final class SqlReadPathTable implements AutoCloseable {
     try {
       table = new SqlReadPathTable(dir, storeSettings, rows);
       table.load();
-      table.warm();
+      table.warm(cacheSize);
       return table;
     } catch (SQLException | RuntimeException e) {
       if (table != null) {
@@ -110,9 +108,14 @@ final class SqlReadPathTable implements AutoCloseable {
     }
   }
 
-  /** Reads every block of the table twice: the second pass finds them all in the cache. */
-  private void warm() throws SQLException {
+  /**
+   * Reads every block of the table twice, and fails unless the second pass found them all in the
+   * cache (when the store has one).
+   */
+  private void warm(String cacheSize) throws SQLException {
+    BlockCacheCounters before = null;
     for (int pass = 0; pass < 2; pass++) {
+      before = BlockCacheCounters.read(dir);
       try (Statement s = anchor.createStatement();
           ResultSet r = s.executeQuery("SELECT COUNT(*), SUM(PRICE) FROM T")) {
         r.next();
@@ -122,6 +125,7 @@ final class SqlReadPathTable implements AutoCloseable {
         }
       }
     }
+    BlockCacheCounters.read(dir).checkNoMissesSince(before, cacheSize);
   }
 
   @Override

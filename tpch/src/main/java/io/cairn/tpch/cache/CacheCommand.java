@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,7 +51,7 @@ import picocli.CommandLine.Option;
           + " T (K BIGINT PRIMARY KEY, QTY DECIMAL(15,2), PRICE DOUBLE, D DATE, S VARCHAR) of"
           + " --rows rows into a jdbc:cairn:file: store in --dir, flushes and major-compacts it,"
           + " then prints one table:",
-      "- COUNT(*) and COUNT(*) WHERE QTY < 10 (20% of the rows) with the data in the block cache"
+      "- COUNT(*) and COUNT(*) WHERE QTY < 10 (20%% of the rows) with the data in the block cache"
           + " (off-heap L2 of --cache-size, warmed), only in the OS page cache (a store opened with"
           + " cairn.block-cache.size=0 and cairn.block-cache.l1-size=0), and with /*+ NO_CACHE */"
           + " on a freshly opened store (cold cache);",
@@ -61,11 +62,13 @@ import picocli.CommandLine.Option;
           + " off-heap L2, then in the on-heap L1 (cairn.block-cache.size=0, l1-size ="
           + " --cache-size), with GC count and GC time (GarbageCollectorMXBeans) for each.",
       "",
-      "Times are medians of --iterations runs after --warmups unmeasured ones (the mixed workload"
+      "First, a --warmup-time mix of all the queries lets the JIT compile the read path. Times are"
+          + " medians of --iterations runs after --warmups unmeasured ones (the mixed workload"
           + " runs once per cache). disk MB/s = bytes of T's block files (--compression) / time;"
           + " uncompressed MB/s = bytes of the same files written with COMPRESSION='NONE' / time."
           + " Heap bytes are read from ThreadMXBean (all threads, TLAB-granular); the jmh module's"
-          + " benchmarks with -prof gc give the precise figure.",
+          + " benchmarks with -prof gc give the precise figure. hit %% = block cache hits /"
+          + " lookups during the measured runs (SYSTEM.BLOCK_CACHE, both levels).",
       ""
     },
     footer = {
@@ -120,6 +123,15 @@ public final class CacheCommand implements Callable<Integer> {
       description = "Unmeasured runs before each timed part. Default: ${DEFAULT-VALUE}.",
       defaultValue = "1")
   int warmups;
+
+  @Option(
+      names = "--warmup-time",
+      description =
+          "Unmeasured mix of all the queries before the first measurement, so that the JIT has"
+              + " compiled the read path: 10s, 500ms or seconds. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "10s",
+      converter = DurationConverter.class)
+  Duration warmupTime;
 
   @Option(
       names = "--gets",
@@ -201,6 +213,7 @@ public final class CacheCommand implements Callable<Integer> {
               "ops/s",
               "heap B/op",
               "p99 us",
+              "hit %",
               "GCs",
               "GC ms")
           .alignLeft(1);
@@ -241,8 +254,11 @@ public final class CacheCommand implements Callable<Integer> {
       List<String[]> more = new ArrayList<>();
       String l2 = "L2 off-heap " + cacheSize;
       try (Connection c = DriverManager.getConnection(url, CacheTable.properties(offHeap))) {
-        out.println("Scans from the block cache (data blocks in the off-heap L2)");
+        out.printf(Locale.ROOT, "Warming up the JIT for %s%n", text(warmupTime));
+        jitWarmup(c);
         warm(c);
+        out.println("Block cache after two full scans: " + describeCache(c));
+        out.println("Scans from the block cache (data blocks in the off-heap L2)");
         blockCache.add(scan(c, CacheTable.COUNT, rows, "COUNT(*)", l2));
         blockCache.add(
             scan(c, CacheTable.COUNT_WHERE, expectedCountWhere, "COUNT(*) WHERE QTY < 10", l2));
@@ -252,7 +268,7 @@ public final class CacheCommand implements Callable<Integer> {
           out.printf(Locale.ROOT, "COUNT(*) by %d client(s) at once%n", n);
           more.add(scaling(url, CacheTable.properties(offHeap), n, l2));
         }
-        out.printf(Locale.ROOT, "Mixed workload for %s, data blocks off-heap%n", durationText());
+        out.printf(Locale.ROOT, "Mixed workload for %s, data blocks off-heap%n", text(duration));
         more.addAll(mixed(url, CacheTable.properties(offHeap), l2));
       }
       try (Connection c = DriverManager.getConnection(url, CacheTable.properties(pageCacheOnly))) {
@@ -274,10 +290,12 @@ public final class CacheCommand implements Callable<Integer> {
                 expectedCountWhere,
                 "COUNT(*) WHERE QTY < 10",
                 cold));
+        out.println("Block cache after the NO_CACHE scans: " + describeCache(c));
       }
       try (Connection c = DriverManager.getConnection(url, CacheTable.properties(onHeap))) {
-        out.printf(Locale.ROOT, "Mixed workload for %s, data blocks on-heap%n", durationText());
+        out.printf(Locale.ROOT, "Mixed workload for %s, data blocks on-heap%n", text(duration));
         warm(c);
+        out.println("Block cache after two full scans: " + describeCache(c));
         more.addAll(mixed(url, CacheTable.properties(onHeap), "L1 on-heap " + cacheSize));
       }
       for (List<String[]> group : List.of(blockCache, pageCache, noCache, more)) {
@@ -303,7 +321,8 @@ public final class CacheCommand implements Callable<Integer> {
               + " around the measured runs, in the mixed workload from each client's own thread;"
               + " the jmh module's benchmarks with -prof gc give the precise figure.");
       out.println(
-          "GCs, GC ms: collections and their time during the measured runs (all collectors).");
+          "hit %: block cache hits / lookups (both levels, SYSTEM.BLOCK_CACHE) during the measured"
+              + " runs. GCs, GC ms: collections and their time during them (all collectors).");
     } finally {
       if (!keep) {
         deleteRecursively(root);
@@ -326,6 +345,9 @@ public final class CacheCommand implements Callable<Integer> {
     }
     if (duration.isNegative() || duration.isZero()) {
       throw usage("--duration: expected > 0, found [" + duration + "]");
+    }
+    if (warmupTime.isNegative()) {
+      throw usage("--warmup-time: expected >= 0, found [" + warmupTime + "]");
     }
     if (scanThreads < 0 || getThreads < 0 || scanThreads + getThreads == 0) {
       throw usage("--scan-threads, --get-threads: expected >= 0, and at least one client");
@@ -363,24 +385,138 @@ public final class CacheCommand implements Callable<Integer> {
 
   /** Two full scans: every block of T is read, the second finds them in the cache. */
   private void warm(Connection c) throws SQLException {
-    for (int i = 0; i < 2; i++) {
-      try (PreparedStatement p = c.prepareStatement(CacheTable.COUNT)) {
+    try (PreparedStatement p = c.prepareStatement(CacheTable.COUNT)) {
+      for (int i = 0; i < 2; i++) {
         check(p, rows);
       }
     }
   }
 
+  /** Every kind of query, round after round, for {@link #warmupTime}; nothing is measured. */
+  private void jitWarmup(Connection c) throws SQLException {
+    SplittableRandom random = new SplittableRandom(seed - 1);
+    long end = System.nanoTime() + warmupTime.toNanos();
+    try (PreparedStatement count = c.prepareStatement(CacheTable.COUNT);
+        PreparedStatement countWhere = c.prepareStatement(CacheTable.COUNT_WHERE);
+        PreparedStatement noCache = c.prepareStatement(CacheTable.noCache(CacheTable.COUNT));
+        PreparedStatement range = c.prepareStatement(CacheTable.RANGE_SCAN);
+        PreparedStatement lookup = c.prepareStatement(CacheTable.POINT_GET)) {
+      while (System.nanoTime() < end) {
+        check(count, rows);
+        check(countWhere, expectedCountWhere);
+        check(noCache, rows);
+        for (int i = 0; i < 20; i++) {
+          rangeScan(range, random);
+        }
+        for (int i = 0; i < 1000; i++) {
+          get(lookup, random.nextLong(rows));
+        }
+      }
+    }
+  }
+
+  /** Block cache counters summed over the levels, from SYSTEM.BLOCK_CACHE. */
+  private record CacheCounters(
+      int levels, long hits, long misses, long blocks, long bytes, long evictions, long skipped) {
+    static CacheCounters read(Connection c) throws SQLException {
+      try (Statement s = c.createStatement();
+          ResultSet r =
+              s.executeQuery(
+                  "SELECT COUNT(*), SUM(HITS), SUM(MISSES), SUM(BLOCKS), SUM(BYTES),"
+                      + " SUM(EVICTIONS), SUM(NOT_CACHED_TOO_LARGE + NOT_CACHED_NO_SPACE)"
+                      + " FROM \"SYSTEM\".BLOCK_CACHE")) {
+        r.next();
+        return new CacheCounters(
+            r.getInt(1),
+            r.getLong(2),
+            r.getLong(3),
+            r.getLong(4),
+            r.getLong(5),
+            r.getLong(6),
+            r.getLong(7));
+      }
+    }
+
+    /** Hits in percent of the lookups since {@code before}; empty without lookups. */
+    String hitPercent(CacheCounters before) {
+      long h = hits - before.hits;
+      long lookups = h + misses - before.misses;
+      return levels == 0 || lookups == 0
+          ? ""
+          : String.format(Locale.ROOT, "%.1f", 100.0 * h / lookups);
+    }
+  }
+
+  /** What the cache holds, per level, with a warning when it is too small for T. */
+  private String describeCache(Connection c) throws SQLException {
+    List<String> levels = new ArrayList<>();
+    long lost = 0;
+    try (Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT LEVEL, MEMORY, BLOCKS, BYTES, CAPACITY_BYTES, EVICTIONS,"
+                    + " NOT_CACHED_TOO_LARGE + NOT_CACHED_NO_SPACE FROM \"SYSTEM\".BLOCK_CACHE")) {
+      while (r.next()) {
+        levels.add(
+            String.format(
+                Locale.ROOT,
+                "%s (%s) %,d blocks, %,.1f of %,.1f MiB",
+                r.getString(1),
+                r.getString(2),
+                r.getLong(3),
+                r.getLong(4) / (double) (1 << 20),
+                r.getLong(5) / (double) (1 << 20)));
+        lost += r.getLong(6) + r.getLong(7);
+      }
+    }
+    if (levels.isEmpty()) {
+      return "no cache";
+    }
+    String text = String.join("; ", levels);
+    return lost == 0
+        ? text
+        : text
+            + String.format(
+                Locale.ROOT,
+                " - WARNING: %,d blocks evicted or not cached: T does not fit, raise --cache-size",
+                lost);
+  }
+
   /** One timed run: elapsed nanoseconds and heap bytes allocated. */
   private record Run(long nanos, long bytes) {}
 
+  /** What the measured runs of a part have in common: GC and cache counters before them. */
+  private static final class Window {
+    private final Connection counters;
+    private final JvmMeters.GcTotals gc;
+    private final CacheCounters cache;
+
+    Window(Connection counters) throws SQLException {
+      this.counters = counters;
+      this.cache = CacheCounters.read(counters);
+      this.gc = JvmMeters.GcTotals.now();
+    }
+
+    /** hit %, GCs, GC ms since this window opened. */
+    String[] close() throws SQLException {
+      JvmMeters.GcTotals g = JvmMeters.GcTotals.now().minus(gc);
+      return new String[] {
+        CacheCounters.read(counters).hitPercent(cache),
+        String.valueOf(g.count()),
+        String.valueOf(g.millis())
+      };
+    }
+  }
+
   private String[] scan(Connection c, String sql, long expected, String name, String cache)
       throws SQLException {
+    System.gc(); // each part starts from a collected heap
     List<Run> runs = new ArrayList<>();
-    JvmMeters.GcTotals gcBefore = null;
+    Window window = null;
     try (PreparedStatement p = c.prepareStatement(sql)) {
       for (int i = 0; i < warmups + iterations; i++) {
         if (i == warmups) {
-          gcBefore = JvmMeters.GcTotals.now();
+          window = new Window(c);
         }
         long bytes = meters.allocatedBytes();
         long start = System.nanoTime();
@@ -392,39 +528,72 @@ public final class CacheCommand implements Callable<Integer> {
         }
       }
     }
-    JvmMeters.GcTotals gc = JvmMeters.GcTotals.now().minus(gcBefore);
-    return scanRow(name + (sql.contains("NO_CACHE") ? " /*+ NO_CACHE */" : ""), cache, 1, runs, gc);
+    return scanRow(
+        name + (sql.contains("NO_CACHE") ? " /*+ NO_CACHE */" : ""),
+        cache,
+        1,
+        runs,
+        window.close());
   }
 
   private String[] scanRow(
-      String name, String cache, int clients, List<Run> runs, JvmMeters.GcTotals gc) {
+      String name, String cache, int clients, List<Run> runs, String[] hitsAndGc) {
     double seconds = medianNanos(runs) / 1e9;
     double rowsScanned = (double) rows * clients;
-    return new String[] {
-      name,
-      cache,
-      String.valueOf(clients),
-      ms(seconds * 1e3),
-      count(rowsScanned / seconds),
-      mb(diskBytes * clients / seconds),
-      mb(uncompressedBytes * clients / seconds),
-      "",
-      perOp(medianBytes(runs), rowsScanned),
-      "",
-      String.valueOf(gc.count()),
-      String.valueOf(gc.millis())
-    };
+    return row(
+        name,
+        cache,
+        String.valueOf(clients),
+        ms(seconds * 1e3),
+        count(rowsScanned / seconds),
+        mb(diskBytes * clients / seconds),
+        mb(uncompressedBytes * clients / seconds),
+        "",
+        perOp(medianBytes(runs), rowsScanned),
+        "",
+        hitsAndGc);
+  }
+
+  /** A table row: the first ten cells, then hit %, GCs and GC ms (none: left empty). */
+  private static String[] row(
+      String name,
+      String cache,
+      String clients,
+      String medianMs,
+      String rowsPerSecond,
+      String diskMbPerSecond,
+      String uncompressedMbPerSecond,
+      String opsPerSecond,
+      String heapBytesPerOp,
+      String p99,
+      String... hitsAndGc) {
+    List<String> cells =
+        new ArrayList<>(
+            List.of(
+                name,
+                cache,
+                clients,
+                medianMs,
+                rowsPerSecond,
+                diskMbPerSecond,
+                uncompressedMbPerSecond,
+                opsPerSecond,
+                heapBytesPerOp,
+                p99));
+    cells.addAll(List.of(hitsAndGc));
+    return cells.toArray(String[]::new);
   }
 
   private String[] pointGets(Connection c, String cache) throws SQLException {
+    System.gc();
     SplittableRandom random = new SplittableRandom(seed);
     Histogram latency = new Histogram(3);
     List<Run> runs = new ArrayList<>();
-    JvmMeters.GcTotals gcBefore = null;
+    Window window = null;
     try (PreparedStatement p = c.prepareStatement(CacheTable.POINT_GET)) {
       for (int i = 0; i < warmups + iterations; i++) {
         if (i == warmups) {
-          gcBefore = JvmMeters.GcTotals.now();
+          window = new Window(c);
         }
         boolean measured = i >= warmups;
         long bytes = meters.allocatedBytes();
@@ -443,27 +612,25 @@ public final class CacheCommand implements Callable<Integer> {
         }
       }
     }
-    JvmMeters.GcTotals gc = JvmMeters.GcTotals.now().minus(gcBefore);
     double seconds = medianNanos(runs) / 1e9;
-    return new String[] {
-      "point get, SELECT * WHERE K = ?",
-      cache,
-      "1",
-      ms(seconds * 1e3),
-      "",
-      "",
-      "",
-      count(gets / seconds),
-      perOp(medianBytes(runs), gets),
-      String.valueOf(latency.getValueAtPercentile(99)),
-      String.valueOf(gc.count()),
-      String.valueOf(gc.millis())
-    };
+    return row(
+        "point get, SELECT * WHERE K = ?",
+        cache,
+        "1",
+        ms(seconds * 1e3),
+        "",
+        "",
+        "",
+        count(gets / seconds),
+        perOp(medianBytes(runs), gets),
+        String.valueOf(latency.getValueAtPercentile(99)),
+        window.close());
   }
 
   /** COUNT(*) by {@code clients} connections at once; a run ends when the last one has answered. */
   private String[] scaling(String url, Properties settings, int clients, String cache)
       throws SQLException, InterruptedException, ExecutionException {
+    System.gc();
     List<Connection> connections = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
@@ -474,10 +641,10 @@ public final class CacheCommand implements Callable<Integer> {
         queries.add(c.prepareStatement(CacheTable.COUNT));
       }
       List<Run> runs = new ArrayList<>();
-      JvmMeters.GcTotals gcBefore = null;
+      Window window = null;
       for (int i = 0; i < warmups + iterations; i++) {
         if (i == warmups) {
-          gcBefore = JvmMeters.GcTotals.now();
+          window = new Window(connections.get(0));
         }
         CountDownLatch go = new CountDownLatch(1);
         List<Future<?>> done = new ArrayList<>();
@@ -502,8 +669,7 @@ public final class CacheCommand implements Callable<Integer> {
           runs.add(new Run(nanos, bytes));
         }
       }
-      JvmMeters.GcTotals gc = JvmMeters.GcTotals.now().minus(gcBefore);
-      return scanRow("COUNT(*), clients at once", cache, clients, runs, gc);
+      return scanRow("COUNT(*), clients at once", cache, clients, runs, window.close());
     } finally {
       pool.shutdownNow();
       closeAll(connections);
@@ -539,8 +705,8 @@ public final class CacheCommand implements Callable<Integer> {
           getDone.add(pool.submit(() -> pointGets(lookup, random, go, stop)));
         }
       }
-      System.gc(); // start from a collected heap: the previous parts' garbage is not this run's
-      JvmMeters.GcTotals gcBefore = JvmMeters.GcTotals.now();
+      System.gc();
+      Window window = new Window(connections.get(0));
       long start = System.nanoTime();
       go.countDown();
       Thread.sleep(duration.toMillis());
@@ -548,50 +714,47 @@ public final class CacheCommand implements Callable<Integer> {
       ClientResult scans = sum(scanDone);
       ClientResult lookups = sum(getDone);
       double seconds = (System.nanoTime() - start) / 1e9;
-      JvmMeters.GcTotals gc = JvmMeters.GcTotals.now().minus(gcBefore);
+      String[] hitsAndGc = window.close();
       long gets = lookups.latency().getTotalCount();
       double scannedRows = (double) scans.statements() * rangeRows;
       List<String[]> result = new ArrayList<>();
       result.add(
-          new String[] {
-            "mixed " + durationText() + ": all clients",
-            cache,
-            String.valueOf(clients),
-            "",
-            "",
-            "",
-            "",
-            count((scans.statements() + gets) / seconds),
-            "",
-            "",
-            String.valueOf(gc.count()),
-            String.valueOf(gc.millis())
-          });
+          row(
+              "mixed " + text(duration) + ": all clients",
+              cache,
+              String.valueOf(clients),
+              "",
+              "",
+              "",
+              "",
+              count((scans.statements() + gets) / seconds),
+              "",
+              "",
+              hitsAndGc));
       result.add(
-          new String[] {
-            String.format(Locale.ROOT, "  range scans of %,d rows", rangeRows),
-            cache,
-            String.valueOf(scanThreads),
-            "",
-            count(scannedRows / seconds),
-            mb(diskBytes * (scannedRows / rows) / seconds),
-            mb(uncompressedBytes * (scannedRows / rows) / seconds),
-            count(scans.statements() / seconds),
-            perOp(scans.bytes(), scannedRows)
-          });
+          row(
+              String.format(Locale.ROOT, "  range scans of %,d rows", rangeRows),
+              cache,
+              String.valueOf(scanThreads),
+              "",
+              count(scannedRows / seconds),
+              mb(diskBytes * (scannedRows / rows) / seconds),
+              mb(uncompressedBytes * (scannedRows / rows) / seconds),
+              count(scans.statements() / seconds),
+              perOp(scans.bytes(), scannedRows),
+              ""));
       result.add(
-          new String[] {
-            "  point gets",
-            cache,
-            String.valueOf(getThreads),
-            "",
-            "",
-            "",
-            "",
-            count(gets / seconds),
-            perOp(lookups.bytes(), gets),
-            gets == 0 ? "" : String.valueOf(lookups.latency().getValueAtPercentile(99))
-          });
+          row(
+              "  point gets",
+              cache,
+              String.valueOf(getThreads),
+              "",
+              "",
+              "",
+              "",
+              count(gets / seconds),
+              perOp(lookups.bytes(), gets),
+              gets == 0 ? "" : String.valueOf(lookups.latency().getValueAtPercentile(99))));
       return result;
     } finally {
       stop.set(true);
@@ -621,10 +784,7 @@ public final class CacheCommand implements Callable<Integer> {
     long bytes = meters.currentThreadAllocatedBytes();
     long n = 0;
     while (!stop.get()) {
-      long from = random.nextLong(rows - rangeRows + 1);
-      scan.setLong(1, from);
-      scan.setLong(2, from + rangeRows);
-      check(scan, rangeRows);
+      rangeScan(scan, random);
       n++;
     }
     return new ClientResult(n, meters.currentThreadAllocatedBytes() - bytes, new Histogram(3));
@@ -644,6 +804,13 @@ public final class CacheCommand implements Callable<Integer> {
       n++;
     }
     return new ClientResult(n, meters.currentThreadAllocatedBytes() - bytes, latency);
+  }
+
+  private void rangeScan(PreparedStatement scan, SplittableRandom random) throws SQLException {
+    long from = random.nextLong(rows - rangeRows + 1);
+    scan.setLong(1, from);
+    scan.setLong(2, from + rangeRows);
+    check(scan, rangeRows);
   }
 
   /** Runs a counting query and checks its first column. */
@@ -666,7 +833,7 @@ public final class CacheCommand implements Callable<Integer> {
     }
   }
 
-  private String durationText() {
+  private static String text(Duration duration) {
     long ms = duration.toMillis();
     return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
   }

@@ -30,6 +30,8 @@ class TestCacheCommand {
             "1",
             "--warmups",
             "0",
+            "--warmup-time",
+            "200ms",
             "--gets",
             "200",
             "--range-rows",
@@ -43,6 +45,7 @@ class TestCacheCommand {
         .contains("Machine: ", "max direct memory")
         .contains("T: 20,000 rows; block files")
         .contains("measurement", "rows/s", "disk MB/s", "uncompressed MB/s", "heap B/op", "GC ms")
+        .contains("hit %", "Block cache after two full scans: L1 (heap)")
         .contains("COUNT(*)  ", "COUNT(*) WHERE QTY < 10  ")
         .contains("COUNT(*) /*+ NO_CACHE */", "COUNT(*) WHERE QTY < 10 /*+ NO_CACHE */")
         .contains("L2 off-heap 16m", "none (OS page cache)", "NO_CACHE, cold L2", "L1 on-heap 16m")
@@ -66,7 +69,9 @@ class TestCacheCommand {
   void helpDescribesTheMeasurements() {
     Run run = run("bench", "cache", "--help");
     assertThat(run.exit).isZero();
-    assertThat(run.out).contains("--rows", "--duration", "--cache-size", "NO_CACHE", "GC");
+    assertThat(run.out)
+        .contains("--rows", "--duration", "--cache-size", "NO_CACHE", "GC")
+        .contains("(20% of the rows)", "hit % = block cache hits");
   }
 
   @Test
