@@ -34,9 +34,10 @@ import java.util.stream.IntStream;
  * <p>The bytes belong to the caller and must stay unchanged until the next {@link #reset}; the
  * reader keeps no copy. The value buffer may be heap or direct and shared with other readers: only
  * absolute reads are used, its position, limit and byte order are never touched. Malformed bytes
- * raise the same INTERNAL_ERROR {@link CairnException}s as {@link RowCodec#decode} (offsets in
- * messages count from the start of the key or of the value cell), on the first access that needs
- * the malformed part.
+ * raise the same exceptions as {@link RowCodec#decode} (INTERNAL_ERROR {@link CairnException}s with
+ * the same messages, though a byte offset in a message may count from the start of the backing
+ * array rather than of the row), on the first access that needs the malformed part: a malformed
+ * column that is never read goes unnoticed, as with RowCodec's {@code needed}.
  *
  * <p>Not thread-safe.
  */
