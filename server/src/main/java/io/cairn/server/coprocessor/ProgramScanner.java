@@ -2,14 +2,14 @@ package io.cairn.server.coprocessor;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
-import io.cairn.kv.Bytes;
+import io.cairn.core.expr.RowFilter;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.server.cell.RowCursor;
@@ -18,8 +18,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a {@link ScanProgram} over visible rows: decodes each, keeps it when the filter is TRUE,
- * emits the projection, stops after the limit.
+ * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, emits the
+ * projection, stops after the limit. Rows are read in place: a {@link RowReader} is pointed at the
+ * cursor's key and value views (nothing is copied) and a {@link RowFilter} tests it, so a row that
+ * the filter rejects costs no allocation for the common filter shapes (see RowFilter), and an empty
+ * projection ({@code COUNT(*)}) emits one shared empty array. Only emitted rows allocate their
+ * values.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
@@ -31,10 +35,26 @@ public final class ProgramScanner implements RowScanner {
   private static final int CLOSE_REQUESTED = 2;
   private static final int CLOSED = 3;
 
+  /** What an empty projection emits for every row. */
+  private static final Object[] NO_VALUES = new Object[0];
+
+  /** {@link #projectedColumns} entry of the row key pseudo-column. */
+  private static final int KEY_COLUMN = -1;
+
+  /** {@link #projectedColumns} entry of an expression that is not a plain column. */
+  private static final int EXPRESSION = -2;
+
   private final RowCursor rows;
-  private final RowCodec codec;
-  private final RowExpression filter;
+  private final RowReader reader;
+  private final RowFilter filter;
   private final RowExpression[] projection;
+
+  /** Per projected expression: the layout column it is, KEY_COLUMN or EXPRESSION. */
+  private final int[] projectedColumns;
+
+  /** The decoded row that EXPRESSION projections read (plus the key pseudo-column); reused. */
+  private final Object[] scratch;
+
   private final EvalContext context;
   private final long limit;
   private final boolean readsKey;
@@ -46,16 +66,33 @@ public final class ProgramScanner implements RowScanner {
   public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
-    this.codec = new RowCodec(program.layout());
-    this.filter = program.filter().map(ExprCompiler::compile).orElse(null);
+    int columnCount = program.layout().columnCount();
+    this.filter =
+        program
+            .filter()
+            .map(f -> RowFilter.compile(f, program.layout()).bind(context))
+            .orElse(null);
     List<RowExpression> compiled =
         program.projection().stream().map(ExprCompiler::compile).toList();
     this.projection = compiled.toArray(new RowExpression[0]);
+    this.projectedColumns = new int[projection.length];
+    boolean anyExpression = false;
+    for (int i = 0; i < projection.length; i++) {
+      Expr e = program.projection().get(i);
+      if (e instanceof Expr.ColumnRef ref && ref.index() >= 0 && ref.index() <= columnCount) {
+        projectedColumns[i] = ref.index() == columnCount ? KEY_COLUMN : ref.index();
+      } else {
+        projectedColumns[i] = EXPRESSION;
+        anyExpression = true;
+      }
+    }
     this.limit = program.limit();
     this.readsKey = readsKey(program);
-    this.needed = new boolean[program.layout().columnCount()];
+    this.scratch = anyExpression ? new Object[columnCount + (readsKey ? 1 : 0)] : null;
+    this.needed = new boolean[columnCount];
     program.filter().ifPresent(f -> markColumns(f, needed));
     program.projection().forEach(e -> markColumns(e, needed));
+    this.reader = new RowReader(program.layout(), needed);
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */
@@ -73,11 +110,19 @@ public final class ProgramScanner implements RowScanner {
   private static boolean readsKey(ScanProgram program) {
     int keyIndex = program.layout().columnCount();
     for (Expr e : program.projection()) {
-      if (e instanceof Expr.ColumnRef ref && ref.index() == keyIndex) {
+      if (reads(e, keyIndex)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean reads(Expr expr, int index) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      return ref.index() == index;
+    }
+    return expr instanceof Expr.Call call
+        && call.operands().stream().anyMatch(o -> reads(o, index));
   }
 
   @Override
@@ -100,25 +145,56 @@ public final class ProgramScanner implements RowScanner {
       return null;
     }
     while (rows.next()) {
-      Bytes key = Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength());
-      byte[] valueBytes = new byte[rows.valueLength()];
-      rows.valueBuffer().get(rows.valueOffset(), valueBytes);
-      Object[] row = codec.decode(key, Bytes.wrap(valueBytes), needed);
-      if (readsKey) {
-        row = Arrays.copyOf(row, row.length + 1);
-        row[row.length - 1] = key.toByteArray();
-      }
-      if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
+      // per row: point the reader at the cursor's views (no copy), test the filter, project
+      reader.reset(
+          rows.keyArray(),
+          rows.keyOffset(),
+          rows.keyLength(),
+          rows.valueBuffer(),
+          rows.valueOffset(),
+          rows.valueLength());
+      if (filter != null && !filter.test(reader, context)) {
         continue;
       }
-      Object[] result = new Object[projection.length];
-      for (int i = 0; i < projection.length; i++) {
-        result[i] = projection[i].evaluate(row, context);
-      }
       emitted++;
-      return result;
+      return project();
     }
     return null;
+  }
+
+  /** The projection of the reader's current row; allocates only what it emits. */
+  private Object[] project() {
+    if (projection.length == 0) {
+      return NO_VALUES;
+    }
+    Object[] result = new Object[projection.length];
+    byte[] key = null;
+    boolean decoded = false;
+    for (int i = 0; i < projection.length; i++) {
+      int column = projectedColumns[i];
+      if (column >= 0) {
+        result[i] = reader.getObject(column);
+      } else if (column == KEY_COLUMN) {
+        key = key != null ? key : copyKey();
+        result[i] = key;
+      } else {
+        if (!decoded) {
+          reader.decodeInto(scratch);
+          if (readsKey) {
+            key = key != null ? key : copyKey();
+            scratch[scratch.length - 1] = key;
+          }
+          decoded = true;
+        }
+        result[i] = projection[i].evaluate(scratch, context);
+      }
+    }
+    return result;
+  }
+
+  private byte[] copyKey() {
+    int offset = rows.keyOffset();
+    return Arrays.copyOfRange(rows.keyArray(), offset, offset + rows.keyLength());
   }
 
   @Override
