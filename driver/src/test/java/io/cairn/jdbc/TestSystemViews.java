@@ -9,6 +9,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -102,6 +104,24 @@ class TestSystemViews {
     assertThat(value("SELECT COUNT(*) FROM \"SYSTEM\".BUFFER_POOL")).isEqualTo(1);
     assertThat(value("SELECT COUNT(*) FROM T /* system.x */ WHERE 'SYSTEM.' = 'SYSTEM.'"))
         .isEqualTo(2000);
+  }
+
+  @Test
+  void metadataListsTheViewsAsSystemTables() throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs =
+        connection.getMetaData().getTables(null, "SYSTEM", "%", new String[] {"SYSTEM TABLE"})) {
+      while (rs.next()) {
+        rows.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
+      }
+    }
+    assertThat(rows).containsExactly("SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL");
+    try (ResultSet rs =
+        connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString("TABLE_NAME")).isEqualTo("T");
+      assertThat(rs.next()).isFalse();
+    }
   }
 
   @Test
