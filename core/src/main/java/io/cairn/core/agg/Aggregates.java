@@ -21,9 +21,66 @@ import java.util.Map;
  * exactly and divides once, delivering DECIMAL rounded HALF_UP to the result scale, DOUBLE, or an
  * integer type truncated toward zero. DISTINCT keeps the set of distinct argument values and feeds
  * each to the plain accumulator once; merging two DISTINCT states takes the union.
+ *
+ * <p>Calls that {@link #isSplittable} also run split in two steps, as a store runs them next to the
+ * data: a partial step per scan (or chunk) that ends with {@link Accumulator#writePartial} and a
+ * final step that folds each partial state in with {@link Accumulator#mergePartial}. A partial
+ * state is a few plain values of {@link #partialTypes}: COUNT a BIGINT; SUM the exact, not yet
+ * rounded or range-checked sum (BIGINT for integer and interval results, DECIMAL, DOUBLE) or NULL;
+ * MIN, MAX, ANY_VALUE, BOOL_AND, BOOL_OR their value so far; AVG the exact sum (DECIMAL, or DOUBLE
+ * for a floating result) and the count. The final result equals the one-step result for exact
+ * types; a floating SUM or AVG over several partial states may differ in the last bits (another
+ * order of additions).
  */
 public final class Aggregates {
+  private static final DataType COUNT_TYPE = DataType.BIGINT.withNullable(false);
+  private static final DataType EXACT_SUM_TYPE = DataType.of(TypeName.DECIMAL);
+
   private Aggregates() {}
+
+  /**
+   * Whether {@code call} can run as partial states merged later (see the class comment). DISTINCT
+   * calls, SINGLE_VALUE and GROUPING cannot; nor can SUM or AVG with a result type they do not
+   * compute (they fail when created, as in one step).
+   */
+  public static boolean isSplittable(AggregateCall call) {
+    if (call.distinct()) {
+      return false;
+    }
+    TypeName result = call.resultType().name();
+    return switch (call.kind()) {
+      case COUNT_STAR, COUNT, MIN, MAX, ANY_VALUE, BOOL_AND, BOOL_OR -> true;
+      case SUM, SUM0 ->
+          result.isExactInteger()
+              || result.isInterval()
+              || result == TypeName.DECIMAL
+              || isFloating(result);
+      case AVG -> result.isNumeric();
+      case SINGLE_VALUE, GROUPING -> false;
+    };
+  }
+
+  /** The types of the plain values that make up the partial state of {@code call}. */
+  public static List<DataType> partialTypes(AggregateCall call) {
+    if (!isSplittable(call)) {
+      throw CairnException.internal("Aggregate call has no partial state: " + call);
+    }
+    DataType result = call.resultType();
+    return switch (call.kind()) {
+      case COUNT_STAR, COUNT -> List.of(COUNT_TYPE);
+      case SUM, SUM0 ->
+          List.of(
+              result.name() == TypeName.DECIMAL
+                  ? EXACT_SUM_TYPE
+                  : isFloating(result.name()) ? DataType.DOUBLE : DataType.BIGINT);
+      case AVG -> List.of(isFloating(result.name()) ? DataType.DOUBLE : EXACT_SUM_TYPE, COUNT_TYPE);
+      default -> List.of(result.withNullable(true));
+    };
+  }
+
+  private static boolean isFloating(TypeName name) {
+    return name == TypeName.DOUBLE || name == TypeName.FLOAT;
+  }
 
   public static Accumulator create(AggregateCall call) {
     int[] args = call.arguments().stream().mapToInt(Integer::intValue).toArray();
@@ -123,6 +180,16 @@ public final class Aggregates {
     public void merge(Accumulator other) {
       count += same(CountAccumulator.class, other).count;
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = count;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      count += (Long) partial[at];
+    }
   }
 
   static final class LongSumAccumulator implements Accumulator {
@@ -174,6 +241,19 @@ public final class Aggregates {
         addLong(o.sum);
       }
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = seen ? (Object) sum : null;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object o = partial[at];
+      if (o != null) {
+        addLong((Long) o);
+      }
+    }
   }
 
   static final class DecimalSumAccumulator implements Accumulator {
@@ -207,10 +287,23 @@ public final class Aggregates {
 
     @Override
     public void merge(Accumulator other) {
-      BigDecimal o = same(DecimalSumAccumulator.class, other).sum;
+      mergeSum(same(DecimalSumAccumulator.class, other).sum);
+    }
+
+    private void mergeSum(BigDecimal o) {
       if (o != null) {
         sum = sum == null ? o : sum.add(o);
       }
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = sum;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      mergeSum((BigDecimal) partial[at]);
     }
   }
 
@@ -249,6 +342,20 @@ public final class Aggregates {
       DoubleSumAccumulator o = same(DoubleSumAccumulator.class, other);
       sum += o.sum;
       seen |= o.seen;
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = seen ? (Object) sum : null;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object o = partial[at];
+      if (o != null) {
+        sum += (Double) o;
+        seen = true;
+      }
     }
   }
 
@@ -322,6 +429,39 @@ public final class Aggregates {
       doubleSum += o.doubleSum;
       sawFloating |= o.sawFloating;
     }
+
+    /**
+     * Sum then count. A floating result type gets the sum as the double that {@link #result} would
+     * divide; an exact one the exact sum (floating inputs never reach it: Calcite types AVG of
+     * FLOAT and DOUBLE as floating).
+     */
+    @Override
+    public void writePartial(Object[] out, int at) {
+      BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
+      if (count == 0) {
+        out[at] = null;
+      } else if (isFloating(type.name())) {
+        out[at] = doubleSum + exact.doubleValue();
+      } else if (sawFloating) {
+        throw CairnException.internal(
+            "AVG of floating values with the exact result type [" + type.sql() + "]");
+      } else {
+        out[at] = exact;
+      }
+      out[at + 1] = count;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object sum = partial[at];
+      if (sum instanceof Double d) {
+        doubleSum += d;
+        sawFloating = true;
+      } else if (sum != null) {
+        decimalSum = decimalSum.add((BigDecimal) sum);
+      }
+      count += (Long) partial[at + 1];
+    }
   }
 
   static final class ExtremeAccumulator implements Accumulator {
@@ -361,6 +501,16 @@ public final class Aggregates {
     @Override
     public void merge(Accumulator other) {
       offer(same(ExtremeAccumulator.class, other).best);
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = best;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      offer(partial[at]);
     }
   }
 
@@ -427,6 +577,18 @@ public final class Aggregates {
         value = same(AnyValueAccumulator.class, other).value;
       }
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = value;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      if (value == null) {
+        value = partial[at];
+      }
+    }
   }
 
   static final class BoolAccumulator implements Accumulator {
@@ -459,6 +621,16 @@ public final class Aggregates {
     @Override
     public void merge(Accumulator other) {
       offer(same(BoolAccumulator.class, other).value);
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = value;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      offer((Boolean) partial[at]);
     }
   }
 
