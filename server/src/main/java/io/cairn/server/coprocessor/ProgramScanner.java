@@ -2,6 +2,10 @@ package io.cairn.server.coprocessor;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.agg.Accumulator;
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -19,17 +23,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a {@link ScanProgram} over visible rows: decodes each, keeps it when the filter is TRUE,
- * emits the projection, stops after the limit.
+ * emits the projection, stops after the limit; or, with aggregates, accumulates the kept rows and
+ * emits one row of partial states.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
- * under its feet.
+ * under its feet. A scan that reads many rows in one call (a selective filter, an aggregate) checks
+ * for such a close every {@value #CLOSE_CHECK_INTERVAL} rows and then fails with OBJECT_CLOSED.
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
   private static final int IN_NEXT = 1;
   private static final int CLOSE_REQUESTED = 2;
   private static final int CLOSED = 3;
+  private static final int CLOSE_CHECK_INTERVAL = 1024;
 
   private final RowCursor rows;
   private final RowCodec codec;
@@ -39,7 +46,14 @@ public final class ProgramScanner implements RowScanner {
   private final long limit;
   private final boolean readsKey;
   private final boolean[] needed;
+  private final boolean decodes;
+  private final List<AggregateCall> aggregates;
+  private final boolean countsOnly;
+  private final int partialWidth;
+  private Object[] row;
+  private int sinceCloseCheck;
   private long emitted;
+  private boolean aggregated;
   private final AtomicInteger state = new AtomicInteger(IDLE);
 
   /** Runs {@code program} over {@code rows}, which it closes when closed. */
@@ -56,6 +70,12 @@ public final class ProgramScanner implements RowScanner {
     this.needed = new boolean[program.layout().columnCount()];
     program.filter().ifPresent(f -> markColumns(f, needed));
     program.projection().forEach(e -> markColumns(e, needed));
+    this.decodes = filter != null || projection.length > 0;
+    this.aggregates = program.aggregates();
+    this.countsOnly =
+        !aggregates.isEmpty()
+            && aggregates.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+    this.partialWidth = aggregates.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */
@@ -86,7 +106,7 @@ public final class ProgramScanner implements RowScanner {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
     }
     try {
-      return advance();
+      return aggregates.isEmpty() ? advance() : aggregate();
     } finally {
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
         state.set(CLOSED);
@@ -99,11 +119,36 @@ public final class ProgramScanner implements RowScanner {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
+    if (!nextKept()) {
+      return null;
+    }
+    Object[] result = new Object[projection.length];
+    for (int i = 0; i < projection.length; i++) {
+      result[i] = projection[i].evaluate(row, context);
+    }
+    emitted++;
+    return result;
+  }
+
+  /**
+   * Moves to the next row the filter keeps, decoded into {@link #row} (only when the filter or the
+   * projection reads it); false at the end.
+   */
+  private boolean nextKept() {
     while (rows.next()) {
+      if (++sinceCloseCheck >= CLOSE_CHECK_INTERVAL) {
+        sinceCloseCheck = 0;
+        if (state.get() == CLOSE_REQUESTED) {
+          throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
+        }
+      }
+      if (!decodes) {
+        return true;
+      }
       Bytes key = Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength());
       byte[] valueBytes = new byte[rows.valueLength()];
       rows.valueBuffer().get(rows.valueOffset(), valueBytes);
-      Object[] row = codec.decode(key, Bytes.wrap(valueBytes), needed);
+      row = codec.decode(key, Bytes.wrap(valueBytes), needed);
       if (readsKey) {
         row = Arrays.copyOf(row, row.length + 1);
         row[row.length - 1] = key.toByteArray();
@@ -111,14 +156,49 @@ public final class ProgramScanner implements RowScanner {
       if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
         continue;
       }
-      Object[] result = new Object[projection.length];
-      for (int i = 0; i < projection.length; i++) {
-        result[i] = projection[i].evaluate(row, context);
-      }
-      emitted++;
-      return result;
+      return true;
     }
-    return null;
+    return false;
+  }
+
+  /**
+   * Feeds every row the filter keeps to the aggregates and returns their partial states, once; null
+   * afterwards.
+   */
+  private Object[] aggregate() {
+    if (aggregated) {
+      return null;
+    }
+    aggregated = true;
+    if (countsOnly) {
+      long count = 0;
+      while (nextKept()) {
+        count++;
+      }
+      Object[] counts = new Object[aggregates.size()];
+      Arrays.fill(counts, count);
+      return counts;
+    }
+    Accumulator[] accumulators = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i] = Aggregates.create(aggregates.get(i));
+    }
+    Object[] arguments = new Object[projection.length];
+    while (nextKept()) {
+      for (int i = 0; i < projection.length; i++) {
+        arguments[i] = projection[i].evaluate(row, context);
+      }
+      for (Accumulator accumulator : accumulators) {
+        accumulator.add(arguments);
+      }
+    }
+    Object[] result = new Object[partialWidth];
+    int at = 0;
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i].writePartial(result, at);
+      at += Aggregates.partialTypes(aggregates.get(i)).size();
+    }
+    return result;
   }
 
   @Override
