@@ -120,7 +120,7 @@ final class PhysicalPlanner {
   private PlanNode filter(Filter filter) {
     PlanNode input = convert(filter.getInput());
     Expr condition = rex.convert(filter.getCondition());
-    if (input instanceof ScanNode scan && scan.limit() < 0) {
+    if (input instanceof ScanNode scan && scan.limit() < 0 && !scan.hasAggregates()) {
       // Filter over a scan: rewrite the condition over the table row and push it down.
       Expr pushed = Exprs.inline(condition, scan.projection());
       Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
@@ -191,7 +191,9 @@ final class PhysicalPlanner {
     for (int i = 0; i < remap.length; i++) {
       remap[i] = i;
     }
-    if (input instanceof ScanNode scan && used.size() < scan.projection().size()) {
+    if (input instanceof ScanNode scan
+        && !scan.hasAggregates()
+        && used.size() < scan.projection().size()) {
       List<Expr> projection = new ArrayList<>();
       for (int column : used) {
         remap[column] = projection.size();
@@ -411,7 +413,8 @@ final class PhysicalPlanner {
         && offset.isEmpty()
         && sort.fetch instanceof RexLiteral literal
         && input instanceof ScanNode scan
-        && scan.limit() < 0) {
+        && scan.limit() < 0
+        && !scan.hasAggregates()) {
       long limit = ((Number) RexToExpr.literal(literal).value()).longValue();
       return new ScanNode(scan.table(), scan.keys(), scan.filter(), scan.projection(), limit);
     }
