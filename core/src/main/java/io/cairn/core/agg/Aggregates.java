@@ -151,7 +151,7 @@ public final class Aggregates {
     return (BigDecimal) Values.cast(v, DataType.of(TypeName.DECIMAL));
   }
 
-  static final class CountAccumulator implements Accumulator {
+  static final class CountAccumulator implements LongAccumulator {
     private final int[] args;
     private final DataType type;
     private long count;
@@ -167,6 +167,14 @@ public final class Aggregates {
         if (row[arg] == null) {
           return;
         }
+      }
+      count++;
+    }
+
+    @Override
+    public void addLong(long value) {
+      if (args.length > 1) {
+        throw CairnException.internal("COUNT of several arguments takes rows, not one value");
       }
       count++;
     }
@@ -192,7 +200,7 @@ public final class Aggregates {
     }
   }
 
-  static final class LongSumAccumulator implements Accumulator {
+  static final class LongSumAccumulator implements LongAccumulator {
     private final int arg;
     private final DataType type;
     private final boolean zeroForEmpty;
@@ -215,7 +223,8 @@ public final class Aggregates {
       }
     }
 
-    private void addLong(long l) {
+    @Override
+    public void addLong(long l) {
       long r = sum + l;
       if (((sum ^ r) & (l ^ r)) < 0) {
         throw new CairnException(
@@ -360,7 +369,7 @@ public final class Aggregates {
   }
 
   /** Exact sum (long, overflowing into BigDecimal) plus a double sum of floating inputs. */
-  static final class AvgAccumulator implements Accumulator {
+  static final class AvgAccumulator implements LongAccumulator {
     private final int arg;
     private final DataType type;
     private long count;
@@ -382,7 +391,7 @@ public final class Aggregates {
       }
       count++;
       if (isExactInteger(v)) {
-        addLong(((Number) v).longValue());
+        addToSum(((Number) v).longValue());
       } else if (v instanceof Double || v instanceof Float) {
         doubleSum += ((Number) v).doubleValue();
         sawFloating = true;
@@ -391,7 +400,13 @@ public final class Aggregates {
       }
     }
 
-    private void addLong(long l) {
+    @Override
+    public void addLong(long value) {
+      count++;
+      addToSum(value);
+    }
+
+    private void addToSum(long l) {
       long r = longSum + l;
       if (((longSum ^ r) & (l ^ r)) < 0) {
         decimalSum = decimalSum.add(BigDecimal.valueOf(longSum));
@@ -424,7 +439,7 @@ public final class Aggregates {
     public void merge(Accumulator other) {
       AvgAccumulator o = same(AvgAccumulator.class, other);
       count += o.count;
-      addLong(o.longSum);
+      addToSum(o.longSum);
       decimalSum = decimalSum.add(o.decimalSum);
       doubleSum += o.doubleSum;
       sawFloating |= o.sawFloating;

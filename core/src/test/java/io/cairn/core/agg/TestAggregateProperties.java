@@ -2,6 +2,7 @@ package io.cairn.core.agg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -84,5 +85,43 @@ class TestAggregateProperties {
     if (expected != null) {
       assertThat(last.result()).isExactlyInstanceOf(expected.getClass());
     }
+  }
+
+  @Property
+  void longsGiveTheBoxedResult(
+      @ForAll @Size(max = 30) List<Long> values,
+      @ForAll boolean large,
+      @ForAll @IntRange(min = 0, max = 5) int which) {
+    DataType bigint = DataType.BIGINT;
+    AggregateCall call =
+        List.of(
+                new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, bigint),
+                new AggregateCall(AggregateKind.COUNT, List.of(0), false, bigint),
+                new AggregateCall(AggregateKind.SUM, List.of(0), false, bigint),
+                new AggregateCall(AggregateKind.SUM0, List.of(0), false, DataType.INTEGER),
+                new AggregateCall(AggregateKind.AVG, List.of(0), false, DataType.decimal(38, 12)),
+                new AggregateCall(AggregateKind.AVG, List.of(0), false, bigint))
+            .get(which);
+    Accumulator boxed = Aggregates.create(call);
+    LongAccumulator primitive = (LongAccumulator) Aggregates.create(call);
+    Object expected;
+    try {
+      for (long v : values) {
+        boxed.add(new Object[] {large ? v : v >> 34});
+      }
+      expected = boxed.result();
+    } catch (CairnException e) {
+      expected = e.getMessage();
+    }
+    Object actual;
+    try {
+      for (long v : values) {
+        primitive.addLong(large ? v : v >> 34);
+      }
+      actual = primitive.result();
+    } catch (CairnException e) {
+      actual = e.getMessage();
+    }
+    assertThat(actual).as(call.toString()).isEqualTo(expected);
   }
 }
