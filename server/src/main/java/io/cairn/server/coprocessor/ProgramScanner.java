@@ -2,6 +2,10 @@ package io.cairn.server.coprocessor;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.agg.Accumulator;
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -19,21 +23,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, emits the
- * projection, stops after the limit. Rows are read in place: a {@link RowReader} is pointed at the
- * cursor's key and value views (nothing is copied) and a {@link RowFilter} tests it, so a row that
- * the filter rejects costs no allocation for the common filter shapes (see RowFilter), and an empty
- * projection ({@code COUNT(*)}) emits one shared empty array. Only emitted rows allocate their
- * values.
+ * projection, stops after the limit; or, with aggregates, accumulates the kept rows and emits one
+ * row of partial states (COUNT(*) alone only counts). Rows are read in place: a {@link RowReader}
+ * is pointed at the cursor's key and value views (nothing is copied) and a {@link RowFilter} tests
+ * it, so a row that the filter rejects costs no allocation for the common filter shapes (see
+ * RowFilter), and an empty projection ({@code COUNT(*)}) emits one shared empty array. Only emitted
+ * rows allocate their values.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
- * under its feet.
+ * under its feet. A scan that reads many rows in one call (a selective filter, an aggregate) checks
+ * for such a close every {@value #CLOSE_CHECK_INTERVAL} rows and then fails with OBJECT_CLOSED.
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
   private static final int IN_NEXT = 1;
   private static final int CLOSE_REQUESTED = 2;
   private static final int CLOSED = 3;
+  private static final int CLOSE_CHECK_INTERVAL = 1024;
 
   /** What an empty projection emits for every row. */
   private static final Object[] NO_VALUES = new Object[0];
@@ -59,7 +66,13 @@ public final class ProgramScanner implements RowScanner {
   private final long limit;
   private final boolean readsKey;
   private final boolean[] needed;
+  private final List<AggregateCall> aggregates;
+  private final boolean countsOnly;
+  private final boolean readsRows;
+  private final int partialWidth;
+  private int sinceCloseCheck;
   private long emitted;
+  private boolean aggregated;
   private final AtomicInteger state = new AtomicInteger(IDLE);
 
   /** Runs {@code program} over {@code rows}, which it closes when closed. */
@@ -93,6 +106,12 @@ public final class ProgramScanner implements RowScanner {
     program.filter().ifPresent(f -> markColumns(f, needed));
     program.projection().forEach(e -> markColumns(e, needed));
     this.reader = new RowReader(program.layout(), needed);
+    this.aggregates = program.aggregates();
+    this.countsOnly =
+        !aggregates.isEmpty()
+            && aggregates.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+    this.readsRows = filter != null || projection.length > 0;
+    this.partialWidth = aggregates.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */
@@ -131,7 +150,7 @@ public final class ProgramScanner implements RowScanner {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
     }
     try {
-      return advance();
+      return aggregates.isEmpty() ? advance() : aggregate();
     } finally {
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
         state.set(CLOSED);
@@ -144,8 +163,28 @@ public final class ProgramScanner implements RowScanner {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
+    if (!nextKept()) {
+      return null;
+    }
+    emitted++;
+    return project();
+  }
+
+  /**
+   * Moves to the next row the filter keeps, with the reader pointed at it (the cursor's views, no
+   * copy); false at the end.
+   */
+  private boolean nextKept() {
     while (rows.next()) {
-      // per row: point the reader at the cursor's views (no copy), test the filter, project
+      if (++sinceCloseCheck >= CLOSE_CHECK_INTERVAL) {
+        sinceCloseCheck = 0;
+        if (state.get() == CLOSE_REQUESTED) {
+          throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
+        }
+      }
+      if (!readsRows) {
+        return true; // COUNT(*) without a filter: the row's bytes are never looked at
+      }
       reader.reset(
           rows.keyArray(),
           rows.keyOffset(),
@@ -153,13 +192,49 @@ public final class ProgramScanner implements RowScanner {
           rows.valueBuffer(),
           rows.valueOffset(),
           rows.valueLength());
-      if (filter != null && !filter.test(reader, context)) {
-        continue;
+      if (filter == null || filter.test(reader, context)) {
+        return true;
       }
-      emitted++;
-      return project();
     }
-    return null;
+    return false;
+  }
+
+  /**
+   * Feeds every row the filter keeps to the aggregates and returns their partial states, once; null
+   * afterwards. COUNT(*) alone allocates nothing per row.
+   */
+  private Object[] aggregate() {
+    if (aggregated) {
+      return null;
+    }
+    aggregated = true;
+    if (countsOnly) {
+      long count = 0;
+      while (nextKept()) {
+        count++;
+      }
+      Object[] counts = new Object[aggregates.size()];
+      Arrays.fill(counts, count);
+      return counts;
+    }
+    Accumulator[] accumulators = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i] = Aggregates.create(aggregates.get(i));
+    }
+    Object[] arguments = new Object[projection.length];
+    while (nextKept()) {
+      projectInto(arguments);
+      for (Accumulator accumulator : accumulators) {
+        accumulator.add(arguments);
+      }
+    }
+    Object[] result = new Object[partialWidth];
+    int at = 0;
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i].writePartial(result, at);
+      at += Aggregates.partialTypes(aggregates.get(i)).size();
+    }
+    return result;
   }
 
   /** The projection of the reader's current row; allocates only what it emits. */
@@ -168,6 +243,12 @@ public final class ProgramScanner implements RowScanner {
       return NO_VALUES;
     }
     Object[] result = new Object[projection.length];
+    projectInto(result);
+    return result;
+  }
+
+  /** Evaluates the projection over the reader's current row into {@code result}. */
+  private void projectInto(Object[] result) {
     byte[] key = null;
     boolean decoded = false;
     for (int i = 0; i < projection.length; i++) {
@@ -189,7 +270,6 @@ public final class ProgramScanner implements RowScanner {
         result[i] = projection[i].evaluate(scratch, context);
       }
     }
-    return result;
   }
 
   private byte[] copyKey() {
