@@ -81,6 +81,33 @@ class TestSystemViews {
   }
 
   @Test
+  void noCacheScansReadThroughTheCacheWithoutFillingIt() throws SQLException {
+    String l2 = "SELECT BLOCKS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'";
+    assertThat(value(l2)).isZero();
+    assertThat(value("SELECT /*+ NO_CACHE */ COUNT(*) FROM T WHERE V LIKE 'value%'"))
+        .isEqualTo(2000);
+    assertThat(value(l2)).as("a NO_CACHE scan adds no data block").isZero();
+    assertThat(value("SELECT USED_BUFFERS FROM SYSTEM.BUFFER_POOL")).isZero();
+    assertThat(value("SELECT COUNT(*) FROM T WHERE V LIKE 'value%'")).isEqualTo(2000);
+    long blocks = value(l2);
+    assertThat(blocks).isPositive();
+    long hits = value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'");
+    assertThat(value("SELECT /*+ NO_CACHE */ COUNT(*) FROM T WHERE V LIKE 'value%'"))
+        .isEqualTo(2000);
+    assertThat(value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'") - hits)
+        .as("a NO_CACHE scan still reads cached blocks")
+        .isGreaterThanOrEqualTo(blocks);
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN SELECT /*+ NO_CACHE */ * FROM T WHERE K > 5")) {
+      StringBuilder plan = new StringBuilder();
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+      assertThat(plan.toString()).contains("SERVER RANGE SCAN OVER PUBLIC.T", "(NO_CACHE)");
+    }
+  }
+
+  @Test
   void jmxShowsTheSameFigures() throws Exception {
     value("SELECT COUNT(*) FROM T");
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();

@@ -336,6 +336,7 @@ public final class CairnPlanner {
               StandardConvertletTable.INSTANCE,
               SqlToRelConverter.config()
                   .withExpand(false)
+                  .withHintStrategyTable(Hints.STRATEGIES)
                   .withInSubQueryThreshold(Integer.MAX_VALUE)
                   .withTrimUnusedFields(false));
       RelRoot root = converter.convertQuery(validated, false, true);

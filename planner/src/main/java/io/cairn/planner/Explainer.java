@@ -180,6 +180,9 @@ public final class Explainer {
     } else {
       head = "SERVER SKIP SCAN ON " + scan.keys().size() + " RANGES" + over;
     }
+    if (!scan.cacheBlocks()) {
+      head += " (NO_CACHE)";
+    }
     line(lines, depth, head);
     scan.filter()
         .ifPresent(f -> line(lines, depth + 1, "SERVER FILTER BY " + ExprPrinter.print(f, names)));

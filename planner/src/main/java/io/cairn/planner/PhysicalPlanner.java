@@ -66,7 +66,9 @@ final class PhysicalPlanner {
 
   PlanNode convert(RelNode rel) {
     if (rel instanceof TableScan scan) {
-      return scan(scan.getTable());
+      boolean noCache =
+          scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(Hints.NO_CACHE));
+      return scan(scan.getTable()).withCacheBlocks(!noCache);
     }
     if (rel instanceof Filter filter) {
       return filter(filter);
@@ -132,8 +134,7 @@ final class PhysicalPlanner {
               : List.of();
       KeyRanges.Result ranges =
           KeyRanges.extract(scan.table(), tableConjuncts, rexBuilder, scan.keys());
-      return new ScanNode(
-          scan.table(), ranges.bounds(), Optional.of(combined), scan.projection(), -1);
+      return scan.withKeysAndFilter(ranges.bounds(), Optional.of(combined));
     }
     return new FilterNode(input, condition);
   }
@@ -449,7 +450,7 @@ final class PhysicalPlanner {
         && scan.limit() < 0
         && !scan.hasAggregates()) {
       long limit = ((Number) RexToExpr.literal(literal).value()).longValue();
-      return new ScanNode(scan.table(), scan.keys(), scan.filter(), scan.projection(), limit);
+      return scan.withLimit(limit);
     }
     if (keys.isEmpty() && offset.isEmpty() && fetch.isEmpty()) {
       return input;

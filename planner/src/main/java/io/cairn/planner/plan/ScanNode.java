@@ -23,6 +23,9 @@ import java.util.Optional;
  * of the rows to these ungrouped calls, whose arguments index the projection, and the scan emits
  * one row of their partial states ({@link Aggregates#partialTypes}, call after call) instead of the
  * projected rows; an {@link AggregateNode} of step {@link AggregateNode.Step#FINAL} merges them.
+ *
+ * <p>{@code cacheBlocks} false (the {@code NO_CACHE} hint) reads data blocks missing from the block
+ * cache without adding them to it, so that a one-off big scan does not push out the working set.
  */
 public record ScanNode(
     TableDescriptor table,
@@ -30,7 +33,8 @@ public record ScanNode(
     Optional<Expr> filter,
     List<Expr> projection,
     long limit,
-    List<AggregateCall> aggregates)
+    List<AggregateCall> aggregates,
+    boolean cacheBlocks)
     implements PlanNode {
   public ScanNode {
     requireNonNull(table, "table is null");
@@ -43,14 +47,14 @@ public record ScanNode(
     }
   }
 
-  /** A scan that emits the projected rows. */
+  /** A scan that emits the projected rows and may fill the block cache. */
   public ScanNode(
       TableDescriptor table,
       List<KeyBounds> keys,
       Optional<Expr> filter,
       List<Expr> projection,
       long limit) {
-    this(table, keys, filter, projection, limit, List.of());
+    this(table, keys, filter, projection, limit, List.of(), true);
   }
 
   /** The same scan emitting {@code newProjection} (expressions over the table row). */
@@ -58,12 +62,27 @@ public record ScanNode(
     if (hasAggregates()) {
       throw CairnException.internal("The projection of a scan with aggregates feeds them");
     }
-    return new ScanNode(table, keys, filter, newProjection, limit);
+    return new ScanNode(table, keys, filter, newProjection, limit, aggregates, cacheBlocks);
   }
 
   /** The same scan feeding its projected rows to {@code calls} (see the class comment). */
   public ScanNode withAggregates(List<AggregateCall> calls) {
-    return new ScanNode(table, keys, filter, projection, limit, calls);
+    return new ScanNode(table, keys, filter, projection, limit, calls, cacheBlocks);
+  }
+
+  /** The same scan with other key ranges and filter. */
+  public ScanNode withKeysAndFilter(List<KeyBounds> newKeys, Optional<Expr> newFilter) {
+    return new ScanNode(table, newKeys, newFilter, projection, limit, aggregates, cacheBlocks);
+  }
+
+  /** The same scan stopping after {@code newLimit} rows. */
+  public ScanNode withLimit(long newLimit) {
+    return new ScanNode(table, keys, filter, projection, newLimit, aggregates, cacheBlocks);
+  }
+
+  /** The same scan filling the block cache or not ({@code NO_CACHE}). */
+  public ScanNode withCacheBlocks(boolean cache) {
+    return new ScanNode(table, keys, filter, projection, limit, aggregates, cache);
   }
 
   /** Whether the scan emits partial aggregate states rather than projected rows. */

@@ -156,7 +156,7 @@ public final class Operators {
       ScanProgram program =
           new ScanProgram(
               table.layout(), node.filter(), node.projection(), node.limit(), node.aggregates());
-      RowScanner opened = kv.scan(new ScanRequest(ranges, program, ctx.eval(), true));
+      RowScanner opened = kv.scan(new ScanRequest(ranges, program, ctx.eval(), node.cacheBlocks()));
       ctx.control().onCancel(opened::close);
       return opened;
     }
