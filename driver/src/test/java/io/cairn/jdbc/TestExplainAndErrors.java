@@ -121,6 +121,25 @@ class TestExplainAndErrors {
   }
 
   @Test
+  void aggregatesWithoutGroupByRunInTheScan() throws SQLException {
+    String sql = "SELECT COUNT(*), SUM(QTY), AVG(PRICE * 2) FROM T WHERE QTY < 10";
+    assertThat(explain(sql))
+        .containsExactly(
+            "CLIENT MERGE AGGREGATE INTO SINGLE ROW",
+            "    SERVER FULL SCAN OVER PUBLIC.T",
+            "        SERVER FILTER BY (QTY < 10)",
+            "        SERVER AGGREGATE INTO SINGLE ROW COMPUTE COUNT(*), SUM(QTY), AVG((PRICE * 2))");
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql.replace("QTY < 10", "QTY < 100"))) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isEqualTo(2);
+      assertThat(rs.getLong(2)).isEqualTo(30);
+      assertThat(rs.getBigDecimal(3)).isEqualByComparingTo("3.75");
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @Test
   void keyRangesGiveTheSameRowsAsAFullScan() throws SQLException {
     for (long b = 0; b < 20; b++) {
       execute("UPSERT INTO K VALUES ('x', " + b + ", " + b + ".5)");

@@ -100,7 +100,7 @@ final class Assignments {
     if (source instanceof ProjectNode project) {
       return new ProjectNode(project.input(), strip(project.expressions(), table, targets));
     }
-    if (source instanceof ScanNode scan) {
+    if (source instanceof ScanNode scan && !scan.hasAggregates()) {
       return scan.withProjection(strip(scan.projection(), table, targets));
     }
     return source;

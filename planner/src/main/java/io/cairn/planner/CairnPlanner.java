@@ -336,6 +336,7 @@ public final class CairnPlanner {
               StandardConvertletTable.INSTANCE,
               SqlToRelConverter.config()
                   .withExpand(false)
+                  .withHintStrategyTable(Hints.STRATEGIES)
                   .withInSubQueryThreshold(Integer.MAX_VALUE)
                   .withTrimUnusedFields(false));
       RelRoot root = converter.convertQuery(validated, false, true);
@@ -476,7 +477,9 @@ public final class CairnPlanner {
 
     private SqlNode parse(String text) {
       try {
-        return SqlParser.create(Statements.normalizeHints(text), PARSER_CONFIG).parseStmt();
+        return SqlParser.create(
+                Statements.quoteSystemSchema(Statements.normalizeHints(text)), PARSER_CONFIG)
+            .parseStmt();
       } catch (SqlParseException e) {
         throw Errors.syntax(e, text);
       }
@@ -766,6 +769,55 @@ public final class CairnPlanner {
         } else {
           i++;
         }
+      }
+      return out.toString();
+    }
+
+    /**
+     * Quotes the schema name in {@code SYSTEM.name}, Phoenix's spelling of the system tables and
+     * views, which Calcite's parser reserves as a keyword: an unquoted {@code SYSTEM} (any case)
+     * followed by a dot becomes {@code "SYSTEM"}. String literals, quoted names and comments are
+     * left alone. Error positions after it move right by two columns.
+     */
+    static String quoteSystemSchema(String text) {
+      if (!text.toLowerCase(java.util.Locale.ROOT).contains("system")) {
+        return text;
+      }
+      StringBuilder out = new StringBuilder(text.length() + 8);
+      int i = 0;
+      while (i < text.length()) {
+        char c = text.charAt(i);
+        int next;
+        if (c == '\'' || c == '"') {
+          next = skipQuoted(text, i);
+        } else if (text.startsWith("--", i)) {
+          int nl = text.indexOf('\n', i);
+          next = nl < 0 ? text.length() : nl + 1;
+        } else if (text.startsWith("/*", i)) {
+          int end = text.indexOf("*/", i + 2);
+          next = end < 0 ? text.length() : end + 2;
+        } else if (Character.isJavaIdentifierStart(c)) {
+          next = i + 1;
+          while (next < text.length() && Character.isJavaIdentifierPart(text.charAt(next))) {
+            next++;
+          }
+          int after = next;
+          while (after < text.length() && Character.isWhitespace(text.charAt(after))) {
+            after++;
+          }
+          if (next - i == 6
+              && text.regionMatches(true, i, "SYSTEM", 0, 6)
+              && after < text.length()
+              && text.charAt(after) == '.') {
+            out.append("\"SYSTEM\"");
+            i = next;
+            continue;
+          }
+        } else {
+          next = i + 1;
+        }
+        out.append(text, i, next);
+        i = next;
       }
       return out.toString();
     }

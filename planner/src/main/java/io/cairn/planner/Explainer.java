@@ -86,6 +86,8 @@ public final class Explainer {
       line(lines, depth, "CLIENT FILTER BY " + ExprPrinter.print(f.condition(), positional));
     } else if (node instanceof ProjectNode p) {
       line(lines, depth, "CLIENT PROJECT " + ExprPrinter.printAll(p.expressions(), positional));
+    } else if (node instanceof AggregateNode a && a.step() == AggregateNode.Step.FINAL) {
+      line(lines, depth, "CLIENT MERGE AGGREGATE INTO SINGLE ROW");
     } else if (node instanceof AggregateNode a) {
       List<String> calls = new ArrayList<>();
       for (AggregateCall c : a.calls()) {
@@ -178,9 +180,23 @@ public final class Explainer {
     } else {
       head = "SERVER SKIP SCAN ON " + scan.keys().size() + " RANGES" + over;
     }
+    if (!scan.cacheBlocks()) {
+      head += " (NO_CACHE)";
+    }
     line(lines, depth, head);
     scan.filter()
         .ifPresent(f -> line(lines, depth + 1, "SERVER FILTER BY " + ExprPrinter.print(f, names)));
+    if (scan.hasAggregates()) {
+      // the projection only feeds the calls: print their arguments in place
+      IntFunction<String> arguments = i -> ExprPrinter.print(scan.projection().get(i), names);
+      List<String> calls = new ArrayList<>();
+      for (AggregateCall c : scan.aggregates()) {
+        calls.add(ExprPrinter.aggregate(c, arguments));
+      }
+      line(
+          lines, depth + 1, "SERVER AGGREGATE INTO SINGLE ROW COMPUTE " + String.join(", ", calls));
+      return;
+    }
     line(lines, depth + 1, "SERVER PROJECT " + ExprPrinter.printAll(scan.projection(), names));
     if (scan.limit() >= 0) {
       line(lines, depth + 1, "SERVER " + scan.limit() + " ROW LIMIT");

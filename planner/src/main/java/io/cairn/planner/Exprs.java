@@ -33,7 +33,7 @@ final class Exprs {
    * scan (so it runs in the store), else a client-side projection.
    */
   static PlanNode project(PlanNode input, List<Expr> exprs) {
-    if (input instanceof ScanNode scan) {
+    if (input instanceof ScanNode scan && !scan.hasAggregates()) {
       List<Expr> inlined = new ArrayList<>(exprs.size());
       for (Expr e : exprs) {
         inlined.add(inline(e, scan.projection()));

@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.apache.calcite.rel.hint.HintPredicates;
+import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlHint;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.util.Litmus;
 
 /**
  * Checks the {@code /*+ ... *}{@code /} hints of a statement. A hint is never ignored silently (a
@@ -16,8 +19,24 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * the driver attaches to the statement as an SQLWarning.
  */
 final class Hints {
-  /** Hints this version honours. NO_CACHE and SERIAL hold trivially: scans are serial, uncached. */
-  static final Set<String> HONOURED = Set.of("NO_CACHE", "SERIAL");
+  static final String NO_CACHE = "NO_CACHE";
+
+  /**
+   * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
+   * the block cache without adding them (it reaches the store through each scan). SERIAL holds
+   * trivially: scans are serial.
+   */
+  static final Set<String> HONOURED = Set.of(NO_CACHE, "SERIAL");
+
+  /**
+   * How Calcite hands hints down the plan: NO_CACHE on a SELECT reaches the table scans of that
+   * query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
+   */
+  static final HintStrategyTable STRATEGIES =
+      HintStrategyTable.builder()
+          .hintStrategy(NO_CACHE, HintPredicates.TABLE_SCAN)
+          .errorHandler(Litmus.IGNORE)
+          .build();
 
   /** Hints Cairn knows that take effect with later releases (indexes, joins, parallel scans). */
   static final Set<String> LATER =

@@ -2,6 +2,7 @@ package io.cairn.planner;
 
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -51,7 +52,8 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * Turns an optimised Calcite logical plan into Cairn's physical plan. Filters and projections
  * directly over a table scan go into the {@link ScanNode} (server side), with key ranges derived
- * from the filter; a LIMIT without ORDER BY over a scan becomes the scan's limit.
+ * from the filter; a LIMIT without ORDER BY over a scan becomes the scan's limit; an aggregation
+ * without GROUP BY over a scan computes partial states in the scan, merged by the client.
  */
 final class PhysicalPlanner {
   private final RexBuilder rexBuilder;
@@ -64,7 +66,9 @@ final class PhysicalPlanner {
 
   PlanNode convert(RelNode rel) {
     if (rel instanceof TableScan scan) {
-      return scan(scan.getTable());
+      boolean noCache =
+          scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(Hints.NO_CACHE));
+      return scan(scan.getTable()).withCacheBlocks(!noCache);
     }
     if (rel instanceof Filter filter) {
       return filter(filter);
@@ -120,7 +124,7 @@ final class PhysicalPlanner {
   private PlanNode filter(Filter filter) {
     PlanNode input = convert(filter.getInput());
     Expr condition = rex.convert(filter.getCondition());
-    if (input instanceof ScanNode scan && scan.limit() < 0) {
+    if (input instanceof ScanNode scan && scan.limit() < 0 && !scan.hasAggregates()) {
       // Filter over a scan: rewrite the condition over the table row and push it down.
       Expr pushed = Exprs.inline(condition, scan.projection());
       Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
@@ -130,8 +134,7 @@ final class PhysicalPlanner {
               : List.of();
       KeyRanges.Result ranges =
           KeyRanges.extract(scan.table(), tableConjuncts, rexBuilder, scan.keys());
-      return new ScanNode(
-          scan.table(), ranges.bounds(), Optional.of(combined), scan.projection(), -1);
+      return scan.withKeysAndFilter(ranges.bounds(), Optional.of(combined));
     }
     return new FilterNode(input, condition);
   }
@@ -191,7 +194,9 @@ final class PhysicalPlanner {
     for (int i = 0; i < remap.length; i++) {
       remap[i] = i;
     }
-    if (input instanceof ScanNode scan && used.size() < scan.projection().size()) {
+    if (input instanceof ScanNode scan
+        && !scan.hasAggregates()
+        && used.size() < scan.projection().size()) {
       List<Expr> projection = new ArrayList<>();
       for (int column : used) {
         remap[column] = projection.size();
@@ -238,7 +243,38 @@ final class PhysicalPlanner {
     for (var set : aggregate.getGroupSets()) {
       groupSets.add(remapAll(set.asList(), remap));
     }
-    return new AggregateNode(input, groupKeys, groupSets, calls, filters);
+    return intoScan(new AggregateNode(input, groupKeys, groupSets, calls, filters));
+  }
+
+  /**
+   * Moves an aggregation into the scan below it when the store can compute it: no GROUP BY (one,
+   * empty grouping set), a scan without a limit, and every call splittable (no DISTINCT) and
+   * without FILTER. The scan then emits partial states, which a final aggregation merges; otherwise
+   * {@code aggregate} is returned as it is.
+   */
+  private static PlanNode intoScan(AggregateNode aggregate) {
+    if (!(aggregate.input() instanceof ScanNode scan)
+        || scan.limit() >= 0
+        || scan.hasAggregates()
+        || !aggregate.groupKeys().isEmpty()
+        || aggregate.groupSets().size() != 1
+        || aggregate.calls().isEmpty()) {
+      return aggregate;
+    }
+    for (int i = 0; i < aggregate.calls().size(); i++) {
+      if (aggregate.filterColumns().get(i) >= 0
+          || !Aggregates.isSplittable(aggregate.calls().get(i))) {
+        return aggregate;
+      }
+    }
+    ScanNode partial = scan.withAggregates(aggregate.calls());
+    return new AggregateNode(
+        partial,
+        List.of(),
+        aggregate.groupSets(),
+        aggregate.calls(),
+        aggregate.filterColumns(),
+        AggregateNode.Step.FINAL);
   }
 
   private static List<Integer> remapAll(List<Integer> columns, int[] remap) {
@@ -411,9 +447,10 @@ final class PhysicalPlanner {
         && offset.isEmpty()
         && sort.fetch instanceof RexLiteral literal
         && input instanceof ScanNode scan
-        && scan.limit() < 0) {
+        && scan.limit() < 0
+        && !scan.hasAggregates()) {
       long limit = ((Number) RexToExpr.literal(literal).value()).longValue();
-      return new ScanNode(scan.table(), scan.keys(), scan.filter(), scan.projection(), limit);
+      return scan.withLimit(limit);
     }
     if (keys.isEmpty() && offset.isEmpty() && fetch.isEmpty()) {
       return input;

@@ -11,6 +11,8 @@ import static io.cairn.server.TestingTables.scanAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
@@ -23,8 +25,10 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableSpec;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -150,6 +154,45 @@ class TestEmbeddedStore {
     // a NULL filter result drops the row
     table.mutate(List.of(put(2, null)));
     assertThat(readAll(table, request)).doesNotContain(List.of(2L));
+  }
+
+  @Test
+  void aggregatesAcrossRegionsIntoOnePartialRow() {
+    KvTable table =
+        store.createTable(
+            "T", new TableSpec(Map.of(), List.of(TestingTables.key(10), TestingTables.key(20))));
+    long count = 0;
+    long sum = 0;
+    for (long k = 1; k <= 30; k++) {
+      Integer v = k % 5 == 0 ? null : (int) (k % 7);
+      table.mutate(List.of(put(k, v)));
+      if (k >= 5 && k < 25) {
+        count++;
+        sum += v == null ? 0 : v;
+      }
+    }
+    List<AggregateCall> calls =
+        List.of(
+            new AggregateCall(
+                AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT.withNullable(false)),
+            new AggregateCall(AggregateKind.SUM, List.of(0), false, DataType.BIGINT),
+            new AggregateCall(AggregateKind.MAX, List.of(1), false, DataType.BIGINT));
+    ScanRequest request =
+        new ScanRequest(
+            List.of(new KeyRange(TestingTables.key(5), TestingTables.key(25))),
+            new ScanProgram(
+                TestingTables.LAYOUT, Optional.empty(), List.of(V, K), ScanProgram.NO_LIMIT, calls),
+            EvalContext.EMPTY,
+            true);
+    assertThat(readAll(table, request)).containsExactly(List.of(count, sum, 24L));
+    ScanRequest none =
+        new ScanRequest(
+            List.of(KeyRange.point(TestingTables.key(99))),
+            new ScanProgram(
+                TestingTables.LAYOUT, Optional.empty(), List.of(V, K), ScanProgram.NO_LIMIT, calls),
+            EvalContext.EMPTY,
+            true);
+    assertThat(readAll(table, none)).containsExactly(java.util.Arrays.asList(0L, null, null));
   }
 
   @Test

@@ -21,9 +21,66 @@ import java.util.Map;
  * exactly and divides once, delivering DECIMAL rounded HALF_UP to the result scale, DOUBLE, or an
  * integer type truncated toward zero. DISTINCT keeps the set of distinct argument values and feeds
  * each to the plain accumulator once; merging two DISTINCT states takes the union.
+ *
+ * <p>Calls that {@link #isSplittable} also run split in two steps, as a store runs them next to the
+ * data: a partial step per scan (or chunk) that ends with {@link Accumulator#writePartial} and a
+ * final step that folds each partial state in with {@link Accumulator#mergePartial}. A partial
+ * state is a few plain values of {@link #partialTypes}: COUNT a BIGINT; SUM the exact, not yet
+ * rounded or range-checked sum (BIGINT for integer and interval results, DECIMAL, DOUBLE) or NULL;
+ * MIN, MAX, ANY_VALUE, BOOL_AND, BOOL_OR their value so far; AVG the exact sum (DECIMAL, or DOUBLE
+ * for a floating result) and the count. The final result equals the one-step result for exact
+ * types; a floating SUM or AVG over several partial states may differ in the last bits (another
+ * order of additions).
  */
 public final class Aggregates {
+  private static final DataType COUNT_TYPE = DataType.BIGINT.withNullable(false);
+  private static final DataType EXACT_SUM_TYPE = DataType.of(TypeName.DECIMAL);
+
   private Aggregates() {}
+
+  /**
+   * Whether {@code call} can run as partial states merged later (see the class comment). DISTINCT
+   * calls, SINGLE_VALUE and GROUPING cannot; nor can SUM or AVG with a result type they do not
+   * compute (they fail when created, as in one step).
+   */
+  public static boolean isSplittable(AggregateCall call) {
+    if (call.distinct()) {
+      return false;
+    }
+    TypeName result = call.resultType().name();
+    return switch (call.kind()) {
+      case COUNT_STAR, COUNT, MIN, MAX, ANY_VALUE, BOOL_AND, BOOL_OR -> true;
+      case SUM, SUM0 ->
+          result.isExactInteger()
+              || result.isInterval()
+              || result == TypeName.DECIMAL
+              || isFloating(result);
+      case AVG -> result.isNumeric();
+      case SINGLE_VALUE, GROUPING -> false;
+    };
+  }
+
+  /** The types of the plain values that make up the partial state of {@code call}. */
+  public static List<DataType> partialTypes(AggregateCall call) {
+    if (!isSplittable(call)) {
+      throw CairnException.internal("Aggregate call has no partial state: " + call);
+    }
+    DataType result = call.resultType();
+    return switch (call.kind()) {
+      case COUNT_STAR, COUNT -> List.of(COUNT_TYPE);
+      case SUM, SUM0 ->
+          List.of(
+              result.name() == TypeName.DECIMAL
+                  ? EXACT_SUM_TYPE
+                  : isFloating(result.name()) ? DataType.DOUBLE : DataType.BIGINT);
+      case AVG -> List.of(isFloating(result.name()) ? DataType.DOUBLE : EXACT_SUM_TYPE, COUNT_TYPE);
+      default -> List.of(result.withNullable(true));
+    };
+  }
+
+  private static boolean isFloating(TypeName name) {
+    return name == TypeName.DOUBLE || name == TypeName.FLOAT;
+  }
 
   public static Accumulator create(AggregateCall call) {
     int[] args = call.arguments().stream().mapToInt(Integer::intValue).toArray();
@@ -94,7 +151,7 @@ public final class Aggregates {
     return (BigDecimal) Values.cast(v, DataType.of(TypeName.DECIMAL));
   }
 
-  static final class CountAccumulator implements Accumulator {
+  static final class CountAccumulator implements LongAccumulator {
     private final int[] args;
     private final DataType type;
     private long count;
@@ -115,6 +172,14 @@ public final class Aggregates {
     }
 
     @Override
+    public void addLong(long value) {
+      if (args.length > 1) {
+        throw CairnException.internal("COUNT of several arguments takes rows, not one value");
+      }
+      count++;
+    }
+
+    @Override
     public Object result() {
       return type.name() == TypeName.BIGINT ? (Object) count : Values.cast(count, type);
     }
@@ -123,9 +188,19 @@ public final class Aggregates {
     public void merge(Accumulator other) {
       count += same(CountAccumulator.class, other).count;
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = count;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      count += (Long) partial[at];
+    }
   }
 
-  static final class LongSumAccumulator implements Accumulator {
+  static final class LongSumAccumulator implements LongAccumulator {
     private final int arg;
     private final DataType type;
     private final boolean zeroForEmpty;
@@ -148,7 +223,8 @@ public final class Aggregates {
       }
     }
 
-    private void addLong(long l) {
+    @Override
+    public void addLong(long l) {
       long r = sum + l;
       if (((sum ^ r) & (l ^ r)) < 0) {
         throw new CairnException(
@@ -172,6 +248,19 @@ public final class Aggregates {
       LongSumAccumulator o = same(LongSumAccumulator.class, other);
       if (o.seen) {
         addLong(o.sum);
+      }
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = seen ? (Object) sum : null;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object o = partial[at];
+      if (o != null) {
+        addLong((Long) o);
       }
     }
   }
@@ -207,10 +296,23 @@ public final class Aggregates {
 
     @Override
     public void merge(Accumulator other) {
-      BigDecimal o = same(DecimalSumAccumulator.class, other).sum;
+      mergeSum(same(DecimalSumAccumulator.class, other).sum);
+    }
+
+    private void mergeSum(BigDecimal o) {
       if (o != null) {
         sum = sum == null ? o : sum.add(o);
       }
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = sum;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      mergeSum((BigDecimal) partial[at]);
     }
   }
 
@@ -250,10 +352,24 @@ public final class Aggregates {
       sum += o.sum;
       seen |= o.seen;
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = seen ? (Object) sum : null;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object o = partial[at];
+      if (o != null) {
+        sum += (Double) o;
+        seen = true;
+      }
+    }
   }
 
   /** Exact sum (long, overflowing into BigDecimal) plus a double sum of floating inputs. */
-  static final class AvgAccumulator implements Accumulator {
+  static final class AvgAccumulator implements LongAccumulator {
     private final int arg;
     private final DataType type;
     private long count;
@@ -275,7 +391,7 @@ public final class Aggregates {
       }
       count++;
       if (isExactInteger(v)) {
-        addLong(((Number) v).longValue());
+        addToSum(((Number) v).longValue());
       } else if (v instanceof Double || v instanceof Float) {
         doubleSum += ((Number) v).doubleValue();
         sawFloating = true;
@@ -284,7 +400,13 @@ public final class Aggregates {
       }
     }
 
-    private void addLong(long l) {
+    @Override
+    public void addLong(long value) {
+      count++;
+      addToSum(value);
+    }
+
+    private void addToSum(long l) {
       long r = longSum + l;
       if (((longSum ^ r) & (l ^ r)) < 0) {
         decimalSum = decimalSum.add(BigDecimal.valueOf(longSum));
@@ -317,10 +439,43 @@ public final class Aggregates {
     public void merge(Accumulator other) {
       AvgAccumulator o = same(AvgAccumulator.class, other);
       count += o.count;
-      addLong(o.longSum);
+      addToSum(o.longSum);
       decimalSum = decimalSum.add(o.decimalSum);
       doubleSum += o.doubleSum;
       sawFloating |= o.sawFloating;
+    }
+
+    /**
+     * Sum then count. A floating result type gets the sum as the double that {@link #result} would
+     * divide; an exact one the exact sum (floating inputs never reach it: Calcite types AVG of
+     * FLOAT and DOUBLE as floating).
+     */
+    @Override
+    public void writePartial(Object[] out, int at) {
+      BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
+      if (count == 0) {
+        out[at] = null;
+      } else if (isFloating(type.name())) {
+        out[at] = doubleSum + exact.doubleValue();
+      } else if (sawFloating) {
+        throw CairnException.internal(
+            "AVG of floating values with the exact result type [" + type.sql() + "]");
+      } else {
+        out[at] = exact;
+      }
+      out[at + 1] = count;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      Object sum = partial[at];
+      if (sum instanceof Double d) {
+        doubleSum += d;
+        sawFloating = true;
+      } else if (sum != null) {
+        decimalSum = decimalSum.add((BigDecimal) sum);
+      }
+      count += (Long) partial[at + 1];
     }
   }
 
@@ -361,6 +516,16 @@ public final class Aggregates {
     @Override
     public void merge(Accumulator other) {
       offer(same(ExtremeAccumulator.class, other).best);
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = best;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      offer(partial[at]);
     }
   }
 
@@ -427,6 +592,18 @@ public final class Aggregates {
         value = same(AnyValueAccumulator.class, other).value;
       }
     }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = value;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      if (value == null) {
+        value = partial[at];
+      }
+    }
   }
 
   static final class BoolAccumulator implements Accumulator {
@@ -459,6 +636,16 @@ public final class Aggregates {
     @Override
     public void merge(Accumulator other) {
       offer(same(BoolAccumulator.class, other).value);
+    }
+
+    @Override
+    public void writePartial(Object[] out, int at) {
+      out[at] = value;
+    }
+
+    @Override
+    public void mergePartial(Object[] partial, int at) {
+      offer((Boolean) partial[at]);
     }
   }
 

@@ -273,7 +273,7 @@ public final class RowCodec {
     return new ByteReader(array, at, width).readBigEndian(width);
   }
 
-  private static void checkVersion(int version) {
+  static void checkVersion(int version) {
     if (version != VALUE_FORMAT_VERSION) {
       throw CairnException.internal(
           "Unsupported value cell format: expected version ["
@@ -319,7 +319,8 @@ public final class RowCodec {
     }
   }
 
-  private static Object readValue(ByteReader in, DataType type) {
+  /** Decodes one value-cell entry (the entry's bytes only) of {@code type}. */
+  static Object readValue(ByteReader in, DataType type) {
     return switch (type.name()) {
       case BOOLEAN -> in.read() != 0;
       case TINYINT -> (byte) in.read();

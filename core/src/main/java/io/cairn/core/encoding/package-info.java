@@ -46,5 +46,9 @@
  *
  * Entries are addressed by column id: a layout column the cell lacks decodes as NULL, an entry the
  * layout lacks is ignored, so ALTER TABLE ADD/DROP COLUMN needs no rewrite.
+ *
+ * <p>{@link io.cairn.core.encoding.RowCodec} encodes and decodes whole rows; {@link
+ * io.cairn.core.encoding.RowReader} reads single columns of a row in place, without allocating, for
+ * scans.
  */
 package io.cairn.core.encoding;

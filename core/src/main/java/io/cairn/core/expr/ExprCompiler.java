@@ -594,7 +594,7 @@ public final class ExprCompiler {
   }
 
   /** Whether IN can use a hash set: all items in the value's family, whose equality we can key. */
-  private static boolean hashable(TypeName value, List<Expr> items) {
+  static boolean hashable(TypeName value, List<Expr> items) {
     for (Expr item : items) {
       TypeName t = item.type().name();
       if (t == TypeName.NULL) {

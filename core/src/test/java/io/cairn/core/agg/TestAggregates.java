@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -48,6 +49,58 @@ class TestAggregates {
     }
     left.merge(right);
     return left.result();
+  }
+
+  /**
+   * Runs the call as a store would: the input split into {@code chunks} runs of consecutive rows
+   * (some empty when there are more chunks than rows), each ending as a partial state of plain
+   * values of {@link Aggregates#partialTypes}, merged in order by a final accumulator.
+   */
+  static Object runPartial(AggregateKind kind, DataType type, int chunks, Object... values) {
+    AggregateCall call = call(kind, false, type);
+    List<DataType> types = Aggregates.partialTypes(call);
+    Accumulator last = Aggregates.create(call);
+    for (int c = 0; c < chunks; c++) {
+      Accumulator partial = Aggregates.create(call);
+      for (int i = c * values.length / chunks; i < (c + 1) * values.length / chunks; i++) {
+        partial.add(new Object[] {"ignored", values[i]});
+      }
+      Object[] state = new Object[types.size() + 1];
+      partial.writePartial(state, 1);
+      for (int i = 0; i < types.size(); i++) {
+        assertPlainValue(kind, state[i + 1], types.get(i));
+      }
+      last.mergePartial(state, 1);
+    }
+    return last.result();
+  }
+
+  private static AggregateCall call(AggregateKind kind, boolean distinct, DataType type) {
+    return new AggregateCall(
+        kind, kind == AggregateKind.COUNT_STAR ? List.of() : List.of(1), distinct, type);
+  }
+
+  /**
+   * A partial value is NULL only where its type allows, and a computed one (COUNT, SUM, AVG) is of
+   * its type's Java class: Long, BigDecimal or Double.
+   */
+  private static void assertPlainValue(AggregateKind kind, Object value, DataType type) {
+    if (value == null) {
+      assertThat(type.nullable()).as("NULL of " + type).isTrue();
+      return;
+    }
+    Class<?> expected =
+        switch (kind) {
+          case COUNT_STAR, COUNT, SUM, SUM0, AVG ->
+              switch (type.name()) {
+                case BIGINT -> Long.class;
+                case DECIMAL -> BigDecimal.class;
+                case DOUBLE -> Double.class;
+                default -> throw new AssertionError("partial type " + type);
+              };
+          default -> value.getClass();
+        };
+    assertThat(value).as(kind + " partial value of " + type).isExactlyInstanceOf(expected);
   }
 
   static Stream<Arguments> aggregates() {
@@ -162,6 +215,90 @@ class TestAggregates {
           .as(description + " merged")
           .isEqualTo(expected);
     }
+    AggregateCall call = call(kind, distinct, type);
+    assertThat(Aggregates.isSplittable(call))
+        .as(description + " splittable")
+        .isEqualTo(!distinct && kind != AggregateKind.SINGLE_VALUE);
+    if (Aggregates.isSplittable(call)) {
+      for (int chunks = 1; chunks <= input.length + 1; chunks++) {
+        Object partial = runPartial(kind, type, chunks, input);
+        assertThat(partial)
+            .as(description + " in " + chunks + " partial states")
+            .isEqualTo(expected);
+        if (expected != null) {
+          assertThat(partial).isExactlyInstanceOf(expected.getClass());
+        }
+      }
+    }
+  }
+
+  @Test
+  void partialStatesOfNoRows() {
+    assertThat(partialState(AggregateKind.COUNT_STAR, BIG)).containsExactly(0L);
+    assertThat(partialState(AggregateKind.COUNT, DataType.INTEGER)).containsExactly(0L);
+    assertThat(partialState(AggregateKind.SUM, DataType.INTEGER)).containsExactly((Object) null);
+    assertThat(partialState(AggregateKind.SUM0, BIG)).containsExactly((Object) null);
+    assertThat(partialState(AggregateKind.MIN, DataType.VARCHAR)).containsExactly((Object) null);
+    assertThat(partialState(AggregateKind.AVG, DataType.decimal(38, 12))).containsExactly(null, 0L);
+    assertThat(partialState(AggregateKind.AVG, DBL)).containsExactly(null, 0L);
+    assertThat(Aggregates.partialTypes(call(AggregateKind.AVG, false, DataType.decimal(38, 12))))
+        .containsExactly(DataType.of(TypeName.DECIMAL), DataType.BIGINT.withNullable(false));
+    assertThat(Aggregates.partialTypes(call(AggregateKind.SUM, false, DataType.decimal(38, 2))))
+        .containsExactly(DataType.of(TypeName.DECIMAL));
+    assertThat(Aggregates.partialTypes(call(AggregateKind.SUM, false, DataType.INTEGER)))
+        .containsExactly(DataType.BIGINT);
+    assertThat(Aggregates.partialTypes(call(AggregateKind.SUM, false, DataType.FLOAT)))
+        .containsExactly(DataType.DOUBLE);
+    assertThat(Aggregates.partialTypes(call(AggregateKind.MAX, false, DataType.DATE)))
+        .containsExactly(DataType.DATE);
+  }
+
+  private static List<Object> partialState(AggregateKind kind, DataType type) {
+    AggregateCall call = call(kind, false, type);
+    Object[] state = new Object[Aggregates.partialTypes(call).size()];
+    Aggregates.create(call).writePartial(state, 0);
+    return Arrays.asList(state);
+  }
+
+  @Test
+  void partialSumsAreExactUntilTheFinalStep() {
+    // the partial states are neither rounded nor range-checked: only the merged sum is
+    assertThat(runPartial(AggregateKind.SUM, DataType.INTEGER, 2, Integer.MAX_VALUE, 1, -5, 0))
+        .isEqualTo(Integer.MAX_VALUE - 4);
+    assertThat(
+            runPartial(
+                AggregateKind.SUM,
+                DataType.decimal(10, 1),
+                2,
+                dec("0.04"),
+                dec("0.04"),
+                dec("0.02")))
+        .isEqualTo(dec("0.1"));
+    assertThat(
+            runPartial(
+                AggregateKind.AVG, DataType.decimal(38, 1), 3, Long.MAX_VALUE, Long.MAX_VALUE, 1L))
+        .isEqualTo(dec("6148914691236517205.0"));
+    // a BIGINT sum that overflows fails when merged, as in one step
+    assertThatThrownBy(() -> runPartial(AggregateKind.SUM, BIG, 2, Long.MAX_VALUE, 1L))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_OUT_OF_RANGE))
+        .hasMessageContaining("[9223372036854775807] + [1]");
+  }
+
+  @Test
+  void callsThatCannotBeSplit() {
+    assertThat(Aggregates.isSplittable(call(AggregateKind.SUM, true, BIG))).isFalse();
+    assertThat(Aggregates.isSplittable(call(AggregateKind.SINGLE_VALUE, false, BIG))).isFalse();
+    assertThat(Aggregates.isSplittable(call(AggregateKind.SUM, false, DataType.VARCHAR))).isFalse();
+    assertThat(Aggregates.isSplittable(call(AggregateKind.AVG, false, DataType.DATE))).isFalse();
+    assertThatThrownBy(() -> Aggregates.partialTypes(call(AggregateKind.COUNT, true, BIG)))
+        .isInstanceOf(CairnException.class);
+    Accumulator distinct = Aggregates.create(call(AggregateKind.COUNT, true, BIG));
+    assertThatThrownBy(() -> distinct.writePartial(new Object[1], 0))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INTERNAL_ERROR));
   }
 
   @Test

@@ -19,11 +19,11 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
-/** Generators and the SQL reference order for codec tests. */
-final class TestingRows {
+/** Generators and the SQL reference order for codec and row-filter tests. */
+public final class TestingRows {
   private TestingRows() {}
 
-  static final List<DataType> KEY_TYPES =
+  public static final List<DataType> KEY_TYPES =
       List.of(
           DataType.BOOLEAN,
           DataType.TINYINT,
@@ -43,7 +43,7 @@ final class TestingRows {
           DataType.TIME,
           DataType.TIMESTAMP);
 
-  static final List<DataType> VALUE_TYPES;
+  public static final List<DataType> VALUE_TYPES;
 
   static {
     List<DataType> types = new ArrayList<>(KEY_TYPES);
@@ -56,7 +56,7 @@ final class TestingRows {
   private static final List<String> STRING_PIECES =
       List.of("\0", "a", "b", "\u00ff", "\u4e2d", "\uffff", "\ud83d\ude00", "ab\0", "z");
 
-  static Arbitrary<Object> nonNullValues(DataType type) {
+  public static Arbitrary<Object> nonNullValues(DataType type) {
     return switch (type.name()) {
       case BOOLEAN -> Arbitraries.of(true, false).map(v -> v);
       case TINYINT -> Arbitraries.bytes().map(v -> v);
@@ -150,12 +150,12 @@ final class TestingRows {
         .map(unscaled -> (Object) new BigDecimal(unscaled, type.scale()));
   }
 
-  static Arbitrary<Object> values(DataType type) {
+  public static Arbitrary<Object> values(DataType type) {
     return nonNullValues(type).injectNull(0.15);
   }
 
   /** A random layout: 1-4 key columns, 0-4 value columns, with shuffled column positions. */
-  static Arbitrary<RowLayout> layouts() {
+  public static Arbitrary<RowLayout> layouts() {
     Arbitrary<List<DataType>> keyTypes = Arbitraries.of(KEY_TYPES).list().ofMinSize(1).ofMaxSize(4);
     Arbitrary<List<SortOrder>> orders = Arbitraries.of(SortOrder.class).list().ofSize(4);
     Arbitrary<List<DataType>> valueTypes = Arbitraries.of(VALUE_TYPES).list().ofMaxSize(4);
@@ -184,7 +184,7 @@ final class TestingRows {
             });
   }
 
-  static Arbitrary<Object[]> rows(RowLayout layout) {
+  public static Arbitrary<Object[]> rows(RowLayout layout) {
     List<Arbitrary<Object>> columns = new ArrayList<>();
     for (RowLayout.ColumnLayout column : layout.columns()) {
       columns.add(values(column.type()));
@@ -233,7 +233,7 @@ final class TestingRows {
   }
 
   /** Whether a decoded value stands for the original one. */
-  static boolean sameValue(DataType type, Object expected, Object actual, boolean fromKey) {
+  public static boolean sameValue(DataType type, Object expected, Object actual, boolean fromKey) {
     if (expected == null || actual == null) {
       return expected == actual;
     }

@@ -1,6 +1,7 @@
 package io.cairn.jdbc.internal;
 
 import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.ErrorCode;
@@ -26,6 +27,9 @@ import java.util.regex.Pattern;
  */
 public final class CairnDatabaseMetaData implements DatabaseMetaData {
   static final String TABLE_TYPE = "TABLE";
+
+  /** The type of the read-only SYSTEM views (SYSTEM.BLOCK_CACHE, ...). */
+  static final String SYSTEM_TABLE_TYPE = "SYSTEM TABLE";
 
   private final CairnConnection connection;
 
@@ -887,24 +891,25 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
             varchar("SELF_REFERENCING_COL_NAME"),
             varchar("REF_GENERATION"));
     List<Object[]> rows = new ArrayList<>();
-    if (wantsTables(types)) {
-      for (TableDescriptor t : matchingTables(catalog, schemaPattern, tableNamePattern)) {
+    for (TableDescriptor t : matchingTables(catalog, schemaPattern, tableNamePattern)) {
+      String type = SystemViews.isView(t) ? SYSTEM_TABLE_TYPE : TABLE_TYPE;
+      if (wants(types, type)) {
         rows.add(
             new Object[] {
-              null, t.schemaName(), t.tableName(), TABLE_TYPE, null, null, null, null, null, null
+              null, t.schemaName(), t.tableName(), type, null, null, null, null, null, null
             });
       }
     }
     return result(columns, rows);
   }
 
-  /** Null asks for every type; else the array must name TABLE (nulls in it are ignored). */
-  private static boolean wantsTables(String[] types) {
+  /** Null asks for every type; else the array must name {@code type} (nulls are ignored). */
+  private static boolean wants(String[] types, String type) {
     if (types == null) {
       return true;
     }
-    for (String type : types) {
-      if (TABLE_TYPE.equalsIgnoreCase(type)) {
+    for (String t : types) {
+      if (type.equalsIgnoreCase(t)) {
         return true;
       }
     }
@@ -1059,6 +1064,7 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
   @Override
   public ResultSet getTableTypes() throws SQLException {
     List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {SYSTEM_TABLE_TYPE});
     rows.add(new Object[] {TABLE_TYPE});
     return result(List.of(varchar("TABLE_TYPE")), rows);
   }

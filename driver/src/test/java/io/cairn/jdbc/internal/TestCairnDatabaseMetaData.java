@@ -148,7 +148,7 @@ class TestCairnDatabaseMetaData {
     assertThat(column(meta.getColumns(null, null, "%", "%"), "COLUMN_NAME")).hasSize(8);
     assertThat(column(meta.getSchemas(), "TABLE_SCHEM")).containsExactly("PUBLIC", "SALES");
     assertThat(column(meta.getCatalogs(), "TABLE_CAT")).isEmpty();
-    assertThat(column(meta.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE");
+    assertThat(column(meta.getTableTypes(), "TABLE_TYPE")).containsExactly("SYSTEM TABLE", "TABLE");
     assertThat(meta.getSQLKeywords()).isNotNull();
     assertThat(meta.getNumericFunctions()).isNotNull();
   }

@@ -3,6 +3,8 @@ package io.cairn.planner.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.Aggregates;
+import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,20 +15,69 @@ import java.util.List;
  * the input column of its FILTER (WHERE ...) clause or -1. {@code groupSets} lists the grouping
  * sets (GROUPING SETS, ROLLUP, CUBE), each a subset of {@code groupKeys}; keys outside a set are
  * NULL in its rows. An empty grouping set produces exactly one row even for empty input.
+ *
+ * <p>{@code step} says what the input rows are: {@link Step#SINGLE} rows to aggregate; {@link
+ * Step#FINAL} partial states of the same calls computed by a scan (see {@link ScanNode}), merged
+ * here, without FILTER columns.
  */
 public record AggregateNode(
     PlanNode input,
     List<Integer> groupKeys,
     List<List<Integer>> groupSets,
     List<AggregateCall> calls,
-    List<Integer> filterColumns)
+    List<Integer> filterColumns,
+    Step step)
     implements PlanNode {
+  /** What an aggregation does with its input (Trino's AggregationNode.Step). */
+  public enum Step {
+    /** Aggregates input rows into results. */
+    SINGLE,
+    /**
+     * Merges partial states into results: per input row, the partial state of each call ({@link
+     * Aggregates#partialTypes}), call after call.
+     */
+    FINAL
+  }
+
   public AggregateNode {
     requireNonNull(input, "input is null");
     groupKeys = List.copyOf(groupKeys);
     groupSets = groupSets.stream().map(List::copyOf).toList();
     calls = List.copyOf(calls);
     filterColumns = List.copyOf(filterColumns);
+    requireNonNull(step, "step is null");
+    if (step == Step.FINAL) {
+      if (!groupKeys.isEmpty()
+          || groupSets.size() != 1
+          || filterColumns.stream().anyMatch(c -> c >= 0)) {
+        throw CairnException.internal(
+            "A final aggregation merges ungrouped partial states without FILTER: found keys "
+                + groupKeys
+                + ", sets "
+                + groupSets
+                + ", filters "
+                + filterColumns);
+      }
+      int width = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+      if (width != input.outputTypes().size()) {
+        throw CairnException.internal(
+            "Partial states: expected ["
+                + width
+                + "] columns, found ["
+                + input.outputTypes().size()
+                + "]");
+      }
+    }
+  }
+
+  /** Aggregates rows into the given grouping sets. */
+  public AggregateNode(
+      PlanNode input,
+      List<Integer> groupKeys,
+      List<List<Integer>> groupSets,
+      List<AggregateCall> calls,
+      List<Integer> filterColumns) {
+    this(input, groupKeys, groupSets, calls, filterColumns, Step.SINGLE);
   }
 
   /** A plain GROUP BY: one grouping set of all keys. */

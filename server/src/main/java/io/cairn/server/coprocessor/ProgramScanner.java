@@ -2,14 +2,18 @@ package io.cairn.server.coprocessor;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.agg.Accumulator;
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
+import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
-import io.cairn.kv.Bytes;
+import io.cairn.core.expr.RowFilter;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.server.cell.RowCursor;
@@ -18,44 +22,96 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a {@link ScanProgram} over visible rows: decodes each, keeps it when the filter is TRUE,
- * emits the projection, stops after the limit.
+ * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, emits the
+ * projection, stops after the limit; or, with aggregates, accumulates the kept rows and emits one
+ * row of partial states (COUNT(*) alone only counts). Rows are read in place: a {@link RowReader}
+ * is pointed at the cursor's key and value views (nothing is copied) and a {@link RowFilter} tests
+ * it, so a row that the filter rejects costs no allocation for the common filter shapes (see
+ * RowFilter), and an empty projection ({@code COUNT(*)}) emits one shared empty array. Only emitted
+ * rows allocate their values.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
- * under its feet.
+ * under its feet. A scan that reads many rows in one call (a selective filter, an aggregate) checks
+ * for such a close every {@value #CLOSE_CHECK_INTERVAL} rows and then fails with OBJECT_CLOSED.
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
   private static final int IN_NEXT = 1;
   private static final int CLOSE_REQUESTED = 2;
   private static final int CLOSED = 3;
+  private static final int CLOSE_CHECK_INTERVAL = 1024;
+
+  /** What an empty projection emits for every row. */
+  private static final Object[] NO_VALUES = new Object[0];
+
+  /** {@link #projectedColumns} entry of the row key pseudo-column. */
+  private static final int KEY_COLUMN = -1;
+
+  /** {@link #projectedColumns} entry of an expression that is not a plain column. */
+  private static final int EXPRESSION = -2;
 
   private final RowCursor rows;
-  private final RowCodec codec;
-  private final RowExpression filter;
+  private final RowReader reader;
+  private final RowFilter filter;
   private final RowExpression[] projection;
+
+  /** Per projected expression: the layout column it is, KEY_COLUMN or EXPRESSION. */
+  private final int[] projectedColumns;
+
+  /** The decoded row that EXPRESSION projections read (plus the key pseudo-column); reused. */
+  private final Object[] scratch;
+
   private final EvalContext context;
   private final long limit;
   private final boolean readsKey;
   private final boolean[] needed;
+  private final List<AggregateCall> aggregates;
+  private final boolean countsOnly;
+  private final boolean readsRows;
+  private final int partialWidth;
+  private int sinceCloseCheck;
   private long emitted;
+  private boolean aggregated;
   private final AtomicInteger state = new AtomicInteger(IDLE);
 
   /** Runs {@code program} over {@code rows}, which it closes when closed. */
   public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
-    this.codec = new RowCodec(program.layout());
-    this.filter = program.filter().map(ExprCompiler::compile).orElse(null);
+    int columnCount = program.layout().columnCount();
+    this.filter =
+        program
+            .filter()
+            .map(f -> RowFilter.compile(f, program.layout()).bind(context))
+            .orElse(null);
     List<RowExpression> compiled =
         program.projection().stream().map(ExprCompiler::compile).toList();
     this.projection = compiled.toArray(new RowExpression[0]);
+    this.projectedColumns = new int[projection.length];
+    boolean anyExpression = false;
+    for (int i = 0; i < projection.length; i++) {
+      Expr e = program.projection().get(i);
+      if (e instanceof Expr.ColumnRef ref && ref.index() >= 0 && ref.index() <= columnCount) {
+        projectedColumns[i] = ref.index() == columnCount ? KEY_COLUMN : ref.index();
+      } else {
+        projectedColumns[i] = EXPRESSION;
+        anyExpression = true;
+      }
+    }
     this.limit = program.limit();
     this.readsKey = readsKey(program);
-    this.needed = new boolean[program.layout().columnCount()];
+    this.scratch = anyExpression ? new Object[columnCount + (readsKey ? 1 : 0)] : null;
+    this.needed = new boolean[columnCount];
     program.filter().ifPresent(f -> markColumns(f, needed));
     program.projection().forEach(e -> markColumns(e, needed));
+    this.reader = new RowReader(program.layout(), needed);
+    this.aggregates = program.aggregates();
+    this.countsOnly =
+        !aggregates.isEmpty()
+            && aggregates.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+    this.readsRows = filter != null || projection.length > 0;
+    this.partialWidth = aggregates.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */
@@ -73,11 +129,19 @@ public final class ProgramScanner implements RowScanner {
   private static boolean readsKey(ScanProgram program) {
     int keyIndex = program.layout().columnCount();
     for (Expr e : program.projection()) {
-      if (e instanceof Expr.ColumnRef ref && ref.index() == keyIndex) {
+      if (reads(e, keyIndex)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean reads(Expr expr, int index) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      return ref.index() == index;
+    }
+    return expr instanceof Expr.Call call
+        && call.operands().stream().anyMatch(o -> reads(o, index));
   }
 
   @Override
@@ -86,7 +150,7 @@ public final class ProgramScanner implements RowScanner {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
     }
     try {
-      return advance();
+      return aggregates.isEmpty() ? advance() : aggregate();
     } finally {
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
         state.set(CLOSED);
@@ -99,26 +163,118 @@ public final class ProgramScanner implements RowScanner {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
-    while (rows.next()) {
-      Bytes key = Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength());
-      byte[] valueBytes = new byte[rows.valueLength()];
-      rows.valueBuffer().get(rows.valueOffset(), valueBytes);
-      Object[] row = codec.decode(key, Bytes.wrap(valueBytes), needed);
-      if (readsKey) {
-        row = Arrays.copyOf(row, row.length + 1);
-        row[row.length - 1] = key.toByteArray();
-      }
-      if (filter != null && !Boolean.TRUE.equals(filter.evaluate(row, context))) {
-        continue;
-      }
-      Object[] result = new Object[projection.length];
-      for (int i = 0; i < projection.length; i++) {
-        result[i] = projection[i].evaluate(row, context);
-      }
-      emitted++;
-      return result;
+    if (!nextKept()) {
+      return null;
     }
-    return null;
+    emitted++;
+    return project();
+  }
+
+  /**
+   * Moves to the next row the filter keeps, with the reader pointed at it (the cursor's views, no
+   * copy); false at the end.
+   */
+  private boolean nextKept() {
+    while (rows.next()) {
+      if (++sinceCloseCheck >= CLOSE_CHECK_INTERVAL) {
+        sinceCloseCheck = 0;
+        if (state.get() == CLOSE_REQUESTED) {
+          throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
+        }
+      }
+      if (!readsRows) {
+        return true; // COUNT(*) without a filter: the row's bytes are never looked at
+      }
+      reader.reset(
+          rows.keyArray(),
+          rows.keyOffset(),
+          rows.keyLength(),
+          rows.valueBuffer(),
+          rows.valueOffset(),
+          rows.valueLength());
+      if (filter == null || filter.test(reader, context)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Feeds every row the filter keeps to the aggregates and returns their partial states, once; null
+   * afterwards. COUNT(*) alone allocates nothing per row.
+   */
+  private Object[] aggregate() {
+    if (aggregated) {
+      return null;
+    }
+    aggregated = true;
+    if (countsOnly) {
+      long count = 0;
+      while (nextKept()) {
+        count++;
+      }
+      Object[] counts = new Object[aggregates.size()];
+      Arrays.fill(counts, count);
+      return counts;
+    }
+    Accumulator[] accumulators = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i] = Aggregates.create(aggregates.get(i));
+    }
+    Object[] arguments = new Object[projection.length];
+    while (nextKept()) {
+      projectInto(arguments);
+      for (Accumulator accumulator : accumulators) {
+        accumulator.add(arguments);
+      }
+    }
+    Object[] result = new Object[partialWidth];
+    int at = 0;
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i].writePartial(result, at);
+      at += Aggregates.partialTypes(aggregates.get(i)).size();
+    }
+    return result;
+  }
+
+  /** The projection of the reader's current row; allocates only what it emits. */
+  private Object[] project() {
+    if (projection.length == 0) {
+      return NO_VALUES;
+    }
+    Object[] result = new Object[projection.length];
+    projectInto(result);
+    return result;
+  }
+
+  /** Evaluates the projection over the reader's current row into {@code result}. */
+  private void projectInto(Object[] result) {
+    byte[] key = null;
+    boolean decoded = false;
+    for (int i = 0; i < projection.length; i++) {
+      int column = projectedColumns[i];
+      if (column >= 0) {
+        result[i] = reader.getObject(column);
+      } else if (column == KEY_COLUMN) {
+        key = key != null ? key : copyKey();
+        result[i] = key;
+      } else {
+        if (!decoded) {
+          reader.decodeInto(scratch);
+          if (readsKey) {
+            key = key != null ? key : copyKey();
+            scratch[scratch.length - 1] = key;
+          }
+          decoded = true;
+        }
+        result[i] = projection[i].evaluate(scratch, context);
+      }
+    }
+  }
+
+  private byte[] copyKey() {
+    int offset = rows.keyOffset();
+    return Arrays.copyOfRange(rows.keyArray(), offset, offset + rows.keyLength());
   }
 
   @Override

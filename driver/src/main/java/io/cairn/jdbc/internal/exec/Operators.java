@@ -122,7 +122,11 @@ public final class Operators {
     }
   }
 
-  /** Runs the scan program in the store and streams its rows. */
+  /**
+   * Runs the scan program in the store and streams its rows (partial aggregate states when the scan
+   * has aggregates). A cancel closes the store's scanner, which stops a scan that works for long
+   * within one call (an aggregate, a selective filter).
+   */
   static final class Scan implements Operator {
     private final ScanNode node;
     private final ExecContext ctx;
@@ -150,8 +154,11 @@ public final class Operators {
               : KeyRangeBuilder.ranges(
                   table, new RowCodec(table.layout()), node.keys(), ctx.eval());
       ScanProgram program =
-          new ScanProgram(table.layout(), node.filter(), node.projection(), node.limit());
-      return kv.scan(new ScanRequest(ranges, program, ctx.eval(), true));
+          new ScanProgram(
+              table.layout(), node.filter(), node.projection(), node.limit(), node.aggregates());
+      RowScanner opened = kv.scan(new ScanRequest(ranges, program, ctx.eval(), node.cacheBlocks()));
+      ctx.control().onCancel(opened::close);
+      return opened;
     }
 
     @Override
@@ -164,7 +171,18 @@ public final class Operators {
         sinceCheck = 0;
         ctx.control().check();
       }
-      return scanner.next();
+      try {
+        return scanner.next();
+      } catch (CairnException e) {
+        // a scanner closed by a cancel fails: report the cancel
+        try {
+          ctx.control().check();
+        } catch (CairnException stopped) {
+          stopped.addSuppressed(e);
+          throw stopped;
+        }
+        throw e;
+      }
     }
 
     @Override
@@ -239,7 +257,10 @@ public final class Operators {
     }
   }
 
-  /** Hash aggregation. */
+  /**
+   * Hash aggregation; at step FINAL it merges the partial states that scans computed (any number of
+   * rows, one per scan or chunk).
+   */
   static final class Aggregate implements Operator {
     private final AggregateNode node;
     private final Operator input;
@@ -275,6 +296,15 @@ public final class Operators {
     private void run() {
       List<Integer> keys = node.groupKeys();
       int[] filters = node.filterColumns().stream().mapToInt(Integer::intValue).toArray();
+      boolean merges = node.step() == AggregateNode.Step.FINAL;
+      int[] partialOffsets = new int[node.calls().size()];
+      if (merges) {
+        int at = 0;
+        for (int i = 0; i < partialOffsets.length; i++) {
+          partialOffsets[i] = at;
+          at += Aggregates.partialTypes(node.calls().get(i)).size();
+        }
+      }
       List<SetState> sets = new ArrayList<>();
       for (List<Integer> set : node.groupSets()) {
         sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
@@ -294,7 +324,12 @@ public final class Operators {
             set.values.put(key, values);
           }
           for (int i = 0; i < accs.length; i++) {
-            if (accs[i] != null && (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]]))) {
+            if (accs[i] == null) {
+              continue;
+            }
+            if (merges) {
+              accs[i].mergePartial(row, partialOffsets[i]);
+            } else if (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]])) {
               accs[i].add(row);
             }
           }

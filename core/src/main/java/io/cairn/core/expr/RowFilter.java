@@ -1,0 +1,1320 @@
+package io.cairn.core.expr;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * A scan filter evaluated straight over a row's bytes through a {@link RowReader}: {@link #test} is
+ * true exactly when {@code Boolean.TRUE.equals(ExprCompiler.compile(filter).evaluate(row,
+ * context))} would be for the decoded row, in every case (NULLs, NaN, -0.0, mixed numeric types,
+ * CHAR padding, errors).
+ *
+ * <h2>Zero-allocation contract</h2>
+ *
+ * The common shapes are compiled into nodes that read primitives from the {@link RowReader} and
+ * allocate nothing per row:
+ *
+ * <ul>
+ *   <li>{@code =, <>, <, <=, >, >=, IS [NOT] DISTINCT FROM} between a column and a constant (a
+ *       literal, or an expression without column references such as a parameter or CURRENT_DATE,
+ *       resolved once by {@link #bind}), or between two columns: any numeric types (TINYINT ..
+ *       BIGINT, intervals, FLOAT, DOUBLE, DECIMAL, compared exactly as {@link Values#compare} does;
+ *       DECIMAL as unscaled longs with aligned scales while they fit, and DECIMAL against a DOUBLE
+ *       excepted), BOOLEAN, DATE, TIME and TIMESTAMP against the same type; CHAR/VARCHAR and
+ *       VARBINARY against a constant by comparing bytes without decoding. A column may be wrapped
+ *       in CASTs that keep every value (integer widening, integer to DOUBLE/DECIMAL where exact,
+ *       FLOAT to DOUBLE).
+ *   <li>{@code IN} lists of constants on such a column; IS [NOT] NULL; a BOOLEAN column; AND, OR,
+ *       NOT, IS [NOT] TRUE/FALSE with SQL three-valued logic and the generic evaluator's evaluation
+ *       order.
+ * </ul>
+ *
+ * Any other subtree (LIKE, functions, arithmetic, lossy casts, DECIMAL values beyond a long, ...)
+ * falls back to the compiled {@link RowExpression} over the reader's decoded row ({@link
+ * RowReader#peekDecodedRow}), which allocates the decoded values. So does a comparison whose
+ * constant cannot be resolved at {@link #bind} (e.g. a parameter that fails to convert): the error
+ * is then raised per row, exactly where the generic evaluator raises it.
+ *
+ * <p>Immutable and thread-safe; the reader carries the per-row state. Column references must lie
+ * within the layout (the scan's row-key pseudo-column cannot be filtered on).
+ */
+public final class RowFilter {
+  static final int FALSE = 0;
+  static final int TRUE = 1;
+  static final int UNKNOWN = 2;
+
+  // comparison operators of the specialised nodes
+  private static final int EQ = 0;
+  private static final int NE = 1;
+  private static final int LT = 2;
+  private static final int LE = 3;
+  private static final int GT = 4;
+  private static final int GE = 5;
+  private static final int DISTINCT = 6;
+  private static final int NOT_DISTINCT = 7;
+  private static final String[] OPERATORS = {
+    "=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"
+  };
+
+  private static final Object[] NO_ROW = new Object[0];
+  private static final BigDecimal HASH_LONG_LIMIT = BigDecimal.TEN.pow(18);
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  private final Node root;
+
+  private RowFilter(Node root) {
+    this.root = root;
+  }
+
+  /**
+   * Compiles {@code filter} (a BOOLEAN expression over rows of {@code layout}) once per scan.
+   * Raises the same compile-time errors as {@link ExprCompiler#compile}.
+   */
+  public static RowFilter compile(Expr filter, RowLayout layout) {
+    requireNonNull(filter, "filter is null");
+    requireNonNull(layout, "layout is null");
+    RowExpression generic = ExprCompiler.compile(filter);
+    checkColumns(filter, layout.columnCount());
+    Compiler compiler = new Compiler(layout);
+    Node root =
+        filter.type().name() == TypeName.BOOLEAN || generic instanceof ExprCompiler.Constant
+            ? compiler.predicate(filter)
+            : compiler.generic(filter, generic);
+    return new RowFilter(root);
+  }
+
+  /**
+   * This filter with every constant that depends on the statement (parameters, CURRENT_DATE, ...)
+   * resolved for {@code context}; {@code this} when there are none. Call once per scan, then {@link
+   * #test} with the same context. An unbound filter is still correct, but evaluates such
+   * comparisons through the generic fallback.
+   */
+  public RowFilter bind(EvalContext context) {
+    requireNonNull(context, "context is null");
+    Node bound = root.bind(context);
+    return bound == root ? this : new RowFilter(bound);
+  }
+
+  /**
+   * True only when the filter is TRUE for the reader's current row (FALSE and UNKNOWN reject it).
+   */
+  public boolean test(RowReader row, EvalContext context) {
+    return root.eval(row, context) == TRUE;
+  }
+
+  /** Whether some part of the filter evaluates through the generic, decoding fallback. */
+  public boolean hasFallback() {
+    return root.hasFallback();
+  }
+
+  /** The compiled shape, e.g. {@code AND(#2 > 5, GENERIC(LIKE))}. */
+  @Override
+  public String toString() {
+    return "RowFilter[" + root + "]";
+  }
+
+  private static void checkColumns(Expr expr, int columnCount) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      if (ref.index() < 0 || ref.index() >= columnCount) {
+        throw CairnException.internal(
+            "Filter reads column ["
+                + ref.index()
+                + "]: expected an index below the layout's ["
+                + columnCount
+                + "] columns");
+      }
+    } else if (expr instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) {
+        checkColumns(operand, columnCount);
+      }
+    }
+  }
+
+  // ================================================================ compilation
+
+  private static final class Compiler {
+    private final RowLayout layout;
+
+    Compiler(RowLayout layout) {
+      this.layout = layout;
+    }
+
+    /** A node for a BOOLEAN expression (or a constant). */
+    Node predicate(Expr e) {
+      RowExpression compiled = ExprCompiler.compile(e);
+      if (compiled instanceof ExprCompiler.Constant c) {
+        return Const.of(c.value());
+      }
+      if (e.type().name() != TypeName.BOOLEAN) {
+        return generic(e, compiled);
+      }
+      if (e instanceof Expr.ColumnRef ref && storedType(ref.index()) == TypeName.BOOLEAN) {
+        return new BooleanColumn(ref.index());
+      }
+      if (e instanceof Expr.Call call) {
+        Node node = call(call, compiled);
+        if (node != null) {
+          return node;
+        }
+      }
+      return generic(e, compiled);
+    }
+
+    Node generic(Expr e, RowExpression compiled) {
+      SortedSet<Integer> columns = new TreeSet<>();
+      collectColumns(e, columns);
+      String what = e instanceof Expr.Call call ? call.op().name() : e.getClass().getSimpleName();
+      return new Generic(compiled, columns.stream().mapToInt(Integer::intValue).toArray(), what);
+    }
+
+    private Node call(Expr.Call call, RowExpression compiled) {
+      List<Expr> operands = call.operands();
+      return switch (call.op()) {
+        case AND, OR -> {
+          Node[] children = new Node[operands.size()];
+          for (int i = 0; i < children.length; i++) {
+            if (!isLogical(operands.get(i))) {
+              yield null;
+            }
+            children[i] = predicate(operands.get(i));
+          }
+          yield call.op() == Op.AND ? new And(children) : new Or(children);
+        }
+        case NOT -> mapped(operands, Mapped.NOT, "NOT");
+        case IS_TRUE -> mapped(operands, Mapped.IS_TRUE, "IS TRUE");
+        case IS_NOT_TRUE -> mapped(operands, Mapped.IS_NOT_TRUE, "IS NOT TRUE");
+        case IS_FALSE -> mapped(operands, Mapped.IS_FALSE, "IS FALSE");
+        case IS_NOT_FALSE -> mapped(operands, Mapped.IS_NOT_FALSE, "IS NOT FALSE");
+        case IS_NULL, IS_NOT_NULL -> {
+          boolean negated = call.op() == Op.IS_NOT_NULL;
+          if (operands.size() != 1) {
+            yield null;
+          }
+          int column = columnOperand(operands.get(0));
+          if (column >= 0) {
+            yield new IsNull(column, negated);
+          }
+          yield negated
+              ? mapped(operands, Mapped.IS_NOT_UNKNOWN, "IS NOT NULL")
+              : mapped(operands, Mapped.IS_UNKNOWN, "IS NULL");
+        }
+        case EQUALS,
+                NOT_EQUALS,
+                LESS_THAN,
+                LESS_THAN_OR_EQUAL,
+                GREATER_THAN,
+                GREATER_THAN_OR_EQUAL,
+                IS_DISTINCT_FROM,
+                IS_NOT_DISTINCT_FROM ->
+            operands.size() == 2 ? comparison(call, compiled) : null;
+        case IN -> in(call, compiled);
+        default -> null;
+      };
+    }
+
+    private Node mapped(List<Expr> operands, int[] table, String name) {
+      if (operands.size() != 1 || !isLogical(operands.get(0))) {
+        return null;
+      }
+      return new Mapped(predicate(operands.get(0)), table, name);
+    }
+
+    /** Whether {@code e} evaluates to a Boolean or null, as AND/OR/NOT expect. */
+    private static boolean isLogical(Expr e) {
+      if (e.type().name() == TypeName.BOOLEAN) {
+        return true;
+      }
+      return e instanceof Expr.Literal literal
+          && (literal.value() == null || literal.value() instanceof Boolean);
+    }
+
+    private Node comparison(Expr.Call call, RowExpression compiled) {
+      int op = operatorCode(call.op());
+      Expr a = call.operands().get(0);
+      Expr b = call.operands().get(1);
+      Node generic = generic(call, compiled);
+      int columnA = columnOperand(a);
+      int columnB = columnOperand(b);
+      if (columnA >= 0 && columnB >= 0) {
+        return columnColumn(op, columnA, a.type(), columnB, b.type(), generic);
+      }
+      if (columnA >= 0 && isConstant(b)) {
+        return columnConstant(op, columnA, a.type(), b, generic);
+      }
+      if (columnB >= 0 && isConstant(a)) {
+        return columnConstant(flip(op), columnB, b.type(), a, generic);
+      }
+      return generic;
+    }
+
+    private Node columnConstant(int op, int column, DataType columnType, Expr k, Node generic) {
+      RowExpression compiled = ExprCompiler.compile(k);
+      DataType kType = k.type();
+      if (compiled instanceof ExprCompiler.Constant c) {
+        return columnConstant(op, column, columnType, kType, c.value(), generic);
+      }
+      return new Deferred(
+          new RowExpression[] {compiled},
+          values -> columnConstant(op, column, columnType, kType, values[0], generic),
+          generic);
+    }
+
+    /**
+     * The node comparing {@code column} (whose expression has {@code columnType}) with the value
+     * {@code v} of type {@code kType}, or {@code generic} when that pair has no primitive path.
+     */
+    Node columnConstant(
+        int op, int column, DataType columnType, DataType kType, Object v, Node generic) {
+      if (v == null) {
+        return switch (op) {
+          case DISTINCT -> new IsNull(column, true);
+          case NOT_DISTINCT -> new IsNull(column, false);
+          default -> Const.UNKNOWN_NODE;
+        };
+      }
+      TypeName a = columnType.name();
+      TypeName b = kType.name();
+      TypeName stored = storedType(column);
+      if (b == TypeName.NULL || !ExprCompiler.javaClass(b).isInstance(v)) {
+        return generic;
+      }
+      if (isNumeric(a) && isNumeric(b)) {
+        return numericConstant(op, column, stored, v, generic);
+      }
+      if (a != stored) {
+        return generic; // only numeric columns may hide under a CAST
+      }
+      if (a == b) {
+        switch (a) {
+          case BOOLEAN:
+            return new LongConstant(column, op, ((Boolean) v) ? 1 : 0);
+          case DATE:
+            return new LongConstant(column, op, ((LocalDate) v).toEpochDay());
+          case TIME:
+            return new LongConstant(column, op, ((LocalTime) v).toNanoOfDay());
+          case TIMESTAMP:
+            LocalDateTime t = (LocalDateTime) v;
+            return new TimestampConstant(
+                column, op, t.toEpochSecond(ZoneOffset.UTC), t.get(ChronoField.NANO_OF_SECOND));
+          case VARBINARY:
+            return new BytesConstant(column, op, ((byte[]) v).clone(), false);
+          default:
+            break;
+        }
+      }
+      if (a.isString() && b.isString()) {
+        boolean padded = a == TypeName.CHAR || b == TypeName.CHAR;
+        String s = padded ? Values.stripTrailingSpaces((String) v) : (String) v;
+        if (!isWellFormed(s)) {
+          return generic;
+        }
+        return new BytesConstant(column, op, s.getBytes(UTF_8), padded);
+      }
+      return generic;
+    }
+
+    private static Node numericConstant(
+        int op, int column, TypeName stored, Object v, Node generic) {
+      Kind kind = Kind.of(stored);
+      if (Values.isExactInteger(v)) {
+        long k = ((Number) v).longValue();
+        return switch (kind) {
+          case LONG -> new LongConstant(column, op, k);
+          case DOUBLE -> new DoubleLongConstant(column, op, k);
+          case DECIMAL -> new DecimalConstant(column, op, false, k, 0);
+        };
+      }
+      if (v instanceof Float || v instanceof Double) {
+        double k = ((Number) v).doubleValue();
+        return switch (kind) {
+          case LONG -> new LongDoubleConstant(column, op, k);
+          case DOUBLE -> new DoubleConstant(column, op, k);
+          case DECIMAL -> generic;
+        };
+      }
+      if (v instanceof BigDecimal d && d.unscaledValue().bitLength() <= 63) {
+        long u = d.unscaledValue().longValue();
+        return switch (kind) {
+          case LONG -> new DecimalConstant(column, op, true, u, d.scale());
+          case DOUBLE -> generic;
+          case DECIMAL -> new DecimalConstant(column, op, false, u, d.scale());
+        };
+      }
+      return generic;
+    }
+
+    private Node columnColumn(
+        int op, int columnA, DataType typeA, int columnB, DataType typeB, Node generic) {
+      TypeName a = typeA.name();
+      TypeName b = typeB.name();
+      TypeName storedA = storedType(columnA);
+      TypeName storedB = storedType(columnB);
+      int mode;
+      if (isNumeric(a) && isNumeric(b)) {
+        mode = ColumnColumn.numericMode(Kind.of(storedA), Kind.of(storedB));
+        if (mode < 0) {
+          return generic;
+        }
+      } else if (a == b && storedA == a && storedB == b) {
+        switch (a) {
+          case BOOLEAN, DATE, TIME -> mode = ColumnColumn.LONG_LONG;
+          case TIMESTAMP -> mode = ColumnColumn.TIMESTAMPS;
+          default -> {
+            return generic;
+          }
+        }
+      } else {
+        return generic;
+      }
+      return new ColumnColumn(columnA, columnB, op, mode);
+    }
+
+    private Node in(Expr.Call call, RowExpression compiled) {
+      List<Expr> operands = call.operands();
+      Node generic = generic(call, compiled);
+      if (operands.isEmpty()) {
+        return generic;
+      }
+      Expr valueExpr = operands.get(0);
+      int column = columnOperand(valueExpr);
+      if (column < 0) {
+        return generic;
+      }
+      int n = operands.size() - 1;
+      RowExpression[] items = new RowExpression[n];
+      boolean allConstant = true;
+      for (int i = 0; i < n; i++) {
+        Expr item = operands.get(i + 1);
+        if (!isConstant(item)) {
+          return generic;
+        }
+        items[i] = ExprCompiler.compile(item);
+        allConstant &= items[i] instanceof ExprCompiler.Constant;
+      }
+      DataType valueType = valueExpr.type();
+      List<Expr> itemExprs = operands.subList(1, operands.size());
+      // the generic evaluator matches constant lists through a hash set of hashKey()s, whose
+      // equality differs from numeric equality in one corner (see hashMisses)
+      boolean hashed = allConstant && ExprCompiler.hashable(valueType.name(), itemExprs);
+      Function<Object[], Node> builder =
+          values -> inList(column, valueType, itemExprs, values, hashed, generic);
+      if (allConstant) {
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = ((ExprCompiler.Constant) items[i]).value();
+        }
+        return builder.apply(values);
+      }
+      return new Deferred(items, builder, generic);
+    }
+
+    private Node inList(
+        int column,
+        DataType valueType,
+        List<Expr> itemExprs,
+        Object[] values,
+        boolean hashed,
+        Node generic) {
+      List<ColumnComparison> items = new ArrayList<>();
+      boolean sawNull = false;
+      for (int i = 0; i < values.length; i++) {
+        Object v = values[i];
+        if (v == null) {
+          sawNull = true;
+          continue;
+        }
+        if (hashed && hashMisses(valueType.name(), v)) {
+          continue;
+        }
+        Node node = columnConstant(EQ, column, valueType, itemExprs.get(i).type(), v, generic);
+        if (!(node instanceof ColumnComparison comparison)) {
+          return generic;
+        }
+        items.add(comparison);
+      }
+      boolean allLongs = !items.isEmpty();
+      for (ColumnComparison item : items) {
+        allLongs &= item instanceof LongConstant;
+      }
+      if (allLongs) {
+        long[] keys = items.stream().mapToLong(item -> ((LongConstant) item).k).sorted().toArray();
+        return new InLongs(column, keys, sawNull);
+      }
+      return new InList(column, items.toArray(new ColumnComparison[0]), sawNull);
+    }
+
+    /**
+     * Whether the generic hash-set IN never matches item {@code v}: ExprCompiler.hashKey keys an
+     * integer as a Long but an integral DECIMAL of 19 or more digits as a BigDecimal, so such a
+     * value on one side never equals an integer on the other.
+     */
+    private static boolean hashMisses(TypeName valueType, Object item) {
+      boolean integerValue = valueType.isExactInteger() || valueType.isInterval();
+      if (integerValue && item instanceof BigDecimal d) {
+        return d.abs().compareTo(HASH_LONG_LIMIT) >= 0 && d.stripTrailingZeros().scale() <= 0;
+      }
+      if (valueType == TypeName.DECIMAL && Values.isExactInteger(item)) {
+        long k = ((Number) item).longValue();
+        return k >= POWERS_OF_TEN[18] || k <= -POWERS_OF_TEN[18];
+      }
+      return false;
+    }
+
+    /**
+     * The layout column that {@code e} reads with every value kept: a ColumnRef of the column's
+     * type, possibly under CASTs that change no value; -1 otherwise.
+     */
+    int columnOperand(Expr e) {
+      if (e instanceof Expr.ColumnRef ref) {
+        return ref.type().name() == storedType(ref.index()) ? ref.index() : -1;
+      }
+      if (e instanceof Expr.Call call && call.op() == Op.CAST && call.operands().size() == 1) {
+        Expr inner = call.operands().get(0);
+        int column = columnOperand(inner);
+        return column >= 0 && keepsValues(inner.type(), call.type()) ? column : -1;
+      }
+      return -1;
+    }
+
+    private TypeName storedType(int column) {
+      return layout.columnType(column).name();
+    }
+  }
+
+  /** Whether {@code CAST(x AS to)} returns x's value unchanged (numerically) for every x. */
+  static boolean keepsValues(DataType from, DataType to) {
+    if (from.equals(to.withNullable(from.nullable()))
+        && !(to.name() == TypeName.DECIMAL && to.hasLength())) {
+      return true; // ExprCompiler compiles this CAST away
+    }
+    TypeName f = from.name();
+    TypeName t = to.name();
+    if (f.isExactInteger() && t.isExactInteger()) {
+      return integerDigits(t) >= integerDigits(f);
+    }
+    return switch (t) {
+      case DOUBLE ->
+          f == TypeName.TINYINT
+              || f == TypeName.SMALLINT
+              || f == TypeName.INTEGER
+              || f == TypeName.FLOAT;
+      case FLOAT -> f == TypeName.TINYINT || f == TypeName.SMALLINT;
+      case DECIMAL ->
+          f.isExactInteger()
+              && (!to.hasLength()
+                  || (to.scale() >= 0 && to.precision() - to.scale() >= integerDigits(f)));
+      default -> false;
+    };
+  }
+
+  private static int integerDigits(TypeName t) {
+    return switch (t) {
+      case TINYINT -> 3;
+      case SMALLINT -> 5;
+      case INTEGER -> 10;
+      default -> 19;
+    };
+  }
+
+  private static boolean isNumeric(TypeName t) {
+    return t.isNumeric() || t.isInterval();
+  }
+
+  /** Whether {@code e} reads no column: its value is fixed for a statement. */
+  private static boolean isConstant(Expr e) {
+    if (e instanceof Expr.ColumnRef) {
+      return false;
+    }
+    if (e instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) {
+        if (!isConstant(operand)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static void collectColumns(Expr e, SortedSet<Integer> columns) {
+    if (e instanceof Expr.ColumnRef ref) {
+      columns.add(ref.index());
+    } else if (e instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) {
+        collectColumns(operand, columns);
+      }
+    }
+  }
+
+  /** Whether UTF-8 can hold {@code s} unchanged (no unpaired surrogate). */
+  private static boolean isWellFormed(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int operatorCode(Op op) {
+    return switch (op) {
+      case EQUALS -> EQ;
+      case NOT_EQUALS -> NE;
+      case LESS_THAN -> LT;
+      case LESS_THAN_OR_EQUAL -> LE;
+      case GREATER_THAN -> GT;
+      case GREATER_THAN_OR_EQUAL -> GE;
+      case IS_DISTINCT_FROM -> DISTINCT;
+      case IS_NOT_DISTINCT_FROM -> NOT_DISTINCT;
+      default -> throw new IllegalArgumentException("Not a comparison: " + op);
+    };
+  }
+
+  /** The operator with its operands swapped: {@code k < x} is {@code x > k}. */
+  private static int flip(int op) {
+    return switch (op) {
+      case LT -> GT;
+      case LE -> GE;
+      case GT -> LT;
+      case GE -> LE;
+      default -> op;
+    };
+  }
+
+  private static int result(int op, int c) {
+    boolean b =
+        switch (op) {
+          case EQ, NOT_DISTINCT -> c == 0;
+          case NE, DISTINCT -> c != 0;
+          case LT -> c < 0;
+          case LE -> c <= 0;
+          case GT -> c > 0;
+          default -> c >= 0;
+        };
+    return b ? TRUE : FALSE;
+  }
+
+  // ================================================================ exact numeric comparisons
+
+  /** Compares {@code x} with {@code d} exactly, as Values.compare(Long, Double) does. */
+  static int compareLongDouble(long x, double d) {
+    if (Double.isNaN(d)) {
+      return -1; // NaN is above everything
+    }
+    if (d >= 0x1p63) {
+      return -1;
+    }
+    if (d < -0x1p63) {
+      return 1;
+    }
+    long t = (long) d; // truncated toward zero, exact in this range
+    if (x != t) {
+      return x < t ? -1 : 1;
+    }
+    double fraction = d - t;
+    return fraction > 0 ? -1 : fraction < 0 ? 1 : 0;
+  }
+
+  /** Compares {@code u1 * 10^-s1} with {@code u2 * 10^-s2} exactly. */
+  static int compareDecimals(long u1, int s1, long u2, int s2) {
+    if (s1 == s2) {
+      return Long.compare(u1, u2);
+    }
+    if (s1 < s2) {
+      return compareScaled(u1, (long) s2 - s1, u2);
+    }
+    return -compareScaled(u2, (long) s1 - s2, u1);
+  }
+
+  /** Compares {@code a * 10^shift} (shift > 0) with {@code b} exactly. */
+  private static int compareScaled(long a, long shift, long b) {
+    if (a == 0) {
+      return -Long.signum(b);
+    }
+    if (shift <= 18) {
+      long p = POWERS_OF_TEN[(int) shift];
+      long high = Math.multiplyHigh(a, p);
+      long low = a * p;
+      if ((high == 0 && low >= 0) || (high == -1 && low < 0)) {
+        return Long.compare(low, b);
+      }
+    }
+    return a > 0 ? 1 : -1; // |a * 10^shift| is beyond the long range, so beyond |b|
+  }
+
+  // ================================================================ nodes
+
+  /** How a numeric column is read. */
+  private enum Kind {
+    LONG,
+    DOUBLE,
+    DECIMAL;
+
+    static Kind of(TypeName stored) {
+      return switch (stored) {
+        case FLOAT, DOUBLE -> DOUBLE;
+        case DECIMAL -> DECIMAL;
+        default -> LONG;
+      };
+    }
+  }
+
+  private abstract static class Node {
+    /** TRUE, FALSE or UNKNOWN for the reader's current row. */
+    abstract int eval(RowReader row, EvalContext context);
+
+    Node bind(EvalContext context) {
+      return this;
+    }
+
+    boolean hasFallback() {
+      return false;
+    }
+  }
+
+  private static final class Const extends Node {
+    static final Const TRUE_NODE = new Const(TRUE);
+    static final Const FALSE_NODE = new Const(FALSE);
+    static final Const UNKNOWN_NODE = new Const(UNKNOWN);
+
+    private final int result;
+
+    private Const(int result) {
+      this.result = result;
+    }
+
+    static Const of(Object value) {
+      return value == null ? UNKNOWN_NODE : Boolean.TRUE.equals(value) ? TRUE_NODE : FALSE_NODE;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      return result;
+    }
+
+    @Override
+    public String toString() {
+      return result == TRUE ? "TRUE" : result == FALSE ? "FALSE" : "UNKNOWN";
+    }
+  }
+
+  /** The compiled generic expression over the reader's decoded row. */
+  private static final class Generic extends Node {
+    private final RowExpression expression;
+    private final int[] columns;
+    private final String what;
+
+    Generic(RowExpression expression, int[] columns, String what) {
+      this.expression = expression;
+      this.columns = columns;
+      this.what = what;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      Object v = expression.evaluate(row.peekDecodedRow(columns), context);
+      return v == null ? UNKNOWN : Boolean.TRUE.equals(v) ? TRUE : FALSE;
+    }
+
+    @Override
+    boolean hasFallback() {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "GENERIC(" + what + ")";
+    }
+  }
+
+  /** A node whose constants depend on the statement: built by {@link #bind}. */
+  private static final class Deferred extends Node {
+    private final RowExpression[] constants;
+    private final Function<Object[], Node> builder;
+    private final Node generic;
+
+    Deferred(RowExpression[] constants, Function<Object[], Node> builder, Node generic) {
+      this.constants = constants;
+      this.builder = builder;
+      this.generic = generic;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      return generic.eval(row, context);
+    }
+
+    @Override
+    Node bind(EvalContext context) {
+      Object[] values = new Object[constants.length];
+      for (int i = 0; i < values.length; i++) {
+        try {
+          values[i] = constants[i].evaluate(NO_ROW, context);
+        } catch (RuntimeException e) {
+          return generic; // raised per row, where the generic evaluator raises it
+        }
+      }
+      return builder.apply(values);
+    }
+
+    @Override
+    boolean hasFallback() {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "DEFERRED(" + generic + ")";
+    }
+  }
+
+  private static final class And extends Node {
+    private final Node[] children;
+
+    And(Node[] children) {
+      this.children = children;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      boolean unknown = false;
+      for (Node child : children) {
+        int r = child.eval(row, context);
+        if (r == FALSE) {
+          return FALSE;
+        }
+        unknown |= r == UNKNOWN;
+      }
+      return unknown ? UNKNOWN : TRUE;
+    }
+
+    @Override
+    Node bind(EvalContext context) {
+      Node[] bound = bindAll(children, context);
+      return bound == children ? this : new And(bound);
+    }
+
+    @Override
+    boolean hasFallback() {
+      return anyFallback(children);
+    }
+
+    @Override
+    public String toString() {
+      return "AND" + Arrays.toString(children);
+    }
+  }
+
+  private static final class Or extends Node {
+    private final Node[] children;
+
+    Or(Node[] children) {
+      this.children = children;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      boolean unknown = false;
+      for (Node child : children) {
+        int r = child.eval(row, context);
+        if (r == TRUE) {
+          return TRUE;
+        }
+        unknown |= r == UNKNOWN;
+      }
+      return unknown ? UNKNOWN : FALSE;
+    }
+
+    @Override
+    Node bind(EvalContext context) {
+      Node[] bound = bindAll(children, context);
+      return bound == children ? this : new Or(bound);
+    }
+
+    @Override
+    boolean hasFallback() {
+      return anyFallback(children);
+    }
+
+    @Override
+    public String toString() {
+      return "OR" + Arrays.toString(children);
+    }
+  }
+
+  private static Node[] bindAll(Node[] children, EvalContext context) {
+    Node[] bound = null;
+    for (int i = 0; i < children.length; i++) {
+      Node b = children[i].bind(context);
+      if (b != children[i]) {
+        if (bound == null) {
+          bound = children.clone();
+        }
+        bound[i] = b;
+      }
+    }
+    return bound == null ? children : bound;
+  }
+
+  private static boolean anyFallback(Node[] children) {
+    for (Node child : children) {
+      if (child.hasFallback()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** NOT, IS [NOT] TRUE/FALSE/NULL over a logical child: a table from its result to ours. */
+  private static final class Mapped extends Node {
+    // indexed by FALSE, TRUE, UNKNOWN
+    static final int[] NOT = {TRUE, FALSE, UNKNOWN};
+    static final int[] IS_TRUE = {FALSE, TRUE, FALSE};
+    static final int[] IS_NOT_TRUE = {TRUE, FALSE, TRUE};
+    static final int[] IS_FALSE = {TRUE, FALSE, FALSE};
+    static final int[] IS_NOT_FALSE = {FALSE, TRUE, TRUE};
+    static final int[] IS_UNKNOWN = {FALSE, FALSE, TRUE};
+    static final int[] IS_NOT_UNKNOWN = {TRUE, TRUE, FALSE};
+
+    private final Node child;
+    private final int[] table;
+    private final String name;
+
+    Mapped(Node child, int[] table, String name) {
+      this.child = child;
+      this.table = table;
+      this.name = name;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      return table[child.eval(row, context)];
+    }
+
+    @Override
+    Node bind(EvalContext context) {
+      Node bound = child.bind(context);
+      return bound == child ? this : new Mapped(bound, table, name);
+    }
+
+    @Override
+    boolean hasFallback() {
+      return child.hasFallback();
+    }
+
+    @Override
+    public String toString() {
+      return name + "(" + child + ")";
+    }
+  }
+
+  private static final class BooleanColumn extends Node {
+    private final int column;
+
+    BooleanColumn(int column) {
+      this.column = column;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      if (row.isNull(column)) {
+        return UNKNOWN;
+      }
+      return row.getLong(column) != 0 ? TRUE : FALSE;
+    }
+
+    @Override
+    public String toString() {
+      return "#" + column;
+    }
+  }
+
+  private static final class IsNull extends Node {
+    private final int column;
+    private final boolean negated;
+
+    IsNull(int column, boolean negated) {
+      this.column = column;
+      this.negated = negated;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      return row.isNull(column) != negated ? TRUE : FALSE;
+    }
+
+    @Override
+    public String toString() {
+      return "#" + column + (negated ? " IS NOT NULL" : " IS NULL");
+    }
+  }
+
+  /** A column compared with a non-null constant. */
+  private abstract static class ColumnComparison extends Node {
+    final int column;
+    final int op;
+
+    ColumnComparison(int column, int op) {
+      this.column = column;
+      this.op = op;
+    }
+
+    /** The sign of (column value - constant); the column is not NULL. */
+    abstract int compare(RowReader row);
+
+    @Override
+    final int eval(RowReader row, EvalContext context) {
+      if (row.isNull(column)) {
+        return op == DISTINCT ? TRUE : op == NOT_DISTINCT ? FALSE : UNKNOWN;
+      }
+      return result(op, compare(row));
+    }
+
+    abstract String constant();
+
+    @Override
+    public String toString() {
+      return "#" + column + " " + OPERATORS[op] + " " + constant();
+    }
+  }
+
+  private static final class LongConstant extends ColumnComparison {
+    final long k;
+
+    LongConstant(int column, int op, long k) {
+      super(column, op);
+      this.k = k;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      return Long.compare(row.getLong(column), k);
+    }
+
+    @Override
+    String constant() {
+      return k + ":long";
+    }
+  }
+
+  private static final class DoubleConstant extends ColumnComparison {
+    private final double k;
+
+    DoubleConstant(int column, int op, double k) {
+      super(column, op);
+      this.k = k;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      return Values.compareDoubles(row.getDouble(column), k);
+    }
+
+    @Override
+    String constant() {
+      return k + ":double";
+    }
+  }
+
+  /** An integer column against a floating-point constant, exactly. */
+  private static final class LongDoubleConstant extends ColumnComparison {
+    private final double k;
+
+    LongDoubleConstant(int column, int op, double k) {
+      super(column, op);
+      this.k = k;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      return compareLongDouble(row.getLong(column), k);
+    }
+
+    @Override
+    String constant() {
+      return k + ":double";
+    }
+  }
+
+  /** A floating-point column against an integer constant, exactly. */
+  private static final class DoubleLongConstant extends ColumnComparison {
+    private final long k;
+
+    DoubleLongConstant(int column, int op, long k) {
+      super(column, op);
+      this.k = k;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      return -compareLongDouble(k, row.getDouble(column));
+    }
+
+    @Override
+    String constant() {
+      return k + ":long";
+    }
+  }
+
+  /** A DECIMAL (or integer) column against a decimal {@code unscaled * 10^-scale}. */
+  private static final class DecimalConstant extends ColumnComparison {
+    private final boolean integerColumn;
+    private final long unscaled;
+    private final int scale;
+    private final BigDecimal k;
+
+    DecimalConstant(int column, int op, boolean integerColumn, long unscaled, int scale) {
+      super(column, op);
+      this.integerColumn = integerColumn;
+      this.unscaled = unscaled;
+      this.scale = scale;
+      this.k = BigDecimal.valueOf(unscaled, scale);
+    }
+
+    @Override
+    int compare(RowReader row) {
+      if (integerColumn) {
+        return compareDecimals(row.getLong(column), 0, unscaled, scale);
+      }
+      if (row.decimalFitsLong(column)) {
+        return compareDecimals(row.getUnscaledLong(column), row.getScale(column), unscaled, scale);
+      }
+      return row.getDecimal(column).compareTo(k); // beyond a long: allocates
+    }
+
+    @Override
+    String constant() {
+      return k.toPlainString() + ":decimal";
+    }
+  }
+
+  private static final class TimestampConstant extends ColumnComparison {
+    private final long seconds;
+    private final int nanos;
+
+    TimestampConstant(int column, int op, long seconds, int nanos) {
+      super(column, op);
+      this.seconds = seconds;
+      this.nanos = nanos;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      int c = Long.compare(row.getEpochSecond(column), seconds);
+      return c != 0 ? c : Integer.compare(row.getNano(column), nanos);
+    }
+
+    @Override
+    String constant() {
+      return seconds + "s" + nanos + "ns:timestamp";
+    }
+  }
+
+  /** A string or VARBINARY column against constant bytes, without decoding. */
+  private static final class BytesConstant extends ColumnComparison {
+    private final byte[] k;
+    private final boolean ignoreTrailingSpaces;
+
+    BytesConstant(int column, int op, byte[] k, boolean ignoreTrailingSpaces) {
+      super(column, op);
+      this.k = k;
+      this.ignoreTrailingSpaces = ignoreTrailingSpaces;
+    }
+
+    @Override
+    int compare(RowReader row) {
+      return row.compareBytes(column, k, ignoreTrailingSpaces);
+    }
+
+    @Override
+    String constant() {
+      return "[" + k.length + " bytes]" + (ignoreTrailingSpaces ? ":char" : "");
+    }
+  }
+
+  private static final class ColumnColumn extends Node {
+    static final int LONG_LONG = 0;
+    static final int LONG_DOUBLE = 1;
+    static final int LONG_DECIMAL = 2;
+    static final int DOUBLE_LONG = 3;
+    static final int DOUBLE_DOUBLE = 4;
+    static final int DECIMAL_LONG = 5;
+    static final int DECIMAL_DECIMAL = 6;
+    static final int TIMESTAMPS = 7;
+
+    /** The mode comparing columns read as {@code a} and {@code b}; -1 when there is none. */
+    static int numericMode(Kind a, Kind b) {
+      return switch (a) {
+        case LONG ->
+            switch (b) {
+              case LONG -> LONG_LONG;
+              case DOUBLE -> LONG_DOUBLE;
+              case DECIMAL -> LONG_DECIMAL;
+            };
+        case DOUBLE ->
+            switch (b) {
+              case LONG -> DOUBLE_LONG;
+              case DOUBLE -> DOUBLE_DOUBLE;
+              case DECIMAL -> -1;
+            };
+        case DECIMAL ->
+            switch (b) {
+              case LONG -> DECIMAL_LONG;
+              case DOUBLE -> -1;
+              case DECIMAL -> DECIMAL_DECIMAL;
+            };
+      };
+    }
+
+    private final int a;
+    private final int b;
+    private final int op;
+    private final int mode;
+
+    ColumnColumn(int a, int b, int op, int mode) {
+      this.a = a;
+      this.b = b;
+      this.op = op;
+      this.mode = mode;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      boolean nullA = row.isNull(a);
+      boolean nullB = row.isNull(b);
+      if (nullA || nullB) {
+        return switch (op) {
+          case DISTINCT -> nullA != nullB ? TRUE : FALSE;
+          case NOT_DISTINCT -> nullA == nullB ? TRUE : FALSE;
+          default -> UNKNOWN;
+        };
+      }
+      return result(op, compare(row));
+    }
+
+    private int compare(RowReader row) {
+      return switch (mode) {
+        case LONG_LONG -> Long.compare(row.getLong(a), row.getLong(b));
+        case LONG_DOUBLE -> compareLongDouble(row.getLong(a), row.getDouble(b));
+        case DOUBLE_LONG -> -compareLongDouble(row.getLong(b), row.getDouble(a));
+        case DOUBLE_DOUBLE -> Values.compareDoubles(row.getDouble(a), row.getDouble(b));
+        case LONG_DECIMAL -> -compareDecimalLong(row, b, row.getLong(a));
+        case DECIMAL_LONG -> compareDecimalLong(row, a, row.getLong(b));
+        case DECIMAL_DECIMAL -> {
+          if (row.decimalFitsLong(a) && row.decimalFitsLong(b)) {
+            yield compareDecimals(
+                row.getUnscaledLong(a), row.getScale(a), row.getUnscaledLong(b), row.getScale(b));
+          }
+          yield row.getDecimal(a).compareTo(row.getDecimal(b));
+        }
+        case TIMESTAMPS -> {
+          int c = Long.compare(row.getEpochSecond(a), row.getEpochSecond(b));
+          yield c != 0 ? c : Integer.compare(row.getNano(a), row.getNano(b));
+        }
+        default -> throw new IllegalStateException("Unknown mode " + mode);
+      };
+    }
+
+    private static int compareDecimalLong(RowReader row, int decimalColumn, long x) {
+      if (row.decimalFitsLong(decimalColumn)) {
+        return compareDecimals(
+            row.getUnscaledLong(decimalColumn), row.getScale(decimalColumn), x, 0);
+      }
+      return row.getDecimal(decimalColumn).compareTo(BigDecimal.valueOf(x));
+    }
+
+    @Override
+    public String toString() {
+      return "#" + a + " " + OPERATORS[op] + " #" + b;
+    }
+  }
+
+  /** {@code column IN (constants)}: each item a comparison node for {@code =}. */
+  private static final class InList extends Node {
+    private final int column;
+    private final ColumnComparison[] items;
+    private final boolean sawNull;
+
+    InList(int column, ColumnComparison[] items, boolean sawNull) {
+      this.column = column;
+      this.items = items;
+      this.sawNull = sawNull;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      if (row.isNull(column)) {
+        return UNKNOWN;
+      }
+      for (ColumnComparison item : items) {
+        if (item.compare(row) == 0) {
+          return TRUE;
+        }
+      }
+      return sawNull ? UNKNOWN : FALSE;
+    }
+
+    @Override
+    public String toString() {
+      return "#" + column + " IN" + Arrays.toString(items) + (sawNull ? "+NULL" : "");
+    }
+  }
+
+  /** {@code column IN (constants)} for a column read as a long: a binary search. */
+  private static final class InLongs extends Node {
+    private final int column;
+    private final long[] keys;
+    private final boolean sawNull;
+
+    InLongs(int column, long[] keys, boolean sawNull) {
+      this.column = column;
+      this.keys = keys;
+      this.sawNull = sawNull;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      if (row.isNull(column)) {
+        return UNKNOWN;
+      }
+      if (Arrays.binarySearch(keys, row.getLong(column)) >= 0) {
+        return TRUE;
+      }
+      return sawNull ? UNKNOWN : FALSE;
+    }
+
+    @Override
+    public String toString() {
+      return "#" + column + " IN" + Arrays.toString(keys) + (sawNull ? "+NULL" : "");
+    }
+  }
+}

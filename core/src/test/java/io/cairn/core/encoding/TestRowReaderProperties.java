@@ -1,0 +1,200 @@
+package io.cairn.core.encoding;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.core.type.DataType;
+import io.cairn.kv.Bytes;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/** {@link RowReader} reads what {@link RowCodec#decode} decodes; jqwik prints the seed. */
+class TestRowReaderProperties {
+  private static final BigInteger TEN_POW_17 = BigInteger.TEN.pow(17);
+
+  /** Rows read one after the other by one reader, with the needed columns and placement. */
+  record Case(
+      RowLayout layout,
+      List<Object[]> rows,
+      boolean[] needed,
+      int offset,
+      TestingBuffers.Kind kind,
+      long seed) {}
+
+  @Provide
+  Arbitrary<Case> cases() {
+    Arbitrary<RowLayout> layouts =
+        Arbitraries.oneOf(
+            TestingRows.layouts(),
+            TestingRows.layouts()
+                .map(l -> new RowLayout(l.columns(), List.of(), true, l.schemaVersion())));
+    return layouts.flatMap(
+        layout ->
+            Combinators.combine(
+                    TestingRows.rows(layout).list().ofMinSize(1).ofMaxSize(3),
+                    Arbitraries.of(true, false).list().ofSize(layout.columnCount()).injectNull(0.3),
+                    Arbitraries.integers().between(0, 9),
+                    Arbitraries.of(TestingBuffers.Kind.class),
+                    Arbitraries.longs())
+                .as(
+                    (rows, needed, offset, kind, seed) ->
+                        new Case(layout, rows, toArray(needed), offset, kind, seed)));
+  }
+
+  private static boolean[] toArray(List<Boolean> flags) {
+    if (flags == null) {
+      return null;
+    }
+    boolean[] out = new boolean[flags.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = flags.get(i);
+    }
+    return out;
+  }
+
+  @Property(tries = 1500)
+  void accessorsMatchTheCodec(@ForAll("cases") Case c) {
+    RowLayout layout = c.layout();
+    RowCodec codec = new RowCodec(layout);
+    RowReader reader = new RowReader(layout, c.needed());
+    java.util.Random random = new java.util.Random(c.seed());
+    int n = layout.columnCount();
+    for (int r = 0; r < c.rows().size(); r++) {
+      Object[] row = c.rows().get(r);
+      Object[] other = c.rows().get((r + 1) % c.rows().size());
+      Bytes key = layout.hiddenRowId() ? RowCodec.encodeRowId(r) : codec.encodeKey(row);
+      Bytes value = codec.encodeValue(row);
+      Object[] expected = codec.decode(key, value);
+      ByteBuffer buffer = TestingBuffers.reset(reader, key, value, c.offset() + r, c.kind());
+      int position = buffer.position();
+      int limit = buffer.limit();
+
+      // columns in a random order: the lazy parsing must not depend on which comes first
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        order.add(i);
+      }
+      java.util.Collections.shuffle(order, random);
+      for (int i : order) {
+        checkColumn(reader, layout.columnType(i), i, expected[i], other[i]);
+      }
+
+      Object[] into = new Object[n + 1];
+      Arrays.fill(into, "stale");
+      reader.decodeInto(into);
+      Object[] partial = codec.decode(key, value, c.needed());
+      for (int i = 0; i < n; i++) {
+        boolean needed = c.needed() == null || c.needed()[i];
+        assertThat(Objects.deepEquals(into[i], needed ? expected[i] : null))
+            .as("decodeInto column %s: %s vs %s", i, into[i], expected[i])
+            .isTrue();
+        if (needed) {
+          assertThat(Objects.deepEquals(into[i], partial[i])).isTrue();
+        }
+      }
+      assertThat(into[n]).isEqualTo("stale");
+
+      int[] some = order.subList(0, random.nextInt(n + 1)).stream().mapToInt(i -> i).toArray();
+      Object[] peeked = reader.peekDecodedRow(some);
+      for (int i : some) {
+        assertThat(Objects.deepEquals(peeked[i], expected[i])).as("peek %s", i).isTrue();
+      }
+      assertThat(buffer.position()).isEqualTo(position);
+      assertThat(buffer.limit()).isEqualTo(limit);
+    }
+  }
+
+  private static void checkColumn(
+      RowReader reader, DataType type, int i, Object expected, Object other) {
+    String what = "column " + i + " of type " + type + ": " + expected;
+    assertThat(reader.isNull(i)).as(what).isEqualTo(expected == null);
+    assertThat(Objects.deepEquals(reader.getObject(i), expected)).as(what).isTrue();
+    if (expected == null) {
+      return;
+    }
+    switch (type.name()) {
+      case BOOLEAN -> assertThat(reader.getLong(i)).as(what).isEqualTo((Boolean) expected ? 1 : 0);
+      case TINYINT, SMALLINT, INTEGER, BIGINT, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME ->
+          assertThat(reader.getLong(i)).as(what).isEqualTo(((Number) expected).longValue());
+      case DATE ->
+          assertThat(reader.getLong(i)).as(what).isEqualTo(((LocalDate) expected).toEpochDay());
+      case TIME ->
+          assertThat(reader.getLong(i)).as(what).isEqualTo(((LocalTime) expected).toNanoOfDay());
+      case FLOAT, DOUBLE ->
+          assertThat(Double.valueOf(reader.getDouble(i)))
+              .as(what)
+              .isEqualTo(Double.valueOf(((Number) expected).doubleValue()));
+      case TIMESTAMP -> {
+        LocalDateTime t = (LocalDateTime) expected;
+        assertThat(reader.getEpochSecond(i)).as(what).isEqualTo(t.toEpochSecond(ZoneOffset.UTC));
+        assertThat(reader.getNano(i)).as(what).isEqualTo(t.get(ChronoField.NANO_OF_SECOND));
+      }
+      case DECIMAL -> {
+        BigDecimal d = (BigDecimal) expected;
+        assertThat(reader.getDecimal(i)).as(what).isEqualTo(d);
+        if (reader.decimalFitsLong(i)) {
+          assertThat(BigDecimal.valueOf(reader.getUnscaledLong(i), reader.getScale(i)))
+              .as(what)
+              .isEqualTo(d);
+        } else {
+          assertThat(d.unscaledValue().abs()).as(what).isGreaterThanOrEqualTo(TEN_POW_17);
+        }
+      }
+      case CHAR, VARCHAR, VARBINARY -> {
+        byte[] bytes = bytes(expected);
+        List<byte[]> others = new ArrayList<>();
+        others.add(bytes);
+        others.add(concat(bytes, new byte[] {' ', ' '}));
+        others.add(concat(bytes, new byte[] {0}));
+        others.add(Arrays.copyOf(bytes, Math.max(0, bytes.length - 1)));
+        if (other != null) {
+          others.add(bytes(other));
+        }
+        for (byte[] o : others) {
+          assertThat(Integer.signum(reader.compareBytes(i, o, false)))
+              .as(what)
+              .isEqualTo(Integer.signum(Arrays.compareUnsigned(bytes, o)));
+          byte[] stripped = stripSpaces(o);
+          assertThat(Integer.signum(reader.compareBytes(i, stripped, true)))
+              .as(what)
+              .isEqualTo(Integer.signum(Arrays.compareUnsigned(stripSpaces(bytes), stripped)));
+        }
+      }
+      default -> {}
+    }
+  }
+
+  private static byte[] bytes(Object value) {
+    return value instanceof String s ? s.getBytes(UTF_8) : (byte[]) value;
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  private static byte[] stripSpaces(byte[] b) {
+    int end = b.length;
+    while (end > 0 && b[end - 1] == ' ') {
+      end--;
+    }
+    return Arrays.copyOf(b, end);
+  }
+}

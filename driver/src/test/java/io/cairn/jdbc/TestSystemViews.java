@@ -1,0 +1,173 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SYSTEM.BLOCK_CACHE and SYSTEM.BUFFER_POOL on a durable database: they show the cache filling and
+ * being hit, answer SQL like tables, refuse writes and DDL, and match the JMX beans.
+ */
+class TestSystemViews {
+  @TempDir Path dir;
+  private Connection connection;
+
+  @BeforeEach
+  void open() throws SQLException {
+    Properties properties = new Properties();
+    properties.setProperty("cairn.block-cache.size", "8m");
+    connection = DriverManager.getConnection("jdbc:cairn:file:" + dir, properties);
+    try (Statement s = connection.createStatement()) {
+      s.executeUpdate("CREATE TABLE T (K INTEGER PRIMARY KEY, V VARCHAR(100))");
+      StringBuilder values = new StringBuilder();
+      for (int i = 0; i < 2000; i++) {
+        values
+            .append(i == 0 ? "" : ", ")
+            .append("(")
+            .append(i)
+            .append(", 'value ")
+            .append(i)
+            .append("')");
+      }
+      s.executeUpdate("UPSERT INTO T VALUES " + values);
+      connection.commit();
+      s.executeUpdate("FLUSH TABLE T");
+    }
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    connection.close();
+  }
+
+  private long value(String sql) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      assertThat(rs.next()).as(sql).isTrue();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void blockCacheFillsAndIsHit() throws SQLException {
+    long hitsBefore = value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'");
+    assertThat(value("SELECT COUNT(*) FROM T WHERE V LIKE 'value%'")).isEqualTo(2000);
+    long blocks = value("SELECT BLOCKS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'");
+    assertThat(blocks).isPositive();
+    assertThat(value("SELECT COUNT(*) FROM T WHERE V LIKE 'value%'")).isEqualTo(2000);
+    assertThat(value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'") - hitsBefore)
+        .isGreaterThanOrEqualTo(blocks);
+    // whole 520 KiB buckets of the configured 8 MiB
+    assertThat(value("SELECT CAPACITY_BYTES FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'"))
+        .isBetween(7L << 20, 8L << 20);
+    assertThat(value("SELECT COUNT(*) FROM SYSTEM.BLOCK_CACHE")).isEqualTo(2);
+    assertThat(value("SELECT MAX_BUFFERS FROM SYSTEM.BUFFER_POOL")).isPositive();
+    assertThat(value("SELECT USED_BUFFERS FROM SYSTEM.BUFFER_POOL")).isZero();
+  }
+
+  @Test
+  void noCacheScansReadThroughTheCacheWithoutFillingIt() throws SQLException {
+    String l2 = "SELECT BLOCKS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'";
+    assertThat(value(l2)).isZero();
+    assertThat(value("SELECT /*+ NO_CACHE */ COUNT(*) FROM T WHERE V LIKE 'value%'"))
+        .isEqualTo(2000);
+    assertThat(value(l2)).as("a NO_CACHE scan adds no data block").isZero();
+    assertThat(value("SELECT USED_BUFFERS FROM SYSTEM.BUFFER_POOL")).isZero();
+    assertThat(value("SELECT COUNT(*) FROM T WHERE V LIKE 'value%'")).isEqualTo(2000);
+    long blocks = value(l2);
+    assertThat(blocks).isPositive();
+    long hits = value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'");
+    assertThat(value("SELECT /*+ NO_CACHE */ COUNT(*) FROM T WHERE V LIKE 'value%'"))
+        .isEqualTo(2000);
+    assertThat(value("SELECT HITS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'") - hits)
+        .as("a NO_CACHE scan still reads cached blocks")
+        .isGreaterThanOrEqualTo(blocks);
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN SELECT /*+ NO_CACHE */ * FROM T WHERE K > 5")) {
+      StringBuilder plan = new StringBuilder();
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+      assertThat(plan.toString()).contains("SERVER RANGE SCAN OVER PUBLIC.T", "(NO_CACHE)");
+    }
+  }
+
+  @Test
+  void jmxShowsTheSameFigures() throws Exception {
+    value("SELECT COUNT(*) FROM T");
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name =
+        new ObjectName(
+            "io.cairn:type=BlockCache,store=" + ObjectName.quote(dir.toString()) + ",level=L2");
+    assertThat((Long) server.getAttribute(name, "Blocks"))
+        .isEqualTo(value("SELECT BLOCKS FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'"));
+    assertThat((Long) server.getAttribute(name, "CapacityBytes"))
+        .isEqualTo(value("SELECT CAPACITY_BYTES FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'"));
+    ObjectName pool =
+        new ObjectName("io.cairn:type=BufferPool,store=" + ObjectName.quote(dir.toString()));
+    assertThat((Integer) server.getAttribute(pool, "MaxBuffers")).isPositive();
+  }
+
+  @Test
+  void theSystemSchemaIsWrittenAsInPhoenix() throws SQLException {
+    // SYSTEM is a keyword of Calcite's parser: unquoted before a dot it names the schema
+    assertThat(value("select count(*) from system . block_cache where 'system.x' <> ''"))
+        .isEqualTo(2);
+    assertThat(value("SELECT COUNT(*) FROM \"SYSTEM\".BUFFER_POOL")).isEqualTo(1);
+    assertThat(value("SELECT COUNT(*) FROM T /* system.x */ WHERE 'SYSTEM.' = 'SYSTEM.'"))
+        .isEqualTo(2000);
+  }
+
+  @Test
+  void metadataListsTheViewsAsSystemTables() throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs =
+        connection.getMetaData().getTables(null, "SYSTEM", "%", new String[] {"SYSTEM TABLE"})) {
+      while (rs.next()) {
+        rows.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
+      }
+    }
+    assertThat(rows).containsExactly("SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL");
+    try (ResultSet rs =
+        connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString("TABLE_NAME")).isEqualTo("T");
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @Test
+  void viewsAreReadOnly() {
+    assertFails("UPSERT INTO SYSTEM.BLOCK_CACHE (LEVEL) VALUES ('L3')", "read-only system view");
+    assertFails("DELETE FROM SYSTEM.BUFFER_POOL", "read-only system view");
+    assertFails("DROP TABLE SYSTEM.BLOCK_CACHE", "read-only system view");
+    assertFails("ALTER TABLE SYSTEM.BLOCK_CACHE SET TTL=5", "read-only system view");
+    assertFails("CREATE TABLE SYSTEM.BLOCK_CACHE (K INTEGER PRIMARY KEY)", "already exists");
+  }
+
+  private void assertFails(String sql, String fragment) {
+    try (Statement s = connection.createStatement()) {
+      s.execute(sql);
+      connection.commit();
+    } catch (SQLException e) {
+      assertThat(e.getMessage()).as(sql).contains(fragment);
+      return;
+    }
+    throw new AssertionError("expected an SQLException from: " + sql);
+  }
+}
