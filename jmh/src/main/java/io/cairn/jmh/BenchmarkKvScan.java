@@ -3,6 +3,7 @@ package io.cairn.jmh;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,7 +24,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The store's scanner alone, without the SQL layer: {@code KvTable.scan} with a scan program over a
- * table held in the block cache (see {@link KvReadPathTable}). One invocation is one scan of all
+ * table held in the block cache (see {@link KvReadPathTable}): aggregates in the program (as SQL's
+ * ungrouped aggregates run), and rows handed out of the scanner. One invocation is one scan of all
  * {@code rows} rows and counts as {@code rows} operations: the score is rows/s and {@code -prof
  * gc}'s {@code gc.alloc.rate.norm} is bytes per row scanned.
  *
@@ -52,6 +54,9 @@ public class BenchmarkKvScan {
   private final ScanRequest all = KvReadPathTable.scanAll();
   private final ScanRequest qtyBelowLimit = KvReadPathTable.scanQtyBelowLimit();
   private final ScanRequest projectQty = KvReadPathTable.scanProjectQty();
+  private final ScanRequest countStar = KvReadPathTable.countStar();
+  private final ScanRequest countStarWhereQty = KvReadPathTable.countStarQtyBelowLimit();
+  private final ScanRequest sumQtyWhereDate = KvReadPathTable.sumQtyBeforeDateLimit();
 
   @Setup(Level.Trial)
   public void create(BenchmarkParams params) throws IOException {
@@ -59,9 +64,22 @@ public class BenchmarkKvScan {
     table = KvReadPathTable.create(rows, cache, cacheSize);
     long expected = ReadPathRows.countQtyBelowLimit(rows);
     long found = table.countRows(qtyBelowLimit);
-    if (found != expected) {
+    Object counted = table.aggregateValue(countStarWhereQty);
+    if (found != expected || !Long.valueOf(expected).equals(counted)) {
       throw new IllegalStateException(
-          "QTY < 10: expected [" + expected + "] rows, found [" + found + "]");
+          "QTY < 10: expected ["
+              + expected
+              + "] rows, found ["
+              + found
+              + "] rows and a count of ["
+              + counted
+              + "]");
+    }
+    Object sum = table.aggregateValue(sumQtyWhereDate);
+    BigDecimal expectedSum = ReadPathRows.sumQtyBeforeDateLimit(rows);
+    if (!(sum instanceof BigDecimal s) || s.compareTo(expectedSum) != 0) {
+      throw new IllegalStateException(
+          "SUM(QTY): expected [" + expectedSum + "], found [" + sum + "]");
     }
   }
 
@@ -70,7 +88,25 @@ public class BenchmarkKvScan {
     table.close();
   }
 
-  /** Every row, nothing projected (a COUNT(*)'s scan). */
+  /** {@code COUNT(*)} as SQL sends it: the aggregate runs in the scan program, one row out. */
+  @Benchmark
+  public Object countStar() {
+    return table.aggregateValue(countStar);
+  }
+
+  /** {@code COUNT(*) WHERE QTY < 10} in the scan program (20% of the rows pass). */
+  @Benchmark
+  public Object countStarWhereQty() {
+    return table.aggregateValue(countStarWhereQty);
+  }
+
+  /** {@code SUM(QTY) WHERE D < DATE '1995-01-01'} in the scan program (43% pass). */
+  @Benchmark
+  public Object sumQtyWhereDate() {
+    return table.aggregateValue(sumQtyWhereDate);
+  }
+
+  /** Every row handed out of the scanner, nothing projected. */
   @Benchmark
   public long scanAll() {
     return table.countRows(all);

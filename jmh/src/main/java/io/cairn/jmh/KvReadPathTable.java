@@ -1,5 +1,7 @@
 package io.cairn.jmh;
 
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
@@ -45,6 +47,11 @@ final class KvReadPathTable implements AutoCloseable {
   static final RowCodec CODEC = new RowCodec(LAYOUT);
 
   private static final Expr QTY = new Expr.ColumnRef(1, DataType.decimal(15, 2));
+  private static final Expr D = new Expr.ColumnRef(3, DataType.DATE);
+  private static final AggregateCall COUNT_STAR =
+      new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT);
+  private static final AggregateCall SUM_FIRST =
+      new AggregateCall(AggregateKind.SUM, List.of(0), false, DataType.decimal(38, 2));
   private static final int BATCH = 10_000;
 
   private final Path dir;
@@ -118,25 +125,66 @@ final class KvReadPathTable implements AutoCloseable {
     return CODEC.encodeKey(new Object[] {k, null, null, null, null});
   }
 
-  /** Every row, nothing projected: what a server-side COUNT(*) reads. */
+  /** Every row, nothing projected: each row is handed out (as an empty row). */
   static ScanRequest scanAll() {
     return request(List.of(KeyRange.ALL), Optional.empty(), List.of());
   }
 
   /** The rows with {@code QTY < 10} (20%), nothing projected. */
   static ScanRequest scanQtyBelowLimit() {
-    Expr filter =
-        new Expr.Call(
-            Op.LESS_THAN,
-            List.of(
-                QTY, new Expr.Literal(ReadPathRows.QTY_LIMIT.setScale(2), DataType.decimal(15, 2))),
-            DataType.BOOLEAN);
-    return request(List.of(KeyRange.ALL), Optional.of(filter), List.of());
+    return request(List.of(KeyRange.ALL), Optional.of(qtyBelowLimit()), List.of());
   }
 
   /** Every row, with QTY projected: decodes a column of each row into a value. */
   static ScanRequest scanProjectQty() {
     return request(List.of(KeyRange.ALL), Optional.empty(), List.of(QTY));
+  }
+
+  /** {@code COUNT(*)} in the scan program (what SQL's COUNT(*) sends): one row out. */
+  static ScanRequest countStar() {
+    return aggregate(Optional.empty(), List.of(), COUNT_STAR);
+  }
+
+  /** {@code COUNT(*) WHERE QTY < 10} in the scan program. */
+  static ScanRequest countStarQtyBelowLimit() {
+    return aggregate(Optional.of(qtyBelowLimit()), List.of(), COUNT_STAR);
+  }
+
+  /** {@code SUM(QTY) WHERE D < DATE '1995-01-01'} in the scan program (one partial sum out). */
+  static ScanRequest sumQtyBeforeDateLimit() {
+    Expr filter =
+        new Expr.Call(
+            Op.LESS_THAN,
+            List.of(D, new Expr.Literal(ReadPathRows.DATE_LIMIT, DataType.DATE)),
+            DataType.BOOLEAN);
+    return aggregate(Optional.of(filter), List.of(QTY), SUM_FIRST);
+  }
+
+  private static Expr qtyBelowLimit() {
+    return new Expr.Call(
+        Op.LESS_THAN,
+        List.of(QTY, new Expr.Literal(ReadPathRows.QTY_LIMIT.setScale(2), DataType.decimal(15, 2))),
+        DataType.BOOLEAN);
+  }
+
+  private static ScanRequest aggregate(
+      Optional<Expr> filter, List<Expr> projection, AggregateCall call) {
+    return new ScanRequest(
+        List.of(KeyRange.ALL),
+        new ScanProgram(LAYOUT, filter, projection, ScanProgram.NO_LIMIT, List.of(call)),
+        EvalContext.EMPTY,
+        true);
+  }
+
+  /** Runs an aggregating scan and returns the first value of its one row. */
+  Object aggregateValue(ScanRequest request) {
+    try (RowScanner scanner = table.scan(request)) {
+      Object[] row = scanner.next();
+      if (row == null || scanner.next() != null) {
+        throw new IllegalStateException("An aggregating scan must return exactly one row");
+      }
+      return row[0];
+    }
   }
 
   /** The whole row at {@code k}. */

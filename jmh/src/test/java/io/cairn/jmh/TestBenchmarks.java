@@ -25,7 +25,7 @@ class TestBenchmarks {
 
   @Test
   void kvScan() throws RunnerException {
-    assertRuns(BenchmarkKvScan.class, 3, scan());
+    assertRuns(BenchmarkKvScan.class, 6, scan());
   }
 
   @Test
@@ -42,7 +42,7 @@ class TestBenchmarks {
   void opensTheStoreWithEveryCacheSetting() throws RunnerException {
     assertRuns(
         BenchmarkKvScan.class,
-        3 * 2,
+        6 * 2,
         scan().param("cache", "ON_HEAP", "NONE").param("cacheSize", "16m"));
   }
 
