@@ -443,6 +443,9 @@ public final class EmbeddedStore implements KvStore {
   }
 
   private List<Object[]> bufferPoolRows() {
+    if (dir == null) {
+      return List.of(); // an in-memory store reads no files
+    }
     BufferPoolStats s = readContext.pool().stats();
     return List.<Object[]>of(
         new Object[] {
