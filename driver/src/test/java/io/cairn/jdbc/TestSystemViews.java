@@ -152,6 +152,19 @@ class TestSystemViews {
   }
 
   @Test
+  void anInMemoryDatabaseHasNoCache() throws SQLException {
+    try (Connection mem = DriverManager.getConnection("jdbc:cairn:mem:views-" + dir.hashCode());
+        Statement s = mem.createStatement()) {
+      for (String view : new String[] {"SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL"}) {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + view)) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getLong(1)).as(view).isZero();
+        }
+      }
+    }
+  }
+
+  @Test
   void viewsAreReadOnly() {
     assertFails("UPSERT INTO SYSTEM.BLOCK_CACHE (LEVEL) VALUES ('L3')", "read-only system view");
     assertFails("DELETE FROM SYSTEM.BUFFER_POOL", "read-only system view");

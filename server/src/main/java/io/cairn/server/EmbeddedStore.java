@@ -10,7 +10,6 @@ import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
-import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BlockCacheStats;
 import io.cairn.server.cache.BufferPool;
 import io.cairn.server.cache.BufferPoolStats;
@@ -347,14 +346,8 @@ public final class EmbeddedStore implements KvStore {
    *     direct memory, naming both sizes
    */
   private static ReadContext newReadContext(Path dir, StoreConfig config) {
-    BlockCacheConfig cacheConfig = BlockCacheConfig.defaults();
-    if (config.blockCacheL1Bytes() >= 0) {
-      cacheConfig = cacheConfig.withL1Bytes(config.blockCacheL1Bytes());
-    }
-    if (config.blockCacheBytes() >= 0) {
-      cacheConfig = cacheConfig.withL2Bytes(config.blockCacheBytes());
-    }
-    CombinedBlockCache cache = new CombinedBlockCache(cacheConfig, config.bufferPool().poolBytes());
+    CombinedBlockCache cache =
+        new CombinedBlockCache(config.blockCache(), config.bufferPool().poolBytes());
     return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
   }
 
@@ -443,6 +436,9 @@ public final class EmbeddedStore implements KvStore {
   }
 
   private List<Object[]> bufferPoolRows() {
+    if (dir == null) {
+      return List.of(); // an in-memory store reads no files
+    }
     BufferPoolStats s = readContext.pool().stats();
     return List.<Object[]>of(
         new Object[] {

@@ -4,7 +4,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPoolConfig;
-import java.util.Locale;
+import io.cairn.server.io.Settings;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,10 +24,8 @@ import java.util.TreeSet;
  *     size of the newer files selected with it
  * @param compactionBytesPerSecond compactions write at most this many bytes a second (0: no limit)
  * @param walSegmentBytes the log starts a new segment file past this size
- * @param blockCacheBytes the off-heap (L2) block cache's capacity, for data blocks; -1 for the
- *     default (a quarter of the JVM's direct memory limit), 0 to cache no data blocks
- * @param blockCacheL1Bytes the on-heap (L1) cache's capacity, for index and bloom blocks; -1 for
- *     the default (a tenth of the heap, at most 256 MiB)
+ * @param blockCache the block cache's levels ({@code cairn.block-cache.size} for the off-heap L2,
+ *     {@code cairn.block-cache.l1-size} for the on-heap L1)
  * @param readBuffers the most pooled 65 KiB direct buffers that reads from disk use at once
  */
 public record StoreConfig(
@@ -39,8 +37,7 @@ public record StoreConfig(
     double compactionRatio,
     long compactionBytesPerSecond,
     long walSegmentBytes,
-    long blockCacheBytes,
-    long blockCacheL1Bytes,
+    BlockCacheConfig blockCache,
     int readBuffers) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
@@ -51,8 +48,6 @@ public record StoreConfig(
   public static final String COMPACTION_RATIO = "cairn.compaction.ratio";
   public static final String COMPACTION_THROUGHPUT = "cairn.compaction.throughput";
   public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
-  public static final String BLOCK_CACHE_SIZE = "cairn.block-cache.size";
-  public static final String BLOCK_CACHE_L1_SIZE = "cairn.block-cache.l1-size";
   public static final String READ_BUFFERS = "cairn.read-buffers";
 
   private static final Set<String> KEYS =
@@ -65,8 +60,8 @@ public record StoreConfig(
           COMPACTION_RATIO,
           COMPACTION_THROUGHPUT,
           WAL_SEGMENT_SIZE,
-          BLOCK_CACHE_SIZE,
-          BLOCK_CACHE_L1_SIZE,
+          BlockCacheConfig.SIZE,
+          BlockCacheConfig.L1_SIZE,
           READ_BUFFERS);
 
   /** The defaults, sized for one node with a few GiB of heap. */
@@ -81,8 +76,7 @@ public record StoreConfig(
         1.2,
         256L << 20,
         128L << 20,
-        -1,
-        -1,
+        BlockCacheConfig.defaults(),
         256);
   }
 
@@ -110,17 +104,8 @@ public record StoreConfig(
             ratio(settings, d.compactionRatio),
             size(settings, COMPACTION_THROUGHPUT, d.compactionBytesPerSecond, 0),
             size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096),
-            size(settings, BLOCK_CACHE_SIZE, d.blockCacheBytes, 0),
-            size(settings, BLOCK_CACHE_L1_SIZE, d.blockCacheL1Bytes, 0),
+            BlockCacheConfig.from(settings, d.blockCache),
             (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)));
-    if (c.blockCacheBytes > 0 && c.blockCacheBytes < BlockCacheConfig.DEFAULT_BUCKET_BYTES) {
-      throw invalid(
-          BLOCK_CACHE_SIZE,
-          "0 (no off-heap cache) or at least one bucket of ["
-              + BlockCacheConfig.DEFAULT_BUCKET_BYTES
-              + "] bytes",
-          settings.get(BLOCK_CACHE_SIZE));
-    }
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,
@@ -131,26 +116,7 @@ public record StoreConfig(
   }
 
   private static long size(Map<String, String> settings, String key, long fallback, long min) {
-    String text = settings.get(key);
-    if (text == null) {
-      return fallback;
-    }
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    long unit = 1;
-    if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
-      unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
-      t = t.substring(0, t.length() - 1);
-    }
-    long value;
-    try {
-      value = Math.multiplyExact(Long.parseLong(t), unit);
-    } catch (NumberFormatException | ArithmeticException e) {
-      throw invalid(key, "a whole number, optionally with k, m or g", text);
-    }
-    if (value < min) {
-      throw invalid(key, "a value >= " + min, text);
-    }
-    return value;
+    return Settings.size(settings, key, fallback, min);
   }
 
   private static double ratio(Map<String, String> settings, double fallback) {
@@ -170,9 +136,7 @@ public record StoreConfig(
   }
 
   private static CairnException invalid(String key, String expected, String found) {
-    return new CairnException(
-        ErrorCode.INVALID_ARGUMENT,
-        "Invalid store setting " + key + ": expected " + expected + ", found [" + found + "]");
+    return Settings.invalid(key, expected, found);
   }
 
   /** The pool that reads from disk borrow buffers from. */

@@ -345,6 +345,22 @@ class TestDurableStore {
         .hasMessageContaining("found [lots]");
   }
 
+  @Test
+  void aBlockCacheThatDoesNotFitInDirectMemoryFailsAtOpen() {
+    assertThatThrownBy(() -> open(Map.of("cairn.block-cache.size", "100000g")))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("[107374182400000] bytes (cairn.block-cache.size)")
+        .hasMessageContaining("buffer pool of [17039360] bytes")
+        .hasMessageContaining("-XX:MaxDirectMemorySize");
+    assertThatThrownBy(() -> StoreConfig.from(Map.of("cairn.block-cache.size", "100k")))
+        .hasMessageContaining("cairn.block-cache.size")
+        .hasMessageContaining("found [100k]");
+    assertThatThrownBy(() -> StoreConfig.from(Map.of("cairn.read-buffers", "-1")))
+        .hasMessageContaining("cairn.read-buffers");
+    open(Map.of("cairn.block-cache.size", "0", "cairn.block-cache.l1-size", "0")).close();
+    open(Map.of()).close(); // the failed open left no lock behind
+  }
+
   /** Random writes, flushes, compactions, splits and reopenings against a TreeMap. */
   @Test
   void behavesLikeATreeMapThroughFlushesCompactionsAndReopens() {

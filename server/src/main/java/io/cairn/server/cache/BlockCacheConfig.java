@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.server.io.Settings;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -250,33 +250,11 @@ public record BlockCacheConfig(
     }
   }
 
-  /** A size: a whole number of bytes with an optional k, m or g suffix (powers of 1024). */
   private static long size(Map<String, String> settings, String key, long fallback) {
-    String text = settings.get(key);
-    if (text == null) {
-      return fallback;
-    }
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    long unit = 1;
-    if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
-      unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
-      t = t.substring(0, t.length() - 1);
-    }
-    long value;
-    try {
-      value = Math.multiplyExact(Long.parseLong(t), unit);
-    } catch (NumberFormatException | ArithmeticException e) {
-      throw invalid(key, "a whole number, optionally with k, m or g", text);
-    }
-    if (value < 0) {
-      throw invalid(key, "a value >= 0", text);
-    }
-    return value;
+    return Settings.size(settings, key, fallback, 0);
   }
 
   private static CairnException invalid(String key, String expected, String found) {
-    return new CairnException(
-        ErrorCode.INVALID_ARGUMENT,
-        "Invalid store setting " + key + ": expected " + expected + ", found [" + found + "]");
+    return Settings.invalid(key, expected, found);
   }
 }
