@@ -66,6 +66,10 @@ public final class ProgramScanner implements RowScanner {
   private final long limit;
   private final boolean readsKey;
   private final boolean[] needed;
+
+  /** The layout columns the projection reads (not the filter's: it reads bytes). */
+  private final int[] projectionColumns;
+
   private final List<AggregateCall> aggregates;
   private final boolean countsOnly;
   private final boolean readsRows;
@@ -106,6 +110,10 @@ public final class ProgramScanner implements RowScanner {
     program.filter().ifPresent(f -> markColumns(f, needed));
     program.projection().forEach(e -> markColumns(e, needed));
     this.reader = new RowReader(program.layout(), needed);
+    boolean[] projected = new boolean[columnCount];
+    program.projection().forEach(e -> markColumns(e, projected));
+    this.projectionColumns =
+        java.util.stream.IntStream.range(0, columnCount).filter(i -> projected[i]).toArray();
     this.aggregates = program.aggregates();
     this.countsOnly =
         !aggregates.isEmpty()
@@ -249,6 +257,15 @@ public final class ProgramScanner implements RowScanner {
 
   /** Evaluates the projection over the reader's current row into {@code result}. */
   private void projectInto(Object[] result) {
+    if (!readsKey) {
+      // each projected column decoded once per row, shared by plain columns and expressions
+      Object[] row = reader.peekDecodedRow(projectionColumns);
+      for (int i = 0; i < projection.length; i++) {
+        int column = projectedColumns[i];
+        result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
+      }
+      return;
+    }
     byte[] key = null;
     boolean decoded = false;
     for (int i = 0; i < projection.length; i++) {
