@@ -111,9 +111,19 @@ public final class ProgramScanner implements RowScanner {
     program.projection().forEach(e -> markColumns(e, needed));
     this.reader = new RowReader(program.layout(), needed);
     boolean[] projected = new boolean[columnCount];
-    program.projection().forEach(e -> markColumns(e, projected));
-    this.projectionColumns =
-        java.util.stream.IntStream.range(0, columnCount).filter(i -> projected[i]).toArray();
+    int count = 0;
+    for (Expr e : program.projection()) {
+      markColumns(e, projected);
+    }
+    for (boolean p : projected) {
+      count += p ? 1 : 0;
+    }
+    this.projectionColumns = new int[count];
+    for (int i = 0, j = 0; i < columnCount; i++) {
+      if (projected[i]) {
+        projectionColumns[j++] = i;
+      }
+    }
     this.aggregates = program.aggregates();
     this.countsOnly =
         !aggregates.isEmpty()
