@@ -77,11 +77,6 @@ public final class Block {
     return length;
   }
 
-  /** Whether the block lives in direct (off-heap) memory. */
-  boolean isDirect() {
-    return buffer.isDirect();
-  }
-
   /** A copy of the payload on the heap that needs no release (for blocks a reader keeps). */
   Block copyToHeap() {
     byte[] copy = new byte[length];

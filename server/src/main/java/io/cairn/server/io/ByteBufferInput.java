@@ -58,13 +58,6 @@ public final class ByteBufferInput {
     return data.get(position++) & 0xFF;
   }
 
-  public int readInt() {
-    require(4);
-    int value = data.getInt(position);
-    position += 4;
-    return value;
-  }
-
   public long readVarint() {
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
