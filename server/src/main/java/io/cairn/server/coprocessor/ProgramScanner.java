@@ -19,7 +19,10 @@ import io.cairn.kv.ScanProgram;
 import io.cairn.server.cell.RowCursor;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
 /**
  * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, emits the
@@ -51,7 +54,14 @@ public final class ProgramScanner implements RowScanner {
   /** {@link #projectedColumns} entry of an expression that is not a plain column. */
   private static final int EXPRESSION = -2;
 
+  /** Compiled programs: a prepared statement's scans compile once. Cleared when it grows large. */
+  private static final int MAX_COMPILED = 512;
+
+  private static final ConcurrentHashMap<ScanProgram, Compiled> COMPILED =
+      new ConcurrentHashMap<>();
+
   private final RowCursor rows;
+  private final Compiled compiled;
   private final RowReader reader;
   private final RowFilter filter;
   private final RowExpression[] projection;
@@ -59,13 +69,12 @@ public final class ProgramScanner implements RowScanner {
   /** Per projected expression: the layout column it is, KEY_COLUMN or EXPRESSION. */
   private final int[] projectedColumns;
 
-  /** The decoded row that EXPRESSION projections read (plus the key pseudo-column); reused. */
+  /** The decoded row that EXPRESSION projections read with the key pseudo-column; reused. */
   private final Object[] scratch;
 
   private final EvalContext context;
   private final long limit;
   private final boolean readsKey;
-  private final boolean[] needed;
 
   /** The layout columns the projection reads (not the filter's: it reads bytes). */
   private final int[] projectionColumns;
@@ -79,57 +88,97 @@ public final class ProgramScanner implements RowScanner {
   private boolean aggregated;
   private final AtomicInteger state = new AtomicInteger(IDLE);
 
+  /**
+   * What a scan program compiles to, shared by every scan of the same program (equal programs: the
+   * same statement executed again), so that a point get does not compile its program, nor build a
+   * row reader, each time. Immutable, but for one spare row reader that scans borrow and give back.
+   */
+  private static final class Compiled {
+    final ScanProgram program;
+    final RowFilter filter;
+    final RowExpression[] projection;
+    final int[] projectedColumns;
+    final boolean anyExpression;
+    final boolean readsKey;
+    final boolean[] needed;
+    final int[] projectionColumns;
+    final boolean countsOnly;
+    final int partialWidth;
+    final AtomicReference<RowReader> spare = new AtomicReference<>();
+
+    Compiled(ScanProgram program) {
+      this.program = program;
+      int columnCount = program.layout().columnCount();
+      this.filter = program.filter().map(f -> RowFilter.compile(f, program.layout())).orElse(null);
+      this.projection =
+          program.projection().stream().map(ExprCompiler::compile).toArray(RowExpression[]::new);
+      this.projectedColumns = new int[projection.length];
+      boolean expressions = false;
+      for (int i = 0; i < projection.length; i++) {
+        Expr e = program.projection().get(i);
+        if (e instanceof Expr.ColumnRef ref && ref.index() >= 0 && ref.index() <= columnCount) {
+          projectedColumns[i] = ref.index() == columnCount ? KEY_COLUMN : ref.index();
+        } else {
+          projectedColumns[i] = EXPRESSION;
+          expressions = true;
+        }
+      }
+      this.anyExpression = expressions;
+      this.readsKey = readsKey(program);
+      this.needed = new boolean[columnCount];
+      program.filter().ifPresent(f -> markColumns(f, needed));
+      program.projection().forEach(e -> markColumns(e, needed));
+      boolean[] projected = new boolean[columnCount];
+      program.projection().forEach(e -> markColumns(e, projected));
+      this.projectionColumns = IntStream.range(0, columnCount).filter(i -> projected[i]).toArray();
+      List<AggregateCall> calls = program.aggregates();
+      this.countsOnly =
+          !calls.isEmpty() && calls.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+      this.partialWidth = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+    }
+
+    /** A row reader for one scan: the spare one when free, else a new one. */
+    RowReader borrowReader() {
+      RowReader r = spare.getAndSet(null);
+      return r != null ? r : new RowReader(program.layout(), needed);
+    }
+
+    void giveBack(RowReader reader) {
+      spare.compareAndSet(null, reader);
+    }
+  }
+
+  private static Compiled compiled(ScanProgram program) {
+    Compiled c = COMPILED.get(program);
+    if (c == null) {
+      c = new Compiled(program);
+      if (COMPILED.size() >= MAX_COMPILED) {
+        COMPILED.clear();
+      }
+      Compiled raced = COMPILED.putIfAbsent(program, c);
+      c = raced != null ? raced : c;
+    }
+    return c;
+  }
+
   /** Runs {@code program} over {@code rows}, which it closes when closed. */
   public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
-    int columnCount = program.layout().columnCount();
-    this.filter =
-        program
-            .filter()
-            .map(f -> RowFilter.compile(f, program.layout()).bind(context))
-            .orElse(null);
-    List<RowExpression> compiled =
-        program.projection().stream().map(ExprCompiler::compile).toList();
-    this.projection = compiled.toArray(new RowExpression[0]);
-    this.projectedColumns = new int[projection.length];
-    boolean anyExpression = false;
-    for (int i = 0; i < projection.length; i++) {
-      Expr e = program.projection().get(i);
-      if (e instanceof Expr.ColumnRef ref && ref.index() >= 0 && ref.index() <= columnCount) {
-        projectedColumns[i] = ref.index() == columnCount ? KEY_COLUMN : ref.index();
-      } else {
-        projectedColumns[i] = EXPRESSION;
-        anyExpression = true;
-      }
-    }
+    this.compiled = compiled(requireNonNull(program, "program is null"));
+    this.filter = compiled.filter == null ? null : compiled.filter.bind(context);
+    this.projection = compiled.projection;
+    this.projectedColumns = compiled.projectedColumns;
     this.limit = program.limit();
-    this.readsKey = readsKey(program);
-    this.scratch = anyExpression ? new Object[columnCount + (readsKey ? 1 : 0)] : null;
-    this.needed = new boolean[columnCount];
-    program.filter().ifPresent(f -> markColumns(f, needed));
-    program.projection().forEach(e -> markColumns(e, needed));
-    this.reader = new RowReader(program.layout(), needed);
-    boolean[] projected = new boolean[columnCount];
-    int count = 0;
-    for (Expr e : program.projection()) {
-      markColumns(e, projected);
-    }
-    for (boolean p : projected) {
-      count += p ? 1 : 0;
-    }
-    this.projectionColumns = new int[count];
-    for (int i = 0, j = 0; i < columnCount; i++) {
-      if (projected[i]) {
-        projectionColumns[j++] = i;
-      }
-    }
+    this.readsKey = compiled.readsKey;
+    this.scratch =
+        compiled.anyExpression && readsKey ? new Object[program.layout().columnCount() + 1] : null;
+    this.projectionColumns = compiled.projectionColumns;
     this.aggregates = program.aggregates();
-    this.countsOnly =
-        !aggregates.isEmpty()
-            && aggregates.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+    this.countsOnly = compiled.countsOnly;
     this.readsRows = filter != null || projection.length > 0;
-    this.partialWidth = aggregates.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+    this.partialWidth = compiled.partialWidth;
+    this.reader = compiled.borrowReader();
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */
@@ -172,7 +221,7 @@ public final class ProgramScanner implements RowScanner {
     } finally {
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
         state.set(CLOSED);
-        rows.close();
+        release();
       }
     }
   }
@@ -299,6 +348,15 @@ public final class ProgramScanner implements RowScanner {
     }
   }
 
+  /** Closes the rows (releasing their blocks) and gives the row reader back; once. */
+  private void release() {
+    try {
+      rows.close();
+    } finally {
+      compiled.giveBack(reader);
+    }
+  }
+
   private byte[] copyKey() {
     int offset = rows.keyOffset();
     return Arrays.copyOfRange(rows.keyArray(), offset, offset + rows.keyLength());
@@ -312,7 +370,7 @@ public final class ProgramScanner implements RowScanner {
         return;
       }
       if (s == IDLE && state.compareAndSet(IDLE, CLOSED)) {
-        rows.close();
+        release();
         return;
       }
       if (s == IN_NEXT && state.compareAndSet(IN_NEXT, CLOSE_REQUESTED)) {

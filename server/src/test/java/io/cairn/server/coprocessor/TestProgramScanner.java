@@ -169,6 +169,68 @@ class TestProgramScanner {
   }
 
   @Test
+  void scansOfEqualProgramsShareTheCompiledFormButNotTheirRows() throws Exception {
+    Expr filter =
+        call(
+            Op.OR,
+            DataType.BOOLEAN,
+            call(Op.GREATER_THAN, DataType.BOOLEAN, V, new Expr.Param(0, DataType.INTEGER)),
+            call(Op.LIKE, DataType.BOOLEAN, NAME, literal("n3%", DataType.VARCHAR)));
+    List<Expr> projection = List.of(K, call(Op.PLUS, DataType.BIGINT, K, V), PRICE, NOTE);
+    List<Bytes[]> cells = encode(LAYOUT, rows());
+    EvalContext other = new EvalContext(new Object[] {-3}, LocalDateTime.of(2024, 2, 29, 0, 0));
+    // equal programs (separate instances, as each execution of a statement builds its own),
+    // interleaved row by row on one thread, with different parameters
+    ScanProgram first =
+        new ScanProgram(LAYOUT, Optional.of(filter), projection, ScanProgram.NO_LIMIT);
+    ScanProgram second =
+        new ScanProgram(LAYOUT, Optional.of(filter), List.copyOf(projection), ScanProgram.NO_LIMIT);
+    List<Object[]> expectedFirst = reference(first, cells, CONTEXT);
+    List<Object[]> expectedSecond = reference(second, cells, other);
+    List<Object[]> a = new ArrayList<>();
+    List<Object[]> b = new ArrayList<>();
+    try (ProgramScanner x = new ProgramScanner(new TestingRowCursor(cells, true), first, CONTEXT);
+        ProgramScanner y = new ProgramScanner(new TestingRowCursor(cells, false), second, other)) {
+      Object[] rx = x.next();
+      Object[] ry = y.next();
+      while (rx != null || ry != null) {
+        if (rx != null) {
+          a.add(rx);
+          rx = x.next();
+        }
+        if (ry != null) {
+          b.add(ry);
+          ry = y.next();
+        }
+      }
+    }
+    assertThat(a)
+        .usingElementComparator((p, q) -> Arrays.deepEquals(p, q) ? 0 : 1)
+        .isEqualTo(expectedFirst);
+    assertThat(b)
+        .usingElementComparator((p, q) -> Arrays.deepEquals(p, q) ? 0 : 1)
+        .isEqualTo(expectedSecond);
+    // and on several threads at once
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<List<Object[]>>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        futures.add(
+            pool.submit(
+                () -> scan(new ProgramScanner(new TestingRowCursor(cells, true), first, CONTEXT))));
+      }
+      for (java.util.concurrent.Future<List<Object[]>> f : futures) {
+        assertThat(f.get())
+            .usingElementComparator((p, q) -> Arrays.deepEquals(p, q) ? 0 : 1)
+            .isEqualTo(expectedFirst);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void anEmptyProjectionEmitsOneSharedArray() {
     ScanProgram count =
         new ScanProgram(
