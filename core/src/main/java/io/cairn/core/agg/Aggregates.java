@@ -265,11 +265,19 @@ public final class Aggregates {
     }
   }
 
-  static final class DecimalSumAccumulator implements Accumulator {
+  /**
+   * SUM of DECIMALs: exact, in a BigDecimal, plus a long of unscaled values at one scale for
+   * arguments handed over as unscaled longs ({@link DecimalAccumulator}); those fold into the
+   * BigDecimal when one arrives at another scale or the long would overflow.
+   */
+  static final class DecimalSumAccumulator implements DecimalAccumulator {
     private final int arg;
     private final DataType type;
     private final boolean zeroForEmpty;
     private BigDecimal sum;
+    private long unscaledSum;
+    private int unscaledScale;
+    private boolean hasUnscaled;
 
     DecimalSumAccumulator(int arg, DataType type, boolean zeroForEmpty) {
       this.arg = arg;
@@ -281,33 +289,65 @@ public final class Aggregates {
     public void add(Object[] row) {
       Object v = row[arg];
       if (v != null) {
-        BigDecimal d = toDecimal(v);
-        sum = sum == null ? d : sum.add(d);
+        addDecimal(toDecimal(v));
       }
+    }
+
+    private void addDecimal(BigDecimal d) {
+      sum = sum == null ? d : sum.add(d);
+    }
+
+    @Override
+    public void addUnscaled(long unscaled, int scale) {
+      if (!hasUnscaled) {
+        hasUnscaled = true;
+        unscaledScale = scale;
+        unscaledSum = unscaled;
+        return;
+      }
+      if (scale == unscaledScale) {
+        long r = unscaledSum + unscaled;
+        // overflow only when both operands have the sign the result lacks
+        if (((unscaledSum ^ r) & (unscaled ^ r)) >= 0) {
+          unscaledSum = r;
+          return;
+        }
+      }
+      addDecimal(BigDecimal.valueOf(unscaled, scale));
+    }
+
+    /** The exact sum so far, or null when nothing was added. */
+    private BigDecimal exact() {
+      if (!hasUnscaled) {
+        return sum;
+      }
+      BigDecimal longPart = BigDecimal.valueOf(unscaledSum, unscaledScale);
+      return sum == null ? longPart : sum.add(longPart);
     }
 
     @Override
     public Object result() {
-      if (sum == null) {
+      BigDecimal exact = exact();
+      if (exact == null) {
         return zeroForEmpty ? Values.cast(BigDecimal.ZERO, type) : null;
       }
-      return Values.cast(sum, type);
+      return Values.cast(exact, type);
     }
 
     @Override
     public void merge(Accumulator other) {
-      mergeSum(same(DecimalSumAccumulator.class, other).sum);
+      mergeSum(same(DecimalSumAccumulator.class, other).exact());
     }
 
     private void mergeSum(BigDecimal o) {
       if (o != null) {
-        sum = sum == null ? o : sum.add(o);
+        addDecimal(o);
       }
     }
 
     @Override
     public void writePartial(Object[] out, int at) {
-      out[at] = sum;
+      out[at] = exact();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.cairn.core.agg.Accumulator;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.agg.DecimalAccumulator;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -14,6 +15,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
+import io.cairn.core.type.TypeName;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.server.cell.RowCursor;
@@ -288,11 +290,31 @@ public final class ProgramScanner implements RowScanner {
     for (int i = 0; i < accumulators.length; i++) {
       accumulators[i] = Aggregates.create(aggregates.get(i));
     }
+    // SUMs of a DECIMAL column read the column's unscaled long: no BigDecimal per row
+    int[] decimalColumns = new int[accumulators.length];
+    boolean anyGeneric = false;
+    for (int i = 0; i < accumulators.length; i++) {
+      decimalColumns[i] = decimalColumn(aggregates.get(i), accumulators[i]);
+      anyGeneric |= decimalColumns[i] < 0;
+    }
     Object[] arguments = new Object[projection.length];
     while (nextKept()) {
-      projectInto(arguments);
-      for (Accumulator accumulator : accumulators) {
-        accumulator.add(arguments);
+      if (anyGeneric) {
+        projectInto(arguments);
+      }
+      for (int i = 0; i < accumulators.length; i++) {
+        int column = decimalColumns[i];
+        if (column < 0) {
+          accumulators[i].add(arguments);
+        } else if (!reader.isNull(column)) {
+          if (reader.decimalFitsLong(column)) {
+            ((DecimalAccumulator) accumulators[i])
+                .addUnscaled(reader.getUnscaledLong(column), reader.getScale(column));
+          } else {
+            arguments[aggregates.get(i).arguments().get(0)] = reader.getObject(column);
+            accumulators[i].add(arguments);
+          }
+        }
       }
     }
     Object[] result = new Object[partialWidth];
@@ -312,6 +334,20 @@ public final class ProgramScanner implements RowScanner {
     Object[] result = new Object[projection.length];
     projectInto(result);
     return result;
+  }
+
+  /**
+   * The layout column of DECIMAL type that {@code call} sums, when its accumulator takes unscaled
+   * longs and its argument is that plain column; else -1.
+   */
+  private int decimalColumn(AggregateCall call, Accumulator accumulator) {
+    if (!(accumulator instanceof DecimalAccumulator) || call.arguments().size() != 1) {
+      return -1;
+    }
+    int column = projectedColumns[call.arguments().get(0)];
+    return column >= 0 && compiled.program.layout().columnType(column).name() == TypeName.DECIMAL
+        ? column
+        : -1;
   }
 
   /** Evaluates the projection over the reader's current row into {@code result}. */
