@@ -74,17 +74,18 @@ abstract class BlockCompressor {
     }
     if (src.isDirect() && dst.isDirect()) {
       decompressDirect(src, srcOffset, srcLength, dst, dstOffset, dstLength);
-      return;
+    } else {
+      decompressThroughArrays(src, srcOffset, srcLength, dst, dstOffset, dstLength);
     }
-    byte[] in = new byte[srcLength];
-    src.get(srcOffset, in);
-    byte[] out = new byte[dstLength];
-    decompress(in, 0, srcLength, out, 0, dstLength);
-    dst.put(dstOffset, out);
   }
 
   /** Decompresses between direct buffers; by default through arrays. */
   void decompressDirect(
+      ByteBuffer src, int srcOffset, int srcLength, ByteBuffer dst, int dstOffset, int dstLength) {
+    decompressThroughArrays(src, srcOffset, srcLength, dst, dstOffset, dstLength);
+  }
+
+  private void decompressThroughArrays(
       ByteBuffer src, int srcOffset, int srcLength, ByteBuffer dst, int dstOffset, int dstLength) {
     byte[] in = new byte[srcLength];
     src.get(srcOffset, in);
@@ -165,15 +166,11 @@ abstract class BlockCompressor {
     @Override
     void decompress(
         byte[] src, int srcOffset, int srcLength, byte[] dst, int dstOffset, int dstLength) {
-      int n;
-      try {
-        n = decompressor.decompress(src, srcOffset, srcLength, dst, dstOffset, dstLength);
-      } catch (RuntimeException e) { // LZ4Exception
-        throw new IllegalArgumentException("Malformed LZ4 data: " + e.getMessage(), e);
-      }
-      checkLength(dstLength, n);
+      decompressDirect(
+          ByteBuffer.wrap(src), srcOffset, srcLength, ByteBuffer.wrap(dst), dstOffset, dstLength);
     }
 
+    /** LZ4's buffer API takes heap and direct buffers alike. */
     @Override
     void decompressDirect(
         ByteBuffer src,

@@ -8,7 +8,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.kv.Bytes;
 import io.cairn.server.cell.CellCursor;
 import io.cairn.server.io.BigEndian;
-import io.cairn.server.io.ByteArrayInput;
+import io.cairn.server.io.ByteBufferInput;
 import io.cairn.server.io.Checksums;
 import io.cairn.server.io.FileErrors;
 import java.io.IOException;
@@ -148,12 +148,13 @@ public final class BlockFileReader implements AutoCloseable {
     }
 
     FileInfo info;
-    Block fileInfoBlock =
-        heapCopy(fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO));
+    Block fileInfoBlock = fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO);
     try {
       info = parseFileInfo(fileInfoBlock, fileId, size);
     } catch (RuntimeException e) {
       throw corruptedBlock(path, fileInfoOffset, e);
+    } finally {
+      fileInfoBlock.release();
     }
     if (info.options().rowBloom() != (bloomSize != 0)) {
       throw FileErrors.corrupted(
@@ -241,8 +242,8 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   private static FileInfo parseFileInfo(Block block, long fileId, long fileBytes) {
-    ByteArrayInput in = new ByteArrayInput();
-    in.reset(block.buffer().array(), block.start(), block.start() + block.length());
+    ByteBufferInput in = new ByteBufferInput();
+    in.reset(block.buffer(), block.start(), block.start() + block.length());
     DataBlockEncoding encoding = DataBlockEncoding.fromId(in.readUnsignedByte());
     Compression compression = Compression.fromId(in.readUnsignedByte());
     int blockSize = in.readVarintInt();
@@ -287,10 +288,12 @@ public final class BlockFileReader implements AutoCloseable {
         posts);
   }
 
-  private static Bytes readBytes(ByteArrayInput in) {
+  private static Bytes readBytes(ByteBufferInput in) {
     int length = in.readVarintInt();
     int start = in.skip(length);
-    return Bytes.copyOf(in.array(), start, length);
+    byte[] bytes = new byte[length];
+    in.buffer().get(start, bytes);
+    return Bytes.wrap(bytes);
   }
 
   private static long nonNegative(long value) {
