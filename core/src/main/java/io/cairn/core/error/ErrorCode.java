@@ -57,6 +57,31 @@ public enum ErrorCode {
   NOT_A_STORE(83, "58P01", USER_ERROR),
   /** A file or store written by a newer (or unknown) format version. */
   UNSUPPORTED_FORMAT_VERSION(84, "0A000", USER_ERROR),
+  // 08 / 28: the network server and its clients
+  /** The server cannot be reached (refused, unknown host, handshake timed out). */
+  CONNECTION_FAILED(100, "08001", EXTERNAL),
+  /** An established connection to the server broke (the server died, restarted, or closed it). */
+  CONNECTION_LOST(101, "08006", EXTERNAL),
+  /** Client and server speak different protocol versions: names both. */
+  PROTOCOL_VERSION_MISMATCH(102, "08004", USER_ERROR),
+  /** Wrong user or password (the message never says which). */
+  AUTHENTICATION_FAILED(103, "28P01", USER_ERROR),
+  /** A request arrived before a successful handshake. */
+  AUTHENTICATION_REQUIRED(104, "28000", USER_ERROR),
+  /** A frame that cannot be read: truncated, not a message, an unknown request type. */
+  PROTOCOL_ERROR(105, "08P01", USER_ERROR),
+  /** A frame longer than the maximum frame size: names both. */
+  FRAME_TOO_LARGE(106, "54000", INSUFFICIENT_RESOURCES),
+  /** The server's work queue or a per-connection limit is full; retry later. */
+  SERVER_BUSY(107, "53300", INSUFFICIENT_RESOURCES),
+  /** A request got no answer within the client's request timeout. */
+  REQUEST_TIMEOUT(108, "HYT00", INSUFFICIENT_RESOURCES),
+  /** The server is shutting down. */
+  SERVER_SHUTTING_DOWN(109, "57P01", EXTERNAL),
+  /** A scanner id the connection does not hold (closed, expired or never opened). */
+  UNKNOWN_SCANNER(110, "24000", USER_ERROR),
+  /** Broadcast hash caches beyond the server's memory limit: names the limit. */
+  HASH_CACHE_TOO_LARGE(111, "53200", INSUFFICIENT_RESOURCES),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;
