@@ -12,6 +12,7 @@ public final class ConditionFailedException extends CairnException {
 
   private final int batchIndex;
   private final int mutationIndex;
+  private final Bytes key;
 
   public ConditionFailedException(int mutationIndex, Bytes key) {
     this(0, mutationIndex, key);
@@ -22,6 +23,7 @@ public final class ConditionFailedException extends CairnException {
     super(ErrorCode.DUPLICATE_KEY, "A row with key [" + key + "] already exists");
     this.batchIndex = batchIndex;
     this.mutationIndex = mutationIndex;
+    this.key = key;
   }
 
   /**
@@ -30,6 +32,11 @@ public final class ConditionFailedException extends CairnException {
    */
   public int batchIndex() {
     return batchIndex;
+  }
+
+  /** The key of the mutation whose condition failed. */
+  public Bytes key() {
+    return key;
   }
 
   /** Index in the batch of the first mutation whose condition failed. */

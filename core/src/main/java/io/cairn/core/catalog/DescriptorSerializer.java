@@ -23,12 +23,12 @@ import java.util.TreeMap;
  * scale, nullable), key column count, per key column (column index, sort order id), option count,
  * per option (name, value). Strings are modified UTF-8 (DataOutput.writeUTF).
  */
-final class DescriptorSerializer {
+public final class DescriptorSerializer {
   static final int FORMAT_VERSION = 1;
 
   private DescriptorSerializer() {}
 
-  static byte[] serialize(TableDescriptor t) {
+  public static byte[] serialize(TableDescriptor t) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(FORMAT_VERSION);
@@ -61,7 +61,7 @@ final class DescriptorSerializer {
     return bytes.toByteArray();
   }
 
-  static TableDescriptor deserialize(byte[] data) {
+  public static TableDescriptor deserialize(byte[] data) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
       int version = in.readUnsignedByte();
       if (version != FORMAT_VERSION) {

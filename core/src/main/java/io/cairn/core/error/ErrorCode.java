@@ -94,6 +94,16 @@ public enum ErrorCode {
     this.type = type;
   }
 
+  /** The error with persistent code {@code code}, or INTERNAL_ERROR for a code this build lacks. */
+  public static ErrorCode fromCode(int code) {
+    for (ErrorCode e : values()) {
+      if (e.code == code) {
+        return e;
+      }
+    }
+    return INTERNAL_ERROR;
+  }
+
   /** Persistent numeric code, also used as the JDBC vendor code. */
   public int code() {
     return code;

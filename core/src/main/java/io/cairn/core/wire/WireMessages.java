@@ -1,0 +1,237 @@
+package io.cairn.core.wire;
+
+import com.google.protobuf.ByteString;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.kv.Bytes;
+import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.Durability;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RegionInfo;
+import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.Error;
+import io.cairn.protocol.ScanSpec;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Requests, writes, regions and errors on the wire: {@link ScanRequest} and {@link ScanSpec},
+ * {@link Mutation}, {@link Durability}, {@link RegionInfo} and {@link CairnException} to and from
+ * their protocol messages.
+ */
+public final class WireMessages {
+  private WireMessages() {}
+
+  // --- scans ---------------------------------------------------------------------------------
+
+  /** The scan of KV table {@code table}. */
+  public static ScanSpec toProto(String table, ScanRequest request) {
+    ScanSpec.Builder b =
+        ScanSpec.newBuilder()
+            .setTable(table)
+            .setProgram(WirePrograms.toProto(request.program()))
+            .setNoCache(!request.cacheBlocks());
+    for (KeyRange range : request.ranges()) {
+      b.addRanges(toProto(range));
+    }
+    EvalContext context = request.context();
+    for (int i = 0; i < context.parameterCount(); i++) {
+      b.addParameters(WireValues.encode(context.parameter(i)));
+    }
+    LocalDateTime time = context.statementTime();
+    b.setStatementTimeEpochSecond(time.toEpochSecond(ZoneOffset.UTC));
+    b.setStatementTimeNano(time.getNano());
+    return b.build();
+  }
+
+  /**
+   * The scan request of a message (its table is {@link ScanSpec#getTable()}).
+   *
+   * @throws CairnException PROTOCOL_ERROR when the message is not a valid scan
+   */
+  public static ScanRequest fromProto(ScanSpec spec) {
+    if (!spec.hasProgram()) {
+      throw WireValues.malformed("a scan without a program");
+    }
+    List<KeyRange> ranges = new ArrayList<>(spec.getRangesCount());
+    for (io.cairn.protocol.KeyRange range : spec.getRangesList()) {
+      ranges.add(fromProto(range));
+    }
+    Object[] parameters = new Object[spec.getParametersCount()];
+    for (int i = 0; i < parameters.length; i++) {
+      parameters[i] = WireValues.decode(spec.getParameters(i));
+    }
+    LocalDateTime time =
+        WirePrograms.rethrowAsProtocolError(
+            () ->
+                LocalDateTime.ofEpochSecond(
+                    spec.getStatementTimeEpochSecond(),
+                    spec.getStatementTimeNano(),
+                    ZoneOffset.UTC));
+    return new ScanRequest(
+        ranges,
+        WirePrograms.fromProto(spec.getProgram()),
+        new EvalContext(parameters, time),
+        !spec.getNoCache());
+  }
+
+  public static io.cairn.protocol.KeyRange toProto(KeyRange range) {
+    return io.cairn.protocol.KeyRange.newBuilder()
+        .setStart(bytes(range.start()))
+        .setStop(bytes(range.stop()))
+        .build();
+  }
+
+  public static KeyRange fromProto(io.cairn.protocol.KeyRange range) {
+    return new KeyRange(bytes(range.getStart()), bytes(range.getStop()));
+  }
+
+  // --- writes --------------------------------------------------------------------------------
+
+  public static io.cairn.protocol.Mutation toProto(Mutation mutation) {
+    io.cairn.protocol.Mutation.Builder b =
+        io.cairn.protocol.Mutation.newBuilder().setKey(bytes(mutation.key()));
+    if (mutation instanceof Mutation.Put put) {
+      b.setValue(bytes(put.value()));
+      b.setMustNotExist(put.condition() == Mutation.Condition.MUST_NOT_EXIST);
+    } else {
+      b.setDelete(true);
+    }
+    return b.build();
+  }
+
+  public static Mutation fromProto(io.cairn.protocol.Mutation message) {
+    if (message.getKey().isEmpty()) {
+      throw WireValues.malformed("a mutation with an empty key");
+    }
+    Bytes key = bytes(message.getKey());
+    if (message.getDelete()) {
+      if (!message.getValue().isEmpty() || message.getMustNotExist()) {
+        throw WireValues.malformed("a delete with a value or a condition");
+      }
+      return new Mutation.Delete(key);
+    }
+    return new Mutation.Put(
+        key,
+        bytes(message.getValue()),
+        message.getMustNotExist() ? Mutation.Condition.MUST_NOT_EXIST : Mutation.Condition.NONE);
+  }
+
+  public static List<Mutation> fromProto(List<io.cairn.protocol.Mutation> messages) {
+    List<Mutation> mutations = new ArrayList<>(messages.size());
+    for (io.cairn.protocol.Mutation m : messages) {
+      mutations.add(fromProto(m));
+    }
+    return mutations;
+  }
+
+  /** The batch of KV table {@code table}. */
+  public static io.cairn.protocol.TableBatch toProto(String table, List<Mutation> mutations) {
+    io.cairn.protocol.TableBatch.Builder b =
+        io.cairn.protocol.TableBatch.newBuilder().setTable(table);
+    for (Mutation m : mutations) {
+      b.addMutations(toProto(m));
+    }
+    return b.build();
+  }
+
+  /** null (each table's default) travels as DURABILITY_DEFAULT. */
+  public static io.cairn.protocol.Durability toProto(Durability durability) {
+    if (durability == null) {
+      return io.cairn.protocol.Durability.DURABILITY_DEFAULT;
+    }
+    return switch (durability) {
+      case SKIP -> io.cairn.protocol.Durability.DURABILITY_SKIP;
+      case ASYNC -> io.cairn.protocol.Durability.DURABILITY_ASYNC;
+      case SYNC -> io.cairn.protocol.Durability.DURABILITY_SYNC;
+      case FSYNC -> io.cairn.protocol.Durability.DURABILITY_FSYNC;
+    };
+  }
+
+  /** DURABILITY_DEFAULT is null: each table's default. */
+  public static Durability fromProto(io.cairn.protocol.Durability durability) {
+    return switch (durability) {
+      case DURABILITY_DEFAULT -> null;
+      case DURABILITY_SKIP -> Durability.SKIP;
+      case DURABILITY_ASYNC -> Durability.ASYNC;
+      case DURABILITY_SYNC -> Durability.SYNC;
+      case DURABILITY_FSYNC -> Durability.FSYNC;
+      case UNRECOGNIZED -> throw WireValues.malformed("an unknown durability");
+    };
+  }
+
+  // --- regions -------------------------------------------------------------------------------
+
+  public static io.cairn.protocol.Region toProto(RegionInfo region) {
+    return io.cairn.protocol.Region.newBuilder()
+        .setRegionId(region.regionId())
+        .setStart(bytes(region.range().start()))
+        .setStop(bytes(region.range().stop()))
+        .setFileBytes(region.fileBytes())
+        .setMemstoreBytes(region.memstoreBytes())
+        .setFileCount(region.fileCount())
+        .build();
+  }
+
+  public static RegionInfo fromProto(io.cairn.protocol.Region message) {
+    return new RegionInfo(
+        message.getRegionId(),
+        new KeyRange(bytes(message.getStart()), bytes(message.getStop())),
+        message.getFileBytes(),
+        message.getMemstoreBytes(),
+        message.getFileCount());
+  }
+
+  // --- errors --------------------------------------------------------------------------------
+
+  /**
+   * The error message for a failure: a {@link CairnException} keeps its code and message; anything
+   * else is an INTERNAL_ERROR naming the exception.
+   */
+  public static Error toProto(Throwable failure) {
+    ErrorCode code;
+    String message;
+    if (failure instanceof CairnException e) {
+      code = e.errorCode();
+      message = e.getMessage();
+    } else {
+      code = ErrorCode.INTERNAL_ERROR;
+      message = "Internal error on the server: " + failure;
+    }
+    Error.Builder b =
+        Error.newBuilder()
+            .setCode(code.code())
+            .setSqlState(code.sqlState())
+            .setMessage(message == null ? "" : message);
+    if (failure instanceof ConditionFailedException c) {
+      b.setConditionFailed(true)
+          .setBatchIndex(c.batchIndex())
+          .setMutationIndex(c.mutationIndex())
+          .setKey(ByteString.copyFrom(c.key().peekArray()));
+    }
+    return b.build();
+  }
+
+  /** The exception an error message stands for, thrown on the client. */
+  public static CairnException fromProto(Error error) {
+    if (error.getConditionFailed()) {
+      return new ConditionFailedException(
+          error.getBatchIndex(), error.getMutationIndex(), bytes(error.getKey()));
+    }
+    return new CairnException(ErrorCode.fromCode(error.getCode()), error.getMessage());
+  }
+
+  // --- bytes ---------------------------------------------------------------------------------
+
+  public static ByteString bytes(Bytes bytes) {
+    return bytes.isEmpty() ? ByteString.EMPTY : ByteString.copyFrom(bytes.peekArray());
+  }
+
+  public static Bytes bytes(ByteString bytes) {
+    return bytes.isEmpty() ? Bytes.EMPTY : Bytes.wrap(bytes.toByteArray());
+  }
+}
