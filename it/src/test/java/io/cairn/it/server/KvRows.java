@@ -59,6 +59,11 @@ final class KvRows {
 
   /** The draft of {@code PUBLIC.name}; the server assigns its table id. */
   static TableDescriptor draft(String name) {
+    return draft(name, Map.of());
+  }
+
+  /** The draft of {@code PUBLIC.name} with table {@code options} (e.g. BLOCKCACHE=FALSE). */
+  static TableDescriptor draft(String name, Map<String, String> options) {
     List<ColumnDescriptor> columns =
         List.of(
             new ColumnDescriptor("K", 1, DataType.BIGINT.withNullable(false)),
@@ -70,13 +75,17 @@ final class KvRows {
         name,
         columns,
         List.of(new KeyColumn(0, SortOrder.ASC)),
-        Map.of(),
+        options,
         1);
   }
 
   /** CREATE TABLE PUBLIC.name, split into regions before each key of {@code splitKeys}. */
   static Request.Builder createTable(String name, long... splitKeys) {
-    TableDescriptor draft = draft(name);
+    return createTable(draft(name), splitKeys);
+  }
+
+  /** CREATE TABLE of {@code draft}, split into regions before each key of {@code splitKeys}. */
+  static Request.Builder createTable(TableDescriptor draft, long... splitKeys) {
     RowCodec codec = new RowCodec(draft.layout());
     CreateTable.Builder create =
         CreateTable.newBuilder()

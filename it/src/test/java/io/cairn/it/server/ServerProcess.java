@@ -121,16 +121,7 @@ final class ServerProcess implements AutoCloseable {
     Path stdout = dir.resolve(options.name + ".out");
     Path config = dir.resolve(options.name + ".properties");
 
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx" + options.heap);
-    command.add("-XX:+UseSerialGC");
-    command.add("-Dcairn.leakDetection=paranoid");
-    command.add("-Dio.netty.leakDetection.level=paranoid");
-    command.add("-Dorg.slf4j.simpleLogger.showThreadName=true");
-    command.addAll(options.jvmOptions);
-    command.add("-cp");
-    command.add(classpath());
+    List<String> command = javaCommand(options.heap, options.jvmOptions);
     command.add(MAIN);
     command.addAll(arguments(options, portFile, config));
 
@@ -209,6 +200,24 @@ final class ServerProcess implements AutoCloseable {
       }
       Thread.sleep(20);
     }
+  }
+
+  /**
+   * {@code java} with the server's JVM options and classpath, up to the main class: a bounded heap,
+   * paranoid leak detection of Cairn's pooled buffers and cached blocks and of Netty's buffers.
+   */
+  static List<String> javaCommand(String heap, List<String> jvmOptions) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx" + heap);
+    command.add("-XX:+UseSerialGC");
+    command.add("-Dcairn.leakDetection=paranoid");
+    command.add("-Dio.netty.leakDetection.level=paranoid");
+    command.add("-Dorg.slf4j.simpleLogger.showThreadName=true");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(classpath());
+    return command;
   }
 
   /** This module's test classes and the server's classpath file (see it/pom.xml). */
@@ -422,7 +431,17 @@ final class ServerProcess implements AutoCloseable {
 
   /** Every line of the server's log that reports a leaked buffer (Cairn's or Netty's). */
   List<String> leakReports() {
-    return logLines().stream().filter(l -> LEAK.matcher(l).find()).collect(Collectors.toList());
+    return leakReports(log);
+  }
+
+  /** Every line of {@code log} that reports a leaked buffer (Cairn's or Netty's). */
+  static List<String> leakReports(Path log) {
+    try {
+      List<String> lines = Files.exists(log) ? Files.readAllLines(log, UTF_8) : List.of();
+      return lines.stream().filter(l -> LEAK.matcher(l).find()).collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   List<String> logLines() {

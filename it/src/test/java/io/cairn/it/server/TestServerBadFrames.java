@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,7 +40,8 @@ final class TestServerBadFrames {
   /** Small, so that an oversized frame is cheap to send; the smallest the server accepts is 4k. */
   private static final int MAX_FRAME = 65536;
 
-  @TempDir static Path temp;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  static Path temp;
 
   private static ServerProcess server;
 

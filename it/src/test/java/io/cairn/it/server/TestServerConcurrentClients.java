@@ -24,12 +24,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@value #CLIENTS} clients, each on its own connection, write and scan one table of a durable
  * server at once for {@code -Dcairn.it.server.seconds} (default 20) seconds, while one of them
- * flushes the table now and then and some drop their connection in the middle of a scan.
+ * flushes the table now and then and some drop their connection in the middle of a scan. The table
+ * is read without the block cache, so open scans hold buffers of the store's pool.
  *
  * <p>Client {@code c} owns the keys {@code c * 1,000,000 + i}; it upserts new keys in batches and
  * updates its older ones, and writes {@code (k, "v" + k + "." + n, n)} for version {@code n} of key
@@ -46,7 +48,8 @@ final class TestServerConcurrentClients {
   private static final long KEYS_PER_CLIENT = 1_000_000;
   private static final String TABLE = "CONCURRENT";
 
-  @TempDir Path temp;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path temp;
 
   /** What one client wrote: per key, the last acknowledged version (0: none) and the last sent. */
   private static final class Model {
@@ -79,7 +82,7 @@ final class TestServerConcurrentClients {
                 KvRows.created(
                     admin.call(
                         KvRows.createTable(
-                            TABLE,
+                            KvRows.draft(TABLE, Map.of("BLOCKCACHE", "FALSE")),
                             25 * KEYS_PER_CLIENT,
                             50 * KEYS_PER_CLIENT,
                             75 * KEYS_PER_CLIENT))));

@@ -14,12 +14,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,31 +33,48 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 final class TestServerScanRelease {
-  private static final String TABLE = "SCANNED";
+  /** Read without the block cache: an open scan holds buffers of the store's pool. */
+  private static final String POOLED = "SCANNED_POOLED";
+
+  /** Read through the block cache: an open scan holds cached blocks. */
+  private static final String CACHED = "SCANNED_CACHED";
+
   private static final int ROWS = 3000;
 
-  @TempDir static Path temp;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  static Path temp;
 
   private static ServerProcess server;
-  private static KvRows rows;
+  private static KvRows pooled;
+  private static KvRows cached;
   private static long baselineBuffers;
 
   @BeforeAll
   static void startServerWithFlushedRows() throws Exception {
     server = ServerProcess.options(temp).data(temp.resolve("data")).name("scan-release").start();
     try (RawClient client = RawClient.open(server.port(), "loader")) {
-      rows = new KvRows(KvRows.created(client.call(KvRows.createTable(TABLE))));
-      // two block files, so that a scan reads blocks through the buffer pool and block cache
-      for (long from = 0; from < ROWS; from += 500) {
-        RawClient.ok(client.call(rows.upsertRange(from, from + 500, 200)));
-        if (from == ROWS / 2) {
-          RawClient.ok(client.call(rows.flush()));
+      pooled =
+          new KvRows(
+              KvRows.created(
+                  client.call(
+                      KvRows.createTable(KvRows.draft(POOLED, Map.of("BLOCKCACHE", "FALSE"))))));
+      cached = new KvRows(KvRows.created(client.call(KvRows.createTable(CACHED))));
+      for (KvRows rows : List.of(pooled, cached)) {
+        // two block files, so that a scan reads blocks from both while it is open
+        for (long from = 0; from < ROWS; from += 500) {
+          RawClient.ok(client.call(rows.upsertRange(from, from + 500, 200)));
+          if (from == ROWS / 2) {
+            RawClient.ok(client.call(rows.flush()));
+          }
         }
+        RawClient.ok(client.call(rows.flush()));
+        assertThat(rows.scanAll(client, 1000)).hasSize(ROWS);
       }
-      RawClient.ok(client.call(rows.flush()));
-      assertThat(rows.scanAll(client, 1000)).hasSize(ROWS);
     }
     awaitIdle(server);
+    assertThat(server.queryNames("io.cairn:type=BufferPool,*"))
+        .as("the durable store's buffer pool bean, whose UsedBuffers the tests watch")
+        .isNotEmpty();
     baselineBuffers = server.bufferPoolSum("UsedBuffers");
   }
 
@@ -77,13 +96,15 @@ final class TestServerScanRelease {
 
   @Test
   void scannersOfAConnectionResetMidScanAreClosed() throws Exception {
-    RawClient client = RawClient.open(server.port(), "reset-mid-scan");
-    List<Long> scanners = openScans(client, 4);
-    awaitValue("open scanners", () -> server.serverMetric("OpenScanners"), 4L, RELEASE_PATIENCE);
-    // two pages requested and never read, then a TCP reset
-    client.send(KvRows.scanNext(scanners.get(0), 10, 0));
-    client.send(KvRows.scanNext(scanners.get(1), 10, 0));
-    client.abort();
+    try (RawClient client = RawClient.open(server.port(), "reset-mid-scan")) {
+      List<Long> scanners = openScans(client, 4);
+      awaitValue("open scanners", () -> server.serverMetric("OpenScanners"), 4L, RELEASE_PATIENCE);
+      assertHoldsBuffers();
+      // two pages requested and never read, then a TCP reset
+      client.send(KvRows.scanNext(scanners.get(0), 10, 0));
+      client.send(KvRows.scanNext(scanners.get(1), 10, 0));
+      client.abort();
+    }
     assertReleased();
   }
 
@@ -92,6 +113,7 @@ final class TestServerScanRelease {
     try (RawClient client = RawClient.open(server.port(), "closed-mid-scan")) {
       openScans(client, 3);
       awaitValue("open scanners", () -> server.serverMetric("OpenScanners"), 3L, RELEASE_PATIENCE);
+      assertHoldsBuffers();
     }
     assertReleased();
   }
@@ -109,8 +131,9 @@ final class TestServerScanRelease {
             ServerProcess.classpath(),
             AbandonedScanClient.class.getName(),
             Integer.toString(server.port()),
-            "PUBLIC." + TABLE,
-            "5");
+            "5",
+            "PUBLIC." + POOLED,
+            "PUBLIC." + CACHED);
     Process child =
         new ProcessBuilder(command)
             .redirectOutput(out.toFile())
@@ -124,6 +147,7 @@ final class TestServerScanRelease {
           true,
           Duration.ofSeconds(60));
       awaitValue("open scanners", () -> server.serverMetric("OpenScanners"), 5L, RELEASE_PATIENCE);
+      assertHoldsBuffers();
       child.destroyForcibly();
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the client died of SIGKILL").isTrue();
     } finally {
@@ -184,16 +208,30 @@ final class TestServerScanRelease {
     }
   }
 
-  /** Opens {@code count} scans of 10-row pages and reads their first page; returns their ids. */
+  /**
+   * Opens {@code count} scans of 10-row pages, of the pooled and the cached table in turn, and
+   * reads their first page; returns their ids.
+   */
   private static List<Long> openScans(RawClient client, int count) throws Exception {
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < count; i++) {
+      KvRows rows = i % 2 == 0 ? pooled : cached;
       Response page = client.call(KvRows.openScan(rows.fullScan(), 10, 0));
       assertThat(KvRows.rows(page)).hasNumberOfRows(10);
       assertThat(page.getScanPage().getDone()).isFalse();
       ids.add(page.getScanPage().getScannerId());
     }
     return ids;
+  }
+
+  /**
+   * The open scans of the pooled table hold buffers of the pool: what the release checks must see
+   * go back.
+   */
+  private static void assertHoldsBuffers() throws Exception {
+    assertThat(server.bufferPoolSum("UsedBuffers"))
+        .as("pooled buffers in use with scans of %s open (baseline %s)", POOLED, baselineBuffers)
+        .isGreaterThan(baselineBuffers);
   }
 
   private static void assertReleased() throws Exception {

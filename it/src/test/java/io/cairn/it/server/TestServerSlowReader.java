@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -48,7 +49,8 @@ final class TestServerSlowReader {
   /** Answers to other clients must come as fast as usual: generous, for a loaded CI machine. */
   private static final Duration NORMAL_LATENCY = Duration.ofSeconds(2);
 
-  @TempDir Path temp;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path temp;
 
   @Test
   void aClientThatNeverReadsCannotMakeTheServerBufferWithoutBound() throws Exception {
@@ -115,6 +117,11 @@ final class TestServerSlowReader {
             .as("requests queued or running for the slow client")
             .isLessThanOrEqualTo(MAX_IN_FLIGHT);
 
+        System.err.printf(
+            "TestServerSlowReader: the slow client sent %s requests of %s bytes before blocking;"
+                + " the server read %s requests and holds %s bytes of answers for it (bound %s)%n",
+            stalledAt, requestSize, server.serverMetric("Requests"), held, bound);
+
         // everyone else is served as usual, the big answer included
         try (RawClient other = RawClient.open(server.port(), "other")) {
           long slowest = 0;
@@ -136,6 +143,9 @@ final class TestServerSlowReader {
 
         // the server's heap did not fill with the slow client's answers
         long heapDuring = server.heapUsedAfterGc();
+        System.err.printf(
+            "TestServerSlowReader: heap after GC %s bytes before, %s while blocked%n",
+            heapBefore, heapDuring);
         assertThat(heapDuring - heapBefore)
             .as(
                 "heap growth while the slow client is blocked (before %s, now %s)",
