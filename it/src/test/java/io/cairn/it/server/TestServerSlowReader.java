@@ -168,6 +168,109 @@ final class TestServerSlowReader {
   }
 
   /**
+   * The same with the server's default limits (128 requests in flight per connection, 16 MiB
+   * frames) and 8 MB answers: what the server encodes for a client that never reads must not take
+   * the memory that other clients' answers need. With a 256 MiB direct memory limit, another
+   * client's 8 MB answers must still come, and the server must not run out of direct memory.
+   */
+  @Test
+  void aClientThatNeverReadsCannotTakeTheMemoryOtherClientsNeed() throws Exception {
+    int rowCount = 8000;
+    try (ServerProcess server =
+        ServerProcess.options(temp)
+            .heap("256m")
+            .jvm("-XX:MaxDirectMemorySize=256m")
+            .name("slow-reader-defaults")
+            .start()) {
+      KvRows rows;
+      try (RawClient loader = RawClient.open(server.port(), "loader")) {
+        rows = new KvRows(KvRows.created(loader.call(KvRows.createTable("BIGGER"))));
+        for (long from = 0; from < rowCount; from += 200) {
+          RawClient.ok(loader.call(rows.upsertRange(from, from + 200, VALUE_CHARS)));
+        }
+      }
+      awaitIdle(server);
+      long bytesOutBefore = server.serverMetric("BytesOut");
+
+      RawClient slow = RawClient.connect(server.port(), 64 << 10);
+      try {
+        slow.hello("slow-reader");
+        for (int i = 0; i < 200; i++) {
+          slow.send(KvRows.get(rows.fullScan()));
+        }
+        awaitWorkDone(server);
+        long held = server.serverMetric("BytesOut") - bytesOutBefore - slow.bytesRead();
+        System.err.printf(
+            "TestServerSlowReader: with the default limits the server read %s requests and"
+                + " holds %s bytes of answers for a client that never reads%n",
+            server.serverMetric("Requests"), held);
+
+        try (RawClient other = RawClient.open(server.port(), "other")) {
+          for (int i = 0; i < 3; i++) {
+            long start = System.nanoTime();
+            Response answer;
+            try {
+              answer = other.call(KvRows.get(rows.fullScan()));
+            } catch (AssertionError e) {
+              throw new AssertionError(
+                  "another client's 8 MB Get failed while the server holds "
+                      + held
+                      + " bytes of answers for a client that never reads; the server's log"
+                      + " says:\n"
+                      + String.join(
+                          "\n",
+                          server.logLines().stream()
+                              .filter(l -> l.contains("OutOfMemoryError") || l.contains("WARN"))
+                              .limit(10)
+                              .toList()),
+                  e);
+            }
+            assertThat(RawClient.describe(answer))
+                .as(
+                    "another client's 8 MB answer while the server holds %s bytes for the slow"
+                        + " client",
+                    held)
+                .isEqualTo(RawClient.describe(RawClient.ok(answer)));
+            assertThat(KvRows.rows(answer)).hasNumberOfRows(rowCount);
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("time for another client's 8 MB answer")
+                .isLessThan(NORMAL_LATENCY.multipliedBy(2));
+          }
+        }
+        assertThat(server.logLines().stream().filter(l -> l.contains("OutOfMemoryError")).toList())
+            .as("the server ran out of memory (log %s)", server.log())
+            .isEmpty();
+      } finally {
+        slow.abort();
+      }
+      awaitIdle(server);
+      ServerChecks.stopAndAssertNoLeaks(server);
+    }
+  }
+
+  /** Waits until the server runs no request and its request count stays put for a second. */
+  private static void awaitWorkDone(ServerProcess server) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long last = -1;
+    long stableSince = System.nanoTime();
+    while (true) {
+      long requests = server.serverMetric("Requests");
+      long busy = server.serverMetric("ActiveRequests") + server.serverMetric("QueuedRequests");
+      if (requests != last || busy != 0) {
+        last = requests;
+        stableSince = System.nanoTime();
+      } else if (System.nanoTime() - stableSince > TimeUnit.SECONDS.toNanos(1)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "the server kept working for 60 s: " + requests + " requests, " + busy + " running");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
    * Waits until neither the writer nor the server's request count has moved for a second (the
    * server stopped reading and the sockets are full), or the writer sent everything; returns the
    * number of requests sent.
