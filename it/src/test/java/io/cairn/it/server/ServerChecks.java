@@ -66,14 +66,24 @@ final class ServerChecks {
    * error of {@code code} for request {@code id}, then the end of the stream.
    */
   static Error assertErrorThenClosed(RawClient client, long id, ErrorCode code) throws IOException {
+    Response frame = assertClosingError(client, code);
+    assertThat(frame.getId()).as("request id of %s", RawClient.describe(frame)).isEqualTo(id);
+    return frame.getError();
+  }
+
+  /**
+   * Reads what the server still sends on {@code client} until it closes the connection: exactly one
+   * error of {@code code} (whatever its request id), then the end of the stream.
+   */
+  static Response assertClosingError(RawClient client, ErrorCode code) throws IOException {
     List<Response> frames = client.readUntilClosed(RawClient.DEFAULT_PATIENCE);
     assertThat(frames)
         .as(
             "frames before the server closed the connection: %s",
             frames.stream().map(RawClient::describe).toList())
         .hasSize(1);
-    assertThat(frames.get(0).getId()).as("request id of %s", frames.get(0)).isEqualTo(id);
-    return assertError(frames.get(0), code);
+    assertError(frames.get(0), code);
+    return frames.get(0);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.cairn.it.server;
 
+import static io.cairn.it.server.ServerChecks.assertClosingError;
 import static io.cairn.it.server.ServerChecks.assertError;
 import static io.cairn.it.server.ServerChecks.assertErrorThenClosed;
 import static io.cairn.it.server.ServerChecks.assertServes;
@@ -117,6 +118,47 @@ final class TestServerBadFrames {
     }
   }
 
+  @Test
+  void requestIdZeroIsPROTOCOL_ERRORAndClosesTheConnection() throws Exception {
+    try (RawClient client = RawClient.open(server.port(), "id-zero")) {
+      client.send(KvRows.ping().setId(0).build());
+      assertErrorThenClosed(client, 0, ErrorCode.PROTOCOL_ERROR);
+    }
+    try (RawClient client = RawClient.open(server.port(), "empty-frame")) {
+      // an empty frame parses as a Request with id 0 and no body
+      client.sendFrame(new byte[0]);
+      assertErrorThenClosed(client, 0, ErrorCode.PROTOCOL_ERROR);
+    }
+  }
+
+  @Test
+  void tenThousandPipelinedRequestsGetOneAnswerEach() throws Exception {
+    try (RawClient client = RawClient.open(server.port(), "pipeline")) {
+      int count = 10_000;
+      java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+      long first = client.nextId();
+      for (int i = 1; i < count; i++) {
+        client.nextId();
+      }
+      for (long id = first; id < first + count; id++) {
+        all.write(frame(KvRows.ping().setId(id).build().toByteArray()));
+      }
+      client.sendRaw(all.toByteArray());
+      java.util.Set<Long> answered = new java.util.HashSet<>();
+      while (answered.size() < count) {
+        Response r = client.read();
+        assertThat(r).as("answer %s of %s (null: closed)", answered.size() + 1, count).isNotNull();
+        if (r.getId() == 0) {
+          continue; // an event
+        }
+        assertThat(r.hasPong()).as("%s", RawClient.describe(r)).isTrue();
+        assertThat(r.getId()).isBetween(first, first + count - 1);
+        assertThat(answered.add(r.getId())).as("a second answer to %s", r.getId()).isTrue();
+      }
+      assertThat(client.call(KvRows.ping()).hasPong()).isTrue();
+    }
+  }
+
   // --- 2. oversized frames ---------------------------------------------------------------------
 
   @Test
@@ -202,6 +244,11 @@ final class TestServerBadFrames {
       // half a length prefix, before Hello
       client.sendRaw(new byte[] {0, 0});
     }
+    try (RawClient client = RawClient.open(server.port(), "truncated-big")) {
+      // most of a frame at the limit: the server holds ~48k of it when the client goes
+      client.sendRaw(concat(length(MAX_FRAME), new byte[MAX_FRAME * 3 / 4]));
+      client.abort();
+    }
     awaitIdle(server);
   }
 
@@ -268,8 +315,8 @@ final class TestServerBadFrames {
   void ddlBeforeHelloIsAUTHENTICATION_REQUIREDAndNotDone() throws Exception {
     String table = "BEFORE_HELLO";
     try (RawClient client = RawClient.connect(server.port())) {
-      long id = client.send(KvRows.createTable(table));
-      assertErrorThenClosed(client, id, ErrorCode.AUTHENTICATION_REQUIRED);
+      client.send(KvRows.createTable(table));
+      assertClosingError(client, ErrorCode.AUTHENTICATION_REQUIRED);
     }
     try (RawClient checker = RawClient.open(server.port(), "checker")) {
       assertThat(KvRows.tableNames(checker.call(KvRows.getCatalog())))
@@ -281,8 +328,8 @@ final class TestServerBadFrames {
   void requestsPipelinedBehindARefusedOneAreNotDone() throws Exception {
     // CREATE A, Hello, CREATE B in one write: A is refused, the connection closes, nothing runs
     try (RawClient client = RawClient.connect(server.port())) {
-      long first = client.nextId();
-      byte[] createA = KvRows.createTable("PIPELINED_A").setId(first).build().toByteArray();
+      byte[] createA =
+          KvRows.createTable("PIPELINED_A").setId(client.nextId()).build().toByteArray();
       byte[] hello =
           Request.newBuilder()
               .setId(client.nextId())
@@ -292,7 +339,7 @@ final class TestServerBadFrames {
       byte[] createB =
           KvRows.createTable("PIPELINED_B").setId(client.nextId()).build().toByteArray();
       client.sendRaw(concat(frame(createA), frame(hello), frame(createB)));
-      assertErrorThenClosed(client, first, ErrorCode.AUTHENTICATION_REQUIRED);
+      assertClosingError(client, ErrorCode.AUTHENTICATION_REQUIRED);
     }
     try (RawClient checker = RawClient.open(server.port(), "checker")) {
       assertThat(KvRows.tableNames(checker.call(KvRows.getCatalog())))
@@ -301,29 +348,39 @@ final class TestServerBadFrames {
   }
 
   @Test
-  void writesAndReadsBeforeHelloAreAUTHENTICATION_REQUIRED() throws Exception {
+  void writesAndReadsBeforeHelloAreAUTHENTICATION_REQUIREDAndNotDone() throws Exception {
     KvRows rows;
     try (RawClient owner = RawClient.open(server.port(), "owner")) {
       rows = new KvRows(KvRows.created(owner.call(KvRows.createTable("WRITE_BEFORE_HELLO"))));
       RawClient.ok(owner.call(rows.upsert(1, 1)));
     }
-    try (RawClient client = RawClient.connect(server.port())) {
-      long id = client.send(rows.upsert(1, 2));
-      assertErrorThenClosed(client, id, ErrorCode.AUTHENTICATION_REQUIRED);
-    }
-    try (RawClient client = RawClient.connect(server.port())) {
-      long id = client.send(KvRows.get(rows.fullScan()));
-      assertErrorThenClosed(client, id, ErrorCode.AUTHENTICATION_REQUIRED);
-    }
-    try (RawClient client = RawClient.connect(server.port())) {
-      long id = client.send(KvRows.ping());
-      assertErrorThenClosed(client, id, ErrorCode.AUTHENTICATION_REQUIRED);
+    List<Request.Builder> refused =
+        List.of(rows.upsert(2, 1, 2), KvRows.get(rows.fullScan()), KvRows.ping());
+    for (Request.Builder request : refused) {
+      try (RawClient client = RawClient.connect(server.port())) {
+        client.send(request);
+        assertClosingError(client, ErrorCode.AUTHENTICATION_REQUIRED);
+      }
     }
     try (RawClient checker = RawClient.open(server.port(), "checker")) {
       Object[][] all = KvRows.rows(checker.call(KvRows.get(rows.fullScan())));
-      assertThat(Arrays.stream(all).map(r -> r[0]).toList())
+      assertThat(Arrays.stream(all).map(Arrays::asList).toList())
           .as("only the owner's row; the write before Hello was not done")
-          .containsExactly(1L);
+          .containsExactly(List.of(1L, KvRows.value(1, 1), 1L));
+    }
+  }
+
+  /**
+   * A request before Hello was read whole, so its refusal is its answer: every request gets exactly
+   * one response with its id (rpc.proto, "Requests carry a client-chosen id"); id 0 is for events
+   * and for frames that could not be read. A client waiting for that id otherwise sees only a lost
+   * connection.
+   */
+  @Test
+  void theRefusalOfARequestBeforeHelloCarriesItsId() throws Exception {
+    try (RawClient client = RawClient.connect(server.port())) {
+      long id = client.send(KvRows.getCatalog());
+      assertErrorThenClosed(client, id, ErrorCode.AUTHENTICATION_REQUIRED);
     }
   }
 

@@ -184,6 +184,22 @@ final class TestServerScanRelease {
   }
 
   @Test
+  void aScannerBelongsToItsConnection() throws Exception {
+    try (RawClient owner = RawClient.open(server.port(), "owner");
+        RawClient other = RawClient.open(server.port(), "other")) {
+      long scanner = openScans(owner, 1).get(0);
+      // scanner ids may repeat across connections: the other one holds none, so none is found
+      assertError(other.call(KvRows.scanNext(scanner, 10, 0)), ErrorCode.UNKNOWN_SCANNER);
+      RawClient.ok(other.call(KvRows.closeScan(scanner)));
+      assertThat(KvRows.rows(owner.call(KvRows.scanNext(scanner, 10, 0))))
+          .as("the owner's scanner, untouched by the other connection's requests")
+          .hasNumberOfRows(10);
+      RawClient.ok(owner.call(KvRows.closeScan(scanner)));
+    }
+    assertReleased();
+  }
+
+  @Test
   void anIdleScannerExpiresWhileItsConnectionStaysOpen() throws Exception {
     Path dir = temp.resolve("idle");
     try (ServerProcess idle =
