@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -54,7 +55,7 @@ final class TestingRpcClient implements AutoCloseable {
   static TestingRpcClient connect(int port) {
     try {
       Socket socket = new Socket();
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
       return on(socket);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
