@@ -329,7 +329,14 @@ public final class CairnConnection implements Connection {
       throw JdbcErrors.error(
           ErrorCode.INVALID_ARGUMENT, "Timeout must be >= 0, found [" + timeout + "]");
     }
-    return !closed;
+    if (closed) {
+      return false;
+    }
+    try {
+      return session.isValid(timeout);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   @Override
