@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
+@EmbeddedOnly("URL parsing and DriverManager, over a fake engine session: no database at all")
 class TestCairnDriver {
   final TestingSession session = new TestingSession();
   final CairnDriver driver = new CairnDriver(session.factory());

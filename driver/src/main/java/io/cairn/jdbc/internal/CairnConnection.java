@@ -482,13 +482,17 @@ public final class CairnConnection implements Connection {
   @Override
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
-    throw JdbcErrors.notSupported("network timeouts (embedded connections have no network)");
+    throw JdbcErrors.notSupported(
+        "network timeouts per call (server connections take the connection properties"
+            + " connectTimeout and requestTimeout)");
   }
 
   @Override
   public int getNetworkTimeout() throws SQLException {
     checkOpen();
-    throw JdbcErrors.notSupported("network timeouts (embedded connections have no network)");
+    throw JdbcErrors.notSupported(
+        "network timeouts per call (server connections take the connection properties"
+            + " connectTimeout and requestTimeout)");
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ import io.cairn.core.error.CairnException;
 import io.cairn.jdbc.internal.session.Database;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.CairnPlanner;
+import io.cairn.protocol.Ping;
+import io.cairn.protocol.Request;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -120,6 +122,19 @@ final class RemoteDatabase implements Database {
   @Override
   public void beforeStatement() {
     catalog.refreshIfStale();
+  }
+
+  /**
+   * A Ping: its answer carries the server's catalog version as of now, later than any DDL another
+   * client has finished; reloads the copy when that differs from the one loaded.
+   */
+  @Override
+  public boolean catchUp() {
+    long before = catalog.version();
+    connection.callAndWait(
+        Request.newBuilder().setPing(Ping.getDefaultInstance()), "Ping (catalog version)");
+    catalog.refreshIfStale();
+    return catalog.version() != before;
   }
 
   @Override

@@ -28,6 +28,15 @@ public interface Database {
   default void beforeStatement() {}
 
   /**
+   * Brings a copied catalog up to the state of its source right now, even before the source's
+   * notice of a change arrives (a round trip); true when the copy changed. Planning calls it once
+   * when a statement names a table or column the catalog does not have, then plans again.
+   */
+  default boolean catchUp() {
+    return false;
+  }
+
+  /**
    * Whether the database still answers within {@code timeoutSeconds} (0: no limit), for {@code
    * Connection.isValid}.
    */

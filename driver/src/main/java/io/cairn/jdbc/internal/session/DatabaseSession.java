@@ -13,11 +13,13 @@ import io.cairn.kv.Mutation;
 import io.cairn.planner.PlannedStatement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * A session on a {@link Database}, embedded or remote. In autocommit mode every DML statement is
@@ -29,6 +31,10 @@ import java.util.Properties;
  * connection).
  */
 public final class DatabaseSession implements Session {
+  /** Planning errors that a catalog copy lagging behind its source could cause. */
+  private static final Set<ErrorCode> CATALOG_MISSES =
+      EnumSet.of(ErrorCode.TABLE_NOT_FOUND, ErrorCode.COLUMN_NOT_FOUND, ErrorCode.SCHEMA_NOT_FOUND);
+
   private final Database database;
   private final Durability durability;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
@@ -93,7 +99,16 @@ public final class DatabaseSession implements Session {
   public PreparedCommand prepare(String sql) {
     checkOpen();
     database.beforeStatement();
-    PlannedStatement planned = database.planner().plan(sql);
+    PlannedStatement planned;
+    try {
+      planned = database.planner().plan(sql);
+    } catch (CairnException e) {
+      if (!CATALOG_MISSES.contains(e.errorCode()) || !database.catchUp()) {
+        throw e;
+      }
+      // another connection's DDL that this copy of the catalog had not heard of yet
+      planned = database.planner().plan(sql);
+    }
     return new DatabaseCommand(this, planned.plan(), planned.warnings());
   }
 
