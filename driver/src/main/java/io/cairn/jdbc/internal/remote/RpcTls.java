@@ -2,20 +2,15 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.server.security.TlsSupport;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
-import java.nio.file.Path;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
 /**
- * The client side of TLS ({@code tls=true}): trusts the certificates of {@code tlsTrustCertificate}
- * (PEM) or, without it, the JVM's trust store, and checks that the server's certificate names the
- * host of the URL.
+ * The client side of TLS ({@code tls=true}), from the server's {@link TlsSupport}: trusts exactly
+ * the certificates of {@code tlsTrustCertificate} (PEM) or, without it, the JVM's trust store, and
+ * checks that the server's certificate names the host of the URL.
  */
 final class RpcTls {
   private final SslContext context;
@@ -24,36 +19,22 @@ final class RpcTls {
     this.context = context;
   }
 
+  /**
+   * @throws CairnException INVALID_URL naming the file and what is wrong with it
+   */
   static RpcTls client(RemoteConfig config) {
     try {
-      SslContextBuilder builder = SslContextBuilder.forClient();
-      if (config.tlsTrustCertificate().isPresent()) {
-        Path trust = config.tlsTrustCertificate().get();
-        builder.trustManager(trust.toFile());
-      }
-      return new RpcTls(builder.build());
-    } catch (SSLException | IllegalArgumentException e) {
+      return new RpcTls(TlsSupport.client(config.tlsTrustCertificate().orElse(null)));
+    } catch (CairnException e) {
       throw new CairnException(
           ErrorCode.INVALID_URL,
-          "Cannot set up TLS for the Cairn server at "
-              + config.server()
-              + config
-                  .tlsTrustCertificate()
-                  .map(t -> " with trust certificates [" + t + "]")
-                  .orElse("")
-              + ": "
-              + e.getMessage(),
+          "Cannot set up TLS for the Cairn server at " + config.server() + ": " + e.getMessage(),
           e);
     }
   }
 
   /** A handler for a new connection to {@code host:port}, verifying the host name. */
   ChannelHandler handler(ByteBufAllocator alloc, String host, int port) {
-    SslHandler handler = context.newHandler(alloc, host, port);
-    SSLEngine engine = handler.engine();
-    SSLParameters parameters = engine.getSSLParameters();
-    parameters.setEndpointIdentificationAlgorithm("HTTPS");
-    engine.setSSLParameters(parameters);
-    return handler;
+    return TlsSupport.clientHandler(context, alloc, host, port);
   }
 }
