@@ -39,6 +39,11 @@ import java.util.stream.IntStream;
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
  * under its feet. A scan that reads many rows in one call (a selective filter, an aggregate) checks
  * for such a close every {@value #CLOSE_CHECK_INTERVAL} rows and then fails with OBJECT_CLOSED.
+ *
+ * <p>{@link #next(long)} bounds a call in time: at the same checks it gives up once a deadline has
+ * passed and returns {@link #NOT_YET}, keeping its place (and an aggregate its partial states), so
+ * that the network server can answer a page of a long, selective scan with few or no rows instead
+ * of going silent.
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
@@ -46,6 +51,23 @@ public final class ProgramScanner implements RowScanner {
   private static final int CLOSE_REQUESTED = 2;
   private static final int CLOSED = 3;
   private static final int CLOSE_CHECK_INTERVAL = 1024;
+
+  /**
+   * What {@link #next(long)} returns when its deadline passed before it found the next result row:
+   * the scan is not over, call again. Compare by identity.
+   */
+  public static final Object[] NOT_YET = new Object[0];
+
+  /** {@link #nextKept()}: a row the filter keeps is current. */
+  private static final int KEPT = 0;
+
+  /** {@link #nextKept()}: no more rows. */
+  private static final int END = 1;
+
+  /** {@link #nextKept()}: the deadline passed before a kept row; the cursor has not moved. */
+  private static final int PAUSED = 2;
+
+  private static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /** What an empty projection emits for every row. */
   private static final Object[] NO_VALUES = new Object[0];
@@ -88,6 +110,17 @@ public final class ProgramScanner implements RowScanner {
   private int sinceCloseCheck;
   private long emitted;
   private boolean aggregated;
+
+  /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
+  private long deadline = NO_DEADLINE;
+
+  /** The aggregation in progress (kept between calls that pause): null before the first row. */
+  private Accumulator[] accumulators;
+
+  private int[] decimalColumns;
+  private boolean anyGeneric;
+  private Object[] arguments;
+  private long count;
   private final AtomicInteger state = new AtomicInteger(IDLE);
 
   /**
@@ -215,12 +248,23 @@ public final class ProgramScanner implements RowScanner {
 
   @Override
   public Object[] next() {
+    return next(NO_DEADLINE);
+  }
+
+  /**
+   * The next result row, null at the end, or {@link #NOT_YET} when {@code deadlineNanos} (a {@link
+   * System#nanoTime()} value) passed before the next row was found; the deadline is checked every
+   * {@value #CLOSE_CHECK_INTERVAL} rows read, so each call makes progress.
+   */
+  public Object[] next(long deadlineNanos) {
     if (!state.compareAndSet(IDLE, IN_NEXT)) {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner is closed");
     }
+    deadline = deadlineNanos;
     try {
       return aggregates.isEmpty() ? advance() : aggregate();
     } finally {
+      deadline = NO_DEADLINE;
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
         state.set(CLOSED);
         release();
@@ -232,8 +276,9 @@ public final class ProgramScanner implements RowScanner {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
-    if (!nextKept()) {
-      return null;
+    int found = nextKept();
+    if (found != KEPT) {
+      return found == END ? null : NOT_YET;
     }
     emitted++;
     return project();
@@ -241,18 +286,25 @@ public final class ProgramScanner implements RowScanner {
 
   /**
    * Moves to the next row the filter keeps, with the reader pointed at it (the cursor's views, no
-   * copy); false at the end.
+   * copy): KEPT; END at the end; PAUSED when the deadline passed first (checked before the cursor
+   * moves, so the next call goes on from the same place).
    */
-  private boolean nextKept() {
-    while (rows.next()) {
+  private int nextKept() {
+    while (true) {
       if (++sinceCloseCheck >= CLOSE_CHECK_INTERVAL) {
         sinceCloseCheck = 0;
         if (state.get() == CLOSE_REQUESTED) {
           throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
         }
+        if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+          return PAUSED;
+        }
+      }
+      if (!rows.next()) {
+        return END;
       }
       if (!readsRows) {
-        return true; // COUNT(*) without a filter: the row's bytes are never looked at
+        return KEPT; // COUNT(*) without a filter: the row's bytes are never looked at
       }
       reader.reset(
           rows.keyArray(),
@@ -262,43 +314,37 @@ public final class ProgramScanner implements RowScanner {
           rows.valueOffset(),
           rows.valueLength());
       if (filter == null || filter.test(reader, context)) {
-        return true;
+        return KEPT;
       }
     }
-    return false;
   }
 
   /**
    * Feeds every row the filter keeps to the aggregates and returns their partial states, once; null
-   * afterwards. COUNT(*) alone allocates nothing per row.
+   * afterwards; NOT_YET when the deadline passed first (the states are kept for the next call).
+   * COUNT(*) alone allocates nothing per row.
    */
   private Object[] aggregate() {
     if (aggregated) {
       return null;
     }
-    aggregated = true;
+    int found;
     if (countsOnly) {
-      long count = 0;
-      while (nextKept()) {
+      while ((found = nextKept()) == KEPT) {
         count++;
       }
+      if (found == PAUSED) {
+        return NOT_YET;
+      }
+      aggregated = true;
       Object[] counts = new Object[aggregates.size()];
       Arrays.fill(counts, count);
       return counts;
     }
-    Accumulator[] accumulators = new Accumulator[aggregates.size()];
-    for (int i = 0; i < accumulators.length; i++) {
-      accumulators[i] = Aggregates.create(aggregates.get(i));
+    if (accumulators == null) {
+      startAggregation();
     }
-    // SUMs of a DECIMAL column read the column's unscaled long: no BigDecimal per row
-    int[] decimalColumns = new int[accumulators.length];
-    boolean anyGeneric = false;
-    for (int i = 0; i < accumulators.length; i++) {
-      decimalColumns[i] = decimalColumn(aggregates.get(i), accumulators[i]);
-      anyGeneric |= decimalColumns[i] < 0;
-    }
-    Object[] arguments = new Object[projection.length];
-    while (nextKept()) {
+    while ((found = nextKept()) == KEPT) {
       if (anyGeneric) {
         projectInto(arguments);
       }
@@ -317,6 +363,10 @@ public final class ProgramScanner implements RowScanner {
         }
       }
     }
+    if (found == PAUSED) {
+      return NOT_YET;
+    }
+    aggregated = true;
     Object[] result = new Object[partialWidth];
     int at = 0;
     for (int i = 0; i < accumulators.length; i++) {
@@ -324,6 +374,20 @@ public final class ProgramScanner implements RowScanner {
       at += Aggregates.partialTypes(aggregates.get(i)).size();
     }
     return result;
+  }
+
+  private void startAggregation() {
+    accumulators = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i] = Aggregates.create(aggregates.get(i));
+    }
+    // SUMs of a DECIMAL column read the column's unscaled long: no BigDecimal per row
+    decimalColumns = new int[accumulators.length];
+    for (int i = 0; i < accumulators.length; i++) {
+      decimalColumns[i] = decimalColumn(aggregates.get(i), accumulators[i]);
+      anyGeneric |= decimalColumns[i] < 0;
+    }
+    arguments = new Object[projection.length];
   }
 
   /** The projection of the reader's current row; allocates only what it emits. */

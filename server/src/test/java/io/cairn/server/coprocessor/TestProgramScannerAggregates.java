@@ -182,6 +182,75 @@ class TestProgramScannerAggregates {
     assertThat(cursor.closed).isTrue();
   }
 
+  /** Reads with a deadline already passed: each call reads at most a check interval of rows. */
+  private static List<List<Object>> readPaused(ProgramScanner scanner, int[] pauses) {
+    List<List<Object>> result = new ArrayList<>();
+    while (true) {
+      Object[] row = scanner.next(System.nanoTime() - 1);
+      if (row == null) {
+        return result;
+      }
+      if (row == ProgramScanner.NOT_YET) {
+        pauses[0]++;
+      } else {
+        result.add(Arrays.asList(row));
+      }
+    }
+  }
+
+  @Test
+  void aPassedDeadlinePausesASelectiveScanWithoutLosingItsPlace() {
+    // K > 4000 OR K = 7: two long stretches of rejected rows
+    Expr filter =
+        new Expr.Call(
+            Op.OR,
+            List.of(
+                new Expr.Call(
+                    Op.GREATER_THAN,
+                    List.of(K, new Expr.Literal(4000L, DataType.BIGINT)),
+                    DataType.BOOLEAN),
+                new Expr.Call(
+                    Op.EQUALS,
+                    List.of(K, new Expr.Literal(7L, DataType.BIGINT)),
+                    DataType.BOOLEAN)),
+            DataType.BOOLEAN);
+    ScanProgram program =
+        new ScanProgram(LAYOUT, Optional.of(filter), List.of(K), ScanProgram.NO_LIMIT);
+    int[] pauses = {0};
+    ListRowCursor cursor = rows(4003);
+    try (ProgramScanner scanner = new ProgramScanner(cursor, program, EvalContext.EMPTY)) {
+      assertThat(readPaused(scanner, pauses))
+          .containsExactly(List.of(7L), List.of(4001L), List.of(4002L), List.of(4003L));
+    }
+    assertThat(pauses[0]).isBetween(3, 5);
+    assertThat(cursor.rowsRead).isEqualTo(4003);
+    assertThat(cursor.closed).isTrue();
+
+    // an aggregate keeps its partial states across the pauses
+    ScanProgram aggregate =
+        new ScanProgram(
+            LAYOUT, Optional.of(BELOW_4), List.of(V, D, K), ScanProgram.NO_LIMIT, CALLS);
+    pauses[0] = 0;
+    try (ProgramScanner scanner = new ProgramScanner(rows(5000), aggregate, EvalContext.EMPTY)) {
+      assertThat(readPaused(scanner, pauses))
+          .containsExactly(
+              Arrays.asList(3L, 2L, 4L, new BigDecimal("0.25"), 3L, new BigDecimal("1.50"), 3L));
+    }
+    assertThat(pauses[0]).isBetween(4, 5);
+    ScanProgram count =
+        new ScanProgram(
+            LAYOUT, Optional.empty(), List.of(), ScanProgram.NO_LIMIT, List.of(CALLS.get(0)));
+    pauses[0] = 0;
+    try (ProgramScanner scanner = new ProgramScanner(rows(5000), count, EvalContext.EMPTY)) {
+      assertThat(readPaused(scanner, pauses)).containsExactly(List.of(5000L));
+    }
+    assertThat(pauses[0]).isBetween(4, 5);
+    // no deadline: never paused
+    try (ProgramScanner scanner = new ProgramScanner(rows(5000), count, EvalContext.EMPTY)) {
+      assertThat(readAll(scanner)).containsExactly(List.of(5000L));
+    }
+  }
+
   @Test
   void projectsRowsWithoutAggregates() {
     ScanProgram program = new ScanProgram(LAYOUT, Optional.of(BELOW_4), List.of(K, V), 2);

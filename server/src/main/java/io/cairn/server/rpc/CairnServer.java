@@ -1,0 +1,377 @@
+package io.cairn.server.rpc;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cairn's network server: serves the databases under one root (a directory, or memory) to clients
+ * speaking the protocol of {@code protocol/src/main/proto/cairn/rpc.proto} over TCP (optionally
+ * TLS).
+ *
+ * <p>Netty event loops do the I/O (one thread accepts, one per core reads and writes); every
+ * request's work runs on a bounded pool of worker threads, so that no event loop ever blocks on the
+ * store. See {@link ServerConnection} for sessions and backpressure, {@link RequestHandler} for the
+ * requests, and docs/server.md.
+ *
+ * <p>{@link #close()} shuts down gracefully: it stops accepting, tells every client, lets running
+ * requests finish (up to the shutdown timeout), closes the connections (their scanners give back
+ * what they hold) and closes every store, which flushes its memstores.
+ */
+public final class CairnServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CairnServer.class);
+
+  /** A connection stops reading past this many unsent answer bytes, and resumes below the low. */
+  static final int WRITE_BUFFER_HIGH = 1 << 20;
+
+  static final int WRITE_BUFFER_LOW = 512 << 10;
+
+  private final ServerConfig config;
+  private final ServerContext context;
+  private final EventLoopGroup acceptors;
+  private final EventLoopGroup io;
+  private final ScheduledExecutorService timer;
+  private final Channel serverChannel;
+  private final InetSocketAddress address;
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch closed = new CountDownLatch(1);
+
+  private CairnServer(
+      ServerConfig config,
+      ServerContext context,
+      EventLoopGroup acceptors,
+      EventLoopGroup io,
+      ScheduledExecutorService timer,
+      Channel serverChannel) {
+    this.config = config;
+    this.context = context;
+    this.acceptors = acceptors;
+    this.io = io;
+    this.timer = timer;
+    this.serverChannel = serverChannel;
+    this.address = (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  /**
+   * Starts a server with {@code config}: opens the default database, binds, and returns once it
+   * accepts connections.
+   *
+   * @throws CairnException when the data directory cannot be opened (NOT_A_STORE, STORE_IN_USE,
+   *     ...) or the address cannot be bound (IO_ERROR)
+   */
+  public static CairnServer start(ServerConfig config) {
+    if (config.authenticationRequired() || config.tls()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, "Users and TLS in the server's configuration are not wired yet");
+    }
+    return start(config, Authenticator.NONE, null);
+  }
+
+  /**
+   * Starts a server that checks Hellos with {@code authenticator} and speaks TLS when {@code
+   * sslContext} is not null.
+   */
+  public static CairnServer start(
+      ServerConfig config, Authenticator authenticator, SslContext sslContext) {
+    return start(config, authenticator, sslContext, Databases.StoreOpener.EMBEDDED);
+  }
+
+  /**
+   * As {@link #start(ServerConfig, Authenticator, SslContext)}, with stores from {@code opener}.
+   */
+  static CairnServer start(
+      ServerConfig config,
+      Authenticator authenticator,
+      SslContext sslContext,
+      Databases.StoreOpener opener) {
+    requireNonNull(config, "config is null");
+    requireNonNull(authenticator, "authenticator is null");
+    long instanceId = new SecureRandom().nextLong();
+    Databases databases = new Databases(config.data(), config.storeSettings(), opener, instanceId);
+    ThreadPoolExecutor workers = null;
+    EventLoopGroup acceptors = null;
+    EventLoopGroup io = null;
+    ScheduledExecutorService timer = null;
+    try {
+      databases.open(""); // the default database: a bad data directory fails the start
+      workers =
+          new ThreadPoolExecutor(
+              config.workerThreads(),
+              config.workerThreads(),
+              60,
+              TimeUnit.SECONDS,
+              new ArrayBlockingQueue<>(config.queueSize()),
+              daemonThreads("cairn-rpc-worker"));
+      workers.allowCoreThreadTimeOut(true);
+      ServerMetrics metrics = new ServerMetrics();
+      HashCacheMemory hashCacheMemory = new HashCacheMemory(config.hashCacheMaxBytes());
+      metrics.bind(workers, hashCacheMemory::used);
+      ServerContext context =
+          new ServerContext(
+              config, databases, workers, metrics, authenticator, hashCacheMemory, version());
+      RequestHandler handler = new RequestHandler(context);
+      ResponseEncoder encoder = new ResponseEncoder(metrics);
+      acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cairn-rpc-accept", true));
+      io =
+          new NioEventLoopGroup(
+              Runtime.getRuntime().availableProcessors(),
+              new DefaultThreadFactory("cairn-rpc-io", true));
+      ServerBootstrap bootstrap =
+          new ServerBootstrap()
+              .group(acceptors, io)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.SO_KEEPALIVE, true)
+              .childOption(
+                  ChannelOption.WRITE_BUFFER_WATER_MARK,
+                  new WriteBufferWaterMark(WRITE_BUFFER_LOW, WRITE_BUFFER_HIGH))
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ChannelPipeline p = ch.pipeline();
+                      if (sslContext != null) {
+                        p.addLast("tls", sslContext.newHandler(ch.alloc()));
+                      }
+                      p.addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+                      p.addLast("requests", new RequestDecoder(metrics));
+                      p.addLast("responses", encoder);
+                      p.addLast("connection", new ServerConnection(context, handler));
+                    }
+                  });
+      ChannelFuture bound = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
+      if (!bound.isSuccess()) {
+        throw new CairnException(
+            ErrorCode.IO_ERROR,
+            "Cannot listen on ["
+                + config.host()
+                + ":"
+                + config.port()
+                + "]: "
+                + bound.cause().getMessage(),
+            bound.cause());
+      }
+      timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("cairn-rpc-timer"));
+      CairnServer server = new CairnServer(config, context, acceptors, io, timer, bound.channel());
+      long idle = config.scannerIdleTimeout().toNanos();
+      long period =
+          Math.max(
+              TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 2, TimeUnit.SECONDS.toNanos(10)));
+      timer.scheduleWithFixedDelay(server::expireScanners, period, period, TimeUnit.NANOSECONDS);
+      metrics.register(server.port());
+      LOG.info(
+          "Cairn server {} listening on {}:{} ({}; TLS {}; authentication {}; {} worker threads)",
+          context.serverVersion(),
+          server.address.getHostString(),
+          server.port(),
+          config.data().map(d -> "databases in " + d).orElse("databases in memory"),
+          sslContext != null ? "on" : "off",
+          authenticator.required() ? "on" : "off",
+          config.workerThreads());
+      return server;
+    } catch (RuntimeException e) {
+      if (timer != null) {
+        timer.shutdownNow();
+      }
+      if (acceptors != null) {
+        acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      }
+      if (io != null) {
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      }
+      if (workers != null) {
+        workers.shutdownNow();
+      }
+      try {
+        databases.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /** The server's version (Cairn's), or "unknown" when run from unbuilt sources. */
+  public static String version() {
+    try (InputStream in = CairnServer.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        Properties properties = new Properties();
+        try (Reader reader = new InputStreamReader(in, UTF_8)) {
+          properties.load(reader);
+        }
+        String version = properties.getProperty("version", "");
+        if (!version.isEmpty() && !version.startsWith("${")) {
+          return version;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the server's version.properties", e);
+    }
+    return "unknown";
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger counter = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + counter.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** The address the server listens on. */
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  /** The port the server listens on (the one chosen when the configuration said 0). */
+  public int port() {
+    return address.getPort();
+  }
+
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** Where database {@code name} lives (empty: the default one), or empty when in memory. */
+  public java.util.Optional<Path> databaseDirectory(String name) {
+    return context.databases().directory(name);
+  }
+
+  ServerContext context() {
+    return context;
+  }
+
+  private void expireScanners() {
+    try {
+      long now = System.nanoTime();
+      long timeout = config.scannerIdleTimeout().toNanos();
+      for (ServerConnection c : context.connections()) {
+        c.expireScanners(now, timeout);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Expiring idle scanners failed", e);
+    }
+  }
+
+  /** Waits until the server has been closed (by {@link #close()}, from another thread). */
+  public void awaitClosed() throws InterruptedException {
+    closed.await();
+  }
+
+  /**
+   * Shuts down gracefully (see the class comment); returns once every store is closed. Idempotent;
+   * a second caller waits for the first.
+   */
+  @Override
+  public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      try {
+        closed.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
+    long started = System.nanoTime();
+    LOG.info("Cairn server on port {} shutting down", port());
+    RuntimeException failure = null;
+    try {
+      context.startShutdown();
+      serverChannel.close().awaitUninterruptibly();
+      List<ServerConnection> connections = List.copyOf(context.connections());
+      for (ServerConnection c : connections) {
+        c.pushShuttingDown();
+      }
+      ThreadPoolExecutor workers = context.workers();
+      workers.shutdown();
+      if (!awaitTermination(workers, config.shutdownTimeout().toNanos())) {
+        LOG.warn(
+            "Requests still running after {} ({}): cancelling them",
+            config.shutdownTimeout(),
+            ServerConfig.SHUTDOWN_TIMEOUT);
+        for (ServerConnection c : context.connections()) {
+          c.cancelAll();
+        }
+        workers.shutdownNow();
+        if (!awaitTermination(workers, TimeUnit.SECONDS.toNanos(10))) {
+          LOG.warn("Worker threads still running 10 s after they were cancelled");
+        }
+      }
+      timer.shutdownNow();
+      for (ServerConnection c : context.connections()) {
+        c.close();
+      }
+      acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+      // closes every connection left (after the answers already queued on its event loop)
+      io.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
+    } catch (RuntimeException e) {
+      failure = e;
+    } finally {
+      try {
+        context.databases().close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+      context.metrics().unregister();
+      LOG.info(
+          "Cairn server on port {} stopped in {} ms",
+          port(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      closed.countDown();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static boolean awaitTermination(ThreadPoolExecutor pool, long nanos) {
+    try {
+      return pool.awaitTermination(nanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return pool.isTerminated();
+    }
+  }
+}

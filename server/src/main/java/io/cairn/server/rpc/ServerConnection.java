@@ -1,0 +1,611 @@
+package io.cairn.server.rpc;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.wire.WireMessages;
+import io.cairn.kv.RowScanner;
+import io.cairn.protocol.Event;
+import io.cairn.protocol.Request;
+import io.cairn.protocol.Response;
+import io.cairn.protocol.ShuttingDown;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: its session (Hello first), the requests it has running, its scanners and
+ * hash caches, and the backpressure that keeps what the server holds for it bounded.
+ *
+ * <p>Threads: the channel's event loop reads requests and writes answers; every request's work runs
+ * on the server's worker pool ({@link RequestHandler}), never on the event loop. The fields marked
+ * "event loop" are touched only there.
+ *
+ * <p>Backpressure: a request starts only while the connection has fewer than {@code max-in-flight}
+ * requests running and its channel is writable (its unsent answers are below the write buffer's
+ * high water mark). Otherwise it waits, and the connection stops reading frames until the answers
+ * drain: a client that sends without reading ends up blocked in its own writes, with at most one
+ * socket read's worth of requests waiting here.
+ */
+final class ServerConnection extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerConnection.class);
+
+  /** How long an error that closes the connection may take to reach a client that does not read. */
+  private static final long CLOSE_GRACE_MILLIS = 5000;
+
+  private enum Phase {
+    AWAITING_HELLO,
+    HELLO_RUNNING,
+    OPEN,
+    CLOSED
+  }
+
+  private final ServerContext server;
+  private final RequestHandler handler;
+  private final HashCaches hashCaches;
+  private final long openedAtMillis = System.currentTimeMillis();
+  private Channel channel;
+  private volatile Phase phase = Phase.AWAITING_HELLO;
+
+  // event loop
+  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+  private int inFlight;
+
+  // any thread
+  private final Map<Long, Call> calls = new ConcurrentHashMap<>();
+  private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
+  private final AtomicLong scannerIds = new AtomicLong();
+  private final AtomicLong requestCount = new AtomicLong();
+  private final Object stateLock = new Object();
+  private boolean closed; // guarded by stateLock
+  private volatile Database database;
+  private volatile long sessionId;
+  private volatile String user = "";
+  private volatile String clientName = "";
+
+  ServerConnection(ServerContext server, RequestHandler handler) {
+    this.server = requireNonNull(server, "server is null");
+    this.handler = requireNonNull(handler, "handler is null");
+    this.hashCaches = new HashCaches(server.hashCacheMemory());
+  }
+
+  // --- session state, read by the handler and the status page ---------------------------------
+
+  /** The database chosen by Hello; null before. */
+  Database database() {
+    return database;
+  }
+
+  long sessionId() {
+    return sessionId;
+  }
+
+  String user() {
+    return user;
+  }
+
+  String clientName() {
+    return clientName;
+  }
+
+  long openedAtMillis() {
+    return openedAtMillis;
+  }
+
+  long requestCount() {
+    return requestCount.get();
+  }
+
+  SocketAddress remoteAddress() {
+    Channel c = channel;
+    return c == null ? null : c.remoteAddress();
+  }
+
+  HashCaches hashCaches() {
+    return hashCaches;
+  }
+
+  int openScanners() {
+    return scanners.size();
+  }
+
+  /**
+   * Records a successful Hello: the connection joins {@code db} (and hears its events).
+   *
+   * @throws CairnException CONNECTION_CLOSED when the connection closed meanwhile
+   */
+  void opened(Database db, long session, String userName, String client) {
+    synchronized (stateLock) {
+      if (closed) {
+        throw new CairnException(ErrorCode.CONNECTION_CLOSED, "The connection closed");
+      }
+      this.sessionId = session;
+      this.user = userName;
+      this.clientName = client;
+      this.database = db;
+      db.connections().add(this);
+    }
+  }
+
+  // --- scanners --------------------------------------------------------------------------------
+
+  /**
+   * Takes ownership of {@code rows} as a new open scanner.
+   *
+   * @throws CairnException CONNECTION_CLOSED (and closes {@code rows}) when the connection closed
+   */
+  ServerScanner registerScanner(RowScanner rows, int columnCount) {
+    synchronized (stateLock) {
+      if (closed) {
+        rows.close();
+        throw new CairnException(ErrorCode.CONNECTION_CLOSED, "The connection closed");
+      }
+      ServerScanner s = new ServerScanner(scannerIds.incrementAndGet(), rows, columnCount);
+      scanners.put(s.id(), s);
+      server.metrics().scannerOpened();
+      return s;
+    }
+  }
+
+  ServerScanner scanner(long id) {
+    return scanners.get(id);
+  }
+
+  /** Closes and forgets scanner {@code id}; false when the connection does not hold it. */
+  boolean closeScanner(long id) {
+    ServerScanner s = scanners.remove(id);
+    if (s == null) {
+      return false;
+    }
+    s.close();
+    server.metrics().scannerClosed();
+    return true;
+  }
+
+  /** Closes the scanners untouched for {@code timeoutNanos} and not in use; returns how many. */
+  int expireScanners(long nowNanos, long timeoutNanos) {
+    int expired = 0;
+    for (ServerScanner s : scanners.values()) {
+      if (s.idleNanos(nowNanos) >= timeoutNanos && s.lock().tryLock()) {
+        try {
+          if (s.idleNanos(System.nanoTime()) >= timeoutNanos && closeScanner(s.id())) {
+            expired++;
+            LOG.debug("Scanner {} of connection {} expired (idle)", s.id(), describe());
+          }
+        } finally {
+          s.lock().unlock();
+        }
+      }
+    }
+    return expired;
+  }
+
+  // --- Netty -----------------------------------------------------------------------------------
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    channel = ctx.channel();
+    server.connections().add(this);
+    server.metrics().connectionOpened();
+    LOG.debug("Connection from {} opened", channel.remoteAddress());
+    super.channelActive(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    phase = Phase.CLOSED;
+    waiting.clear();
+    List<ServerScanner> open;
+    synchronized (stateLock) {
+      closed = true;
+      Database db = database;
+      if (db != null) {
+        db.connections().remove(this);
+      }
+      open = new ArrayList<>(scanners.values());
+      scanners.clear();
+    }
+    // a client that went away gets no answers: stop its work and give back what it held
+    for (Call call : calls.values()) {
+      call.cancel();
+    }
+    for (ServerScanner s : open) {
+      s.close();
+      server.metrics().scannerClosed();
+    }
+    hashCaches.close();
+    server.connections().remove(this);
+    server.metrics().connectionClosed();
+    LOG.debug(
+        "Connection {} closed after {} requests ({} scanners closed)",
+        describe(),
+        requestCount.get(),
+        open.size());
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    Request request = (Request) msg;
+    server.metrics().request();
+    requestCount.incrementAndGet();
+    if (phase == Phase.CLOSED) {
+      return;
+    }
+    if (request.getId() == 0) {
+      failAndClose(
+          ErrorCode.PROTOCOL_ERROR,
+          "Request ids must be > 0, found [0] (a " + request.getBodyCase() + " request)");
+      return;
+    }
+    switch (phase) {
+      case AWAITING_HELLO -> {
+        if (request.getBodyCase() == Request.BodyCase.HELLO) {
+          phase = Phase.HELLO_RUNNING;
+          start(request);
+        } else {
+          failAndClose(
+              ErrorCode.AUTHENTICATION_REQUIRED,
+              "Expected Hello as the first request, found ["
+                  + request.getBodyCase()
+                  + "]: nothing is done before a successful Hello");
+        }
+      }
+      case HELLO_RUNNING -> {
+        // pipelined behind the Hello: runs once it succeeds
+        waiting.add(request);
+        updateReading();
+      }
+      default -> admit(request);
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    startWaiting();
+    super.channelWritabilityChanged(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable c =
+        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    if (c instanceof CairnException e
+        && (e.errorCode() == ErrorCode.FRAME_TOO_LARGE
+            || e.errorCode() == ErrorCode.PROTOCOL_ERROR)) {
+      LOG.debug("Connection {}: {}", describe(), e.getMessage());
+      failAndClose(e.errorCode(), e.getMessage());
+    } else if (c instanceof IOException || c instanceof SSLException) {
+      LOG.debug("Connection {} failed: {}", describe(), c.toString());
+      ctx.close();
+    } else {
+      LOG.warn("Unexpected failure on connection {}; closing it", describe(), c);
+      failAndClose(ErrorCode.INTERNAL_ERROR, "Internal error on the server: " + c);
+    }
+  }
+
+  // --- requests (event loop) -------------------------------------------------------------------
+
+  /** A request of an open session: cancels at once, the rest start or wait their turn. */
+  private void admit(Request request) {
+    switch (request.getBodyCase()) {
+      case CANCEL -> cancel(request.getCancel().getTarget());
+      case BODY_NOT_SET ->
+          write(
+              error(
+                  request.getId(),
+                  ErrorCode.PROTOCOL_ERROR,
+                  "Request ["
+                      + request.getId()
+                      + "] has no body this server knows: an unknown request type (from a newer"
+                      + " client?)"));
+      default -> {
+        if (!waiting.isEmpty() || !canStart()) {
+          waiting.add(request);
+          updateReading();
+        } else {
+          start(request);
+        }
+      }
+    }
+  }
+
+  private boolean canStart() {
+    return inFlight < server.config().maxInFlight() && channel.isWritable();
+  }
+
+  /** Starts what waits, as far as the limits allow, and reads again when nothing waits. */
+  private void startWaiting() {
+    while (phase == Phase.OPEN && !waiting.isEmpty() && canStart()) {
+      Request next = waiting.poll();
+      if (next.getBodyCase() == Request.BodyCase.CANCEL
+          || next.getBodyCase() == Request.BodyCase.BODY_NOT_SET) {
+        admit(next);
+      } else {
+        start(next);
+      }
+    }
+    updateReading();
+  }
+
+  private void updateReading() {
+    boolean read =
+        phase != Phase.CLOSED
+            && waiting.isEmpty()
+            && inFlight < server.config().maxInFlight()
+            && channel.isWritable();
+    if (channel.config().isAutoRead() != read) {
+      channel.config().setAutoRead(read);
+    }
+  }
+
+  private void start(Request request) {
+    long id = request.getId();
+    if (server.shuttingDown() && request.getBodyCase() != Request.BodyCase.HELLO) {
+      write(error(id, ErrorCode.SERVER_SHUTTING_DOWN, "The server is shutting down"));
+      return;
+    }
+    Call call = new Call(request, System.nanoTime());
+    if (calls.putIfAbsent(id, call) != null) {
+      write(
+          error(
+              id,
+              ErrorCode.PROTOCOL_ERROR,
+              "Request id [" + id + "] is already in use by a request still running"));
+      return;
+    }
+    inFlight++;
+    try {
+      server.workers().execute(() -> run(call));
+    } catch (RejectedExecutionException e) {
+      calls.remove(id, call);
+      inFlight--;
+      Response answer =
+          server.shuttingDown()
+              ? error(id, ErrorCode.SERVER_SHUTTING_DOWN, "The server is shutting down")
+              : error(
+                  id,
+                  ErrorCode.SERVER_BUSY,
+                  "The server is busy: its queue of ["
+                      + server.config().queueSize()
+                      + "] requests is full ("
+                      + ServerConfig.QUEUE_SIZE
+                      + "); retry later");
+      if (request.getBodyCase() == Request.BodyCase.HELLO) {
+        writeAndClose(answer);
+      } else {
+        write(answer);
+      }
+    }
+  }
+
+  private void cancel(long target) {
+    Call call = calls.get(target);
+    if (call != null) {
+      LOG.debug("Connection {}: cancel of request {}", describe(), target);
+      call.cancel();
+      return;
+    }
+    for (Request r : waiting) {
+      if (r.getId() == target) {
+        waiting.remove(r);
+        write(error(target, ErrorCode.QUERY_CANCELED, "Request [" + target + "] was cancelled"));
+        startWaiting();
+        return;
+      }
+    }
+  }
+
+  /** The answer of a call is ready (event loop). */
+  private void completed(Call call, Response answer) {
+    inFlight--;
+    if (phase == Phase.CLOSED) {
+      return;
+    }
+    if (call.request().getBodyCase() == Request.BodyCase.HELLO && phase == Phase.HELLO_RUNNING) {
+      if (!answer.hasHelloOk()) {
+        writeAndClose(answer);
+        return;
+      }
+      phase = Phase.OPEN;
+      write(answer);
+      // what was pipelined behind the Hello, in order
+      List<Request> pipelined = new ArrayList<>(waiting);
+      waiting.clear();
+      for (Request r : pipelined) {
+        admit(r);
+      }
+    } else {
+      write(answer);
+    }
+    startWaiting();
+  }
+
+  // --- requests (worker threads) ---------------------------------------------------------------
+
+  private void run(Call call) {
+    Response.Builder answer;
+    try {
+      if (call.cancelled()) {
+        throw cancelled(call);
+      }
+      answer = handler.handle(this, call);
+    } catch (Throwable t) {
+      answer = failure(call, t);
+    } finally {
+      call.reading(null);
+    }
+    finish(call, answer);
+  }
+
+  /** The error answer for a failed call. */
+  private Response.Builder failure(Call call, Throwable t) {
+    Throwable reported = t;
+    if (call.cancelled()) {
+      reported = cancelled(call);
+    } else if (!(t instanceof CairnException)
+        || ((CairnException) t).errorCode() == ErrorCode.INTERNAL_ERROR) {
+      LOG.error(
+          "Request {} ({}) of connection {} failed",
+          call.id(),
+          call.request().getBodyCase(),
+          describe(),
+          t);
+    }
+    return Response.newBuilder().setError(WireMessages.toProto(reported));
+  }
+
+  private static CairnException cancelled(Call call) {
+    return new CairnException(
+        ErrorCode.QUERY_CANCELED, "Request [" + call.id() + "] was cancelled");
+  }
+
+  private void finish(Call call, Response.Builder answer) {
+    Database db = database;
+    if (db != null) {
+      answer.setCatalog(db.version());
+    }
+    answer.setId(call.id());
+    Response built = answer.build();
+    int size = built.getSerializedSize();
+    if (size > server.config().maxFrameBytes()) {
+      built =
+          error(
+              call.id(),
+              ErrorCode.FRAME_TOO_LARGE,
+              "The answer to request ["
+                  + call.id()
+                  + "] takes ["
+                  + size
+                  + "] bytes, more than the maximum frame size ["
+                  + server.config().maxFrameBytes()
+                  + "] bytes");
+    }
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos());
+    if (millis >= server.config().slowRequestMillis()) {
+      server.metrics().slowRequest();
+      LOG.warn(
+          "Slow request: {} (id {}) of connection {} took {} ms{}",
+          call.request().getBodyCase(),
+          call.id(),
+          describe(),
+          millis,
+          built.hasError() ? " and failed: " + built.getError().getMessage() : "");
+    }
+    calls.remove(call.id(), call);
+    Response done = built;
+    try {
+      channel.eventLoop().execute(() -> completed(call, done));
+    } catch (RejectedExecutionException e) {
+      // the event loop stopped: the connection is gone
+    }
+  }
+
+  // --- writing ---------------------------------------------------------------------------------
+
+  /** An error answer to request {@code id} (0: the connection's own error). */
+  Response error(long id, ErrorCode code, String message) {
+    Response.Builder b =
+        Response.newBuilder()
+            .setId(id)
+            .setError(WireMessages.toProto(new CairnException(code, message)));
+    Database db = database;
+    if (db != null) {
+      b.setCatalog(db.version());
+    }
+    return b.build();
+  }
+
+  private void write(Response response) {
+    if (response.hasError()) {
+      server.metrics().error();
+    }
+    channel.writeAndFlush(response, channel.voidPromise());
+  }
+
+  /** Pushes an event (request id 0) to the client, from any thread. */
+  void pushEvent(Event event) {
+    if (phase != Phase.OPEN) {
+      return;
+    }
+    Response.Builder b = Response.newBuilder().setId(0).setEvent(event);
+    Database db = database;
+    if (db != null) {
+      b.setCatalog(db.version());
+    }
+    channel.writeAndFlush(b.build(), channel.voidPromise());
+  }
+
+  /** Tells the client the server is shutting down (from any thread). */
+  void pushShuttingDown() {
+    pushEvent(Event.newBuilder().setShuttingDown(ShuttingDown.getDefaultInstance()).build());
+  }
+
+  /** Answers with an error of the connection (id 0), then closes it. */
+  private void failAndClose(ErrorCode code, String message) {
+    writeAndClose(error(0, code, message));
+  }
+
+  private void writeAndClose(Response response) {
+    phase = Phase.CLOSED;
+    waiting.clear();
+    server.metrics().error();
+    channel.config().setAutoRead(false);
+    channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    // a client that does not read would keep the connection open until its answer is sent
+    channel.eventLoop().schedule(() -> channel.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** Closes the connection (from any thread), after the answers already written. */
+  void close() {
+    Channel c = channel;
+    if (c != null) {
+      try {
+        c.eventLoop().execute(() -> c.close());
+      } catch (RejectedExecutionException e) {
+        c.close();
+      }
+    }
+  }
+
+  /** Requests running or waiting, for a graceful shutdown. */
+  boolean busy() {
+    return !calls.isEmpty();
+  }
+
+  /** Cancels every running request (a shutdown that ran out of time). */
+  void cancelAll() {
+    for (Call call : calls.values()) {
+      call.cancel();
+    }
+  }
+
+  Channel channel() {
+    return channel;
+  }
+
+  /** For logs: the remote address, session and database. */
+  String describe() {
+    Channel c = channel;
+    Database db = database;
+    return (c == null ? "?" : String.valueOf(c.remoteAddress()))
+        + (sessionId == 0 ? "" : " (session " + sessionId + ")")
+        + (db == null ? "" : " on " + db.displayName());
+  }
+}
