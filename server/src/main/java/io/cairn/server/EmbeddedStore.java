@@ -77,6 +77,7 @@ public final class EmbeddedStore implements KvStore {
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
   private final AtomicLong memstoreBytes = new AtomicLong();
+  private final CompactionLog compactionLog = new CompactionLog();
   private final Object memoryPressure = new Object();
   final Mvcc mvcc;
   private long nextTableId;
@@ -378,8 +379,46 @@ public final class EmbeddedStore implements KvStore {
     return rows;
   }
 
-  StoreConfig config() {
+  // ---- monitoring (the server's status page) ----
+
+  /** The settings the store was opened with (the defaults in memory). */
+  public StoreConfig config() {
     return config;
+  }
+
+  /** Whether the store keeps its data in a directory; false in memory. */
+  public boolean isDurable() {
+    return dir != null;
+  }
+
+  /** The store's tables, sorted by name (system views not included). */
+  public List<KvTable> tables() {
+    List<KvTable> out = new ArrayList<>(tables.values());
+    out.sort(Comparator.comparing(KvTable::name));
+    return out;
+  }
+
+  /**
+   * Bytes in all memstores as the store accounts them against {@link
+   * StoreConfig#globalMemstoreBytes()} (memstores that split daughters share count once for each).
+   */
+  public long memstoreBytes() {
+    return memstoreBytes.get();
+  }
+
+  /** The block cache's levels (L1, L2: those it has), as SYSTEM.BLOCK_CACHE shows them. */
+  public List<BlockCacheStats> blockCacheLevels() {
+    return readContext.cache() instanceof CombinedBlockCache cache ? cache.levels() : List.of();
+  }
+
+  /** The counters of the buffers that reads from disk use; empty in memory. */
+  public Optional<BufferPoolStats> bufferPoolStats() {
+    return dir == null ? Optional.empty() : Optional.of(readContext.pool().stats());
+  }
+
+  /** The compactions running and the last ones that ended. */
+  public CompactionLog compactionLog() {
+    return compactionLog;
   }
 
   /** The log, null in memory. */

@@ -770,25 +770,36 @@ final class EmbeddedTable implements KvTable {
       // a major compaction of all files drops tombstones and zeroes old sequence ids; a minor one
       // keeps tombstones (older files may hold the rows they delete)
       boolean dropDeletes = major || selected.size() == files.size();
-      long smallestReadPoint = store.mvcc.smallestReadPoint();
-      List<CellCursor> sources = new ArrayList<>();
-      selected.forEach(f -> sources.add(f.reader().cursor(CachePolicy.NO_CACHE)));
-      StoreFile output;
-      try (CellCursor cursor = MergingCursor.of(sources)) {
-        output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
+      long bytesIn = 0;
+      for (StoreFile f : selected) {
+        bytesIn += f.sizeBytes();
       }
-      synchronized (manifestLock) {
-        List<StoreFile> after = Region.replaced(region.peekState().files(), selected, output);
-        try {
-          writeManifest(regions, region, after, 0);
-        } catch (RuntimeException e) {
-          discard(output);
-          throw e;
+      try (CompactionLog.Running logged =
+          store
+              .compactionLog()
+              .begin(name, region.regionId(), dropDeletes, selected.size(), bytesIn)) {
+        long smallestReadPoint = store.mvcc.smallestReadPoint();
+        List<CellCursor> sources = new ArrayList<>();
+        selected.forEach(f -> sources.add(f.reader().cursor(CachePolicy.NO_CACHE)));
+        StoreFile output;
+        try (CellCursor cursor = MergingCursor.of(sources)) {
+          output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
         }
-        region.replaceFiles(selected, output);
+        long bytesOut = output == null ? 0 : output.sizeBytes();
+        synchronized (manifestLock) {
+          List<StoreFile> after = Region.replaced(region.peekState().files(), selected, output);
+          try {
+            writeManifest(regions, region, after, 0);
+          } catch (RuntimeException e) {
+            discard(output);
+            throw e;
+          }
+          region.replaceFiles(selected, output);
+        }
+        selected.forEach(StoreFile::release); // after the manifest without them is durable
+        logged.finish(bytesOut);
+        LOG.debug("Compacted {}: {} files into {}", region, selected.size(), output);
       }
-      selected.forEach(StoreFile::release); // after the manifest without them is durable
-      LOG.debug("Compacted {}: {} files into {}", region, selected.size(), output);
     } finally {
       region.maintenanceLock().unlock();
     }

@@ -33,7 +33,10 @@ class TestPackageLayers {
           Map.entry("scan", Set.of("cell", "memstore")),
           Map.entry("region", Set.of("io", "cell", "memstore", "cache", "file", "scan")),
           Map.entry("coprocessor", Set.of("cell", "memstore", "scan")),
-          // the network server, on top of everything
+          // the network server's parts: above the store, beside each other
+          Map.entry("security", Set.of()),
+          Map.entry("status", Set.of("cache")),
+          // the network server itself, on top of everything
           Map.entry(
               "rpc",
               Set.of(
@@ -45,9 +48,9 @@ class TestPackageLayers {
                   "file",
                   "scan",
                   "region",
-                  "coprocessor")),
-          // TLS and users: beside the network server, above nothing of the store
-          Map.entry("security", Set.of()));
+                  "coprocessor",
+                  "security",
+                  "status")));
 
   private static final Pattern IMPORT =
       Pattern.compile("^import (?:static )?io\\.cairn\\.server\\.([a-z]+)\\.", Pattern.MULTILINE);

@@ -130,7 +130,10 @@ public final class WireValues {
       case LONG -> in.readSInt64();
       case FLOAT -> in.readFloat();
       case DOUBLE -> in.readDouble();
-      case DECIMAL_LONG -> BigDecimal.valueOf(in.readSInt64(), in.readSInt32());
+      case DECIMAL_LONG -> {
+        int scale = in.readSInt32();
+        yield BigDecimal.valueOf(in.readSInt64(), scale);
+      }
       case DECIMAL_BIG -> {
         int scale = in.readSInt32();
         byte[] unscaled = in.readByteArray();

@@ -32,7 +32,7 @@ import net.jqwik.api.Provide;
  * RowCodec.decode}) for random layouts, rows and filters: same result, or the same error. Filters
  * are built from the case's seed (jqwik prints the case on failure, the message prints the filter).
  */
-class TestRowFilterProperties {
+public class TestRowFilterProperties {
   private static final LocalDateTime STATEMENT_TIME = LocalDateTime.of(2024, 2, 29, 10, 15, 30);
 
   record Case(
@@ -169,8 +169,11 @@ class TestRowFilterProperties {
     }
   }
 
-  /** Random filters of the shapes RowFilter specialises, and some it does not. */
-  private static final class Filters {
+  /**
+   * Random filters of the shapes RowFilter specialises, and some it does not (also used by the wire
+   * codec's round-trip tests).
+   */
+  public static final class Filters {
     private static final Op[] COMPARISONS = {
       Op.EQUALS,
       Op.NOT_EQUALS,
@@ -232,17 +235,17 @@ class TestRowFilterProperties {
     private final List<Object[]> rows;
     private final List<Object> parameters = new ArrayList<>();
 
-    Filters(Random random, RowLayout layout, List<Object[]> rows) {
+    public Filters(Random random, RowLayout layout, List<Object[]> rows) {
       this.random = random;
       this.layout = layout;
       this.rows = rows;
     }
 
-    EvalContext context() {
+    public EvalContext context() {
       return new EvalContext(parameters.toArray(), STATEMENT_TIME);
     }
 
-    Expr filter(int depth) {
+    public Expr filter(int depth) {
       if (depth == 0) {
         return leaf();
       }

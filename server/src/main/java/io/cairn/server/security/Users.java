@@ -91,6 +91,11 @@ public final class Users {
     return hashes.keySet();
   }
 
+  /** The iteration count of the hash unknown users are verified against. */
+  int unknownUserIterations() {
+    return PasswordHasher.iterations(unknownUserHash);
+  }
+
   /** The iteration count most hashes use (the larger on a tie); the default when there are none. */
   private static int commonIterations(Map<String, String> hashes) {
     Map<Integer, Integer> counts = new HashMap<>();

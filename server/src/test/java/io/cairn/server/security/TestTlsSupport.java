@@ -28,6 +28,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.NetUtil;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
@@ -439,18 +440,18 @@ class TestTlsSupport {
                               new ChannelInboundHandlerAdapter() {
                                 @Override
                                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                  ctx.writeAndFlush(msg); // the write releases the buffer
+                                  var unused = ctx.writeAndFlush(msg); // releases the buffer
                                 }
 
                                 @Override
                                 public void exceptionCaught(
                                     ChannelHandlerContext ctx, Throwable cause) {
-                                  ctx.close(); // e.g. the client refused our certificate
+                                  var unused = ctx.close(); // e.g. the client refused us
                                 }
                               });
                     }
                   })
-              .bind(new InetSocketAddress("127.0.0.1", 0))
+              .bind(new InetSocketAddress(NetUtil.LOCALHOST4, 0))
               .sync()
               .channel();
     }
@@ -493,12 +494,12 @@ class TestTlsSupport {
                                 public void exceptionCaught(
                                     ChannelHandlerContext ctx, Throwable cause) {
                                   reply.completeExceptionally(cause);
-                                  ctx.close();
+                                  var unused = ctx.close();
                                 }
                               });
                     }
                   })
-              .connect(new InetSocketAddress("127.0.0.1", port()))
+              .connect(new InetSocketAddress(NetUtil.LOCALHOST4, port()))
               .sync()
               .channel();
       try {
@@ -525,8 +526,8 @@ class TestTlsSupport {
     }
 
     @Override
-    public void close() throws InterruptedException {
-      channel.close().sync();
+    public void close() {
+      channel.close().syncUninterruptibly();
     }
   }
 }
