@@ -99,7 +99,11 @@ class TestRemoteFailures {
       assertThat(count(c, "SELECT COUNT(*) FROM T")).isEqualTo(3000);
       assertThat(c.isValid(5)).isTrue();
 
-      // a restart while nothing runs costs nothing
+      // a restart while nothing runs costs nothing, after a graceful stop (the server announces
+      // it) as after a kill
+      second.close();
+      second = TestingServerProcess.start("restarted-gracefully", port, data);
+      assertThat(count(c, "SELECT COUNT(*) FROM T WHERE ID < 20")).isEqualTo(20);
       second.kill();
       second = TestingServerProcess.start("restarted-again", port, data);
       assertThat(count(c, "SELECT COUNT(*) FROM T WHERE ID < 10")).isEqualTo(10);
