@@ -17,6 +17,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +74,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
   private final AtomicLong scannerIds = new AtomicLong();
   private final AtomicLong requestCount = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong bytesIn = new AtomicLong();
+  private final AtomicLong bytesOut = new AtomicLong();
   private final Object stateLock = new Object();
   private boolean closed; // guarded by stateLock
   private volatile Database database;
@@ -110,6 +115,21 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   long requestCount() {
     return requestCount.get();
+  }
+
+  /** Requests answered so far. */
+  long answered() {
+    return answered.get();
+  }
+
+  /** Frame bytes received (after TLS). */
+  long bytesIn() {
+    return bytesIn.get();
+  }
+
+  /** Frame bytes sent (before TLS). */
+  long bytesOut() {
+    return bytesOut.get();
   }
 
   SocketAddress remoteAddress() {
@@ -245,6 +265,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     Request request = (Request) msg;
     server.metrics().request();
     requestCount.incrementAndGet();
+    bytesIn.addAndGet(FrameDecoder.LENGTH_BYTES + request.getSerializedSize());
     if (phase == Phase.CLOSED) {
       return;
     }
@@ -497,9 +518,19 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
                   + server.config().maxFrameBytes()
                   + "] bytes");
     }
-    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos());
+    long nanos = System.nanoTime() - call.startNanos();
+    long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
     if (millis >= server.config().slowRequestMillis()) {
       server.metrics().slowRequest();
+      server
+          .slowRequests()
+          .record(
+              Instant.now().minusNanos(nanos),
+              describe(),
+              call.request().getBodyCase().name(),
+              tableOf(call.request()),
+              Duration.ofNanos(nanos),
+              rowsOf(call.request(), built));
       LOG.warn(
           "Slow request: {} (id {}) of connection {} took {} ms{}",
           call.request().getBodyCase(),
@@ -515,6 +546,37 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     } catch (RejectedExecutionException e) {
       // the event loop stopped: the connection is gone
     }
+  }
+
+  /** The table a request works on, for the slow-request log; empty when none. */
+  private static String tableOf(Request r) {
+    return switch (r.getBodyCase()) {
+      case GET -> r.getGet().getScan().getTable();
+      case OPEN_SCAN -> r.getOpenScan().getScan().getTable();
+      case MUTATE ->
+          r.getMutate().getBatchesCount() == 0 ? "" : r.getMutate().getBatches(0).getTable();
+      case GET_TABLE -> r.getGetTable().getTable();
+      case ALLOCATE_IDS -> r.getAllocateIds().getTable();
+      case ADMIN -> r.getAdmin().getTable();
+      case ALTER_TABLE -> r.getAlterTable().getName();
+      case DROP_TABLE -> r.getDropTable().getName();
+      default -> "";
+    };
+  }
+
+  /** Rows a request returned or wrote, for the slow-request log. */
+  private static long rowsOf(Request r, Response answer) {
+    if (answer.hasScanPage()) {
+      return answer.getScanPage().getRowCount();
+    }
+    if (r.hasMutate() && answer.hasMutateResult()) {
+      long n = 0;
+      for (io.cairn.protocol.TableBatch b : r.getMutate().getBatchesList()) {
+        n += b.getMutationsCount();
+      }
+      return n;
+    }
+    return 0;
   }
 
   // --- writing ---------------------------------------------------------------------------------
@@ -536,6 +598,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     if (response.hasError()) {
       server.metrics().error();
     }
+    answered.incrementAndGet();
+    bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + response.getSerializedSize());
     channel.writeAndFlush(response, channel.voidPromise());
   }
 
@@ -549,7 +613,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     if (db != null) {
       b.setCatalog(db.version());
     }
-    channel.writeAndFlush(b.build(), channel.voidPromise());
+    Response built = b.build();
+    bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + built.getSerializedSize());
+    channel.writeAndFlush(built, channel.voidPromise());
   }
 
   /** Tells the client the server is shutting down (from any thread). */

@@ -465,8 +465,8 @@ class TestServerRequests {
   void hashCachesCountAgainstTheServersLimitUntilRemovedOrTheConnectionCloses() {
     server = TestingServers.start(Map.of(ServerConfig.HASH_CACHE_MAX_BYTES, "10k"));
     HashCacheMemory memory = server.context().hashCacheMemory();
-    try (TestingRpcClient a = TestingRpcClient.open(server.port(), "");
-        TestingRpcClient b = TestingRpcClient.open(server.port(), "")) {
+    TestingRpcClient b = TestingRpcClient.open(server.port(), "");
+    try (TestingRpcClient a = TestingRpcClient.open(server.port(), "")) {
       assertThat(a.call(putHashCache("one", 6000)).hasDone()).isTrue();
       assertThat(memory.used()).isEqualTo(6000);
       Response tooMuch = b.call(putHashCache("two", 6000));
