@@ -48,6 +48,7 @@ import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -237,7 +238,9 @@ public final class CairnServer implements AutoCloseable {
       long period =
           Math.max(
               TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 2, TimeUnit.SECONDS.toNanos(10)));
-      timer.scheduleWithFixedDelay(server::expireScanners, period, period, TimeUnit.NANOSECONDS);
+      Future<?> unused =
+          timer.scheduleWithFixedDelay(
+              server::expireScanners, period, period, TimeUnit.NANOSECONDS);
       metrics.register(server.port());
       if (config.httpPort() >= 0) {
         try {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +51,18 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   /** How long an error that closes the connection may take to reach a client that does not read. */
   private static final long CLOSE_GRACE_MILLIS = 5000;
+
+  /**
+   * Logs (at debug) a write or close that failed: the connection is gone, which its own close
+   * handles; nothing else is to be done.
+   */
+  private static final ChannelFutureListener LOG_FAILURE =
+      f -> {
+        if (!f.isSuccess() && LOG.isDebugEnabled()) {
+          LOG.debug(
+              "Write or close on {} failed: {}", f.channel().remoteAddress(), f.cause().toString());
+        }
+      };
 
   private enum Phase {
     AWAITING_HELLO,
@@ -314,7 +327,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       failAndClose(e.errorCode(), e.getMessage());
     } else if (c instanceof IOException || c instanceof SSLException) {
       LOG.debug("Connection {} failed: {}", describe(), c.toString());
-      ctx.close();
+      ctx.close().addListener(LOG_FAILURE);
     } else {
       LOG.warn("Unexpected failure on connection {}; closing it", describe(), c);
       failAndClose(ErrorCode.INTERNAL_ERROR, "Internal error on the server: " + c);
@@ -600,7 +613,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     }
     answered.incrementAndGet();
     bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + response.getSerializedSize());
-    channel.writeAndFlush(response, channel.voidPromise());
+    channel.writeAndFlush(response).addListener(LOG_FAILURE);
   }
 
   /** Pushes an event (request id 0) to the client, from any thread. */
@@ -615,7 +628,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     }
     Response built = b.build();
     bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + built.getSerializedSize());
-    channel.writeAndFlush(built, channel.voidPromise());
+    channel.writeAndFlush(built).addListener(LOG_FAILURE);
   }
 
   /** Tells the client the server is shutting down (from any thread). */
@@ -635,7 +648,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     channel.config().setAutoRead(false);
     channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     // a client that does not read would keep the connection open until its answer is sent
-    channel.eventLoop().schedule(() -> channel.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    Runnable forceClose =
+        () -> {
+          channel.close().addListener(LOG_FAILURE);
+        };
+    Future<?> unused =
+        channel.eventLoop().schedule(forceClose, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   /** Closes the connection (from any thread), after the answers already written. */
@@ -643,9 +661,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     Channel c = channel;
     if (c != null) {
       try {
-        c.eventLoop().execute(() -> c.close());
+        c.eventLoop().execute(() -> c.close().addListener(LOG_FAILURE));
       } catch (RejectedExecutionException e) {
-        c.close();
+        c.close().addListener(LOG_FAILURE);
       }
     }
   }

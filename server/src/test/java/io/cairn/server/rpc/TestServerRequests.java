@@ -425,6 +425,13 @@ class TestServerRequests {
       Response unknown = client.await(id);
       assertError(unknown, ErrorCode.PROTOCOL_ERROR);
       assertThat(unknown.getError().getMessage()).contains("unknown request type");
+      // a newer client's request type: id 77, then field 99 (not in this protocol), empty
+      byte[] newer = {0x08, 77, (byte) 0x9a, 0x06, 0x00};
+      client.writeRaw(new byte[] {0, 0, 0, (byte) newer.length});
+      client.writeRaw(newer);
+      Response newerAnswer = client.await(77);
+      assertError(newerAnswer, ErrorCode.PROTOCOL_ERROR);
+      assertThat(newerAnswer.getError().getMessage()).contains("[77]");
       // admin needs an action and a table
       assertError(
           client.call(Request.newBuilder().setAdmin(Admin.newBuilder().setTable(t.kvTableName()))),
