@@ -384,6 +384,17 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** Writes the server's threads to a file next to its log, for hang reports; returns the file. */
+  Path dumpThreads() {
+    Path file = log.resolveSibling(log.getFileName() + ".threads-" + System.nanoTime());
+    try {
+      Files.writeString(file, threadDump(), UTF_8);
+    } catch (IOException e) {
+      return Path.of("(cannot write " + file + ": " + e + ")");
+    }
+    return file;
+  }
+
   /** The server's threads ({@code jcmd PID Thread.print}), for hang reports. */
   String threadDump() {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
