@@ -39,7 +39,8 @@ final class RawClient implements AutoCloseable {
   /** The largest answer this client accepts; a longer length prefix is a broken stream. */
   private static final int MAX_RESPONSE_BYTES = 64 << 20;
 
-  private static final String CUT = "the server closed the connection in the middle of a frame";
+  /** The message of the error {@link #read()} throws for a frame cut short by a close. */
+  static final String CUT = "the server closed the connection in the middle of a frame";
 
   private final Socket socket;
   private final DataInputStream in;

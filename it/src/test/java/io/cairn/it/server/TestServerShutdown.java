@@ -204,6 +204,60 @@ final class TestServerShutdown {
     }
   }
 
+  @Test
+  void writersUnderLoadLoseNoAcknowledgedWriteAndNoneHangs() throws Exception {
+    Path data = temp.resolve("load");
+    KvRows rows;
+    AckedWriters writers;
+    try (ServerProcess server =
+        ServerProcess.options(temp)
+            .data(data)
+            .set("shutdown-timeout", SHUTDOWN_TIMEOUT.toMillis() + "ms")
+            .name("shutdown-load-1")
+            .start()) {
+      try (RawClient admin = RawClient.open(server.port(), "admin")) {
+        rows = new KvRows(KvRows.created(admin.call(KvRows.createTable("LOAD"))));
+      }
+      writers = AckedWriters.start(server, rows, 20);
+      ServerChecks.awaitValue(
+          "at least 3,000 acknowledged writes",
+          () -> writers.acknowledgedCount() >= 3000 || !writers.failures().isEmpty(),
+          true,
+          EXIT_PATIENCE);
+      CompletableFuture<Integer> exit =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return server.stop();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException(e);
+                }
+              });
+      writers.await(EXIT_PATIENCE);
+      System.err.println(
+          "TestServerShutdown: "
+              + writers.acknowledgedCount()
+              + " writes acknowledged; writers ended with "
+              + writers.endings().stream()
+                  .collect(
+                      java.util.stream.Collectors.groupingBy(
+                          e -> e, java.util.stream.Collectors.counting())));
+      assertThat(exit.get(EXIT_PATIENCE.toSeconds() + 30, TimeUnit.SECONDS)).isIn(0, 143);
+      assertThat(writers.failures()).as("writes answered with unexpected errors").isEmpty();
+      assertThat(writers.endings())
+          .as("how the writers ended: only the server's going away")
+          .hasSize(20)
+          .doesNotContain("stopped");
+      assertThat(server.leakReports()).as("leak reports in %s", server.log()).isEmpty();
+    }
+    try (ServerProcess again =
+        ServerProcess.options(temp).data(data).name("shutdown-load-2").start()) {
+      writers.assertTable(again, rows, "after SIGTERM under load and a restart");
+      ServerChecks.stopAndAssertNoLeaks(again);
+    }
+  }
+
   /**
    * Asks for the next page (or opens a new scan when one ended) until the server closes the
    * connection, reading every answer; a write that fails because the server is gone ends it too.
