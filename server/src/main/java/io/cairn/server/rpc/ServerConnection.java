@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +86,10 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   // any thread
   private final Map<Long, Call> calls = new ConcurrentHashMap<>();
   private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
+
+  /** ScanNext calls waiting behind a running one of the same scanner, by scanner id. */
+  private final Map<Long, ArrayDeque<Call>> pagesInOrder = new HashMap<>();
+
   private final AtomicLong scannerIds = new AtomicLong();
   private final AtomicLong requestCount = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
@@ -406,7 +411,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     }
     inFlight++;
     try {
-      server.workers().execute(() -> run(call));
+      execute(call);
     } catch (RejectedExecutionException e) {
       calls.remove(id, call);
       inFlight--;
@@ -425,6 +430,50 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         writeAndClose(answer);
       } else {
         write(answer);
+      }
+    }
+  }
+
+  /**
+   * Hands {@code call} to the worker pool. Pages of one scanner are read in the order their
+   * requests arrived: a ScanNext behind another of the same scanner waits in that scanner's queue
+   * and runs on the same worker, right after it (event loop).
+   */
+  private void execute(Call call) {
+    if (call.request().getBodyCase() != Request.BodyCase.SCAN_NEXT) {
+      server.workers().execute(() -> run(call));
+      return;
+    }
+    long scanner = call.request().getScanNext().getScannerId();
+    synchronized (pagesInOrder) {
+      ArrayDeque<Call> queue = pagesInOrder.get(scanner);
+      if (queue != null) {
+        queue.add(call);
+        return;
+      }
+      pagesInOrder.put(scanner, new ArrayDeque<>());
+    }
+    try {
+      server.workers().execute(() -> runInOrder(scanner, call));
+    } catch (RejectedExecutionException e) {
+      synchronized (pagesInOrder) {
+        pagesInOrder.remove(scanner); // empty: only the event loop adds
+      }
+      throw e;
+    }
+  }
+
+  /** Runs {@code first}, then the pages of the same scanner that queued behind it meanwhile. */
+  private void runInOrder(long scanner, Call first) {
+    Call next = first;
+    while (next != null) {
+      run(next);
+      synchronized (pagesInOrder) {
+        ArrayDeque<Call> queue = pagesInOrder.get(scanner);
+        next = queue.poll();
+        if (next == null) {
+          pagesInOrder.remove(scanner);
+        }
       }
     }
   }
