@@ -16,16 +16,21 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
  * The Cairn JDBC driver. URLs: {@code jdbc:cairn:mem:NAME} opens (or creates) an in-memory store in
  * this JVM; {@code jdbc:cairn:file:DIR} opens (or creates) a durable store in directory DIR, shared
- * by the connections of this JVM and closed when the last one closes. Either may end in {@code
- * ;name=value} connection properties: {@code durability} (SKIP, ASYNC, SYNC, FSYNC: how far this
- * connection's writes go before they are acknowledged) and {@code cairn.*} store settings. {@code
- * jdbc:cairn://host:port} is reserved for remote servers and is not available yet.
+ * by the connections of this JVM and closed when the last one closes; {@code
+ * jdbc:cairn://HOST:PORT[/DATABASE]} connects to a Cairn server (connections of this JVM with the
+ * same server, database, user and settings share one network connection). Any of them may end in
+ * {@code ;name=value} connection properties: {@code durability} (SKIP, ASYNC, SYNC, FSYNC: how far
+ * this connection's writes go before they are acknowledged); {@code cairn.*} store settings for
+ * embedded stores; {@code user}, {@code password}, {@code tls}, {@code tlsTrustCertificate}, {@code
+ * connectTimeout} and {@code requestTimeout} for servers (see {@link ConnectionUrl}).
  *
  * <p>The driver registers itself with {@link DriverManager} when the class loads and through {@code
  * META-INF/services/java.sql.Driver}.
@@ -43,9 +48,11 @@ public final class CairnDriver implements Driver {
 
   private final SessionFactory sessionFactory;
 
-  /** The driver over the embedded engine; what DriverManager and ServiceLoader create. */
+  /**
+   * The driver over the embedded and remote engines; what DriverManager and ServiceLoader create.
+   */
   public CairnDriver() {
-    this(Engines.embedded());
+    this(Engines.all());
   }
 
   /** A driver over another engine: tests pass a hand-written fake. */
@@ -70,7 +77,7 @@ public final class CairnDriver implements Driver {
       throw JdbcErrors.error(
           ErrorCode.INTERNAL_ERROR, "The engine returned no session for [" + url + "]");
     }
-    return new CairnConnection(session, url, properties);
+    return new CairnConnection(session, ConnectionUrl.redact(url), properties);
   }
 
   @Override
@@ -84,21 +91,60 @@ public final class CairnDriver implements Driver {
   @Override
   public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
     Properties given = info == null ? new Properties() : info;
-    DriverPropertyInfo user = new DriverPropertyInfo("user", given.getProperty("user"));
-    user.description = "User name; embedded stores do not authenticate";
-    user.required = false;
-    DriverPropertyInfo password = new DriverPropertyInfo("password", given.getProperty("password"));
-    password.description = "Password; embedded stores do not authenticate";
-    password.required = false;
+    boolean server = url != null && ConnectionUrl.isServerUrl(url);
+    List<DriverPropertyInfo> properties = new ArrayList<>();
+    properties.add(
+        property(
+            given,
+            ConnectionUrl.USER,
+            server
+                ? "User name on the server; absent: anonymous (when the server allows it)"
+                : "User name; embedded stores do not authenticate"));
+    properties.add(
+        property(
+            given,
+            ConnectionUrl.PASSWORD,
+            server ? "The user's password" : "Password; embedded stores do not authenticate"));
     DriverPropertyInfo durability =
-        new DriverPropertyInfo(
-            ConnectionUrl.DURABILITY, given.getProperty(ConnectionUrl.DURABILITY));
-    durability.description =
-        "How far this connection's writes go before they are acknowledged; unset: each table's"
-            + " DURABILITY option (default SYNC)";
-    durability.required = false;
+        property(
+            given,
+            ConnectionUrl.DURABILITY,
+            "How far this connection's writes go before they are acknowledged; unset: each table's"
+                + " DURABILITY option (default SYNC)");
     durability.choices = new String[] {"SKIP", "ASYNC", "SYNC", "FSYNC"};
-    return new DriverPropertyInfo[] {user, password, durability};
+    properties.add(durability);
+    if (server) {
+      DriverPropertyInfo tls =
+          property(given, ConnectionUrl.TLS, "true: connect over TLS (default false)");
+      tls.choices = new String[] {"false", "true"};
+      properties.add(tls);
+      properties.add(
+          property(
+              given,
+              ConnectionUrl.TLS_TRUST_CERTIFICATE,
+              "PEM file of the certificates to trust with tls=true; absent: the JVM's trust store"));
+      properties.add(
+          property(
+              given,
+              ConnectionUrl.CONNECT_TIMEOUT,
+              "How long to wait for the server to accept the connection and its handshake;"
+                  + " milliseconds, or a number with unit ms, s or m (default 10s)"));
+      properties.add(
+          property(
+              given,
+              ConnectionUrl.REQUEST_TIMEOUT,
+              "How long to wait for the answer to one request (scans are paged, so a long scan"
+                  + " never reaches it); milliseconds, or a number with unit ms, s or m (default"
+                  + " 60s)"));
+    }
+    return properties.toArray(new DriverPropertyInfo[0]);
+  }
+
+  private static DriverPropertyInfo property(Properties given, String name, String description) {
+    DriverPropertyInfo p = new DriverPropertyInfo(name, given.getProperty(name));
+    p.description = description;
+    p.required = false;
+    return p;
   }
 
   @Override

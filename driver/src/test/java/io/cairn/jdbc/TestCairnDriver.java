@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
+@EmbeddedOnly("URL parsing and DriverManager, over a fake engine session: no database at all")
 class TestCairnDriver {
   final TestingSession session = new TestingSession();
   final CairnDriver driver = new CairnDriver(session.factory());
@@ -60,15 +61,67 @@ class TestCairnDriver {
   }
 
   @Test
-  void remoteUrlsAreNotAvailableYet() {
-    String url = "jdbc:cairn://db1:8765";
-    SQLException e = connectFailure(driver, url);
-    assertThat((Throwable) e).isInstanceOf(SQLNonTransientConnectionException.class);
-    assertThat(e.getSQLState()).isEqualTo("08001");
-    assertThat(e.getMessage())
-        .contains("not available yet in this version")
-        .contains("supported: jdbc:cairn:mem:NAME and jdbc:cairn:file:DIR")
-        .contains(url);
+  void serverUrlsNameHostPortAndDatabase() throws SQLException {
+    try (Connection c = driver.connect("jdbc:cairn://db1:8765", null)) {
+      assertThat(session.storeName).isEqualTo("//db1:8765");
+    }
+    try (Connection c = driver.connect("jdbc:cairn://127.0.0.1:1/sales_2024", null)) {
+      assertThat(session.storeName).isEqualTo("//127.0.0.1:1/sales_2024");
+    }
+    try (Connection c = driver.connect("jdbc:cairn://[::1]:65535/", null)) {
+      assertThat(session.storeName).isEqualTo("//[::1]:65535");
+    }
+    // without a port: the server's default
+    try (Connection c = driver.connect("jdbc:cairn://db1/sales", null)) {
+      assertThat(session.storeName).isEqualTo("//db1:7575/sales");
+    }
+  }
+
+  @Test
+  void serverUrlsTakeServerProperties() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("User", "alice");
+    info.setProperty("requesttimeout", "5s");
+    String url =
+        "jdbc:cairn://db1:8765/d;user=bob;PASSWORD=secret;tls=true;tlsTrustCertificate=/ca.pem;"
+            + "connectTimeout=500;durability=SYNC";
+    try (Connection c = driver.connect(url, info)) {
+      Properties p = session.openedWith;
+      assertThat(p.getProperty("user")).isEqualTo("bob");
+      assertThat(p.getProperty("password")).isEqualTo("secret");
+      assertThat(p.getProperty("tls")).isEqualTo("true");
+      assertThat(p.getProperty("tlsTrustCertificate")).isEqualTo("/ca.pem");
+      assertThat(p.getProperty("connectTimeout")).isEqualTo("500");
+      assertThat(p.getProperty("requestTimeout")).isEqualTo("5s");
+      assertThat(p.getProperty("durability")).isEqualTo("SYNC");
+      // the password never shows in getURL
+      assertThat(c.getMetaData().getURL())
+          .isEqualTo(
+              "jdbc:cairn://db1:8765/d;user=bob;PASSWORD=***;tls=true;"
+                  + "tlsTrustCertificate=/ca.pem;connectTimeout=500;durability=SYNC");
+      assertThat(c.getMetaData().getUserName()).isEqualTo("bob");
+    }
+  }
+
+  @Test
+  void badServerUrlsAre08001() {
+    for (String url :
+        List.of(
+            "jdbc:cairn://db1:",
+            "jdbc:cairn://db1:0",
+            "jdbc:cairn://db1:70000",
+            "jdbc:cairn://db1:x",
+            "jdbc:cairn://:1234",
+            "jdbc:cairn://db1:1/a/b",
+            "jdbc:cairn://db1:1/a b",
+            "jdbc:cairn://db1:1;cairn.block-cache.size=1m",
+            "jdbc:cairn://db1:1;x=1")) {
+      SQLException e = connectFailure(driver, url);
+      assertThat(e.getSQLState()).as(url).isEqualTo("08001");
+      assertThat(e.getMessage()).as(url).contains("[" + url + "]");
+    }
+    assertThat(connectFailure(driver, "jdbc:cairn://db1:1;password").getMessage())
+        .contains("found [password]");
     assertThat(session.openedWith).isNull();
   }
 
@@ -165,6 +218,16 @@ class TestCairnDriver {
         .extracting(p -> p.name)
         .containsExactly("user", "password", "durability");
     assertThat(properties[2].choices).containsExactly("SKIP", "ASYNC", "SYNC", "FSYNC");
+    assertThat(driver.getPropertyInfo("jdbc:cairn://h:1", null))
+        .extracting(p -> p.name)
+        .containsExactly(
+            "user",
+            "password",
+            "durability",
+            "tls",
+            "tlsTrustCertificate",
+            "connectTimeout",
+            "requestTimeout");
     assertThatThrownBy(driver::getParentLogger).isInstanceOf(SQLFeatureNotSupportedException.class);
   }
 
@@ -183,9 +246,10 @@ class TestCairnDriver {
   }
 
   @Test
-  void driverManagerReportsUnavailableUrlForms() {
-    assertThatThrownBy(() -> DriverManager.getConnection("jdbc:cairn://localhost:1"))
-        .isInstanceOf(SQLException.class)
+  void driverManagerReportsAServerThatIsNotThere() {
+    assertThatThrownBy(() -> DriverManager.getConnection("jdbc:cairn://127.0.0.1:1"))
+        .isInstanceOf(SQLNonTransientConnectionException.class)
+        .hasMessage("Cannot connect to the Cairn server at 127.0.0.1:1: Connection refused")
         .extracting(e -> ((SQLException) e).getSQLState())
         .isEqualTo("08001");
   }

@@ -23,7 +23,7 @@ class TestEmbeddedBatch {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:batch-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("batch-" + UUID.randomUUID()));
     try (Statement s = connection.createStatement()) {
       s.executeUpdate("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
       s.executeUpdate("UPSERT INTO T VALUES (1, 'one')");

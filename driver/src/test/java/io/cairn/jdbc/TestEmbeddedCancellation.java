@@ -31,7 +31,7 @@ class TestEmbeddedCancellation {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:cancel-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("cancel-" + UUID.randomUUID()));
     executor = Executors.newSingleThreadExecutor();
     try (Statement s = connection.createStatement()) {
       s.executeUpdate("CREATE TABLE BIG (ID INTEGER PRIMARY KEY, V INTEGER)");

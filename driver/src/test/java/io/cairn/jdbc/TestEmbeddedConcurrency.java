@@ -26,7 +26,7 @@ class TestEmbeddedConcurrency {
 
   @Test
   void disjointUpsertsFromFourConnections() throws Exception {
-    String url = "jdbc:cairn:mem:concurrency-" + UUID.randomUUID();
+    String url = TestUrls.database("concurrency-" + UUID.randomUUID());
     try (Connection setup = DriverManager.getConnection(url);
         Statement s = setup.createStatement()) {
       s.executeUpdate(

@@ -23,7 +23,7 @@ class TestEmbeddedDatabaseMetaData {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:metadata-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("metadata-" + UUID.randomUUID()));
     metaData = connection.getMetaData();
     try (Statement s = connection.createStatement()) {
       s.executeUpdate(

@@ -23,7 +23,7 @@ class TestEmbeddedErrors {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:errors-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("errors-" + UUID.randomUUID()));
     update(
         "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(5) NOT NULL, QTY INTEGER,"
             + " TINY TINYINT, PRICE DECIMAL(5,2))");

@@ -23,7 +23,7 @@ class TestEmbeddedPlanReuse {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:reuse-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("reuse-" + UUID.randomUUID()));
   }
 
   @AfterEach

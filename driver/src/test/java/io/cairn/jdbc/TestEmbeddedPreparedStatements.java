@@ -21,7 +21,7 @@ class TestEmbeddedPreparedStatements {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:prepared-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("prepared-" + UUID.randomUUID()));
     try (Statement s = connection.createStatement()) {
       s.executeUpdate(
           "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(20), QTY BIGINT NOT NULL)");

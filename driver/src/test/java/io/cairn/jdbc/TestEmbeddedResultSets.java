@@ -22,7 +22,7 @@ class TestEmbeddedResultSets {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:resultsets-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("resultsets-" + UUID.randomUUID()));
     try (Statement s = connection.createStatement()) {
       s.executeUpdate(
           "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(20) NOT NULL, QTY BIGINT,"

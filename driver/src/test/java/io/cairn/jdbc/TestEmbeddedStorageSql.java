@@ -27,7 +27,7 @@ class TestEmbeddedStorageSql {
 
   @BeforeEach
   void open() throws SQLException {
-    url = "jdbc:cairn:mem:storage-" + UUID.randomUUID();
+    url = TestUrls.database("storage-" + UUID.randomUUID());
     connection = DriverManager.getConnection(url);
   }
 

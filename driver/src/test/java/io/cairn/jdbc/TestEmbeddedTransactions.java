@@ -22,7 +22,7 @@ class TestEmbeddedTransactions {
 
   @BeforeEach
   void open() throws SQLException {
-    url = "jdbc:cairn:mem:tx-" + UUID.randomUUID();
+    url = TestUrls.database("tx-" + UUID.randomUUID());
     writer = DriverManager.getConnection(url);
     reader = DriverManager.getConnection(url);
     try (Statement s = writer.createStatement()) {

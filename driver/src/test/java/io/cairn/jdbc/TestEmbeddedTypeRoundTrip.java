@@ -46,7 +46,7 @@ class TestEmbeddedTypeRoundTrip {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:types-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("types-" + UUID.randomUUID()));
     try (Statement s = connection.createStatement()) {
       s.executeUpdate(
           "CREATE TABLE TY (ID INTEGER PRIMARY KEY, BO BOOLEAN, TI TINYINT, SI SMALLINT,"

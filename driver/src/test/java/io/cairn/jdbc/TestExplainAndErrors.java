@@ -28,7 +28,7 @@ class TestExplainAndErrors {
   @BeforeEach
   void open() throws SQLException {
     connection =
-        DriverManager.getConnection("jdbc:cairn:mem:explain" + DATABASES.incrementAndGet());
+        DriverManager.getConnection(TestUrls.database("explain" + DATABASES.incrementAndGet()));
     execute(
         "CREATE TABLE T (ID INTEGER PRIMARY KEY, NAME VARCHAR(5) NOT NULL, QTY INTEGER,"
             + " PRICE DECIMAL(5,2))");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * io.cairn.server.Stores.open}; until the durable store lands these tests fail with its
  * NOT_SUPPORTED error.
  */
+@EmbeddedOnly("jdbc:cairn:file: databases: directories, locks and reopening in this JVM")
 class TestFileDatabases {
   @TempDir Path directory;
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * io.cairn.server.testing.LeakCheckExtension) finds no cached block still held when the database
  * closes after each test.
  */
+@EmbeddedOnly("inspects the embedded durable store's buffer pool and block cache after scans")
 class TestScanRelease {
   private static final int ROWS = 30_000;
 

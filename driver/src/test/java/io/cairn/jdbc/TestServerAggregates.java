@@ -42,7 +42,7 @@ class TestServerAggregates {
 
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection("jdbc:cairn:mem:server-agg-" + UUID.randomUUID());
+    connection = DriverManager.getConnection(TestUrls.database("server-agg-" + UUID.randomUUID()));
     String columns =
         " (ID INTEGER PRIMARY KEY, BO BOOLEAN, TI TINYINT, SI SMALLINT, I INTEGER, BI BIGINT,"
             + " F FLOAT, D DOUBLE, DE DECIMAL(12,3), CH CHAR(3), VC VARCHAR(10), DA DATE,"

@@ -41,7 +41,7 @@ class TestSqlAgainstH2 {
   @BeforeAll
   void load() throws SQLException {
     System.err.println("TestSqlAgainstH2 seed: " + SEED + " (-Dcairn.test.seed=" + SEED + ")");
-    cairn = DriverManager.getConnection("jdbc:cairn:mem:h2compare-" + SEED);
+    cairn = DriverManager.getConnection(TestUrls.database("h2compare-" + SEED));
     h2 = DriverManager.getConnection("jdbc:h2:mem:h2compare;DATABASE_TO_UPPER=TRUE");
     String[] ddl = {
       "CREATE TABLE DEPT (ID INTEGER PRIMARY KEY, NAME VARCHAR(20), BUDGET DECIMAL(12,2))",

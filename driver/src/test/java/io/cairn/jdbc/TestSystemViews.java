@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SYSTEM.BLOCK_CACHE and SYSTEM.BUFFER_POOL on a durable database: they show the cache filling and
  * being hit, answer SQL like tables, refuse writes and DDL, and match the JMX beans.
  */
+@EmbeddedOnly("reads the block cache and buffer pool of a durable store opened in this JVM")
 class TestSystemViews {
   @TempDir Path dir;
   private Connection connection;

@@ -329,7 +329,14 @@ public final class CairnConnection implements Connection {
       throw JdbcErrors.error(
           ErrorCode.INVALID_ARGUMENT, "Timeout must be >= 0, found [" + timeout + "]");
     }
-    return !closed;
+    if (closed) {
+      return false;
+    }
+    try {
+      return session.isValid(timeout);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   @Override
@@ -475,13 +482,17 @@ public final class CairnConnection implements Connection {
   @Override
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
-    throw JdbcErrors.notSupported("network timeouts (embedded connections have no network)");
+    throw JdbcErrors.notSupported(
+        "network timeouts per call (server connections take the connection properties"
+            + " connectTimeout and requestTimeout)");
   }
 
   @Override
   public int getNetworkTimeout() throws SQLException {
     checkOpen();
-    throw JdbcErrors.notSupported("network timeouts (embedded connections have no network)");
+    throw JdbcErrors.notSupported(
+        "network timeouts per call (server connections take the connection properties"
+            + " connectTimeout and requestTimeout)");
   }
 
   // ---------------------------------------------------------------------------------------------

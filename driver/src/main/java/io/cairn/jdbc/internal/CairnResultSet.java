@@ -183,6 +183,10 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
         cursor.close();
       } catch (RuntimeException e) {
         throw JdbcErrors.toSqlException(e);
+      } finally {
+        if (control != null) {
+          control.finish();
+        }
       }
     }
   }

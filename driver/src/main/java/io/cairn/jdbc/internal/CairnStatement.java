@@ -84,6 +84,7 @@ public class CairnStatement implements Statement {
       result = command.execute(parameters, control);
     } catch (RuntimeException e) {
       runningControl = null;
+      control.finish();
       throw JdbcErrors.toSqlException(e);
     }
     if (result instanceof CommandResult.Rows rows) {
@@ -91,6 +92,7 @@ public class CairnStatement implements Statement {
       return true;
     }
     runningControl = null;
+    control.finish();
     updateCount = ((CommandResult.UpdateCount) result).count();
     return false;
   }

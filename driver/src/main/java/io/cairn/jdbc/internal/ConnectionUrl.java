@@ -3,20 +3,30 @@ package io.cairn.jdbc.internal;
 import io.cairn.core.error.ErrorCode;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses Cairn JDBC URLs. Supported: {@code jdbc:cairn:mem:NAME} (embedded, in memory) and {@code
- * jdbc:cairn:file:DIR} (embedded, durable; DIR absolute or relative to the working directory, no
- * {@code ~} expansion). Recognised but not available yet: {@code jdbc:cairn://host:port}.
+ * Parses Cairn JDBC URLs:
  *
- * <p>Either form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix):
- * {@value #DURABILITY} and store settings starting with {@value #STORE_SETTING_PREFIX}. They take
- * precedence over the same properties passed to {@code connect}. A DIR therefore cannot contain
- * {@code ;}.
+ * <ul>
+ *   <li>{@code jdbc:cairn:mem:NAME}: embedded, in memory;
+ *   <li>{@code jdbc:cairn:file:DIR}: embedded, durable (DIR absolute or relative to the working
+ *       directory, no {@code ~} expansion);
+ *   <li>{@code jdbc:cairn://HOST[:PORT][/DATABASE]}: a Cairn server (HOST a name, an IPv4 address
+ *       or an IPv6 address in brackets; without PORT, the server's default port {@value
+ *       #DEFAULT_PORT}; without DATABASE, the server's default database).
+ * </ul>
+ *
+ * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
+ * which take precedence over the same properties passed to {@code connect}; names are matched
+ * ignoring case. Every URL takes {@value #DURABILITY}; embedded URLs take store settings starting
+ * with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value
+ * #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}.
+ * A DIR therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */
@@ -25,16 +35,69 @@ public final class ConnectionUrl {
   /** Prefix of store settings, passed to the store when it opens. */
   public static final String STORE_SETTING_PREFIX = "cairn.";
 
-  static final String SUPPORTED = "supported: jdbc:cairn:mem:NAME and jdbc:cairn:file:DIR";
+  /** Server connection property: the user name (absent: anonymous). */
+  public static final String USER = "user";
+
+  /** Server connection property: the user's password. */
+  public static final String PASSWORD = "password";
+
+  /** Server connection property: {@code true} to connect over TLS. */
+  public static final String TLS = "tls";
+
+  /** Server connection property: a PEM file of the certificates to trust (TLS). */
+  public static final String TLS_TRUST_CERTIFICATE = "tlsTrustCertificate";
+
+  /** Server connection property: how long to wait for the connection and handshake. */
+  public static final String CONNECT_TIMEOUT = "connectTimeout";
+
+  /** Server connection property: how long to wait for the answer to one request. */
+  public static final String REQUEST_TIMEOUT = "requestTimeout";
+
+  /** The properties of server URLs besides {@value #DURABILITY}, as spelled canonically. */
+  public static final List<String> SERVER_PROPERTIES =
+      List.of(USER, PASSWORD, TLS, TLS_TRUST_CERTIFICATE, CONNECT_TIMEOUT, REQUEST_TIMEOUT);
+
+  /** The port of a server URL that names none: the server's default (ServerConfig). */
+  public static final int DEFAULT_PORT = io.cairn.server.rpc.ServerConfig.DEFAULT_PORT;
+
+  /** What follows {@code jdbc:cairn:} in a server URL. */
+  public static final String SERVER_PREFIX = "//";
+
   static final String FORMS =
       "expected jdbc:cairn:mem:NAME (NAME of letters, digits, '_', '-', '.'),"
-          + " jdbc:cairn:file:DIR or jdbc:cairn://host:port, optionally followed by"
+          + " jdbc:cairn:file:DIR or jdbc:cairn://HOST[:PORT][/DATABASE], optionally followed by"
           + " ;name=value properties ("
           + DURABILITY
           + ", "
           + STORE_SETTING_PREFIX
-          + "*)";
+          + "* for embedded stores; "
+          + String.join(", ", SERVER_PROPERTIES)
+          + " for servers)";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
+
+  /** //HOST:PORT[/DATABASE]: HOST a name, IPv4 address or bracketed IPv6 address. */
+  private static final Pattern SERVER =
+      Pattern.compile(
+          "//(?<host>\\[[0-9A-Fa-f:.%\\w]+\\]|[A-Za-z0-9_.\\-]+)(?::(?<port>[0-9]{1,5}))?"
+              + "(?:/(?<database>[^/]*))?");
+
+  /** Where a server URL points. {@code database} is empty for the server's default database. */
+  public record ServerAddress(String host, int port, String database) {
+    public ServerAddress {
+      java.util.Objects.requireNonNull(host, "host is null");
+      java.util.Objects.requireNonNull(database, "database is null");
+    }
+
+    /** {@code host:port}, as error messages name the server. */
+    public String hostAndPort() {
+      return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** The store name of this address: {@code //host:port[/database]}. */
+    public String storeName() {
+      return SERVER_PREFIX + hostAndPort() + (database.isEmpty() ? "" : "/" + database);
+    }
+  }
 
   private ConnectionUrl() {}
 
@@ -42,9 +105,14 @@ public final class ConnectionUrl {
     return url.startsWith(DriverInfo.URL_PREFIX);
   }
 
+  /** Whether an accepted URL names a server ({@code jdbc:cairn://...}). */
+  public static boolean isServerUrl(String url) {
+    return url.startsWith(DriverInfo.URL_PREFIX + SERVER_PREFIX);
+  }
+
   /**
-   * The store to open for an accepted URL, without its properties: {@code mem:NAME} or {@code
-   * file:DIR} (DIR as written).
+   * The store to open for an accepted URL, without its properties: {@code mem:NAME}, {@code
+   * file:DIR} (DIR as written) or {@code //host:port[/database]}.
    */
   public static String storeName(String url) throws SQLException {
     String rest = withoutProperties(url).substring(DriverInfo.URL_PREFIX.length());
@@ -69,21 +137,64 @@ public final class ConnectionUrl {
       }
       return rest;
     }
-    if (rest.startsWith("//")) {
-      throw JdbcErrors.error(
-          ErrorCode.INVALID_URL,
-          "Remote servers (jdbc:cairn://host:port) are not available yet in this version; "
-              + SUPPORTED
-              + "; found ["
-              + url
-              + "]");
+    if (rest.startsWith(SERVER_PREFIX)) {
+      return serverAddress(rest, redact(url)).storeName();
     }
-    throw JdbcErrors.error(ErrorCode.INVALID_URL, "Invalid Cairn URL [" + url + "]: " + FORMS);
+    throw JdbcErrors.error(
+        ErrorCode.INVALID_URL, "Invalid Cairn URL [" + redact(url) + "]: " + FORMS);
   }
 
   /**
-   * The connection properties written in the URL ({@code ;name=value} after the store), in order.
-   * Names are checked: {@value #DURABILITY} (any case) or {@value #STORE_SETTING_PREFIX}*.
+   * The server a store name of the form {@code //host:port[/database]} points to.
+   *
+   * @throws SQLException INVALID_URL when it is not of that form
+   */
+  public static ServerAddress serverAddress(String storeName) throws SQLException {
+    return serverAddress(storeName, DriverInfo.URL_PREFIX + storeName);
+  }
+
+  private static ServerAddress serverAddress(String rest, String url) throws SQLException {
+    Matcher m = SERVER.matcher(rest);
+    if (!m.matches()) {
+      throw JdbcErrors.error(
+          ErrorCode.INVALID_URL,
+          "Invalid Cairn URL ["
+              + url
+              + "]: expected jdbc:cairn://HOST[:PORT][/DATABASE] (HOST a name, an IPv4 address or"
+              + " an IPv6 address in brackets, PORT a number, default "
+              + DEFAULT_PORT
+              + "); "
+              + FORMS);
+    }
+    String host = m.group("host");
+    if (host.startsWith("[")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port = m.group("port") == null ? DEFAULT_PORT : Integer.parseInt(m.group("port"));
+    if (port < 1 || port > 65535) {
+      throw JdbcErrors.error(
+          ErrorCode.INVALID_URL,
+          "Invalid Cairn URL [" + url + "]: expected a PORT in [1, 65535], found [" + port + "]");
+    }
+    String database = m.group("database") == null ? "" : m.group("database");
+    if (!database.isEmpty() && !NAME.matcher(database).matches()) {
+      throw JdbcErrors.error(
+          ErrorCode.INVALID_URL,
+          "Invalid Cairn URL ["
+              + url
+              + "]: the DATABASE must be letters, digits, '_', '-', '.', found ["
+              + database
+              + "]; "
+              + FORMS);
+    }
+    return new ServerAddress(host, port, database);
+  }
+
+  /**
+   * The connection properties written in the URL ({@code ;name=value} after the store), in order,
+   * under their canonical names. Names are checked: {@value #DURABILITY} for every URL, {@value
+   * #STORE_SETTING_PREFIX}* for embedded ones, {@link #SERVER_PROPERTIES} for server ones (any
+   * case).
    */
   public static Map<String, String> properties(String url) throws SQLException {
     Map<String, String> properties = new LinkedHashMap<>();
@@ -91,6 +202,7 @@ public final class ConnectionUrl {
     if (start < 0) {
       return properties;
     }
+    boolean server = isServerUrl(url);
     for (String part : url.substring(start + 1).split(";", -1)) {
       int eq = part.indexOf('=');
       String name = eq < 0 ? part.strip() : part.substring(0, eq).strip();
@@ -98,25 +210,31 @@ public final class ConnectionUrl {
         throw JdbcErrors.error(
             ErrorCode.INVALID_URL,
             "Invalid Cairn URL ["
-                + url
+                + redact(url)
                 + "]: expected ;name=value properties after the store, found ["
-                + part
+                + (name.equalsIgnoreCase(PASSWORD) ? PASSWORD : part)
                 + "]; "
                 + FORMS);
       }
-      String canonical = name.equalsIgnoreCase(DURABILITY) ? DURABILITY : name;
-      if (!canonical.equals(DURABILITY) && !canonical.startsWith(STORE_SETTING_PREFIX)) {
+      String canonical = canonicalName(name);
+      boolean known =
+          canonical.equals(DURABILITY)
+              || (server
+                  ? SERVER_PROPERTIES.contains(canonical)
+                  : canonical.startsWith(STORE_SETTING_PREFIX));
+      if (!known) {
         throw JdbcErrors.error(
             ErrorCode.INVALID_URL,
             "Unknown property ["
                 + name
                 + "] in Cairn URL ["
-                + url
+                + redact(url)
                 + "]: expected "
                 + DURABILITY
-                + " or "
-                + STORE_SETTING_PREFIX
-                + "*; "
+                + (server
+                    ? ", " + String.join(", ", SERVER_PROPERTIES)
+                    : " or " + STORE_SETTING_PREFIX + "*")
+                + "; "
                 + FORMS);
       }
       properties.put(canonical, part.substring(eq + 1).strip());
@@ -124,24 +242,54 @@ public final class ConnectionUrl {
     return properties;
   }
 
-  /** {@code info} (may be null) with the URL's own properties on top. */
+  /** {@code info} (may be null) with the URL's own properties on top, under canonical names. */
   public static Properties mergedProperties(String url, Properties info) throws SQLException {
     Properties merged = new Properties();
     if (info != null) {
-      merged.putAll(info);
+      // A differently cased "Durability" or "ConnectTimeout" passed as a property means the same.
+      for (String name : info.stringPropertyNames()) {
+        String canonical = canonicalName(name);
+        if (canonical.equals(name) || !info.containsKey(canonical)) {
+          merged.setProperty(canonical, info.getProperty(name));
+        }
+      }
     }
     for (Map.Entry<String, String> e : properties(url).entrySet()) {
       merged.setProperty(e.getKey(), e.getValue());
     }
-    // A differently cased "Durability" passed as a property means the same thing.
-    for (String name : merged.stringPropertyNames()) {
-      if (!name.equals(DURABILITY) && name.toLowerCase(Locale.ROOT).equals(DURABILITY)) {
-        String value = merged.getProperty(name);
-        merged.remove(name);
-        merged.putIfAbsent(DURABILITY, value);
+    return merged;
+  }
+
+  /** The URL with the value of a {@value #PASSWORD} property in it replaced by {@code ***}. */
+  public static String redact(String url) {
+    int start = url.indexOf(';');
+    if (start < 0) {
+      return url;
+    }
+    StringBuilder b = new StringBuilder(url.substring(0, start));
+    for (String part : url.substring(start + 1).split(";", -1)) {
+      int eq = part.indexOf('=');
+      b.append(';');
+      if (eq >= 0 && part.substring(0, eq).strip().equalsIgnoreCase(PASSWORD)) {
+        b.append(part, 0, eq + 1).append("***");
+      } else {
+        b.append(part);
       }
     }
-    return merged;
+    return b.toString();
+  }
+
+  /** The canonical spelling of a known property name; other names as given. */
+  private static String canonicalName(String name) {
+    if (name.equalsIgnoreCase(DURABILITY)) {
+      return DURABILITY;
+    }
+    for (String known : SERVER_PROPERTIES) {
+      if (name.equalsIgnoreCase(known)) {
+        return known;
+      }
+    }
+    return name;
   }
 
   private static String withoutProperties(String url) {

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.embedded;
 
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.error.CairnException;
+import io.cairn.jdbc.internal.session.Database;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.CairnPlanner;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       opens it again. A JVM shutdown hook closes the file databases still open.
  * </ul>
  */
-final class EmbeddedDatabase {
+final class EmbeddedDatabase implements Database {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedDatabase.class);
 
   /** Guards {@link #DATABASES}, every file database's connection count and its opening/closing. */
@@ -118,7 +119,8 @@ final class EmbeddedDatabase {
    * Gives back one connection. The last connection of a file database closes its store. Closing
    * errors are logged (and thrown), never left half-done: the database leaves the registry first.
    */
-  void release() {
+  @Override
+  public void release() {
     synchronized (LOCK) {
       if (connections <= 0) {
         throw CairnException.internal("Database [" + name + "] released more often than acquired");
@@ -184,19 +186,23 @@ final class EmbeddedDatabase {
     }
   }
 
-  String name() {
+  @Override
+  public String name() {
     return name;
   }
 
-  KvStore store() {
+  @Override
+  public KvStore store() {
     return store;
   }
 
-  Catalog catalog() {
+  @Override
+  public Catalog catalog() {
     return catalog;
   }
 
-  CairnPlanner planner() {
+  @Override
+  public CairnPlanner planner() {
     return planner;
   }
 }

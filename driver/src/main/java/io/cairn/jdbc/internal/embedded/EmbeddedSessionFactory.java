@@ -5,12 +5,11 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
+import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Durability;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Arrays;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -26,7 +25,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
 
   @Override
   public Session open(String storeName, Properties info) {
-    Durability durability = durability(info);
+    Durability durability = DatabaseSession.durability(info);
     EmbeddedDatabase database;
     if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
       database = EmbeddedDatabase.acquireInMemory(storeName);
@@ -39,7 +38,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
               + storeName
               + "]");
     }
-    return new EmbeddedSession(database, durability);
+    return new DatabaseSession(database, durability);
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */
@@ -51,28 +50,6 @@ public final class EmbeddedSessionFactory implements SessionFactory {
       throw new CairnException(
           ErrorCode.INVALID_URL,
           "Invalid store directory: expected a path, found [" + dir + "]: " + e.getReason(),
-          e);
-    }
-  }
-
-  /** The {@code durability} property, or null (each table's default) when it is absent. */
-  static Durability durability(Properties info) {
-    String value = info == null ? null : info.getProperty(ConnectionUrl.DURABILITY);
-    if (value == null) {
-      return null;
-    }
-    try {
-      return Durability.valueOf(value.strip().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new CairnException(
-          ErrorCode.INVALID_URL,
-          "Invalid value for connection property ["
-              + ConnectionUrl.DURABILITY
-              + "]: expected one of "
-              + Arrays.toString(Durability.values())
-              + " (any case), found ["
-              + value
-              + "]",
           e);
     }
   }

@@ -2,25 +2,67 @@ package io.cairn.jdbc.internal.engine;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Cancellation and timeout of one statement execution. The executor calls {@link #check()} often
  * (per batch of rows); {@link #cancel()} may be called from any thread, and also runs the actions
  * registered with {@link #onCancel} (closing store scanners that work for a long time within one
- * call, such as a server-side aggregate).
+ * call, such as a server-side aggregate or a remote scan waiting for its next page).
+ *
+ * <p>A timeout is enforced twice: {@link #check()} fails once the deadline has passed, and a timer
+ * runs the cancel actions at the deadline, so that a statement blocked inside one store call (a
+ * scan filtering many rows in the store, a page on its way from a server) stops too. {@link
+ * #finish()} stops the timer when the execution ends earlier.
  */
 public final class ExecutionControl {
+  /** One daemon thread for every statement's deadline; cancelled timers leave its queue. */
+  private static final ScheduledThreadPoolExecutor TIMER = createTimer();
+
   private final long deadlineNanos;
   private final long timeoutSeconds;
   private volatile boolean cancelled;
+  private volatile boolean expired;
   private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
+  private final ScheduledFuture<?> timer;
 
   private ExecutionControl(long timeoutSeconds) {
     this.timeoutSeconds = timeoutSeconds;
     this.deadlineNanos =
         timeoutSeconds > 0 ? System.nanoTime() + timeoutSeconds * 1_000_000_000L : 0;
+    this.timer = timeoutSeconds > 0 ? schedule(this, timeoutSeconds) : null;
+  }
+
+  private static ScheduledThreadPoolExecutor createTimer() {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "cairn-statement-timeout");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.setRemoveOnCancelPolicy(true);
+    return timer;
+  }
+
+  /** The timer holds the control weakly: an abandoned execution is not kept until its deadline. */
+  private static ScheduledFuture<?> schedule(ExecutionControl control, long seconds) {
+    WeakReference<ExecutionControl> ref = new WeakReference<>(control);
+    return TIMER.schedule(
+        () -> {
+          ExecutionControl c = ref.get();
+          if (c != null) {
+            c.expire();
+          }
+        },
+        seconds,
+        TimeUnit.SECONDS);
   }
 
   /** No timeout. */
@@ -35,6 +77,20 @@ public final class ExecutionControl {
 
   public void cancel() {
     cancelled = true;
+    runCancelActions();
+  }
+
+  /** The deadline passed: stop what runs, as a cancel does, but report a timeout. */
+  private void expire() {
+    expired = true;
+    try {
+      runCancelActions();
+    } catch (RuntimeException e) {
+      // nobody to report to on the timer thread; the execution fails with QUERY_TIMEOUT
+    }
+  }
+
+  private void runCancelActions() {
     RuntimeException failure = null;
     for (Runnable action : cancelActions) {
       try {
@@ -53,12 +109,13 @@ public final class ExecutionControl {
   }
 
   /**
-   * Runs {@code action} (from the cancelling thread) when this execution is cancelled; at once when
-   * it already was. It may run more than once, so it must be idempotent.
+   * Runs {@code action} (from the cancelling thread, or the timer's at the deadline) when this
+   * execution is cancelled or times out; at once when it already was. It may run more than once, so
+   * it must be idempotent.
    */
   public void onCancel(Runnable action) {
     cancelActions.add(action);
-    if (cancelled) {
+    if (cancelled || expired) {
       action.run();
     }
   }
@@ -67,12 +124,19 @@ public final class ExecutionControl {
     return cancelled;
   }
 
+  /** The execution ended: its deadline timer is no longer needed. Idempotent. */
+  public void finish() {
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+
   /** Throws when the statement was cancelled or its time is up. */
   public void check() {
     if (cancelled) {
       throw new CairnException(ErrorCode.QUERY_CANCELED, "Statement was cancelled");
     }
-    if (deadlineNanos != 0 && System.nanoTime() - deadlineNanos > 0) {
+    if (expired || (deadlineNanos != 0 && System.nanoTime() - deadlineNanos > 0)) {
       throw new CairnException(
           ErrorCode.QUERY_TIMEOUT, "Statement timed out after [" + timeoutSeconds + "] seconds");
     }

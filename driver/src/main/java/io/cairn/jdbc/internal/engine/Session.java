@@ -31,6 +31,14 @@ public interface Session extends AutoCloseable {
   /** Tables visible to this session, for DatabaseMetaData. Sorted by schema, then name. */
   List<TableDescriptor> tables();
 
+  /**
+   * Whether the session can still work: true unless it is closed or its database does not answer
+   * within {@code timeoutSeconds} (0: no limit). For {@code Connection.isValid}.
+   */
+  default boolean isValid(int timeoutSeconds) {
+    return true;
+  }
+
   /** Name of the store this session works on, e.g. {@code mem:demo}. */
   String storeName();
 

@@ -6,6 +6,7 @@ import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.jdbc.internal.CairnConnection;
+import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.TableSpec;
@@ -29,7 +30,7 @@ class TestEmbeddedStorageCalls {
   private Connection connect(Durability durability) {
     EmbeddedDatabase database = EmbeddedDatabase.acquire(key, () -> store, false);
     return new CairnConnection(
-        new EmbeddedSession(database, durability), "jdbc:cairn:test", new Properties());
+        new DatabaseSession(database, durability), "jdbc:cairn:test", new Properties());
   }
 
   private static void run(Connection connection, String... statements) throws SQLException {
@@ -163,7 +164,7 @@ class TestEmbeddedStorageCalls {
     assertThat(reopened).isNotSameAs(first);
     assertThat(opened).hasValue(2);
     try (Connection c =
-        new CairnConnection(new EmbeddedSession(reopened, null), "jdbc:cairn:x", null)) {
+        new CairnConnection(new DatabaseSession(reopened, null), "jdbc:cairn:x", null)) {
       run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");
     }
     assertThat(reopened.isClosed()).isTrue();

@@ -7,6 +7,8 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TestExecutionControl {
@@ -46,5 +48,28 @@ class TestExecutionControl {
         .satisfies(e -> assertThat(e.getSuppressed()).hasSize(1));
     assertThat(ran).containsExactly("second");
     assertThat(control.isCancelled()).isTrue();
+  }
+
+  @Test
+  void theDeadlineRunsTheCancelActionsAndReportsATimeout() throws InterruptedException {
+    ExecutionControl control = ExecutionControl.withTimeoutSeconds(1);
+    CountDownLatch stopped = new CountDownLatch(1);
+    control.onCancel(stopped::countDown);
+    control.check();
+    assertThat(stopped.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(control.isCancelled()).isFalse();
+    assertThatThrownBy(control::check)
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_TIMEOUT));
+  }
+
+  @Test
+  void aFinishedExecutionIsNotStoppedAtItsDeadline() throws InterruptedException {
+    ExecutionControl control = ExecutionControl.withTimeoutSeconds(1);
+    CountDownLatch stopped = new CountDownLatch(1);
+    control.onCancel(stopped::countDown);
+    control.finish();
+    assertThat(stopped.await(1500, TimeUnit.MILLISECONDS)).isFalse();
   }
 }

@@ -1,4 +1,4 @@
-package io.cairn.jdbc.internal.embedded;
+package io.cairn.jdbc.internal.session;
 
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
@@ -33,14 +33,14 @@ import java.util.List;
 import java.util.Optional;
 
 /** A planned statement bound to a session; executes queries, DML and DDL. */
-final class EmbeddedCommand implements PreparedCommand {
+final class DatabaseCommand implements PreparedCommand {
   private static final int CHECK_INTERVAL = 1024;
 
-  private final EmbeddedSession session;
+  private final DatabaseSession session;
   private final StatementPlan plan;
   private final List<String> warnings;
 
-  EmbeddedCommand(EmbeddedSession session, StatementPlan plan, List<String> warnings) {
+  DatabaseCommand(DatabaseSession session, StatementPlan plan, List<String> warnings) {
     this.session = session;
     this.plan = plan;
     this.warnings = List.copyOf(warnings);

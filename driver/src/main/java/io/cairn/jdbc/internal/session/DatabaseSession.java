@@ -1,8 +1,9 @@
-package io.cairn.jdbc.internal.embedded;
+package io.cairn.jdbc.internal.session;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.kv.Durability;
@@ -11,20 +12,30 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.planner.PlannedStatement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 
 /**
- * A session on an embedded database. In autocommit mode every DML statement is applied atomically
- * when it finishes; otherwise its writes are buffered until {@link #commit()}, which applies the
- * writes to all tables atomically. Queries read committed data only. DDL is applied at once, as in
- * Phoenix. Writes are as durable as the connection's {@code durability} property asks (null: each
- * table's DURABILITY option). Closing the session gives its connection back to the database (the
- * last one closes a file database).
+ * A session on a {@link Database}, embedded or remote. In autocommit mode every DML statement is
+ * applied atomically when it finishes; otherwise its writes are buffered until {@link #commit()},
+ * which applies the writes to all tables atomically. Queries read committed data only. DDL is
+ * applied at once, as in Phoenix. Writes are as durable as the connection's {@code durability}
+ * property asks (null: each table's DURABILITY option). Closing the session gives its reference
+ * back to the database (the last one closes a file database, or a remote database's network
+ * connection).
  */
-final class EmbeddedSession implements Session {
-  private final EmbeddedDatabase database;
+public final class DatabaseSession implements Session {
+  /** Planning errors that a catalog copy lagging behind its source could cause. */
+  private static final Set<ErrorCode> CATALOG_MISSES =
+      EnumSet.of(ErrorCode.TABLE_NOT_FOUND, ErrorCode.COLUMN_NOT_FOUND, ErrorCode.SCHEMA_NOT_FOUND);
+
+  private final Database database;
   private final Durability durability;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
@@ -37,9 +48,36 @@ final class EmbeddedSession implements Session {
    * A session holding one connection of {@code database} (acquired by the caller), released by
    * {@link #close()}.
    */
-  EmbeddedSession(EmbeddedDatabase database, Durability durability) {
+  public DatabaseSession(Database database, Durability durability) {
     this.database = database;
     this.durability = durability;
+  }
+
+  /**
+   * The {@value ConnectionUrl#DURABILITY} connection property, or null (each table's default) when
+   * it is absent.
+   *
+   * @throws CairnException INVALID_URL when it names no durability
+   */
+  public static Durability durability(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.DURABILITY);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Durability.valueOf(value.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new CairnException(
+          ErrorCode.INVALID_URL,
+          "Invalid value for connection property ["
+              + ConnectionUrl.DURABILITY
+              + "]: expected one of "
+              + Arrays.toString(Durability.values())
+              + " (any case), found ["
+              + value
+              + "]",
+          e);
+    }
   }
 
   /** The durability of this session's writes; null: each table's default. */
@@ -47,7 +85,7 @@ final class EmbeddedSession implements Session {
     return durability;
   }
 
-  EmbeddedDatabase database() {
+  public Database database() {
     return database;
   }
 
@@ -60,8 +98,18 @@ final class EmbeddedSession implements Session {
   @Override
   public PreparedCommand prepare(String sql) {
     checkOpen();
-    PlannedStatement planned = database.planner().plan(sql);
-    return new EmbeddedCommand(this, planned.plan(), planned.warnings());
+    database.beforeStatement();
+    PlannedStatement planned;
+    try {
+      planned = database.planner().plan(sql);
+    } catch (CairnException e) {
+      if (!CATALOG_MISSES.contains(e.errorCode()) || !database.catchUp()) {
+        throw e;
+      }
+      // another connection's DDL that this copy of the catalog had not heard of yet
+      planned = database.planner().plan(sql);
+    }
+    return new DatabaseCommand(this, planned.plan(), planned.warnings());
   }
 
   @Override
@@ -125,7 +173,13 @@ final class EmbeddedSession implements Session {
   @Override
   public List<TableDescriptor> tables() {
     checkOpen();
+    database.beforeStatement();
     return database.catalog().tables();
+  }
+
+  @Override
+  public boolean isValid(int timeoutSeconds) {
+    return !closed && database.isValid(timeoutSeconds);
   }
 
   @Override

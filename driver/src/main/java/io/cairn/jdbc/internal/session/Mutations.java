@@ -1,4 +1,4 @@
-package io.cairn.jdbc.internal.embedded;
+package io.cairn.jdbc.internal.session;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;

@@ -1,0 +1,199 @@
+package io.cairn.jdbc.internal.remote;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.wire.WireMessages;
+import io.cairn.kv.Durability;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RegionInfo;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.Admin;
+import io.cairn.protocol.AllocateIds;
+import io.cairn.protocol.Compact;
+import io.cairn.protocol.Flush;
+import io.cairn.protocol.GetTable;
+import io.cairn.protocol.Mutate;
+import io.cairn.protocol.Request;
+import io.cairn.protocol.Response;
+import io.cairn.protocol.TableInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A KV table of a Cairn server. Writes are one Mutate each; scans of at most {@value
+ * #MAX_GET_POINTS} point keys are one Get, other scans a paged OpenScan/ScanNext ({@link
+ * RemoteScanner}). Row ids are reserved from the server in blocks, so a table keyed by row ids does
+ * not pay a round trip per inserted row.
+ */
+final class RemoteKvTable implements KvTable {
+  /** Scans of this many point keys or fewer are one Get. */
+  static final int MAX_GET_POINTS = 64;
+
+  /** How many row ids one AllocateIds reserves for single-id requests. */
+  static final int ID_BLOCK = 256;
+
+  /** How long a row count read for the planner is reused. */
+  private static final long ROW_COUNT_TTL_NANOS = 1_000_000_000L;
+
+  private final RemoteKvStore store;
+  private final String name;
+  private long nextId;
+  private long idsLeft;
+  private long rowCount = -1;
+  private long rowCountRead;
+  private boolean rowCountKnown;
+
+  RemoteKvTable(RemoteKvStore store, String name) {
+    this.store = store;
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  private RpcConnection connection() {
+    return store.connection();
+  }
+
+  @Override
+  public void mutate(List<Mutation> batch, Durability durability) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    connection()
+        .callAndWait(
+            Request.newBuilder()
+                .setMutate(
+                    Mutate.newBuilder()
+                        .addBatches(WireMessages.toProto(name, batch))
+                        .setDurability(WireMessages.toProto(durability))),
+            "Mutate of " + batch.size() + " rows in " + name);
+  }
+
+  @Override
+  public RowScanner scan(ScanRequest request) {
+    boolean points =
+        request.ranges().size() <= MAX_GET_POINTS
+            && request.ranges().stream().allMatch(KeyRange::isPoint);
+    return RemoteScanner.open(connection(), name, request, points);
+  }
+
+  /** Asks the server; cached for a second, as the planner asks for every table it plans. */
+  @Override
+  public long approximateRowCount() {
+    synchronized (this) {
+      if (rowCountKnown && System.nanoTime() - rowCountRead < ROW_COUNT_TTL_NANOS) {
+        return rowCount;
+      }
+    }
+    long count;
+    try {
+      count = info().getApproximateRowCount();
+    } catch (CairnException e) {
+      return -1; // an estimate only: planning goes on without it
+    }
+    synchronized (this) {
+      rowCount = count;
+      rowCountRead = System.nanoTime();
+      rowCountKnown = true;
+    }
+    return count;
+  }
+
+  @Override
+  public long allocateIds(long count) {
+    if (count <= 0) {
+      throw new IllegalArgumentException("count must be positive: " + count);
+    }
+    if (count > 1) {
+      return reserve(count);
+    }
+    synchronized (this) {
+      if (idsLeft == 0) {
+        nextId = reserve(ID_BLOCK);
+        idsLeft = ID_BLOCK;
+      }
+      idsLeft--;
+      return nextId++;
+    }
+  }
+
+  private long reserve(long count) {
+    Response response =
+        connection()
+            .callAndWait(
+                Request.newBuilder()
+                    .setAllocateIds(AllocateIds.newBuilder().setTable(name).setCount(count)),
+                "AllocateIds of " + count + " in " + name);
+    if (!response.hasIdRange()) {
+      throw RemoteCatalog.unexpected("AllocateIds", "IdRange", response);
+    }
+    return response.getIdRange().getFirst();
+  }
+
+  @Override
+  public Map<String, String> options() {
+    return Map.copyOf(info().getOptionsMap());
+  }
+
+  @Override
+  public void alter(Map<String, String> options) {
+    throw new CairnException(
+        ErrorCode.NOT_SUPPORTED,
+        "KV table [" + name + "] cannot be altered over the network: use ALTER TABLE ... SET");
+  }
+
+  @Override
+  public void flush() {
+    admin(Admin.newBuilder().setTable(name).setFlush(Flush.getDefaultInstance()), "Flush");
+  }
+
+  @Override
+  public void compact(boolean major) {
+    admin(
+        Admin.newBuilder().setTable(name).setCompact(Compact.newBuilder().setMajor(major)),
+        major ? "Major compaction" : "Compaction");
+  }
+
+  private void admin(Admin.Builder admin, String what) {
+    connection().callAndWait(Request.newBuilder().setAdmin(admin), what + " of " + name);
+  }
+
+  @Override
+  public List<RegionInfo> regions() {
+    List<RegionInfo> regions = new ArrayList<>();
+    for (io.cairn.protocol.Region r : info().getRegionsList()) {
+      regions.add(WireMessages.fromProto(r));
+    }
+    return regions;
+  }
+
+  private TableInfo info() {
+    Response response =
+        connection()
+            .callAndWait(
+                Request.newBuilder().setGetTable(GetTable.newBuilder().setTable(name)),
+                "GetTable " + name);
+    if (!response.hasTableInfo()) {
+      throw RemoteCatalog.unexpected("GetTable", "TableInfo", response);
+    }
+    TableInfo info = response.getTableInfo();
+    if (!info.getExists()) {
+      throw new CairnException(
+          ErrorCode.TABLE_NOT_FOUND,
+          "KV table [" + name + "] does not exist on the Cairn server at " + connection().server());
+    }
+    return info;
+  }
+
+  @Override
+  public String toString() {
+    return "RemoteKvTable[" + name + " on " + connection().server() + "]";
+  }
+}
