@@ -441,7 +441,16 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    */
   private void execute(Call call) {
     if (call.request().getBodyCase() != Request.BodyCase.SCAN_NEXT) {
-      server.workers().execute(() -> run(call));
+      server
+          .workers()
+          .execute(
+              () -> {
+                if (mayDefer(call)) {
+                  channel.eventLoop().execute(() -> deferred(call, List.of()));
+                } else {
+                  run(call);
+                }
+              });
       return;
     }
     long scanner = call.request().getScanNext().getScannerId();
@@ -467,6 +476,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private void runInOrder(long scanner, Call first) {
     Call next = first;
     while (next != null) {
+      if (mayDefer(next)) {
+        // this page and those behind it go back to the waiting queue, in order (event loop)
+        Call page = next;
+        channel.eventLoop().execute(() -> deferredPages(scanner, page));
+        return;
+      }
       run(next);
       synchronized (pagesInOrder) {
         ArrayDeque<Call> queue = pagesInOrder.get(scanner);
@@ -476,6 +491,48 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         }
       }
     }
+  }
+
+  /**
+   * Whether a call should wait instead of running now (worker thread): while the client does not
+   * read its answers (the channel is over its write-buffer high watermark), started calls that have
+   * not begun go back to the waiting queue rather than build answers that would pile up unsent. So
+   * a client that never reads holds at most its unsent bytes plus the answers of the calls already
+   * running when it stopped reading, whatever its requests in flight.
+   */
+  private boolean mayDefer(Call call) {
+    Request.BodyCase type = call.request().getBodyCase();
+    return !channel.isWritable()
+        && phase == Phase.OPEN
+        && type != Request.BodyCase.HELLO
+        && type != Request.BodyCase.CLOSE_SCAN
+        && !call.cancelled();
+  }
+
+  /** Puts deferred calls back at the head of the waiting queue, in order (event loop). */
+  private void deferred(Call call, List<Call> behind) {
+    List<Call> all = new ArrayList<>(1 + behind.size());
+    all.add(call);
+    all.addAll(behind);
+    for (int i = all.size() - 1; i >= 0; i--) {
+      Call c = all.get(i);
+      calls.remove(c.id(), c);
+      inFlight--;
+      if (phase != Phase.CLOSED) {
+        waiting.addFirst(c.request());
+      }
+    }
+    startWaiting();
+  }
+
+  /** A deferred page of {@code scanner} and the pages queued behind it (event loop). */
+  private void deferredPages(long scanner, Call page) {
+    List<Call> behind;
+    synchronized (pagesInOrder) {
+      ArrayDeque<Call> queue = pagesInOrder.remove(scanner);
+      behind = queue == null ? List.of() : new ArrayList<>(queue);
+    }
+    deferred(page, behind);
   }
 
   private void cancel(long target) {
