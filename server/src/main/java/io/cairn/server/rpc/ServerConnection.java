@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +86,10 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   // any thread
   private final Map<Long, Call> calls = new ConcurrentHashMap<>();
   private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
+
+  /** ScanNext calls waiting behind a running one of the same scanner, by scanner id. */
+  private final Map<Long, ArrayDeque<Call>> pagesInOrder = new HashMap<>();
+
   private final AtomicLong scannerIds = new AtomicLong();
   private final AtomicLong requestCount = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
@@ -406,7 +411,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     }
     inFlight++;
     try {
-      server.workers().execute(() -> run(call));
+      execute(call);
     } catch (RejectedExecutionException e) {
       calls.remove(id, call);
       inFlight--;
@@ -427,6 +432,107 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         write(answer);
       }
     }
+  }
+
+  /**
+   * Hands {@code call} to the worker pool. Pages of one scanner are read in the order their
+   * requests arrived: a ScanNext behind another of the same scanner waits in that scanner's queue
+   * and runs on the same worker, right after it (event loop).
+   */
+  private void execute(Call call) {
+    if (call.request().getBodyCase() != Request.BodyCase.SCAN_NEXT) {
+      server
+          .workers()
+          .execute(
+              () -> {
+                if (mayDefer(call)) {
+                  channel.eventLoop().execute(() -> deferred(call, List.of()));
+                } else {
+                  run(call);
+                }
+              });
+      return;
+    }
+    long scanner = call.request().getScanNext().getScannerId();
+    synchronized (pagesInOrder) {
+      ArrayDeque<Call> queue = pagesInOrder.get(scanner);
+      if (queue != null) {
+        queue.add(call);
+        return;
+      }
+      pagesInOrder.put(scanner, new ArrayDeque<>());
+    }
+    try {
+      server.workers().execute(() -> runInOrder(scanner, call));
+    } catch (RejectedExecutionException e) {
+      synchronized (pagesInOrder) {
+        pagesInOrder.remove(scanner); // empty: only the event loop adds
+      }
+      throw e;
+    }
+  }
+
+  /** Runs {@code first}, then the pages of the same scanner that queued behind it meanwhile. */
+  private void runInOrder(long scanner, Call first) {
+    Call next = first;
+    while (next != null) {
+      if (mayDefer(next)) {
+        // this page and those behind it go back to the waiting queue, in order (event loop)
+        Call page = next;
+        channel.eventLoop().execute(() -> deferredPages(scanner, page));
+        return;
+      }
+      run(next);
+      synchronized (pagesInOrder) {
+        ArrayDeque<Call> queue = pagesInOrder.get(scanner);
+        next = queue.poll();
+        if (next == null) {
+          pagesInOrder.remove(scanner);
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether a call should wait instead of running now (worker thread): while the client does not
+   * read its answers (the channel is over its write-buffer high watermark), started calls that have
+   * not begun go back to the waiting queue rather than build answers that would pile up unsent. So
+   * a client that never reads holds at most its unsent bytes plus the answers of the calls already
+   * running when it stopped reading, whatever its requests in flight.
+   */
+  private boolean mayDefer(Call call) {
+    Request.BodyCase type = call.request().getBodyCase();
+    return !channel.isWritable()
+        && phase == Phase.OPEN
+        && type != Request.BodyCase.HELLO
+        && type != Request.BodyCase.CLOSE_SCAN
+        && !call.cancelled();
+  }
+
+  /** Puts deferred calls back at the head of the waiting queue, in order (event loop). */
+  private void deferred(Call call, List<Call> behind) {
+    List<Call> all = new ArrayList<>(1 + behind.size());
+    all.add(call);
+    all.addAll(behind);
+    for (int i = all.size() - 1; i >= 0; i--) {
+      Call c = all.get(i);
+      calls.remove(c.id(), c);
+      inFlight--;
+      if (phase != Phase.CLOSED) {
+        waiting.addFirst(c.request());
+      }
+    }
+    startWaiting();
+  }
+
+  /** A deferred page of {@code scanner} and the pages queued behind it (event loop). */
+  private void deferredPages(long scanner, Call page) {
+    List<Call> behind;
+    synchronized (pagesInOrder) {
+      ArrayDeque<Call> queue = pagesInOrder.remove(scanner);
+      behind = queue == null ? List.of() : new ArrayList<>(queue);
+    }
+    deferred(page, behind);
   }
 
   private void cancel(long target) {

@@ -345,6 +345,38 @@ class TestServerRequests {
   }
 
   @Test
+  void pipelinedPagesOfOneScannerComeInTheOrderTheyWereAsked() {
+    server = TestingServers.start(Map.of(ServerConfig.WORKER_THREADS, "8"));
+    try (TestingRpcClient client = TestingRpcClient.open(server.port(), "")) {
+      TableDescriptor t = TestingRpcTables.create(client, "T");
+      TestingRpcTables.load(client, t, 0, 2000);
+      io.cairn.protocol.ScanSpec keys = TestingRpcTables.scan(t, Optional.empty(), List.of(K));
+      for (int round = 0; round < 5; round++) {
+        ScanPage first = page(client.call(TestingRpcTables.openScan(keys, 10, 0, 0)));
+        List<List<Object>> all = new ArrayList<>(rows(first));
+        java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          Request.Builder next = TestingRpcTables.scanNext(first.getScannerId(), 10, 0, 0);
+          frames.writeBytes(client.frame(next));
+          ids.add(next.getId());
+        }
+        client.writeRaw(frames.toByteArray()); // in one write: they arrive together
+        for (long id : ids) {
+          all.addAll(rows(page(client.await(id))));
+        }
+        assertThat(all).hasSize(310);
+        for (int i = 0; i < all.size(); i++) {
+          assertThat(all.get(i)).isEqualTo(List.of((long) i));
+        }
+        client.call(
+            Request.newBuilder()
+                .setCloseScan(CloseScan.newBuilder().setScannerId(first.getScannerId())));
+      }
+    }
+  }
+
+  @Test
   void aSelectiveScanAnswersPagesWithoutRowsInsteadOfGoingSilent() {
     server = TestingServers.start();
     try (TestingRpcClient client = TestingRpcClient.open(server.port(), "")) {

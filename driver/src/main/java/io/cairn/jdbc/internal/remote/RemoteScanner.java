@@ -15,6 +15,7 @@ import io.cairn.protocol.ScanNext;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The rows of a scan on a server, page by page. A scan is a Get (point keys: one page) or an
@@ -106,7 +107,7 @@ final class RemoteScanner implements RowScanner {
       close();
       throw new CairnException(
           ErrorCode.QUERY_CANCELED, "Interrupted while waiting for a page of " + table, e);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       done = true;
       synchronized (this) {
         outstanding = null;
