@@ -3,6 +3,7 @@ package io.cairn.server.rpc;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.server.CompactionLog;
@@ -43,7 +44,9 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -399,8 +402,14 @@ public final class CairnServer implements AutoCloseable {
       } else {
         named++;
       }
+      Map<String, String> sqlNames = new HashMap<>();
+      for (TableDescriptor d : db.catalog().tables()) {
+        sqlNames.put(d.kvTableName(), d.qualifiedName());
+      }
       for (TableStatus t : s.tables()) {
-        tables.add(new TableStatus(prefix + t.name(), t.regions()));
+        String sqlName = sqlNames.get(t.name());
+        String shown = sqlName == null ? t.name() : sqlName + " (" + t.name() + ")";
+        tables.add(new TableStatus(prefix + shown, t.regions()));
       }
       for (CompactionLog.Compaction c : s.runningCompactions()) {
         running.add(renamed(c, prefix));

@@ -154,9 +154,10 @@ class TestServerSecurity {
                   HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/")).build(),
                   HttpResponse.BodyHandlers.ofString())
               .body();
+      // tables by their SQL names, with the KV table's name after them
       assertThat(page)
-          .contains(t.kvTableName())
-          .contains("sales:" + s.kvTableName())
+          .contains(t.qualifiedName() + " (" + t.kvTableName() + ")")
+          .contains("sales:" + s.qualifiedName() + " (" + s.kvTableName() + ")")
           .contains("MUTATE")
           .contains(dir.toString());
       String json =
@@ -166,7 +167,9 @@ class TestServerSecurity {
                       .build(),
                   HttpResponse.BodyHandlers.ofString())
               .body();
-      assertThat(json).contains("\"" + t.kvTableName() + "\"").contains("CREATE_TABLE");
+      assertThat(json)
+          .contains("\"" + t.qualifiedName() + " (" + t.kvTableName() + ")\"")
+          .contains("CREATE_TABLE");
       assertThat(server.status().clients()).hasSize(2);
       assertThat(server.status().clients().get(0).requestsServed()).isGreaterThanOrEqualTo(3);
       assertThat(server.status().clients().get(0).bytesOut()).isPositive();
