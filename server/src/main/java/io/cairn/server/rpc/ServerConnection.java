@@ -299,11 +299,14 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
           phase = Phase.HELLO_RUNNING;
           start(request);
         } else {
-          failAndClose(
-              ErrorCode.AUTHENTICATION_REQUIRED,
-              "Expected Hello as the first request, found ["
-                  + request.getBodyCase()
-                  + "]: nothing is done before a successful Hello");
+          // answered under the request's own id (the client waits for it), then closed
+          writeAndClose(
+              error(
+                  request.getId(),
+                  ErrorCode.AUTHENTICATION_REQUIRED,
+                  "Expected Hello as the first request, found ["
+                      + request.getBodyCase()
+                      + "]: nothing is done before a successful Hello"));
         }
       }
       case HELLO_RUNNING -> {
