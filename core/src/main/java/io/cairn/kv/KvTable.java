@@ -56,6 +56,12 @@ public interface KvTable {
    */
   default void compact(boolean major) {}
 
+  /**
+   * Splits every region that holds data in two at its middle row, after writing its memstores to
+   * files (HBase's split of a table). A no-op for a store without files.
+   */
+  default void split() {}
+
   /** The table's regions in key order. */
   List<RegionInfo> regions();
 }

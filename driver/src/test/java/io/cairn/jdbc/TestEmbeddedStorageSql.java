@@ -220,6 +220,11 @@ class TestEmbeddedStorageSql {
         .containsExactly("MAJOR_COMPACT TABLE PUBLIC.T");
     assertThat(rows("EXPLAIN FLUSH TABLE T")).containsExactly("FLUSH TABLE PUBLIC.T");
     assertThat(rows("EXPLAIN COMPACT TABLE T")).containsExactly("COMPACT TABLE PUBLIC.T");
+    // an in-memory table has no files to split: SPLIT TABLE keeps it as it is
+    assertThat(update("SPLIT TABLE T")).isZero();
+    assertThat(rows("SELECT ID, V FROM T")).containsExactly("1,a");
+    assertThat(rows("EXPLAIN SPLIT TABLE T")).containsExactly("SPLIT TABLE PUBLIC.T");
+    assertError("SPLIT TABLE X", "42S02", "Table [PUBLIC.X] does not exist");
     assertError("FLUSH TABLE X", "42S02", "Table [PUBLIC.X] does not exist");
     assertError("COMPACT TABLE S.X", "42S02", "Table [S.X] does not exist");
     assertError("MAJOR_COMPACT TABLE X", "42S02", "[PUBLIC.X]");

@@ -95,6 +95,39 @@ class TestFileDatabases {
   }
 
   @Test
+  void splitTableSplitsEveryRegionThatHoldsData() throws Exception {
+    try (Connection c = DriverManager.getConnection(url())) {
+      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) SPLIT ON (1000)");
+      try (java.sql.PreparedStatement p = c.prepareStatement("UPSERT INTO T VALUES (?, 'v')")) {
+        for (int i = 0; i < 2000; i++) {
+          p.setInt(1, i);
+          p.addBatch();
+        }
+        p.executeBatch();
+      }
+      run(c, "SPLIT TABLE T");
+      assertThat(rows(c, "SELECT COUNT(*), MIN(ID), MAX(ID) FROM T"))
+          .containsExactly("2000,0,1999");
+    }
+    try (io.cairn.kv.KvStore store =
+        io.cairn.server.Stores.open(directory.toAbsolutePath(), java.util.Map.of())) {
+      String kvName =
+          io.cairn.core.catalog.Catalog.open(store)
+              .table("PUBLIC", "T")
+              .orElseThrow()
+              .kvTableName();
+      // both regions held data: four now, in key order, each with its rows in files
+      java.util.List<io.cairn.kv.RegionInfo> regions = store.table(kvName).orElseThrow().regions();
+      assertThat(regions).hasSize(4);
+      assertThat(regions).allSatisfy(r -> assertThat(r.fileBytes()).isPositive());
+    }
+    try (Connection c = DriverManager.getConnection(url())) {
+      assertThat(rows(c, "SELECT COUNT(*) FROM T WHERE ID >= 500 AND ID < 1500"))
+          .containsExactly("1000");
+    }
+  }
+
+  @Test
   void theLockIsReleasedWhenTheLastConnectionCloses() throws Exception {
     try (Connection c = DriverManager.getConnection(url())) {
       run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");

@@ -24,6 +24,7 @@ import io.cairn.sql.tree.KeyPart;
 import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
 import io.cairn.sql.tree.QualifiedName;
+import io.cairn.sql.tree.SplitTable;
 import io.cairn.sql.tree.Statement;
 import io.cairn.sql.tree.TableOption;
 import io.cairn.sql.tree.TypeSpec;
@@ -70,6 +71,10 @@ final class DdlTranslator {
     if (statement instanceof FlushTable flush) {
       TableDescriptor table = existingTable(catalog, flush.name());
       return new StatementPlan.FlushTable(table.schemaName(), table.tableName());
+    }
+    if (statement instanceof SplitTable split) {
+      TableDescriptor table = existingTable(catalog, split.name());
+      return new StatementPlan.SplitTable(table.schemaName(), table.tableName());
     }
     if (statement instanceof CompactTable compact) {
       TableDescriptor table = existingTable(catalog, compact.name());

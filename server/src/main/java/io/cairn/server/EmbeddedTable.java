@@ -805,6 +805,29 @@ final class EmbeddedTable implements KvTable {
     }
   }
 
+  @Override
+  public void split() {
+    store.checkOpen();
+    if (dir == null) {
+      return;
+    }
+    flushAll();
+    for (Region region : regions.clone()) {
+      region.maintenanceLock().lock();
+      try {
+        if (region.isRetired() || dropped) {
+          continue;
+        }
+        Bytes mid = middleRow(region);
+        if (mid != null) {
+          split(region, mid);
+        }
+      } finally {
+        region.maintenanceLock().unlock();
+      }
+    }
+  }
+
   /** Splits the region in two at its middle row when its files passed the split size. */
   void maybeSplit(Region region) {
     if (dir == null || dropped || region.fileBytes() <= store.config().regionSplitBytes()) {

@@ -22,6 +22,7 @@ public sealed interface StatementPlan
         StatementPlan.AlterTableOptions,
         StatementPlan.FlushTable,
         StatementPlan.CompactTable,
+        StatementPlan.SplitTable,
         StatementPlan.Explain {
 
   /** Types of the {@code ?} parameters, in order. */
@@ -141,6 +142,19 @@ public sealed interface StatementPlan
   /** FLUSH TABLE: write every region's memstore to files. */
   record FlushTable(String schemaName, String tableName) implements StatementPlan {
     public FlushTable {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /** SPLIT TABLE: every region that holds data splits at its middle row. */
+  record SplitTable(String schemaName, String tableName) implements StatementPlan {
+    public SplitTable {
       requireNonNull(schemaName, "schemaName is null");
       requireNonNull(tableName, "tableName is null");
     }

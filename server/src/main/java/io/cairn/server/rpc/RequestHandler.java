@@ -295,6 +295,7 @@ final class RequestHandler {
     switch (admin.getActionCase()) {
       case FLUSH -> table.flush();
       case COMPACT -> table.compact(admin.getCompact().getMajor());
+      case SPLIT -> table.split();
       default ->
           throw new CairnException(
               ErrorCode.PROTOCOL_ERROR,

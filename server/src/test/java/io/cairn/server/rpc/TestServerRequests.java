@@ -501,6 +501,32 @@ class TestServerRequests {
   }
 
   @Test
+  void adminSplitSplitsTheRegionsOfADurableTable(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    server = TestingServers.start(Map.of(ServerConfig.DATA, dir.toString()));
+    try (TestingRpcClient client = TestingRpcClient.open(server.port(), "")) {
+      TableDescriptor t = TestingRpcTables.create(client, "T");
+      TestingRpcTables.load(client, t, 0, 2000);
+      Request.Builder getTable =
+          Request.newBuilder().setGetTable(GetTable.newBuilder().setTable(t.kvTableName()));
+      assertThat(client.call(getTable).getTableInfo().getRegionsCount()).isEqualTo(1);
+      Response split =
+          client.call(
+              Request.newBuilder()
+                  .setAdmin(
+                      Admin.newBuilder()
+                          .setTable(t.kvTableName())
+                          .setSplit(io.cairn.protocol.Split.getDefaultInstance())));
+      assertThat(split.hasAdminResult()).isTrue();
+      TableInfo info = client.call(getTable).getTableInfo();
+      assertThat(info.getRegionsCount()).isEqualTo(2);
+      assertThat(info.getRegions(0).getStop()).isEqualTo(info.getRegions(1).getStart());
+      assertThat(info.getRegions(0).getFileBytes()).isPositive();
+      assertThat(info.getRegions(1).getFileBytes()).isPositive();
+    }
+  }
+
+  @Test
   void hashCachesCountAgainstTheServersLimitUntilRemovedOrTheConnectionCloses() {
     server = TestingServers.start(Map.of(ServerConfig.HASH_CACHE_MAX_BYTES, "10k"));
     HashCacheMemory memory = server.context().hashCacheMemory();

@@ -27,6 +27,7 @@ statement
     | DROP TABLE (IF EXISTS)? qualifiedName                                  #dropTable
     | ALTER TABLE qualifiedName SET tableOption (',' tableOption)*           #alterTableSet
     | FLUSH TABLE qualifiedName                                              #flushTable
+    | SPLIT TABLE qualifiedName                                              #splitTable
     | COMPACT TABLE qualifiedName                                            #compactTable
     | MAJOR_COMPACT TABLE qualifiedName                                      #majorCompactTable
     ;

@@ -12,6 +12,7 @@ import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
 import io.cairn.sql.tree.PrimaryKey;
 import io.cairn.sql.tree.QualifiedName;
+import io.cairn.sql.tree.SplitTable;
 import io.cairn.sql.tree.Statement;
 import io.cairn.sql.tree.TableOption;
 import io.cairn.sql.tree.TypeSpec;
@@ -114,6 +115,11 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
   @Override
   public Statement visitFlushTable(CairnSqlBaseParser.FlushTableContext ctx) {
     return new FlushTable(qualifiedName(ctx.qualifiedName()));
+  }
+
+  @Override
+  public Statement visitSplitTable(CairnSqlBaseParser.SplitTableContext ctx) {
+    return new SplitTable(qualifiedName(ctx.qualifiedName()));
   }
 
   @Override

@@ -30,6 +30,7 @@ public final class CairnSqlParser {
           List.of(CairnSqlBaseLexer.DROP, CairnSqlBaseLexer.TABLE),
           List.of(CairnSqlBaseLexer.FLUSH, CairnSqlBaseLexer.TABLE),
           List.of(CairnSqlBaseLexer.COMPACT, CairnSqlBaseLexer.TABLE),
+          List.of(CairnSqlBaseLexer.SPLIT, CairnSqlBaseLexer.TABLE),
           List.of(CairnSqlBaseLexer.MAJOR_COMPACT, CairnSqlBaseLexer.TABLE));
 
   /**
@@ -78,8 +79,8 @@ public final class CairnSqlParser {
   /**
    * Whether this grammar owns the statement, judged by its leading keywords after comments and
    * whitespace (CREATE TABLE, DROP TABLE, ALTER TABLE name SET, FLUSH TABLE, COMPACT TABLE,
-   * MAJOR_COMPACT TABLE). Queries and DML (SELECT, UPSERT, INSERT, DELETE, EXPLAIN, VALUES, WITH,
-   * ...) return false and belong to Calcite.
+   * MAJOR_COMPACT TABLE, SPLIT TABLE). Queries and DML (SELECT, UPSERT, INSERT, DELETE, EXPLAIN,
+   * VALUES, WITH, ...) return false and belong to Calcite.
    */
   public static boolean handles(String sql) {
     requireNonNull(sql, "sql is null");

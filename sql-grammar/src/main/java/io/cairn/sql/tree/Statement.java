@@ -7,4 +7,4 @@ package io.cairn.sql.tree;
  * <p>A new statement is a new record added to the {@code permits} list.
  */
 public sealed interface Statement
-    permits CreateTable, DropTable, AlterTableSet, FlushTable, CompactTable {}
+    permits CreateTable, DropTable, AlterTableSet, FlushTable, CompactTable, SplitTable {}

@@ -18,6 +18,7 @@ import io.cairn.protocol.GetTable;
 import io.cairn.protocol.Mutate;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
+import io.cairn.protocol.Split;
 import io.cairn.protocol.TableInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,6 +153,11 @@ final class RemoteKvTable implements KvTable {
   @Override
   public void flush() {
     admin(Admin.newBuilder().setTable(name).setFlush(Flush.getDefaultInstance()), "Flush");
+  }
+
+  @Override
+  public void split() {
+    admin(Admin.newBuilder().setTable(name).setSplit(Split.getDefaultInstance()), "Split");
   }
 
   @Override

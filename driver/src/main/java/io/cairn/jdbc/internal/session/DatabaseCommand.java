@@ -110,6 +110,10 @@ final class DatabaseCommand implements PreparedCommand {
       kvTable(table(f.schemaName(), f.tableName())).flush();
       return new CommandResult.UpdateCount(0);
     }
+    if (plan instanceof StatementPlan.SplitTable s) {
+      kvTable(table(s.schemaName(), s.tableName())).split();
+      return new CommandResult.UpdateCount(0);
+    }
     if (plan instanceof StatementPlan.CompactTable c) {
       kvTable(table(c.schemaName(), c.tableName())).compact(c.major());
       return new CommandResult.UpdateCount(0);
