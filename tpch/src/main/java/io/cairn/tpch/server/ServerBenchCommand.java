@@ -69,7 +69,9 @@ import picocli.CommandLine.Spec;
           + " the rows, evaluated next to the data): median time of --runs runs after --warmups"
           + " unmeasured ones, rows/s and raw MB/s.",
       "",
-      "Embedded and loopback phases alternate (embedded first) so that both see the same machine."
+      "First --jit-warmup seconds of lookups and a run of each scan on each side let the JIT"
+          + " compile both JVMs' paths. Embedded and loopback phases alternate (embedded first) so"
+          + " that both see the same machine."
           + " CPU is the user + system time of this process and of the server process"
           + " (ProcessHandle), per lookup or per scan; on the embedded side only this process"
           + " works. raw MB/s = raw bytes of the values returned (8 per BIGINT, DOUBLE and"
@@ -121,6 +123,15 @@ public final class ServerBenchCommand implements Callable<Integer> {
           "Unmeasured lookups before each measured phase, in seconds. Default: ${DEFAULT-VALUE}.",
       defaultValue = "5")
   double warmup;
+
+  @Option(
+      names = "--jit-warmup",
+      description =
+          "Unmeasured work on each side before the first measurement, in seconds, so that both"
+              + " JVMs have compiled the lookup and scan paths: lookups by 8 clients for this long,"
+              + " then each scan once. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "20")
+  double jitWarmup;
 
   @Option(
       names = "--runs",
@@ -255,28 +266,17 @@ public final class ServerBenchCommand implements Callable<Integer> {
         try (Connection embedded = DriverManager.getConnection(embeddedUrl);
             Connection loopback = DriverManager.getConnection(server.url())) {
           load(out, sides, embedded, loopback);
+          List<ScanQuery> queries = queries(contents);
+          if (jitWarmup > 0) {
+            jitWarmup(out, sides, embedded, loopback, queries);
+          }
           for (int n : clients) {
-            LookupPhase e = lookups(out, sides, Side.EMBEDDED, n);
-            LookupPhase l = lookups(out, sides, Side.LOOPBACK, n);
+            LookupPhase e = lookups(out, sides, Side.EMBEDDED, n, warmup, seconds);
+            LookupPhase l = lookups(out, sides, Side.LOOPBACK, n, warmup, seconds);
             lookups.add(e);
             lookups.add(l);
             addLookupRows(e, l);
           }
-          List<ScanQuery> queries =
-              List.of(
-                  new ScanQuery(
-                      BenchTable.SCAN_ALL, "SELECT * FROM T", rows, contents.rawBytes(), true),
-                  new ScanQuery(BenchTable.COUNT, "SELECT COUNT(*) FROM T", rows, 0, false),
-                  new ScanQuery(
-                      BenchTable.SCAN_SELECTIVE,
-                      String.format(
-                          Locale.ROOT,
-                          "SELECT * WHERE GRP = 7 (%,d rows, %.2f%%)",
-                          contents.selectiveRows(),
-                          100.0 * contents.selectiveRows() / rows),
-                      contents.selectiveRows(),
-                      contents.selectiveRawBytes(),
-                      true));
           for (ScanQuery q : queries) {
             ScanPhase e = scan(out, sides, Side.EMBEDDED, embedded, q);
             ScanPhase l = scan(out, sides, Side.LOOPBACK, loopback, q);
@@ -300,13 +300,15 @@ public final class ServerBenchCommand implements Callable<Integer> {
       out.printf(
           Locale.ROOT,
           "T: %,d rows, %.1f raw bytes/row; both databases %s; server heap %s, worker threads"
-              + " default; client heap %,d MiB; lookups %s s after %s s warm-up per phase; scans:"
-              + " medians of %d runs after %d unmeasured; load average %.2f before, %.2f after%n",
+              + " default; client heap %,d MiB; JIT warm-up %s s per side; lookups %s s after %s s"
+              + " warm-up per phase; scans: medians of %d runs after %d unmeasured; load average"
+              + " %.2f before, %.2f after%n",
           rows,
           contents.rawBytes() / (double) rows,
           store == Store.mem ? "in memory" : "durable (block files, block cache)",
           serverHeap,
           Runtime.getRuntime().maxMemory() >> 20,
+          number(jitWarmup),
           number(seconds),
           number(warmup),
           runs,
@@ -346,12 +348,14 @@ public final class ServerBenchCommand implements Callable<Integer> {
     if (clients.isEmpty() || clients.stream().anyMatch(n -> n < 1 || n > 1024)) {
       throw usage("--clients: expected numbers from 1 to 1024, found " + clients);
     }
-    if (!(seconds > 0) || !(warmup >= 0)) {
+    if (!(seconds > 0) || !(warmup >= 0) || !(jitWarmup >= 0)) {
       throw usage(
-          "--seconds: expected > 0, --warmup: expected >= 0; found ["
+          "--seconds: expected > 0, --warmup and --jit-warmup: expected >= 0; found ["
               + seconds
-              + "] and ["
+              + "], ["
               + warmup
+              + "] and ["
+              + jitWarmup
               + "]");
     }
     if (runs < 1 || warmups < 0) {
@@ -377,6 +381,46 @@ public final class ServerBenchCommand implements Callable<Integer> {
     options.add("--enable-native-access=ALL-UNNAMED");
     options.addAll(serverJvmOptions);
     return options;
+  }
+
+  private List<ScanQuery> queries(BenchTable.Contents contents) {
+    return List.of(
+        new ScanQuery(BenchTable.SCAN_ALL, "SELECT * FROM T", rows, contents.rawBytes(), true),
+        new ScanQuery(BenchTable.COUNT, "SELECT COUNT(*) FROM T", rows, 0, false),
+        new ScanQuery(
+            BenchTable.SCAN_SELECTIVE,
+            String.format(
+                Locale.ROOT,
+                "SELECT * WHERE GRP = 7 (%,d rows, %.2f%%)",
+                contents.selectiveRows(),
+                100.0 * contents.selectiveRows() / rows),
+            contents.selectiveRows(),
+            contents.selectiveRawBytes(),
+            true));
+  }
+
+  /** Lookups by 8 clients, then each scan once, on each side; nothing is kept. */
+  @SuppressForbidden(reason = "command-line output")
+  private void jitWarmup(
+      PrintStream out,
+      Sides sides,
+      Connection embedded,
+      Connection loopback,
+      List<ScanQuery> queries)
+      throws SQLException, InterruptedException, ExecutionException {
+    out.printf(
+        Locale.ROOT,
+        "JIT warm-up: %s s of lookups by 8 clients and each scan once, on each side%n",
+        number(jitWarmup));
+    for (Side side : Side.values()) {
+      lookups(null, sides, side, 8, jitWarmup, 0);
+      Connection c = side == Side.EMBEDDED ? embedded : loopback;
+      for (ScanQuery q : queries) {
+        try (PreparedStatement p = c.prepareStatement(q.sql())) {
+          runScan(p, q, side);
+        }
+      }
+    }
   }
 
   // --- the two sides ----------------------------------------------------------------------------
@@ -475,16 +519,19 @@ public final class ServerBenchCommand implements Callable<Integer> {
   private static final int STOPPED = 2;
 
   @SuppressForbidden(reason = "command-line output")
-  private LookupPhase lookups(PrintStream out, Sides sides, Side side, int n)
+  private LookupPhase lookups(
+      PrintStream out, Sides sides, Side side, int n, double warmupSeconds, double measuredSeconds)
       throws SQLException, InterruptedException, ExecutionException {
-    out.printf(
-        Locale.ROOT,
-        "Lookups, %d client%s, %s: %s s warm-up, %s s measured%n",
-        n,
-        n == 1 ? "" : "s",
-        side.label,
-        number(warmup),
-        number(seconds));
+    if (out != null) {
+      out.printf(
+          Locale.ROOT,
+          "Lookups, %d client%s, %s: %s s warm-up, %s s measured%n",
+          n,
+          n == 1 ? "" : "s",
+          side.label,
+          number(warmupSeconds),
+          number(measuredSeconds));
+    }
     List<Connection> connections = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(n);
     AtomicInteger state = new AtomicInteger(WARMING);
@@ -504,11 +551,11 @@ public final class ServerBenchCommand implements Callable<Integer> {
         done.add(pool.submit(() -> lookupLoop(lookup, random, go, state)));
       }
       go.countDown();
-      sleep(warmup, done);
+      sleep(warmupSeconds, done);
       long[] cpu = sides.cpu();
       long start = System.nanoTime();
       state.set(MEASURING);
-      sleep(seconds, done);
+      sleep(measuredSeconds, done);
       state.set(STOPPED);
       double elapsed = (System.nanoTime() - start) / 1e9;
       double[] used = cpuSince(sides, cpu);
@@ -531,6 +578,9 @@ public final class ServerBenchCommand implements Callable<Integer> {
               used[0],
               side == Side.EMBEDDED ? 0 : used[1],
               loadAverage());
+      if (out == null) {
+        return phase;
+      }
       out.printf(
           Locale.ROOT,
           "  %,.0f lookups/s; p50 %s us, p99 %s us, p99.9 %s us, max %s us; CPU %.1f us/lookup"
@@ -647,21 +697,9 @@ public final class ServerBenchCommand implements Callable<Integer> {
       for (int i = 0; i < warmups + runs; i++) {
         long[] cpu = sides.cpu();
         long start = System.nanoTime();
-        long found = q.readsRows() ? BenchTable.readAll(p) : BenchTable.readCount(p);
+        runScan(p, q, side);
         long nanos = System.nanoTime() - start;
         double[] used = cpuSince(sides, cpu);
-        if (found != q.expectedRows()) {
-          throw new SQLException(
-              "Wrong answer from "
-                  + side.label
-                  + " "
-                  + q.sql()
-                  + ": expected ["
-                  + q.expectedRows()
-                  + "] rows, found ["
-                  + found
-                  + "]");
-        }
         if (i >= warmups) {
           times.add(nanos / 1e6);
           clientCpu.add(used[0] * 1e3);
@@ -692,6 +730,23 @@ public final class ServerBenchCommand implements Callable<Integer> {
         ms(phase.medianClientCpuMs()),
         ms(phase.medianServerCpuMs()));
     return phase;
+  }
+
+  /** Runs a scan and checks the number of rows it answers. */
+  private static void runScan(PreparedStatement p, ScanQuery q, Side side) throws SQLException {
+    long found = q.readsRows() ? BenchTable.readAll(p) : BenchTable.readCount(p);
+    if (found != q.expectedRows()) {
+      throw new SQLException(
+          "Wrong answer from "
+              + side.label
+              + " "
+              + q.sql()
+              + ": expected ["
+              + q.expectedRows()
+              + "] rows, found ["
+              + found
+              + "]");
+    }
   }
 
   private void addScanRows(ScanQuery q, ScanPhase e, ScanPhase l) {
@@ -738,6 +793,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
     options.put("clients", clients);
     options.put("seconds", seconds);
     options.put("warmup", warmup);
+    options.put("jitWarmup", jitWarmup);
     options.put("runs", runs);
     options.put("warmups", warmups);
     options.put("batch", batch);

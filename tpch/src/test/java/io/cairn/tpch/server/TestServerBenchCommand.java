@@ -30,6 +30,8 @@ class TestServerBenchCommand {
             "1",
             "--warmup",
             "0.2",
+            "--jit-warmup",
+            "0.5",
             "--runs",
             "2",
             "--warmups",
@@ -47,7 +49,7 @@ class TestServerBenchCommand {
     assertThat(run.exit).as(run.out).isZero();
     assertThat(run.out)
         .contains("Machine: ", "cores", "load average")
-        .contains("accepts connections after")
+        .contains("accepts connections after", "JIT warm-up: 0.5 s")
         .contains("T: 2,000 rows", "both databases in memory")
         .contains("metric", "embedded", "loopback", "loopback/embedded")
         .contains("load, rows/s (1 writer, batches of 300)")
