@@ -71,6 +71,10 @@ class TestCairnDriver {
     try (Connection c = driver.connect("jdbc:cairn://[::1]:65535/", null)) {
       assertThat(session.storeName).isEqualTo("//[::1]:65535");
     }
+    // without a port: the server's default
+    try (Connection c = driver.connect("jdbc:cairn://db1/sales", null)) {
+      assertThat(session.storeName).isEqualTo("//db1:7575/sales");
+    }
   }
 
   @Test
@@ -103,7 +107,6 @@ class TestCairnDriver {
   void badServerUrlsAre08001() {
     for (String url :
         List.of(
-            "jdbc:cairn://db1",
             "jdbc:cairn://db1:",
             "jdbc:cairn://db1:0",
             "jdbc:cairn://db1:70000",

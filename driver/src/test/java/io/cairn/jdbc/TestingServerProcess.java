@@ -33,11 +33,15 @@ public final class TestingServerProcess implements AutoCloseable {
 
   /** Starts a server with an in-memory store on any free port. */
   public static TestingServerProcess start(String name) {
-    return start(name, 0);
+    return start(name, 0, null);
   }
 
-  /** Starts a server with an in-memory store on {@code port} (0: any free port). */
-  public static TestingServerProcess start(String name, int port, String... extraArguments) {
+  /**
+   * Starts a server on {@code port} (0: any free port) serving in-memory databases, or the durable
+   * databases under {@code data} when it is not null, with extra command-line arguments.
+   */
+  public static TestingServerProcess start(
+      String name, int port, Path data, String... extraArguments) {
     requireNonNull(name, "name is null");
     try {
       Files.createDirectories(DIRECTORY);
@@ -51,7 +55,12 @@ public final class TestingServerProcess implements AutoCloseable {
       command.add("-cp");
       command.add(classPath());
       command.add("io.cairn.server.rpc.ServerMain");
-      command.add("--mem");
+      if (data == null) {
+        command.add("--mem");
+      } else {
+        command.add("--data");
+        command.add(data.toString());
+      }
       command.add("--port");
       command.add(Integer.toString(port));
       command.add("--port-file");

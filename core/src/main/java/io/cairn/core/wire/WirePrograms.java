@@ -56,7 +56,9 @@ public final class WirePrograms {
             : Optional.empty();
     List<Expr> projection = new ArrayList<>(message.getProjectionCount());
     for (io.cairn.protocol.Expr e : message.getProjectionList()) {
-      projection.add(fromProto(e, columns, 0));
+      // a projection may also read the row key pseudo-column, index columnCount (DELETE of a
+      // table keyed by hidden row ids projects it; the store's program scanner serves it)
+      projection.add(fromProto(e, columns + 1, 0));
     }
     List<AggregateCall> aggregates = new ArrayList<>(message.getAggregatesCount());
     for (io.cairn.protocol.AggregateCall call : message.getAggregatesList()) {

@@ -232,11 +232,32 @@ class TestWireCodec {
     assertProtocolError(
         () -> WirePrograms.fromProto(good.toBuilder().clearLayout().build()), "row layout");
     io.cairn.protocol.Expr column = good.getProjection(0);
+    // the projection may read the row key pseudo-column (index columnCount), nothing beyond it
+    io.cairn.protocol.ScanProgram rowKey =
+        good.toBuilder()
+            .setProjection(
+                0,
+                WirePrograms.toProto(
+                    new Expr.ColumnRef(
+                        layout.columnCount(), DataType.VARBINARY.withNullable(false))))
+            .build();
+    assertThat(WirePrograms.fromProto(rowKey).projection())
+        .containsExactly(
+            new Expr.ColumnRef(layout.columnCount(), DataType.VARBINARY.withNullable(false)));
     assertProtocolError(
         () ->
             WirePrograms.fromProto(
                 good.toBuilder()
-                    .setProjection(0, column.toBuilder().setColumn(layout.columnCount()))
+                    .setProjection(0, column.toBuilder().setColumn(layout.columnCount() + 1))
+                    .build()),
+        "column reference");
+    assertProtocolError(
+        () ->
+            WirePrograms.fromProto(
+                good.toBuilder()
+                    .setFilter(
+                        WirePrograms.toProto(
+                            new Expr.ColumnRef(layout.columnCount(), DataType.BOOLEAN)))
                     .build()),
         "column reference");
     assertProtocolError(

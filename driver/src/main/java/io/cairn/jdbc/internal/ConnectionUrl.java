@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  *   <li>{@code jdbc:cairn:mem:NAME}: embedded, in memory;
  *   <li>{@code jdbc:cairn:file:DIR}: embedded, durable (DIR absolute or relative to the working
  *       directory, no {@code ~} expansion);
- *   <li>{@code jdbc:cairn://HOST:PORT[/DATABASE]}: a Cairn server (HOST a name, an IPv4 address or
- *       an IPv6 address in brackets; without DATABASE, the server's default database).
+ *   <li>{@code jdbc:cairn://HOST[:PORT][/DATABASE]}: a Cairn server (HOST a name, an IPv4 address
+ *       or an IPv6 address in brackets; without PORT, the server's default port {@value
+ *       #DEFAULT_PORT}; without DATABASE, the server's default database).
  * </ul>
  *
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
@@ -56,12 +57,15 @@ public final class ConnectionUrl {
   public static final List<String> SERVER_PROPERTIES =
       List.of(USER, PASSWORD, TLS, TLS_TRUST_CERTIFICATE, CONNECT_TIMEOUT, REQUEST_TIMEOUT);
 
+  /** The port of a server URL that names none: the server's default (ServerConfig). */
+  public static final int DEFAULT_PORT = io.cairn.server.rpc.ServerConfig.DEFAULT_PORT;
+
   /** What follows {@code jdbc:cairn:} in a server URL. */
   public static final String SERVER_PREFIX = "//";
 
   static final String FORMS =
       "expected jdbc:cairn:mem:NAME (NAME of letters, digits, '_', '-', '.'),"
-          + " jdbc:cairn:file:DIR or jdbc:cairn://HOST:PORT[/DATABASE], optionally followed by"
+          + " jdbc:cairn:file:DIR or jdbc:cairn://HOST[:PORT][/DATABASE], optionally followed by"
           + " ;name=value properties ("
           + DURABILITY
           + ", "
@@ -74,7 +78,7 @@ public final class ConnectionUrl {
   /** //HOST:PORT[/DATABASE]: HOST a name, IPv4 address or bracketed IPv6 address. */
   private static final Pattern SERVER =
       Pattern.compile(
-          "//(?<host>\\[[0-9A-Fa-f:.%\\w]+\\]|[A-Za-z0-9_.\\-]+):(?<port>[0-9]{1,5})"
+          "//(?<host>\\[[0-9A-Fa-f:.%\\w]+\\]|[A-Za-z0-9_.\\-]+)(?::(?<port>[0-9]{1,5}))?"
               + "(?:/(?<database>[^/]*))?");
 
   /** Where a server URL points. {@code database} is empty for the server's default database. */
@@ -156,15 +160,17 @@ public final class ConnectionUrl {
           ErrorCode.INVALID_URL,
           "Invalid Cairn URL ["
               + url
-              + "]: expected jdbc:cairn://HOST:PORT[/DATABASE] (HOST a name, an IPv4 address or"
-              + " an IPv6 address in brackets, PORT a number); "
+              + "]: expected jdbc:cairn://HOST[:PORT][/DATABASE] (HOST a name, an IPv4 address or"
+              + " an IPv6 address in brackets, PORT a number, default "
+              + DEFAULT_PORT
+              + "); "
               + FORMS);
     }
     String host = m.group("host");
     if (host.startsWith("[")) {
       host = host.substring(1, host.length() - 1);
     }
-    int port = Integer.parseInt(m.group("port"));
+    int port = m.group("port") == null ? DEFAULT_PORT : Integer.parseInt(m.group("port"));
     if (port < 1 || port > 65535) {
       throw JdbcErrors.error(
           ErrorCode.INVALID_URL,

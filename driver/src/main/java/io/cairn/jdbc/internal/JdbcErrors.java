@@ -9,6 +9,8 @@ import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.SQLTransientException;
 
 /**
  * The one place that turns Cairn errors into SQLExceptions: the SQLState and vendor code come from
@@ -43,8 +45,15 @@ public final class JdbcErrors {
   static SQLException create(ErrorCode code, String message, Throwable cause) {
     String state = code.sqlState();
     int vendor = code.code();
-    if (code == ErrorCode.QUERY_TIMEOUT) {
+    if (code == ErrorCode.QUERY_TIMEOUT || code == ErrorCode.REQUEST_TIMEOUT) {
       return new SQLTimeoutException(message, state, vendor, cause);
+    }
+    if (code == ErrorCode.CONNECTION_LOST) {
+      // the next statement opens a new connection to the server: retrying may succeed
+      return new SQLTransientConnectionException(message, state, vendor, cause);
+    }
+    if (code == ErrorCode.SERVER_BUSY || code == ErrorCode.SERVER_SHUTTING_DOWN) {
+      return new SQLTransientException(message, state, vendor, cause);
     }
     if (code == ErrorCode.QUERY_CANCELED) {
       return new SQLException(message, state, vendor, cause);

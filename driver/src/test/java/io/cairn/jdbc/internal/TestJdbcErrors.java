@@ -11,6 +11,8 @@ import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.SQLTransientException;
 import org.junit.jupiter.api.Test;
 
 class TestJdbcErrors {
@@ -48,6 +50,15 @@ class TestJdbcErrors {
     assertThat((Throwable) map(ErrorCode.CONNECTION_CLOSED))
         .isInstanceOf(SQLNonTransientConnectionException.class);
     assertThat((Throwable) map(ErrorCode.QUERY_TIMEOUT)).isInstanceOf(SQLTimeoutException.class);
+    // the server's errors: a lost connection is retried by the next statement
+    assertThat((Throwable) map(ErrorCode.CONNECTION_FAILED))
+        .isInstanceOf(SQLNonTransientConnectionException.class);
+    assertThat((Throwable) map(ErrorCode.CONNECTION_LOST))
+        .isInstanceOf(SQLTransientConnectionException.class);
+    assertThat((Throwable) map(ErrorCode.REQUEST_TIMEOUT)).isInstanceOf(SQLTimeoutException.class);
+    assertThat((Throwable) map(ErrorCode.SERVER_BUSY)).isInstanceOf(SQLTransientException.class);
+    assertThat((Throwable) map(ErrorCode.SERVER_SHUTTING_DOWN))
+        .isInstanceOf(SQLTransientException.class);
     SQLException cancelled = map(ErrorCode.QUERY_CANCELED);
     assertThat(cancelled.getClass()).isEqualTo(SQLException.class);
     assertThat(cancelled.getSQLState()).isEqualTo("57014");

@@ -5,6 +5,19 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.server.CompactionLog;
+import io.cairn.server.EmbeddedStore;
+import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.server.security.TlsSupport;
+import io.cairn.server.security.Users;
+import io.cairn.server.status.BlockCacheStatus;
+import io.cairn.server.status.ClientInfo;
+import io.cairn.server.status.MemstoreStatus;
+import io.cairn.server.status.ServerInfo;
+import io.cairn.server.status.ServerStatus;
+import io.cairn.server.status.StatusServer;
+import io.cairn.server.status.StoreStatus;
+import io.cairn.server.status.TableStatus;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -24,13 +37,18 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -69,6 +87,8 @@ public final class CairnServer implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final Channel serverChannel;
   private final InetSocketAddress address;
+  private final boolean tls;
+  private volatile StatusServer statusServer;
   private final AtomicBoolean closing = new AtomicBoolean();
   private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -78,8 +98,10 @@ public final class CairnServer implements AutoCloseable {
       EventLoopGroup acceptors,
       EventLoopGroup io,
       ScheduledExecutorService timer,
-      Channel serverChannel) {
+      Channel serverChannel,
+      boolean tls) {
     this.config = config;
+    this.tls = tls;
     this.context = context;
     this.acceptors = acceptors;
     this.io = io;
@@ -96,11 +118,31 @@ public final class CairnServer implements AutoCloseable {
    *     ...) or the address cannot be bound (IO_ERROR)
    */
   public static CairnServer start(ServerConfig config) {
-    if (config.authenticationRequired() || config.tls()) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED, "Users and TLS in the server's configuration are not wired yet");
-    }
-    return start(config, Authenticator.NONE, null);
+    Users users = Users.fromProperties(config.users());
+    Authenticator authenticator = users.isEmpty() ? Authenticator.NONE : authenticator(users);
+    SslContext ssl =
+        config.tls()
+            ? TlsSupport.server(
+                config.tlsCertificate().orElseThrow(),
+                config.tlsKey().orElseThrow(),
+                config.tlsKeyPassword().orElse(null))
+            : null;
+    return start(config, authenticator, ssl);
+  }
+
+  /** Checks Hellos against the configured users' password hashes. */
+  static Authenticator authenticator(Users users) {
+    return new Authenticator() {
+      @Override
+      public boolean required() {
+        return true;
+      }
+
+      @Override
+      public boolean authenticate(String user, char[] password) {
+        return users.authenticate(user, password);
+      }
+    };
   }
 
   /**
@@ -189,13 +231,31 @@ public final class CairnServer implements AutoCloseable {
             bound.cause());
       }
       timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("cairn-rpc-timer"));
-      CairnServer server = new CairnServer(config, context, acceptors, io, timer, bound.channel());
+      CairnServer server =
+          new CairnServer(
+              config, context, acceptors, io, timer, bound.channel(), sslContext != null);
       long idle = config.scannerIdleTimeout().toNanos();
       long period =
           Math.max(
               TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 2, TimeUnit.SECONDS.toNanos(10)));
-      timer.scheduleWithFixedDelay(server::expireScanners, period, period, TimeUnit.NANOSECONDS);
+      Future<?> unused =
+          timer.scheduleWithFixedDelay(
+              server::expireScanners, period, period, TimeUnit.NANOSECONDS);
       metrics.register(server.port());
+      if (config.httpPort() >= 0) {
+        try {
+          server.statusServer =
+              StatusServer.start(
+                  new InetSocketAddress(config.httpHost(), config.httpPort()), server::status);
+        } catch (RuntimeException e) {
+          try {
+            server.close();
+          } catch (RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+          throw e;
+        }
+      }
       LOG.info(
           "Cairn server {} listening on {}:{} ({}; TLS {}; authentication {}; {} worker threads)",
           context.serverVersion(),
@@ -279,6 +339,117 @@ public final class CairnServer implements AutoCloseable {
     return context;
   }
 
+  /** The status page's address, or empty when it is off ({@code http.port=-1}). */
+  public java.util.Optional<InetSocketAddress> statusAddress() {
+    StatusServer s = statusServer;
+    return s == null ? java.util.Optional.empty() : java.util.Optional.of(s.address());
+  }
+
+  /** A snapshot for the status page. */
+  ServerStatus status() {
+    Instant now = Instant.now();
+    ServerInfo info =
+        ServerInfo.of(
+            context.serverVersion(),
+            context.startTime(),
+            now,
+            address.getHostString() + ":" + port(),
+            tls,
+            context.authenticator().required());
+    List<ClientInfo> clients = new ArrayList<>();
+    for (ServerConnection c : context.connections()) {
+      SocketAddress remote = c.remoteAddress();
+      clients.add(
+          new ClientInfo(
+              remote == null ? "?" : remote.toString(),
+              c.user(),
+              c.sessionId(),
+              Instant.ofEpochMilli(c.openedAtMillis()),
+              c.answered(),
+              c.openScanners(),
+              c.bytesIn(),
+              c.bytesOut()));
+    }
+    clients.sort(Comparator.comparingLong(ClientInfo::sessionId));
+    return new ServerStatus(now, info, storeStatus(), clients, context.slowRequests().recent());
+  }
+
+  /**
+   * The stores' part of the page: the default database's store, with the tables, memstores and
+   * compactions of the named databases added under "NAME:" (their block caches are their own and
+   * not shown).
+   */
+  private StoreStatus storeStatus() {
+    List<Database> databases = new ArrayList<>(context.databases().all());
+    databases.sort(Comparator.comparing(Database::name));
+    StoreStatus base = null;
+    List<TableStatus> tables = new ArrayList<>();
+    List<CompactionLog.Compaction> running = new ArrayList<>();
+    List<CompactionLog.Compaction> recent = new ArrayList<>();
+    long memstoreBytes = 0;
+    int named = 0;
+    for (Database db : databases) {
+      if (!(db.store() instanceof EmbeddedStore store)) {
+        continue;
+      }
+      StoreStatus s = StoreStatus.collect(store);
+      String prefix = db.name().isEmpty() ? "" : db.name() + ":";
+      if (db.name().isEmpty()) {
+        base = s;
+      } else {
+        named++;
+      }
+      for (TableStatus t : s.tables()) {
+        tables.add(new TableStatus(prefix + t.name(), t.regions()));
+      }
+      for (CompactionLog.Compaction c : s.runningCompactions()) {
+        running.add(renamed(c, prefix));
+      }
+      for (CompactionLog.Compaction c : s.recentCompactions()) {
+        recent.add(renamed(c, prefix));
+      }
+      memstoreBytes += s.memstores().bytes();
+    }
+    String root = config.data().map(Path::toString).orElse("in memory");
+    if (base == null) {
+      return new StoreStatus(
+          root,
+          !config.inMemory(),
+          tables,
+          new MemstoreStatus(memstoreBytes, 0, 0),
+          new BlockCacheStatus(List.of(), new BufferPoolStats(0, 0, 0, 0, 0, 0), 0),
+          running,
+          recent);
+    }
+    running.sort(Comparator.comparing(CompactionLog.Compaction::startTime));
+    recent.sort(Comparator.comparing(CompactionLog.Compaction::startTime).reversed());
+    return new StoreStatus(
+        root + (named == 0 ? "" : " (and " + named + " named databases, tables as NAME:TABLE)"),
+        base.durable(),
+        tables,
+        new MemstoreStatus(
+            memstoreBytes, base.memstores().globalLimitBytes(), base.memstores().flushSizeBytes()),
+        base.blockCache(),
+        running,
+        recent);
+  }
+
+  private static CompactionLog.Compaction renamed(CompactionLog.Compaction c, String prefix) {
+    if (prefix.isEmpty()) {
+      return c;
+    }
+    return new CompactionLog.Compaction(
+        prefix + c.table(),
+        c.regionId(),
+        c.major(),
+        c.startTime(),
+        c.filesIn(),
+        c.bytesIn(),
+        c.bytesOut(),
+        c.duration(),
+        c.outcome());
+  }
+
   private void expireScanners() {
     try {
       long now = System.nanoTime();
@@ -316,6 +487,10 @@ public final class CairnServer implements AutoCloseable {
     try {
       context.startShutdown();
       serverChannel.close().awaitUninterruptibly();
+      StatusServer status = statusServer;
+      if (status != null) {
+        status.close();
+      }
       List<ServerConnection> connections = List.copyOf(context.connections());
       for (ServerConnection c : connections) {
         c.pushShuttingDown();

@@ -6,6 +6,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.server.StoreConfig;
 import io.cairn.server.io.Settings;
+import io.cairn.server.security.Users;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,8 +92,8 @@ public record ServerConfig(
   public static final String TLS_KEY = "tls.key";
   public static final String TLS_KEY_PASSWORD = "tls.key-password";
 
-  /** Prefix of the users' keys: {@code user.NAME=HASH}. */
-  public static final String USER_PREFIX = "user.";
+  /** Prefix of the users' keys: {@code user.NAME=HASH} (see {@link Users}). */
+  public static final String USER_PREFIX = Users.PREFIX;
 
   /** Prefix of the stores' settings, handed to every durable database. */
   public static final String STORE_PREFIX = "cairn.";
@@ -170,8 +171,14 @@ public record ServerConfig(
                 + ", user.NAME or cairn.*");
       }
     }
-    // the store settings fail here, at start, rather than when a database is first opened
+    // the store settings and the users fail here, at start, not when first used
     StoreConfig.from(store);
+    try {
+      Users.fromProperties(users);
+    } catch (IllegalArgumentException e) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT, "Invalid server setting: " + e.getMessage(), e);
+    }
 
     Optional<Path> data = path(properties, DATA);
     boolean mem = bool(properties, MEM, data.isEmpty());

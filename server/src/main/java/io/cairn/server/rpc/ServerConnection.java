@@ -17,11 +17,14 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,6 +52,18 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   /** How long an error that closes the connection may take to reach a client that does not read. */
   private static final long CLOSE_GRACE_MILLIS = 5000;
 
+  /**
+   * Logs (at debug) a write or close that failed: the connection is gone, which its own close
+   * handles; nothing else is to be done.
+   */
+  private static final ChannelFutureListener LOG_FAILURE =
+      f -> {
+        if (!f.isSuccess() && LOG.isDebugEnabled()) {
+          LOG.debug(
+              "Write or close on {} failed: {}", f.channel().remoteAddress(), f.cause().toString());
+        }
+      };
+
   private enum Phase {
     AWAITING_HELLO,
     HELLO_RUNNING,
@@ -72,6 +87,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
   private final AtomicLong scannerIds = new AtomicLong();
   private final AtomicLong requestCount = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong bytesIn = new AtomicLong();
+  private final AtomicLong bytesOut = new AtomicLong();
   private final Object stateLock = new Object();
   private boolean closed; // guarded by stateLock
   private volatile Database database;
@@ -110,6 +128,21 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   long requestCount() {
     return requestCount.get();
+  }
+
+  /** Requests answered so far. */
+  long answered() {
+    return answered.get();
+  }
+
+  /** Frame bytes received (after TLS). */
+  long bytesIn() {
+    return bytesIn.get();
+  }
+
+  /** Frame bytes sent (before TLS). */
+  long bytesOut() {
+    return bytesOut.get();
   }
 
   SocketAddress remoteAddress() {
@@ -245,6 +278,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     Request request = (Request) msg;
     server.metrics().request();
     requestCount.incrementAndGet();
+    bytesIn.addAndGet(FrameDecoder.LENGTH_BYTES + request.getSerializedSize());
     if (phase == Phase.CLOSED) {
       return;
     }
@@ -293,7 +327,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       failAndClose(e.errorCode(), e.getMessage());
     } else if (c instanceof IOException || c instanceof SSLException) {
       LOG.debug("Connection {} failed: {}", describe(), c.toString());
-      ctx.close();
+      ctx.close().addListener(LOG_FAILURE);
     } else {
       LOG.warn("Unexpected failure on connection {}; closing it", describe(), c);
       failAndClose(ErrorCode.INTERNAL_ERROR, "Internal error on the server: " + c);
@@ -497,9 +531,19 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
                   + server.config().maxFrameBytes()
                   + "] bytes");
     }
-    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.startNanos());
+    long nanos = System.nanoTime() - call.startNanos();
+    long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
     if (millis >= server.config().slowRequestMillis()) {
       server.metrics().slowRequest();
+      server
+          .slowRequests()
+          .record(
+              Instant.now().minusNanos(nanos),
+              describe(),
+              call.request().getBodyCase().name(),
+              tableOf(call.request()),
+              Duration.ofNanos(nanos),
+              rowsOf(call.request(), built));
       LOG.warn(
           "Slow request: {} (id {}) of connection {} took {} ms{}",
           call.request().getBodyCase(),
@@ -515,6 +559,37 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     } catch (RejectedExecutionException e) {
       // the event loop stopped: the connection is gone
     }
+  }
+
+  /** The table a request works on, for the slow-request log; empty when none. */
+  private static String tableOf(Request r) {
+    return switch (r.getBodyCase()) {
+      case GET -> r.getGet().getScan().getTable();
+      case OPEN_SCAN -> r.getOpenScan().getScan().getTable();
+      case MUTATE ->
+          r.getMutate().getBatchesCount() == 0 ? "" : r.getMutate().getBatches(0).getTable();
+      case GET_TABLE -> r.getGetTable().getTable();
+      case ALLOCATE_IDS -> r.getAllocateIds().getTable();
+      case ADMIN -> r.getAdmin().getTable();
+      case ALTER_TABLE -> r.getAlterTable().getName();
+      case DROP_TABLE -> r.getDropTable().getName();
+      default -> "";
+    };
+  }
+
+  /** Rows a request returned or wrote, for the slow-request log. */
+  private static long rowsOf(Request r, Response answer) {
+    if (answer.hasScanPage()) {
+      return answer.getScanPage().getRowCount();
+    }
+    if (r.hasMutate() && answer.hasMutateResult()) {
+      long n = 0;
+      for (io.cairn.protocol.TableBatch b : r.getMutate().getBatchesList()) {
+        n += b.getMutationsCount();
+      }
+      return n;
+    }
+    return 0;
   }
 
   // --- writing ---------------------------------------------------------------------------------
@@ -536,7 +611,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     if (response.hasError()) {
       server.metrics().error();
     }
-    channel.writeAndFlush(response, channel.voidPromise());
+    answered.incrementAndGet();
+    bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + response.getSerializedSize());
+    channel.writeAndFlush(response).addListener(LOG_FAILURE);
   }
 
   /** Pushes an event (request id 0) to the client, from any thread. */
@@ -549,7 +626,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     if (db != null) {
       b.setCatalog(db.version());
     }
-    channel.writeAndFlush(b.build(), channel.voidPromise());
+    Response built = b.build();
+    bytesOut.addAndGet(FrameDecoder.LENGTH_BYTES + built.getSerializedSize());
+    channel.writeAndFlush(built).addListener(LOG_FAILURE);
   }
 
   /** Tells the client the server is shutting down (from any thread). */
@@ -569,7 +648,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     channel.config().setAutoRead(false);
     channel.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     // a client that does not read would keep the connection open until its answer is sent
-    channel.eventLoop().schedule(() -> channel.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    Runnable forceClose =
+        () -> {
+          channel.close().addListener(LOG_FAILURE);
+        };
+    Future<?> unused =
+        channel.eventLoop().schedule(forceClose, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   /** Closes the connection (from any thread), after the answers already written. */
@@ -577,9 +661,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     Channel c = channel;
     if (c != null) {
       try {
-        c.eventLoop().execute(() -> c.close());
+        c.eventLoop().execute(() -> c.close().addListener(LOG_FAILURE));
       } catch (RejectedExecutionException e) {
-        c.close();
+        c.close().addListener(LOG_FAILURE);
       }
     }
   }

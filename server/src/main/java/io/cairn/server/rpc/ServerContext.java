@@ -2,6 +2,9 @@ package io.cairn.server.rpc;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.server.status.SlowRequestLog;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -16,6 +19,8 @@ final class ServerContext {
   private final Authenticator authenticator;
   private final HashCacheMemory hashCacheMemory;
   private final String serverVersion;
+  private final Instant startTime = Instant.now();
+  private final SlowRequestLog slowRequests;
   private final AtomicLong sessionIds = new AtomicLong();
   private final Set<ServerConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile boolean shuttingDown;
@@ -35,6 +40,16 @@ final class ServerContext {
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.hashCacheMemory = requireNonNull(hashCacheMemory, "hashCacheMemory is null");
     this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
+    this.slowRequests = new SlowRequestLog(Duration.ofMillis(config.slowRequestMillis()));
+  }
+
+  Instant startTime() {
+    return startTime;
+  }
+
+  /** The last slow requests, for the status page. */
+  SlowRequestLog slowRequests() {
+    return slowRequests;
   }
 
   ServerConfig config() {

@@ -4,13 +4,20 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.error.CairnException;
+import io.cairn.server.security.PasswordHasher;
+import io.cairn.server.security.Users;
+import java.io.BufferedReader;
+import java.io.Console;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -46,6 +53,7 @@ import picocli.CommandLine.Spec;
       "  bin/cairn server --mem                          in memory, on 127.0.0.1:7575",
       "  bin/cairn server --data ./data --host 0.0.0.0   durable, on every interface",
       "  bin/cairn server --config server.properties --set page.max-rows=1000",
+      "  bin/cairn server hash-password --user alice    a user.alice=... line for the file",
     })
 public final class ServerMain implements Callable<Integer> {
   static {
@@ -53,6 +61,79 @@ public final class ServerMain implements Callable<Integer> {
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
+
+  /**
+   * {@code hash-password}: reads a password (at a prompt, twice, or the first line of standard
+   * input when there is no console) and prints its hash, or the {@code user.NAME=HASH} line.
+   */
+  @Command(
+      name = "hash-password",
+      mixinStandardHelpOptions = true,
+      versionProvider = ServerMain.Version.class,
+      description = {
+        "Prints the hash of a password for a user.NAME=HASH line of the server's configuration.",
+        "Reads the password at a prompt (twice), or the first line of standard input when there"
+            + " is no console (e.g. echo secret | bin/cairn server hash-password).",
+      })
+  static final class HashPassword implements Callable<Integer> {
+    private final InputStream in;
+    private final boolean useConsole;
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--user",
+        paramLabel = "NAME",
+        description = "print the whole line, user.NAME=HASH")
+    String user;
+
+    @Option(
+        names = "--iterations",
+        paramLabel = "N",
+        description = "PBKDF2 iterations (default ${DEFAULT-VALUE})")
+    int iterations = PasswordHasher.DEFAULT_ITERATIONS;
+
+    HashPassword(InputStream in, boolean useConsole) {
+      this.in = in;
+      this.useConsole = useConsole;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      char[] password = null;
+      try {
+        Console console = useConsole ? System.console() : null;
+        if (console != null) {
+          password = console.readPassword("Password: ");
+          char[] again = console.readPassword("Password again: ");
+          boolean same = password != null && again != null && Arrays.equals(password, again);
+          if (again != null) {
+            Arrays.fill(again, '\0');
+          }
+          if (!same) {
+            throw new CommandLine.ParameterException(
+                spec.commandLine(), "The two passwords differ");
+          }
+        } else {
+          BufferedReader reader = new BufferedReader(new InputStreamReader(in, UTF_8));
+          String line = reader.readLine();
+          password = line == null ? null : line.toCharArray();
+        }
+        if (password == null || password.length == 0) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "Expected a password, found none");
+        }
+        String hash = PasswordHasher.hash(password, iterations);
+        spec.commandLine().getOut().println(user == null ? hash : Users.PREFIX + user + "=" + hash);
+        spec.commandLine().getOut().flush();
+        return 0;
+      } finally {
+        if (password != null) {
+          Arrays.fill(password, '\0');
+        }
+      }
+    }
+  }
 
   /** {@code -V}: the server's version. */
   public static final class Version implements CommandLine.IVersionProvider {
@@ -211,12 +292,16 @@ public final class ServerMain implements Callable<Integer> {
 
   /** Runs the command line and returns its exit code (0 ok, 1 failure, 2 usage). */
   public static int run(String... args) {
-    return run(null, null, args);
+    return run(null, null, null, args);
   }
 
-  /** As {@link #run(String...)}, printing to {@code out} and {@code err} (null: the console). */
-  static int run(PrintWriter out, PrintWriter err, String... args) {
+  /**
+   * As {@link #run(String...)}, printing to {@code out} and {@code err} and reading passwords from
+   * {@code in} (null: the console).
+   */
+  static int run(PrintWriter out, PrintWriter err, InputStream in, String... args) {
     CommandLine line = new CommandLine(new ServerMain());
+    line.addSubcommand("hash-password", new HashPassword(in == null ? System.in : in, in == null));
     if (out != null) {
       line.setOut(out);
     }
@@ -226,7 +311,7 @@ public final class ServerMain implements Callable<Integer> {
     line.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           PrintWriter errors = commandLine.getErr();
-          if (e instanceof CairnException) {
+          if (e instanceof CairnException || e instanceof IllegalArgumentException) {
             errors.println("cairn server: " + e.getMessage());
           } else if (e instanceof UncheckedIOException io) {
             errors.println("cairn server: " + io.getMessage() + ": " + io.getCause());

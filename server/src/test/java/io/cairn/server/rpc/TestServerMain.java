@@ -22,7 +22,7 @@ class TestServerMain {
   private static String[] run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = ServerMain.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    int code = ServerMain.run(new PrintWriter(out, true), new PrintWriter(err, true), null, args);
     return new String[] {String.valueOf(code), out.toString(), err.toString()};
   }
 
@@ -38,6 +38,36 @@ class TestServerMain {
         .contains("--port-file=FILE")
         .contains("--config=FILE")
         .contains("--set=KEY=VALUE");
+  }
+
+  @Test
+  void hashPasswordPrintsAHashOfThePasswordOnStandardInput() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        ServerMain.run(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new java.io.ByteArrayInputStream("s3cret pass\n".getBytes(UTF_8)),
+            "hash-password",
+            "--user",
+            "ann",
+            "--iterations",
+            "1000");
+    assertThat(code).as("%s", err).isZero();
+    String line = out.toString().trim();
+    assertThat(line).startsWith("user.ann=pbkdf2-sha256$1000$");
+    String hash = line.substring("user.ann=".length());
+    assertThat(io.cairn.server.security.PasswordHasher.verify("s3cret pass".toCharArray(), hash))
+        .isTrue();
+    assertThat(
+            ServerMain.run(
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                new java.io.ByteArrayInputStream(new byte[0]),
+                "hash-password"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("Expected a password, found none");
   }
 
   @Test

@@ -425,6 +425,13 @@ class TestServerRequests {
       Response unknown = client.await(id);
       assertError(unknown, ErrorCode.PROTOCOL_ERROR);
       assertThat(unknown.getError().getMessage()).contains("unknown request type");
+      // a newer client's request type: id 77, then field 99 (not in this protocol), empty
+      byte[] newer = {0x08, 77, (byte) 0x9a, 0x06, 0x00};
+      client.writeRaw(new byte[] {0, 0, 0, (byte) newer.length});
+      client.writeRaw(newer);
+      Response newerAnswer = client.await(77);
+      assertError(newerAnswer, ErrorCode.PROTOCOL_ERROR);
+      assertThat(newerAnswer.getError().getMessage()).contains("[77]");
       // admin needs an action and a table
       assertError(
           client.call(Request.newBuilder().setAdmin(Admin.newBuilder().setTable(t.kvTableName()))),
@@ -465,8 +472,8 @@ class TestServerRequests {
   void hashCachesCountAgainstTheServersLimitUntilRemovedOrTheConnectionCloses() {
     server = TestingServers.start(Map.of(ServerConfig.HASH_CACHE_MAX_BYTES, "10k"));
     HashCacheMemory memory = server.context().hashCacheMemory();
-    try (TestingRpcClient a = TestingRpcClient.open(server.port(), "");
-        TestingRpcClient b = TestingRpcClient.open(server.port(), "")) {
+    TestingRpcClient b = TestingRpcClient.open(server.port(), "");
+    try (TestingRpcClient a = TestingRpcClient.open(server.port(), "")) {
       assertThat(a.call(putHashCache("one", 6000)).hasDone()).isTrue();
       assertThat(memory.used()).isEqualTo(6000);
       Response tooMuch = b.call(putHashCache("two", 6000));

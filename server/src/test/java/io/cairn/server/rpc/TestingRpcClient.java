@@ -9,18 +9,30 @@ import io.cairn.protocol.Response;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A small blocking client of the server's protocol over a plain socket, for tests: writes frames
@@ -43,13 +55,45 @@ final class TestingRpcClient implements AutoCloseable {
   static TestingRpcClient connect(int port) {
     try {
       Socket socket = new Socket();
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      socket.setSoTimeout(30_000);
-      socket.setTcpNoDelay(true);
-      return new TestingRpcClient(socket);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+      return on(socket);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A client over TLS that trusts exactly the certificate in {@code certificatePem}. */
+  static TestingRpcClient connectTls(int port, Path certificatePem) {
+    try {
+      Certificate certificate;
+      try (InputStream in = Files.newInputStream(certificatePem)) {
+        certificate = CertificateFactory.getInstance("X.509").generateCertificate(in);
+      }
+      KeyStore trusted = KeyStore.getInstance("PKCS12");
+      trusted.load(null, null);
+      trusted.setCertificateEntry("server", certificate);
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trust.getTrustManagers(), null);
+      SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("localhost", port);
+      SSLParameters parameters = socket.getSSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      socket.setSSLParameters(parameters);
+      socket.startHandshake();
+      return on(socket);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static TestingRpcClient on(Socket socket) throws IOException {
+    socket.setSoTimeout(30_000);
+    socket.setTcpNoDelay(true);
+    return new TestingRpcClient(socket);
   }
 
   /** Connects and says Hello to {@code database}; fails the test unless the answer is HelloOk. */
@@ -61,13 +105,19 @@ final class TestingRpcClient implements AutoCloseable {
   }
 
   Response hello(String database) {
+    return hello(database, "", "");
+  }
+
+  Response hello(String database, String user, String password) {
     return call(
         Request.newBuilder()
             .setHello(
                 Hello.newBuilder()
                     .setProtocolVersion(1)
                     .setClientName("testing-rpc-client")
-                    .setDatabase(database)));
+                    .setDatabase(database)
+                    .setUser(user)
+                    .setPassword(password)));
   }
 
   long nextId() {

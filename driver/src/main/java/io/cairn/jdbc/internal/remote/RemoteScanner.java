@@ -129,6 +129,9 @@ final class RemoteScanner implements RowScanner {
         done = true;
         serverOpen = false;
         outstanding = null;
+      } else if (closed) {
+        // closed while this page was on its way: close() closes the scanner, ask for no more
+        outstanding = null;
       } else {
         scannerId = page.getScannerId();
         serverOpen = true;

@@ -13,6 +13,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +62,7 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
   private volatile CairnException failure;
   private volatile Throwable cause;
   private volatile String serverError;
+  private volatile String tlsFailure;
   private volatile boolean goingAway;
   private volatile HelloOk hello;
 
@@ -277,6 +279,18 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
     }
   }
 
+  /** A failed TLS handshake closes the channel without passing through exceptionCaught. */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent tls && !tls.isSuccess() && cause == null) {
+      Throwable t = tls.cause();
+      cause = t;
+      serverError = null;
+      tlsFailure = "TLS handshake failed: " + (t.getMessage() == null ? t : t.getMessage());
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable t) {
     if (cause == null) {
@@ -299,6 +313,9 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
 
   /** Why the connection closed: what the server said before closing it, or the local cause. */
   String closeReason() {
+    if (tlsFailure != null) {
+      return tlsFailure;
+    }
     if (serverError != null) {
       return "the server said: " + serverError;
     }

@@ -98,7 +98,7 @@ final class RpcConnection implements RpcChannel.Listener {
         if (!current.isDone()) {
           return current;
         }
-        RpcChannel c = current.getNow(null);
+        RpcChannel c = connected(current);
         if (c != null && c.isUsable()) {
           return current;
         }
@@ -119,9 +119,17 @@ final class RpcConnection implements RpcChannel.Listener {
   /** Whether the current network connection is up (false before the first and after a break). */
   boolean isConnected() {
     synchronized (lock) {
-      RpcChannel c = current == null ? null : current.getNow(null);
+      RpcChannel c = connected(current);
       return c != null && c.isUsable();
     }
+  }
+
+  /** The channel of a connection attempt that succeeded; null while connecting or after failing. */
+  private static RpcChannel connected(CompletableFuture<RpcChannel> attempt) {
+    if (attempt == null || !attempt.isDone() || attempt.isCompletedExceptionally()) {
+      return null;
+    }
+    return attempt.join();
   }
 
   /**
@@ -333,6 +341,9 @@ final class RpcConnection implements RpcChannel.Listener {
                   + server()
                   + ": the connection closed during the handshake ("
                   + rpc.closeReason()
+                  + (tls == null
+                      ? "; if the server requires TLS, connect with connection property tls=true"
+                      : "")
                   + ")",
               e);
       default ->

@@ -173,6 +173,7 @@ public final class DatabaseSession implements Session {
   @Override
   public List<TableDescriptor> tables() {
     checkOpen();
+    database.beforeStatement();
     return database.catalog().tables();
   }
 

@@ -1,0 +1,149 @@
+package io.cairn.jdbc.internal.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.DescriptorSerializer;
+import io.cairn.core.catalog.SystemViews;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.protocol.CatalogData;
+import io.cairn.protocol.CatalogVersion;
+import io.cairn.protocol.Event;
+import io.cairn.protocol.Request;
+import io.cairn.protocol.Response;
+import io.cairn.protocol.TableDescriptorResult;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The catalog copy against a scripted server: when it reloads, and that its version follows. */
+class TestRemoteCatalog {
+  private final List<TableDescriptor> tables = new CopyOnWriteArrayList<>();
+  private final TestingRpcServer server;
+  private final RpcConnection connection;
+  private int getCatalogs;
+
+  TestRemoteCatalog() throws IOException {
+    server = new TestingRpcServer(this::handle);
+    connection = new RpcConnection(server.config());
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    connection.close();
+    server.close();
+  }
+
+  private static TableDescriptor table(long id, String name) {
+    return new TableDescriptor(
+        id,
+        "PUBLIC",
+        name,
+        List.of(new ColumnDescriptor("ID", 1, DataType.INTEGER.withNullable(false))),
+        List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+        Map.of(),
+        1);
+  }
+
+  private static ByteString bytes(TableDescriptor t) {
+    return ByteString.copyFrom(DescriptorSerializer.serialize(t));
+  }
+
+  private synchronized void handle(Request request, TestingRpcServer.Connection c)
+      throws IOException {
+    switch (request.getBodyCase()) {
+      case GET_CATALOG -> {
+        getCatalogs++;
+        CatalogData.Builder data = CatalogData.newBuilder().setVersion(server.catalog);
+        tables.forEach(t -> data.addTables(bytes(t)));
+        SystemViews.all().forEach(t -> data.addTables(bytes(t)));
+        c.answer(request, Response.newBuilder().setCatalogData(data));
+      }
+      case CREATE_TABLE -> {
+        TableDescriptor draft =
+            DescriptorSerializer.deserialize(request.getCreateTable().getDraft().toByteArray());
+        TableDescriptor created = table(100 + tables.size(), draft.tableName());
+        tables.add(created);
+        bump();
+        c.answer(
+            request,
+            Response.newBuilder()
+                .setTableDescriptor(TableDescriptorResult.newBuilder().setTable(bytes(created))));
+      }
+      default -> throw new IOException("unexpected " + request.getBodyCase());
+    }
+  }
+
+  private void bump() {
+    server.catalog = server.catalog.toBuilder().setVersion(server.catalog.getVersion() + 1).build();
+  }
+
+  private synchronized int getCatalogs() {
+    return getCatalogs;
+  }
+
+  private void awaitServerVersion(long version) throws InterruptedException {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (connection.serverCatalog().version() != version && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(connection.serverCatalog().version()).isEqualTo(version);
+  }
+
+  @Test
+  void reloadsOnlyWhenTheServersCatalogChangedOrAfterAReconnect() throws Exception {
+    tables.add(table(7, "A"));
+    RemoteCatalog catalog = new RemoteCatalog(connection);
+    catalog.refreshIfStale();
+    assertThat(getCatalogs()).isEqualTo(1);
+    long first = catalog.version();
+    assertThat(catalog.table("PUBLIC", "A")).contains(table(7, "A"));
+    // the system views are listed once, as the embedded catalog lists them
+    assertThat(catalog.tables()).hasSize(1 + SystemViews.all().size());
+    assertThat(catalog.schemas()).containsExactly("PUBLIC", "SYSTEM");
+
+    catalog.refreshIfStale();
+    assertThat(getCatalogs()).isEqualTo(1);
+    assertThat(catalog.version()).isEqualTo(first);
+
+    // another client's DDL: the server pushes catalog_changed
+    tables.add(table(8, "B"));
+    bump();
+    server
+        .connections
+        .get(0)
+        .send(Response.newBuilder().setEvent(Event.newBuilder().setCatalogChanged(server.catalog)));
+    awaitServerVersion(2);
+    catalog.refreshIfStale();
+    assertThat(getCatalogs()).isEqualTo(2);
+    assertThat(catalog.version()).isNotEqualTo(first);
+    assertThat(catalog.table("PUBLIC", "B")).isPresent();
+
+    // this client's own DDL patches the copy without a reload
+    long beforeDdl = catalog.version();
+    assertThat(catalog.createTable(table(0, "C"), false)).contains(table(102, "C"));
+    assertThat(catalog.table("PUBLIC", "C")).contains(table(102, "C"));
+    assertThat(catalog.version()).isNotEqualTo(beforeDdl);
+    catalog.refreshIfStale();
+    assertThat(getCatalogs()).isEqualTo(2);
+
+    // a restarted server (same numbers, another instance) or just a reconnect: reload
+    long beforeReconnect = catalog.version();
+    server.dropAll();
+    server.catalog = CatalogVersion.newBuilder().setInstance(9).setVersion(3).build();
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (connection.isConnected() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    catalog.refreshIfStale();
+    assertThat(getCatalogs()).isEqualTo(3);
+    assertThat(catalog.version()).isNotEqualTo(beforeReconnect);
+  }
+}
