@@ -62,8 +62,8 @@ import picocli.CommandLine.Spec;
           + " keys, by each number of --clients at once (a thread and a JDBC connection each; the"
           + " driver multiplexes every connection to one server on one TCP connection): each"
           + " phase runs --warmup seconds unmeasured, then --seconds measured; lookups/s,"
-          + " latency p50, p99, p99.9 (HdrHistogram, closed loop: a client sends its next lookup"
-          + " when the last one has answered) and CPU per lookup;",
+          + " latency mean, p50, p99, p99.9 (HdrHistogram, closed loop: a client sends its next"
+          + " lookup when the last one has answered) and CPU per lookup;",
       "- SELECT * FROM T (every row travels to the client), SELECT COUNT(*) FROM T (counted in"
           + " the store's scanner) and SELECT * FROM T WHERE GRP = 7 (a filter keeping 0.1% of"
           + " the rows, evaluated next to the data): median time of --runs runs after --warmups"
@@ -646,6 +646,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
   private void addLookupRows(LookupPhase e, LookupPhase l) {
     String who = e.clients() == 1 ? "1 client" : e.clients() + " clients";
     addRow("lookups, " + who + ": lookups/s", e.perSecond(), l.perSecond(), "lookups/s");
+    addRow("  mean us", e.meanUs(), l.meanUs(), "us");
     addRow("  p50 us", e.p50Us(), l.p50Us(), "us");
     addRow("  p99 us", e.p99Us(), l.p99Us(), "us");
     addRow("  p99.9 us", e.p999Us(), l.p999Us(), "us");
