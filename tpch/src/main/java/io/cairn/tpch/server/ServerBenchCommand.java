@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -74,7 +73,8 @@ import picocli.CommandLine.Spec;
           + " that both see the same machine."
           + " CPU is the user + system time of this process and of the server process"
           + " (ProcessHandle), per lookup or per scan; on the embedded side only this process"
-          + " works. raw MB/s = raw bytes of the values returned (8 per BIGINT, DOUBLE and"
+          + " works. Context switches (Linux: voluntary and involuntary, of every thread of both"
+          + " processes, /proc/PID/task) per lookup. raw MB/s = raw bytes of the values returned (8 per BIGINT, DOUBLE and"
           + " DECIMAL, 4 per INTEGER and DATE, the strings' UTF-8 bytes) / time. The server logs"
           + " to server.log in the work directory (nothing when slf4j-nop is its SLF4J provider,"
           + " as on the tools' class path; --server-classpath with the server module's class path"
@@ -436,25 +436,28 @@ public final class ServerBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** How to reach each side, and the CPU time it has used so far. */
+  /** How to reach each side, and what each process has used so far. */
   private record Sides(String embeddedUrl, ServerProcess server) {
     String url(Side side) {
       return side == Side.EMBEDDED ? embeddedUrl : server.url();
     }
 
-    /** CPU time of this process and of the server process so far, in nanoseconds. */
-    long[] cpu() {
-      return new long[] {
-        ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO).toNanos(),
-        server.cpuTime().toNanos()
-      };
+    /** CPU time and context switches of this process and of the server process so far. */
+    ProcessMeter.Sample[] use() {
+      return new ProcessMeter.Sample[] {ProcessMeter.read(ProcessHandle.current()), server.use()};
     }
-  }
 
-  /** CPU seconds since {@code before}: this process, the server process. */
-  private static double[] cpuSince(Sides sides, long[] before) {
-    long[] now = sides.cpu();
-    return new double[] {(now[0] - before[0]) / 1e9, (now[1] - before[1]) / 1e9};
+    /** CPU seconds since {@code before}: this process, the server process. */
+    double[] cpuSince(ProcessMeter.Sample[] before) {
+      ProcessMeter.Sample[] used = useSince(before);
+      return new double[] {used[0].cpuNanos() / 1e9, used[1].cpuNanos() / 1e9};
+    }
+
+    /** The use since {@code before}: this process, the server process. */
+    ProcessMeter.Sample[] useSince(ProcessMeter.Sample[] before) {
+      ProcessMeter.Sample[] now = use();
+      return new ProcessMeter.Sample[] {now[0].minus(before[0]), now[1].minus(before[1])};
+    }
   }
 
   // --- loading ----------------------------------------------------------------------------------
@@ -503,9 +506,18 @@ public final class ServerBenchCommand implements Callable<Integer> {
       double meanUs,
       double clientCpuSeconds,
       double serverCpuSeconds,
+      long clientContextSwitches,
+      long serverContextSwitches,
       double loadAverage) {
     double perSecond() {
       return lookups / seconds;
+    }
+
+    /** Context switches per lookup, both processes together; NaN where unknown. */
+    double switchesPerLookup() {
+      return clientContextSwitches < 0 || serverContextSwitches < 0
+          ? Double.NaN
+          : (clientContextSwitches + serverContextSwitches) / (double) lookups;
     }
 
     /** CPU microseconds per lookup, this process and the server together. */
@@ -552,13 +564,14 @@ public final class ServerBenchCommand implements Callable<Integer> {
       }
       go.countDown();
       sleep(warmupSeconds, done);
-      long[] cpu = sides.cpu();
+      ProcessMeter.Sample[] before = sides.use();
       long start = System.nanoTime();
       state.set(MEASURING);
       sleep(measuredSeconds, done);
       state.set(STOPPED);
       double elapsed = (System.nanoTime() - start) / 1e9;
-      double[] used = cpuSince(sides, cpu);
+      ProcessMeter.Sample[] use = sides.useSince(before);
+      double[] used = {use[0].cpuNanos() / 1e9, use[1].cpuNanos() / 1e9};
       Histogram all = new Histogram(3);
       for (Future<Histogram> f : done) {
         all.add(f.get());
@@ -577,6 +590,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
               all.getMean() / 1e3,
               used[0],
               side == Side.EMBEDDED ? 0 : used[1],
+              use[0].contextSwitches(),
+              side == Side.EMBEDDED ? 0 : use[1].contextSwitches(),
               loadAverage());
       if (out == null) {
         return phase;
@@ -584,7 +599,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
       out.printf(
           Locale.ROOT,
           "  %,.0f lookups/s; p50 %s us, p99 %s us, p99.9 %s us, max %s us; CPU %.1f us/lookup"
-              + " (client %.2f s, server %.2f s); load average %.2f%n",
+              + " (client %.2f s, server %.2f s); context switches client %,d, server %,d; load"
+              + " average %.2f%n",
           phase.perSecond(),
           micros(phase.p50Us()),
           micros(phase.p99Us()),
@@ -593,6 +609,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
           phase.cpuUsPerLookup(),
           used[0],
           used[1],
+          use[0].contextSwitches(),
+          use[1].contextSwitches(),
           phase.loadAverage());
       return phase;
     } finally {
@@ -652,6 +670,13 @@ public final class ServerBenchCommand implements Callable<Integer> {
     addRow("  p99.9 us", e.p999Us(), l.p999Us(), "us");
     addRow(
         "  CPU us/lookup (client + server)", e.cpuUsPerLookup(), l.cpuUsPerLookup(), "us/lookup");
+    if (!Double.isNaN(e.switchesPerLookup()) && !Double.isNaN(l.switchesPerLookup())) {
+      addRow(
+          "  context switches/lookup",
+          e.switchesPerLookup(),
+          l.switchesPerLookup(),
+          "switches/lookup");
+    }
   }
 
   // --- scans ------------------------------------------------------------------------------------
@@ -696,11 +721,11 @@ public final class ServerBenchCommand implements Callable<Integer> {
     List<Double> serverCpu = new ArrayList<>();
     try (PreparedStatement p = c.prepareStatement(q.sql())) {
       for (int i = 0; i < warmups + runs; i++) {
-        long[] cpu = sides.cpu();
+        ProcessMeter.Sample[] before = sides.use();
         long start = System.nanoTime();
         runScan(p, q, side);
         long nanos = System.nanoTime() - start;
-        double[] used = cpuSince(sides, cpu);
+        double[] used = sides.cpuSince(before);
         if (i >= warmups) {
           times.add(nanos / 1e6);
           clientCpu.add(used[0] * 1e3);

@@ -147,9 +147,9 @@ final class ServerProcess implements AutoCloseable {
     return log;
   }
 
-  /** CPU time (user + system) the server process has used so far; zero where unknown. */
-  Duration cpuTime() {
-    return process.info().totalCpuDuration().orElse(Duration.ZERO);
+  /** CPU time (user + system) and context switches of the server process so far. */
+  ProcessMeter.Sample use() {
+    return ProcessMeter.read(process.toHandle());
   }
 
   /** Fails, with the end of the server's output, when the server is no longer running. */
