@@ -7,6 +7,7 @@ import io.cairn.tpch.footprint.FootprintCommand;
 import io.cairn.tpch.load.LoadCommand;
 import io.cairn.tpch.pe.PeCommand;
 import io.cairn.tpch.queries.TpchQueriesCommand;
+import io.cairn.tpch.server.ServerBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -47,19 +48,21 @@ public final class CairnTool implements Runnable {
       mixinStandardHelpOptions = true,
       versionProvider = CairnTool.Version.class,
       description =
-          "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries, bytes on disk and the block"
-              + " cache.",
+          "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries, bytes on disk, the block"
+              + " cache and the network server.",
       subcommands = {
         LineitemCommand.class,
         TpchQueriesCommand.class,
         FootprintCommand.class,
-        CacheCommand.class
+        CacheCommand.class,
+        ServerBenchCommand.class
       })
   static final class Bench implements Runnable {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "Missing command: expected [lineitem, tpch, footprint, cache]");
+          new CommandLine(this),
+          "Missing command: expected [lineitem, tpch, footprint, cache, server]");
     }
   }
 
