@@ -64,4 +64,20 @@ public interface KvTable {
 
   /** The table's regions in key order. */
   List<RegionInfo> regions();
+
+  /**
+   * The table's current statistics (cheap: never scans). A store that keeps no guide posts reports
+   * one chunk per region ({@link TableStatistics#ofRegions}).
+   */
+  default TableStatistics statistics() {
+    return TableStatistics.ofRegions(regions());
+  }
+
+  /**
+   * Collects the table's statistics now by reading it ({@code UPDATE STATISTICS}), and returns
+   * them. A store that keeps none returns {@link #statistics()}.
+   */
+  default TableStatistics updateStatistics() {
+    return statistics();
+  }
 }

@@ -12,53 +12,102 @@ import java.util.Optional;
 
 /**
  * What a region runs over the rows of a scan ("coprocessor"): decode each row with {@code layout},
- * keep it when {@code filter} is TRUE, emit {@code projection} evaluated over it, stop after {@code
- * limit} emitted rows. Expressions see the decoded row (one value per layout column).
+ * keep it when {@code filter} is TRUE, emit {@code projection} evaluated over it. Expressions see
+ * the decoded row (one value per layout column).
  *
- * <p>With {@code aggregates} (ungrouped, each {@link Aggregates#isSplittable}), the program emits
- * no projected rows: it feeds the projection of every kept row to the calls (their arguments index
- * the projection) and emits exactly one row of their partial states, the {@link
- * Aggregates#partialTypes} of each call after the other, even for no rows (COUNT 0, SUM NULL, ...);
- * the limit must be {@link #NO_LIMIT}. The reader merges the partial rows of all scans of a query.
- * Later issues add grouped aggregates, top-N, hash-join probes and index lookups.
+ * <p>Without aggregates, the emitted rows are the projections of the kept rows, in key order, or
+ * sorted by {@code orderBy} (indexes into the projection) when it is not empty; then the first
+ * {@code offset} of them are skipped and at most {@code limit} are emitted ({@link #NO_LIMIT}:
+ * all). With {@code orderBy} and a limit, the scan keeps only the top {@code offset + limit} rows
+ * while reading (a top-N).
+ *
+ * <p>With {@code aggregates} (each {@link Aggregates#isSplittable}), the program emits no projected
+ * rows: it feeds the projection of every kept row to the calls (their arguments index the
+ * projection). With an empty {@code groupBy} it emits exactly one row of their partial states, the
+ * {@link Aggregates#partialTypes} of each call after the other, even for no rows (COUNT 0, SUM
+ * NULL, ...). With {@code groupBy} (indexes into the projection) it emits one row per distinct
+ * group: the group's key values, then the partial states; groups come in no particular order.
+ * Aggregating programs have no limit, offset or order. The reader merges the partial rows of all
+ * scans of a query.
  */
 public record ScanProgram(
     RowLayout layout,
     Optional<Expr> filter,
     List<Expr> projection,
     long limit,
-    List<AggregateCall> aggregates) {
+    long offset,
+    List<Integer> groupBy,
+    List<AggregateCall> aggregates,
+    List<SortKey> orderBy) {
   public static final long NO_LIMIT = -1;
 
   public ScanProgram {
     requireNonNull(layout, "layout is null");
     requireNonNull(filter, "filter is null");
     projection = List.copyOf(projection);
+    groupBy = List.copyOf(requireNonNull(groupBy, "groupBy is null"));
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
-    if (!aggregates.isEmpty() && limit != NO_LIMIT) {
+    orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
+    if (limit < NO_LIMIT) {
       throw CairnException.internal(
-          "A scan program with aggregates has no limit: found [" + limit + "]");
+          "A scan program's limit: expected >= -1, found [" + limit + "]");
+    }
+    if (offset < 0) {
+      throw CairnException.internal(
+          "A scan program's offset: expected >= 0, found [" + offset + "]");
+    }
+    if (!aggregates.isEmpty() && (limit != NO_LIMIT || offset != 0 || !orderBy.isEmpty())) {
+      throw CairnException.internal(
+          "A scan program with aggregates has no limit, offset or order: found limit ["
+              + limit
+              + "], offset ["
+              + offset
+              + "], order "
+              + orderBy);
+    }
+    if (!groupBy.isEmpty() && aggregates.isEmpty()) {
+      throw CairnException.internal("A scan program groups only with aggregates: " + groupBy);
+    }
+    for (int g : groupBy) {
+      checkColumn("Group key", g, projection.size());
+    }
+    for (SortKey k : orderBy) {
+      checkColumn("Sort key", k.column(), projection.size());
     }
     for (AggregateCall call : aggregates) {
       if (!Aggregates.isSplittable(call)) {
         throw CairnException.internal("Aggregate call cannot run in a scan: " + call);
       }
       for (int argument : call.arguments()) {
-        if (argument < 0 || argument >= projection.size()) {
-          throw CairnException.internal(
-              "Aggregate argument: expected 0.."
-                  + (projection.size() - 1)
-                  + ", found ["
-                  + argument
-                  + "] in "
-                  + call);
-        }
+        checkColumn("Aggregate argument", argument, projection.size());
       }
     }
   }
 
-  /** A program that emits the projected rows. */
+  /** A program that emits the projected rows in key order. */
   public ScanProgram(RowLayout layout, Optional<Expr> filter, List<Expr> projection, long limit) {
-    this(layout, filter, projection, limit, List.of());
+    this(layout, filter, projection, limit, 0, List.of(), List.of(), List.of());
+  }
+
+  /** A program that emits the projected rows, or one row of ungrouped partial states. */
+  public ScanProgram(
+      RowLayout layout,
+      Optional<Expr> filter,
+      List<Expr> projection,
+      long limit,
+      List<AggregateCall> aggregates) {
+    this(layout, filter, projection, limit, 0, List.of(), aggregates, List.of());
+  }
+
+  /** Whether the program emits partial aggregate states rather than projected rows. */
+  public boolean hasAggregates() {
+    return !aggregates.isEmpty();
+  }
+
+  private static void checkColumn(String what, int column, int width) {
+    if (column < 0 || column >= width) {
+      throw CairnException.internal(
+          what + ": expected 0.." + (width - 1) + ", found [" + column + "]");
+    }
   }
 }

@@ -8,24 +8,34 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A scan of a table, run by the store: key ranges ({@code keys}, empty list = full scan), then the
- * residual {@code filter} and the {@code projection} over the decoded table row, stopping after
- * {@code limit} rows when not negative. A projection entry may be a ColumnRef whose index equals
- * the table's column count: it reads the row key itself (for DELETE of tables keyed by a hidden row
- * id).
+ * residual {@code filter} and the {@code projection} over the decoded table row. A projection entry
+ * may be a ColumnRef whose index equals the table's column count: it reads the row key itself (for
+ * DELETE of tables keyed by a hidden row id).
+ *
+ * <p>Without aggregates the scan emits the projected rows: in key order, or sorted by {@code
+ * orderBy} (indexes into the projection) when it is not empty; then it skips {@code offset} rows
+ * and stops after {@code limit} rows when not negative. The executor cuts the scan into chunks and
+ * keeps this contract across them: chunks concatenated in key order, or each chunk sorted (a top
+ * {@code offset + limit} per chunk under a limit) and the chunks merge-sorted; an offset makes the
+ * scan one serial request, skipped in the store.
  *
  * <p>With {@code aggregates} (see {@link io.cairn.kv.ScanProgram}) the store feeds the projection
- * of the rows to these ungrouped calls, whose arguments index the projection, and the scan emits
- * one row of their partial states ({@link Aggregates#partialTypes}, call after call) instead of the
- * projected rows; an {@link AggregateNode} of step {@link AggregateNode.Step#FINAL} merges them.
+ * of the rows to these calls, whose arguments index the projection, and each chunk emits partial
+ * states ({@link Aggregates#partialTypes}, call after call): one row without {@code groupBy}, one
+ * row per group after the group's key values (the projection entries {@code groupBy} names) with
+ * it. An {@link AggregateNode} of step {@link AggregateNode.Step#FINAL} merges them. Aggregating
+ * scans have no limit, offset or order.
  *
  * <p>{@code cacheBlocks} false (the {@code NO_CACHE} hint) reads data blocks missing from the block
  * cache without adding them to it, so that a one-off big scan does not push out the working set.
+ * {@code serial} (the {@code SERIAL} hint) runs the chunks one at a time in key order.
  */
 public record ScanNode(
     TableDescriptor table,
@@ -33,28 +43,46 @@ public record ScanNode(
     Optional<Expr> filter,
     List<Expr> projection,
     long limit,
+    long offset,
+    List<Integer> groupBy,
     List<AggregateCall> aggregates,
-    boolean cacheBlocks)
+    List<SortKey> orderBy,
+    boolean cacheBlocks,
+    boolean serial)
     implements PlanNode {
   public ScanNode {
     requireNonNull(table, "table is null");
     keys = List.copyOf(keys);
     requireNonNull(filter, "filter is null");
     projection = List.copyOf(projection);
+    groupBy = List.copyOf(requireNonNull(groupBy, "groupBy is null"));
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
-    if (!aggregates.isEmpty() && limit >= 0) {
-      throw CairnException.internal("A scan with aggregates has no limit: found [" + limit + "]");
+    orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
+    if (!aggregates.isEmpty() && (limit >= 0 || offset != 0 || !orderBy.isEmpty())) {
+      throw CairnException.internal(
+          "A scan with aggregates has no limit, offset or order: found limit ["
+              + limit
+              + "], offset ["
+              + offset
+              + "], order "
+              + orderBy);
+    }
+    if (!groupBy.isEmpty() && aggregates.isEmpty()) {
+      throw CairnException.internal("A scan groups only with aggregates: " + groupBy);
+    }
+    if (offset < 0) {
+      throw CairnException.internal("A scan's offset must not be negative: [" + offset + "]");
     }
   }
 
-  /** A scan that emits the projected rows and may fill the block cache. */
+  /** A scan that emits the projected rows in key order and may fill the block cache. */
   public ScanNode(
       TableDescriptor table,
       List<KeyBounds> keys,
       Optional<Expr> filter,
       List<Expr> projection,
       long limit) {
-    this(table, keys, filter, projection, limit, List.of(), true);
+    this(table, keys, filter, projection, limit, 0, List.of(), List.of(), List.of(), true, false);
   }
 
   /** The same scan emitting {@code newProjection} (expressions over the table row). */
@@ -62,27 +90,124 @@ public record ScanNode(
     if (hasAggregates()) {
       throw CairnException.internal("The projection of a scan with aggregates feeds them");
     }
-    return new ScanNode(table, keys, filter, newProjection, limit, aggregates, cacheBlocks);
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        newProjection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial);
   }
 
-  /** The same scan feeding its projected rows to {@code calls} (see the class comment). */
+  /** The same scan feeding its projected rows to ungrouped {@code calls}. */
   public ScanNode withAggregates(List<AggregateCall> calls) {
-    return new ScanNode(table, keys, filter, projection, limit, calls, cacheBlocks);
+    return withAggregates(List.of(), calls);
+  }
+
+  /**
+   * The same scan feeding its projected rows to {@code calls} per group (see the class comment).
+   */
+  public ScanNode withAggregates(List<Integer> newGroupBy, List<AggregateCall> calls) {
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        newGroupBy,
+        calls,
+        orderBy,
+        cacheBlocks,
+        serial);
   }
 
   /** The same scan with other key ranges and filter. */
   public ScanNode withKeysAndFilter(List<KeyBounds> newKeys, Optional<Expr> newFilter) {
-    return new ScanNode(table, newKeys, newFilter, projection, limit, aggregates, cacheBlocks);
+    return new ScanNode(
+        table,
+        newKeys,
+        newFilter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial);
   }
 
   /** The same scan stopping after {@code newLimit} rows. */
   public ScanNode withLimit(long newLimit) {
-    return new ScanNode(table, keys, filter, projection, newLimit, aggregates, cacheBlocks);
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        newLimit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial);
+  }
+
+  /**
+   * The same scan sorted by {@code keys}, skipping {@code newOffset} rows, at most {@code
+   * newLimit}.
+   */
+  public ScanNode withOrder(List<SortKey> keys, long newOffset, long newLimit) {
+    return new ScanNode(
+        table,
+        this.keys,
+        filter,
+        projection,
+        newLimit,
+        newOffset,
+        groupBy,
+        aggregates,
+        keys,
+        cacheBlocks,
+        serial);
   }
 
   /** The same scan filling the block cache or not ({@code NO_CACHE}). */
   public ScanNode withCacheBlocks(boolean cache) {
-    return new ScanNode(table, keys, filter, projection, limit, aggregates, cache);
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cache,
+        serial);
+  }
+
+  /** The same scan with its chunks run one at a time in key order, or not ({@code SERIAL}). */
+  public ScanNode withSerial(boolean newSerial) {
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        newSerial);
   }
 
   /** Whether the scan emits partial aggregate states rather than projected rows. */
@@ -98,6 +223,9 @@ public record ScanNode(
   public List<DataType> outputTypes() {
     if (hasAggregates()) {
       List<DataType> types = new ArrayList<>();
+      for (int g : groupBy) {
+        types.add(projection.get(g).type());
+      }
       for (AggregateCall call : aggregates) {
         types.addAll(Aggregates.partialTypes(call));
       }
