@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 import org.apache.calcite.avatica.util.Casing;
@@ -309,7 +310,14 @@ public final class CairnPlanner {
                   new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE)));
     }
 
-    StatementPlan plan(String text, List<String> warnings) {
+    StatementPlan plan(String sql, List<String> warnings) {
+      String text = sql;
+      Set<String> statementHints = Set.of();
+      Statements.DmlHints dml = Statements.dmlHints(sql);
+      if (dml != null) {
+        text = dml.text();
+        statementHints = Hints.statementHints(dml.names(), warnings);
+      }
       SqlNode parsed = parse(text);
       warnings.addAll(Hints.warnings(parsed));
       SqlNode validated;
@@ -341,7 +349,7 @@ public final class CairnPlanner {
                   .withTrimUnusedFields(false));
       RelRoot root = converter.convertQuery(validated, false, true);
       RelNode rel = optimize(root.rel);
-      PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder());
+      PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder(), statementHints);
       SqlKind kind = validated.getKind();
       if (rel instanceof TableModify modify) {
         return dml(modify, validated, physical, parameterTypes);
@@ -685,6 +693,72 @@ public final class CairnPlanner {
   /** Lexical helpers for statement prefixes. */
   static final class Statements {
     private Statements() {}
+
+    /** The hints of a DML statement's own hint comment, and its text with the comment blanked. */
+    record DmlHints(List<String> names, String text) {}
+
+    private static final List<String> DML_VERBS = List.of("UPSERT", "INSERT", "DELETE", "UPDATE");
+
+    /**
+     * The hints Phoenix places right after the verb of a DML statement ({@code UPSERT /*+ SERIAL *}
+     * {@code / INTO t SELECT ...}, {@code DELETE /*+ NO_CACHE *}{@code / FROM t ...}), which
+     * Calcite's grammar has no place for: their names (arguments dropped), and the text with the
+     * comment replaced by blanks, so error positions stay right. Null when there is none.
+     */
+    static DmlHints dmlHints(String text) {
+      int i = 0;
+      while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      for (String verb : DML_VERBS) {
+        if (!startsWithWord(text, i, verb)) {
+          continue;
+        }
+        int j = i + verb.length();
+        while (j < text.length() && Character.isWhitespace(text.charAt(j))) {
+          j++;
+        }
+        if (!text.startsWith("/*+", j)) {
+          return null;
+        }
+        int end = text.indexOf("*/", j + 3);
+        if (end < 0) {
+          return null; // the parser reports the unclosed comment
+        }
+        String blanked = text.substring(0, j) + " ".repeat(end + 2 - j) + text.substring(end + 2);
+        return new DmlHints(hintNames(text.substring(j + 3, end)), blanked);
+      }
+      return null;
+    }
+
+    /** The names of the items of a hint body: {@code A, B(x y) C} gives A, B, C. */
+    private static List<String> hintNames(String body) {
+      List<String> names = new ArrayList<>();
+      int depth = 0;
+      int i = 0;
+      while (i < body.length()) {
+        char c = body.charAt(i);
+        if (c == '(') {
+          depth++;
+          i++;
+        } else if (c == ')') {
+          depth = Math.max(0, depth - 1);
+          i++;
+        } else if (c == '\'' || c == '"') {
+          i = skipQuoted(body, i);
+        } else if (depth == 0 && (Character.isLetter(c) || c == '_')) {
+          int start = i;
+          while (i < body.length()
+              && (Character.isLetterOrDigit(body.charAt(i)) || body.charAt(i) == '_')) {
+            i++;
+          }
+          names.add(body.substring(start, i));
+        } else {
+          i++;
+        }
+      }
+      return names;
+    }
 
     /** The statement after a leading EXPLAIN [PLAN FOR], or null when it is not an EXPLAIN. */
     static String stripExplain(String text) {

@@ -20,13 +20,14 @@ import org.apache.calcite.util.Litmus;
  */
 final class Hints {
   static final String NO_CACHE = "NO_CACHE";
+  static final String SERIAL = "SERIAL";
 
   /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
-   * the block cache without adding them (it reaches the store through each scan). SERIAL holds
-   * trivially: scans are serial.
+   * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
+   * run their chunks one at a time, in key order.
    */
-  static final Set<String> HONOURED = Set.of(NO_CACHE, "SERIAL");
+  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL);
 
   /**
    * How Calcite hands hints down the plan: NO_CACHE on a SELECT reaches the table scans of that
@@ -35,6 +36,7 @@ final class Hints {
   static final HintStrategyTable STRATEGIES =
       HintStrategyTable.builder()
           .hintStrategy(NO_CACHE, HintPredicates.TABLE_SCAN)
+          .hintStrategy(SERIAL, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 
@@ -68,6 +70,23 @@ final class Hints {
           }
         });
     return warnings;
+  }
+
+  /**
+   * Checks the hints of a DML statement's own hint comment ({@code UPSERT /*+ SERIAL *}{@code /
+   * INTO ...}, {@code DELETE /*+ NO_CACHE *}{@code / FROM ...}) and returns the honoured ones,
+   * upper case: they apply to every table scan of the statement.
+   */
+  static Set<String> statementHints(List<String> names, List<String> warnings) {
+    Set<String> honoured = new java.util.HashSet<>();
+    for (String name : names) {
+      check(name, warnings);
+      String upper = name.toUpperCase(Locale.ROOT);
+      if (HONOURED.contains(upper)) {
+        honoured.add(upper);
+      }
+    }
+    return Set.copyOf(honoured);
   }
 
   private static void check(String hint, List<String> warnings) {

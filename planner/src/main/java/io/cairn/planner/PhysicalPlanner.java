@@ -21,6 +21,7 @@ import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelCollation;
@@ -59,16 +60,26 @@ final class PhysicalPlanner {
   private final RexBuilder rexBuilder;
   private final RexToExpr rex;
 
-  PhysicalPlanner(RexBuilder rexBuilder) {
+  /** The statement's own hints (upper case), applying to every table scan. */
+  private final Set<String> statementHints;
+
+  PhysicalPlanner(RexBuilder rexBuilder, Set<String> statementHints) {
     this.rexBuilder = rexBuilder;
     this.rex = new RexToExpr(rexBuilder);
+    this.statementHints = Set.copyOf(statementHints);
+  }
+
+  /** Whether {@code hint} applies to the scan: on its query block, or on the whole statement. */
+  private boolean hinted(TableScan scan, String hint) {
+    return statementHints.contains(hint)
+        || scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(hint));
   }
 
   PlanNode convert(RelNode rel) {
     if (rel instanceof TableScan scan) {
-      boolean noCache =
-          scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(Hints.NO_CACHE));
-      return scan(scan.getTable()).withCacheBlocks(!noCache);
+      return scan(scan.getTable())
+          .withCacheBlocks(!hinted(scan, Hints.NO_CACHE))
+          .withSerial(hinted(scan, Hints.SERIAL));
     }
     if (rel instanceof Filter filter) {
       return filter(filter);
