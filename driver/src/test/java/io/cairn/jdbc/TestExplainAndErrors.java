@@ -289,6 +289,17 @@ class TestExplainAndErrors {
     try (PreparedStatement p = connection.prepareStatement("SELECT /*+ BOGUS */ ID FROM T")) {
       assertThat(p.getWarnings().getMessage()).contains("BOGUS");
     }
+    try (Statement s = connection.createStatement()) {
+      // Phoenix's statement hints on data-changing statements, right after the verb
+      assertThat(s.executeUpdate("DELETE /*+ SERIAL NO_CACHE */ FROM T WHERE ID < 0")).isZero();
+      assertThat((Object) s.getWarnings()).isNull();
+      assertThat(s.executeUpdate("DELETE /*+ SERIAL, SERIEL */ FROM T WHERE ID < 0")).isZero();
+      assertThat(s.getWarnings().getSQLState()).isEqualTo("01000");
+      assertThat(s.getWarnings().getMessage()).contains("SERIEL", "SERIAL");
+      assertThat(s.executeUpdate("UPSERT /*+ NO_CACHE */ INTO T SELECT * FROM T WHERE ID < 0"))
+          .isZero();
+      assertThat((Object) s.getWarnings()).isNull();
+    }
   }
 
   @Test
