@@ -45,10 +45,10 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Runs the LINEITEM suite: COUNT(*) (plain, filtered, with /*+ NO_CACHE */ and /*+ SERIAL */),"
-          + " SELECT * ORDER BY L_EXTENDEDPRICE (first row and all rows, and with LIMIT 10), joins"
-          + " with a key table J of 1,000 and 131,072 keys, an equality filter without and with an"
-          + " index (and building it), TPC-H Q1 and Q6 (answers checked against DuckDB), and point"
-          + " lookups by primary key.",
+          + " SELECT * ORDER BY L_EXTENDEDPRICE (first row and all rows, also SERIAL, and with LIMIT"
+          + " 10), joins with a key table J of 1,000 and 131,072 keys, an equality filter without"
+          + " and with an index (and building it), TPC-H Q1 and Q6 (also SERIAL; answers checked"
+          + " against DuckDB), and point lookups by primary key.",
       "",
       "Loads LINEITEM first when the database does not hold it at the scale factor (an embedded"
           + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here). Each query"
@@ -57,27 +57,41 @@ import picocli.CommandLine.Spec;
       "",
       "rows/s = rows of LINEITEM / median time; MB/s uses the raw size of LINEITEM, the length of"
           + " its dbgen text form (.tbl lines) averaged over the first 10,000 generated rows.",
+      "Per core: a Cairn query runs on 1 core with /*+ SERIAL */, else on min(parallelism,"
+          + " available processors) (other databases: the available processors); MB/s per core"
+          + " divides by those cores. CPU ms/run, busy cores (CPU time / elapsed time) and MB per"
+          + " CPU-second come from the process's CPU time over the measured runs (all threads: the"
+          + " query's, the collector's, the compiler's). The speedup of each query over its SERIAL"
+          + " variant is the ratio of their median times in this run.",
+      "At the start the command measures this machine's memory read bandwidth (a sequential sum"
+          + " of a large long[], one thread and all threads, best of 5 passes; --no-memory-probe"
+          + " skips it) and sets each scan's MB/s per core against the bandwidth per core.",
       "Hints are Cairn syntax and are sent unchanged to every database: elsewhere /*+ ... */ is a"
           + " comment. The index is CREATE LOCAL INDEX on Cairn and CREATE INDEX elsewhere.",
       "Q1 and Q6 answers are checked against an in-process DuckDB holding the same rows (the first"
           + " DuckDB --compare-url, else a private one); DuckDB is loaded with its Appender, the"
           + " other databases with TpchLoader (UPSERT on Cairn, INSERT elsewhere).",
       "",
-      "Writes a table to stdout, and <results>/lineitem-<UTC timestamp>.json with a bar chart of the"
-          + " median times (<same name>.png) next to it.",
+      "Writes a table to stdout, and <results>/lineitem-<UTC timestamp>.json (with the EXPLAIN of"
+          + " every query, printed too with --explain) with a bar chart of the median times (<same"
+          + " name>.png) next to it.",
       ""
     },
     footer = {
       "",
       "Queries (for --only): count, count-where, count-nocache, count-where-nocache, count-serial,"
-          + " count-where-serial, orderby, orderby-limit10, join-1000, join-131072, eq-noindex,"
-          + " index (builds the index, then the equality query with it), q1, q6, lookup.",
+          + " count-where-serial, orderby, orderby-serial, orderby-limit10, join-1000, join-131072,"
+          + " eq-noindex, index (builds the index, then the equality query with it), q1, q6,"
+          + " q1-serial, q6-serial, lookup.",
       "",
       "Examples:",
       "  bin/cairn bench lineitem --sf 0.1",
       "  bin/cairn bench lineitem --sf 1 --compare-url jdbc:duckdb: "
           + "--compare-url 'jdbc:h2:mem:x;DB_CLOSE_DELAY=-1'",
-      "  bin/cairn bench lineitem --sf 0.01 --only q1,q6 --runs 3"
+      "  bin/cairn bench lineitem --sf 0.01 --only q1,q6 --runs 3",
+      "  bin/cairn bench lineitem --sf 1 --url jdbc:cairn:file:/tmp/li --only"
+          + " count,count-where,count-nocache,count-where-nocache,count-serial,count-where-serial,"
+          + "q1,q6,q1-serial,q6-serial --explain"
     })
 public final class LineitemCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -148,6 +162,37 @@ public final class LineitemCommand implements Callable<Integer> {
       description = "Parallel writers when loading. Default: the number of cores.")
   int threads = Runtime.getRuntime().availableProcessors();
 
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description =
+          "Chunks of a scan run at once on Cairn: passed as the connection property"
+              + " parallelism=N to the Cairn URLs. Default: not passed (Cairn's default, the"
+              + " number of cores).")
+  Integer parallelism;
+
+  @Option(
+      names = "--explain",
+      description = "Print each query's plan (EXPLAIN); the JSON has them in any case.")
+  boolean explain;
+
+  @Option(
+      names = "--no-memory-probe",
+      description = "Do not measure the memory bandwidth at the start.")
+  boolean noMemoryProbe;
+
+  @Option(
+      names = "--memory-probe-mib",
+      paramLabel = "MIB",
+      description =
+          "Size of the memory probe's array (at most a quarter of the heap). Default:"
+              + " ${DEFAULT-VALUE}.",
+      defaultValue = "" + MemoryBandwidth.DEFAULT_MIB)
+  int memoryProbeMib;
+
+  /** Passes of each kind of the memory probe; the best counts. */
+  static final int MEMORY_PROBE_PASSES = 5;
+
   /** Private in-process DuckDB holding the reference answers of Q1 and Q6. */
   static final String REFERENCE_URL = "jdbc:duckdb:memory:cairn_reference";
 
@@ -172,6 +217,13 @@ public final class LineitemCommand implements Callable<Integer> {
         warmups,
         runs);
     out.println("Machine: " + machine.describe());
+    MemoryBandwidth.Result memory = null;
+    if (!noMemoryProbe) {
+      memory =
+          MemoryBandwidth.measure(
+              MemoryBandwidth.fittingMib(memoryProbeMib), machine.cores(), MEMORY_PROBE_PASSES);
+      out.println("Memory: " + memory.describe());
+    }
 
     List<Connection> keepers = new ArrayList<>();
     try {
@@ -211,19 +263,40 @@ public final class LineitemCommand implements Callable<Integer> {
 
       Consumer<String> progress = err::println;
       LineitemSuite suite =
-          new LineitemSuite(warmups, runs, lookups, seed, selected, bytesPerRow, progress);
+          new LineitemSuite(
+              warmups, runs, lookups, seed, selected, bytesPerRow, parallelism, progress);
       List<List<QueryResult>> all = new ArrayList<>();
       for (int i = 0; i < urls.size(); i++) {
         String u = urls.get(i);
         err.println("Running the suite on " + u);
         settleHeap();
         List<QueryResult> r = suite.run(u, reference, refUrl);
+        addMemoryShare(r, memory);
         all.add(r);
+        List<Map<String, Object>> speedups = LineitemSuite.speedups(r);
         databases.get(i).put("rows", rowsOf(u));
+        databases
+            .get(i)
+            .put(
+                "defaultCores",
+                LineitemSuite.cores(
+                    u, "count", Dialect.of(u) == Dialect.CAIRN ? parallelism : null));
+        databases.get(i).put("speedupOverSerial", speedups);
         databases.get(i).put("queries", r);
         out.println();
         out.println(databases.get(i).get("product") + " (" + u + ")");
         out.print(table(r));
+        out.println();
+        out.print(perCoreTable(r));
+        if (!speedups.isEmpty()) {
+          out.println();
+          out.print(speedupTable(speedups));
+        }
+        out.print(memoryLines(r, memory));
+        if (explain) {
+          out.println();
+          out.print(plans(r));
+        }
       }
       if (urls.size() > 1) {
         out.println();
@@ -234,6 +307,7 @@ public final class LineitemCommand implements Callable<Integer> {
       json.put("suite", "lineitem");
       json.put("timestampUtc", now.toString());
       json.put("machine", machine);
+      json.put("memoryBandwidth", memory == null ? null : memoryJson(memory));
       Map<String, Object> parameters = new LinkedHashMap<>();
       parameters.put("scaleFactor", scaleFactor);
       parameters.put("runs", runs);
@@ -246,6 +320,8 @@ public final class LineitemCommand implements Callable<Integer> {
           "bytesPerRowMethod",
           "length of the dbgen text form (.tbl line plus newline), mean of the first 10,000 rows");
       parameters.put("referenceUrl", refUrl);
+      parameters.put("parallelism", parallelism);
+      parameters.put("cpuTimeMethod", ProcessCpu.method());
       parameters.put(
           "commandLine", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
       json.put("parameters", parameters);
@@ -279,6 +355,19 @@ public final class LineitemCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "Unknown query in --only: " + unknown + "; expected some of " + LineitemSuite.NAMES);
+    }
+    if (parallelism != null && parallelism < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "Expected --parallelism >= 1; found [" + parallelism + "]");
+    }
+    if (memoryProbeMib < 1 || memoryProbeMib > MemoryBandwidth.MAX_MIB) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "Expected --memory-probe-mib in [1, "
+              + MemoryBandwidth.MAX_MIB
+              + "]; found ["
+              + memoryProbeMib
+              + "]");
     }
     if (runs < 1 || warmups < 0 || lookups < 1 || scaleFactor <= 0) {
       throw new CommandLine.ParameterException(
@@ -410,6 +499,142 @@ public final class LineitemCommand implements Callable<Integer> {
           notes);
     }
     return t.render();
+  }
+
+  /**
+   * The per-core figures of the queries that read all of LINEITEM: cores, MB/s per core, CPU per
+   * run, busy cores, MB per CPU-second and the share of the memory bandwidth per core.
+   */
+  static String perCoreTable(List<QueryResult> results) {
+    TextTable t =
+        new TextTable(
+            "per core",
+            "cores",
+            "rows/s/core",
+            "MB/s/core",
+            "CPU ms/run",
+            "busy cores",
+            "MB/CPU-s",
+            "% mem bw/core");
+    for (QueryResult r : results) {
+      Map<String, Object> x = r.extra();
+      if (r.failed() || !x.containsKey("mbPerSecondPerCore")) {
+        continue;
+      }
+      t.addRow(
+          r.name(),
+          String.valueOf(x.get("cores")),
+          number("%,.0f", x.get("rowsPerSecondPerCore")),
+          number("%,.1f", x.get("mbPerSecondPerCore")),
+          number("%,.1f", x.get("cpuMsPerRun")),
+          number("%.2f", x.get("busyCores")),
+          number("%,.1f", x.get("mbPerCpuSecond")),
+          x.get("memoryBandwidthShare") instanceof Double share
+              ? String.format(Locale.ROOT, "%.2f%%", share * 100)
+              : "");
+    }
+    return t.render();
+  }
+
+  private static String number(String format, Object value) {
+    return value instanceof Number n ? String.format(Locale.ROOT, format, n.doubleValue()) : "";
+  }
+
+  static String speedupTable(List<Map<String, Object>> speedups) {
+    TextTable t =
+        new TextTable("speedup over SERIAL", "cores", "median ms", "SERIAL median ms", "speedup");
+    for (Map<String, Object> s : speedups) {
+      t.addRow(
+          String.valueOf(s.get("query")),
+          String.valueOf(s.get("cores")),
+          ms((Double) s.get("medianMs")),
+          ms((Double) s.get("serialMedianMs")),
+          String.format(Locale.ROOT, "%.2fx", (Double) s.get("speedup")));
+    }
+    return t.render();
+  }
+
+  /**
+   * Sets each query's MB/s per core against the memory bandwidth per core ({@code
+   * memoryBandwidthShare}, a fraction); nothing without a probe.
+   */
+  static void addMemoryShare(List<QueryResult> results, MemoryBandwidth.Result memory) {
+    if (memory == null || memory.perCoreBytesPerSecond() <= 0) {
+      return;
+    }
+    for (QueryResult r : results) {
+      if (r.extra().get("mbPerSecondPerCore") instanceof Double perCore) {
+        r.extra().put("memoryBandwidthShare", perCore * 1e6 / memory.perCoreBytesPerSecond());
+      }
+    }
+  }
+
+  /**
+   * "count: scan X MB/s per core = Y% of the memory bandwidth per core" for the queries compared
+   * with SERIAL and their SERIAL variants.
+   */
+  static String memoryLines(List<QueryResult> results, MemoryBandwidth.Result memory) {
+    if (memory == null) {
+      return "";
+    }
+    Set<String> names = new LinkedHashSet<>();
+    LineitemSuite.SERIAL_PAIRS.forEach(
+        (parallel, serial) -> {
+          names.add(parallel);
+          names.add(serial);
+        });
+    StringBuilder b = new StringBuilder();
+    for (QueryResult r : results) {
+      Map<String, Object> x = r.extra();
+      if (!names.contains(r.name())
+          || !(x.get("mbPerSecondPerCore") instanceof Double perCore)
+          || !(x.get("memoryBandwidthShare") instanceof Double share)) {
+        continue;
+      }
+      if (b.length() == 0) {
+        b.append(System.lineSeparator());
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%s: scan %,.1f MB/s per core (%s core(s)) = %.2f%% of the memory bandwidth per core"
+                  + " (%,.0f MB/s)%s%n",
+              r.name(),
+              perCore,
+              x.get("cores"),
+              share * 100,
+              memory.perCoreBytesPerSecond() / 1e6,
+              x.get("mbPerCpuSecond") instanceof Double perCpu
+                  ? String.format(Locale.ROOT, "; %,.1f MB per CPU-second", perCpu)
+                  : ""));
+    }
+    return b.toString();
+  }
+
+  /** Each query's EXPLAIN, indented under its name. */
+  static String plans(List<QueryResult> results) {
+    StringBuilder b = new StringBuilder();
+    for (QueryResult r : results) {
+      if (r.extra().get("explain") instanceof List<?> lines && !lines.isEmpty()) {
+        b.append("EXPLAIN ").append(r.name()).append(':').append(System.lineSeparator());
+        for (Object line : lines) {
+          b.append("    ").append(line).append(System.lineSeparator());
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  private static Map<String, Object> memoryJson(MemoryBandwidth.Result m) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("bytes", m.bytes());
+    json.put("threads", m.threads());
+    json.put("passes", m.passes());
+    json.put("singleThreadMbPerSecond", m.singleThreadBytesPerSecond() / 1e6);
+    json.put("allThreadsMbPerSecond", m.allThreadsBytesPerSecond() / 1e6);
+    json.put("perCoreMbPerSecond", m.perCoreBytesPerSecond() / 1e6);
+    json.put("method", m.method());
+    return json;
   }
 
   static String ms(double ms) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -35,6 +36,7 @@ final class LineitemSuite {
           "count-serial",
           "count-where-serial",
           "orderby",
+          "orderby-serial",
           "orderby-limit10",
           "join-1000",
           "join-131072",
@@ -42,7 +44,24 @@ final class LineitemSuite {
           "index",
           "q1",
           "q6",
+          "q1-serial",
+          "q6-serial",
           "lookup");
+
+  /**
+   * The queries whose default run is compared with their {@code /*+ SERIAL *}{@code /} run: each
+   * name maps to the name of its SERIAL variant's result.
+   */
+  static final Map<String, String> SERIAL_PAIRS =
+      orderedMap(
+          "count", "count-serial",
+          "count-where", "count-where-serial",
+          "q1", "q1-serial",
+          "q6", "q6-serial",
+          "orderby.first-row", "orderby-serial.first-row");
+
+  /** The connection property that sets how many chunks of a scan run at once. */
+  static final String PARALLELISM = "parallelism";
 
   static final String COUNT = "SELECT COUNT(*) FROM LINEITEM";
   static final String COUNT_WHERE = "SELECT COUNT(*) FROM LINEITEM WHERE L_QUANTITY < 1000";
@@ -77,6 +96,7 @@ final class LineitemSuite {
   private final long seed;
   private final Set<String> only;
   private final double bytesPerRow;
+  private final Integer parallelism;
   private final Consumer<String> progress;
 
   LineitemSuite(
@@ -86,6 +106,7 @@ final class LineitemSuite {
       long seed,
       Set<String> only,
       double bytesPerRow,
+      Integer parallelism,
       Consumer<String> progress) {
     this.warmups = warmups;
     this.runs = runs;
@@ -93,6 +114,7 @@ final class LineitemSuite {
     this.seed = seed;
     this.only = only;
     this.bytesPerRow = bytesPerRow;
+    this.parallelism = parallelism;
     this.progress = progress;
   }
 
@@ -109,16 +131,45 @@ final class LineitemSuite {
     }
   }
 
+  /**
+   * The connection properties the suite connects to {@code url} with: {@value #PARALLELISM} on
+   * Cairn URLs when {@code parallelism} is given, nothing else.
+   */
+  static Properties connectionProperties(String url, Integer parallelism) {
+    Properties p = new Properties();
+    if (parallelism != null && Dialect.of(url) == Dialect.CAIRN) {
+      p.setProperty(PARALLELISM, Integer.toString(parallelism));
+    }
+    return p;
+  }
+
+  /**
+   * The cores a scan of the database at {@code url} runs on: on Cairn 1 for a SERIAL query, else
+   * min(parallelism, available processors), parallelism defaulting to the available processors;
+   * elsewhere the available processors (the other databases run their own thread pools and see the
+   * SERIAL hint as a comment).
+   */
+  static int cores(String url, String name, Integer parallelism) {
+    int processors = Runtime.getRuntime().availableProcessors();
+    if (Dialect.of(url) != Dialect.CAIRN) {
+      return processors;
+    }
+    if (name.contains("-serial")) {
+      return 1;
+    }
+    return Math.min(parallelism == null ? processors : parallelism, processors);
+  }
+
   /** Runs the suite; {@code reference} holds DuckDB's Q1 and Q6 answers (or is empty). */
   List<QueryResult> run(String url, Map<String, List<List<Object>>> reference, String refUrl)
       throws SQLException {
     Dialect dialect = Dialect.of(url);
     List<QueryResult> results = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(url)) {
+    try (Connection c = DriverManager.getConnection(url, connectionProperties(url, parallelism))) {
       long rows = countRows(c);
       Consumer<QueryResult> add =
           r -> {
-            addRates(r, rows);
+            addRates(r, rows, cores(url, r.name(), parallelism));
             results.add(r);
             progress.accept(summary(r));
           };
@@ -137,14 +188,19 @@ final class LineitemSuite {
           add.accept(timed(c, "count-where" + suffix, hinted(COUNT_WHERE, hint), false).result());
         }
       }
-      if (selected("orderby")) {
-        Timed t = timed(c, "orderby.all-rows", ORDER_BY, false);
-        if (t.error != null) {
-          add.accept(QueryResult.error("orderby.first-row", ORDER_BY, t.error));
-        } else {
-          add.accept(QueryResult.ok("orderby.first-row", ORDER_BY, t.firstRow, 1, null, extra()));
+      for (String name : List.of("orderby", "orderby-serial")) {
+        if (selected(name)) {
+          String sql = name.equals("orderby") ? ORDER_BY : hinted(ORDER_BY, "SERIAL");
+          Timed t = timed(c, name + ".all-rows", sql, false);
+          if (t.error != null) {
+            add.accept(QueryResult.error(name + ".first-row", sql, t.error));
+          } else {
+            Map<String, Object> extra = extra();
+            extra.put("explain", t.explain);
+            add.accept(QueryResult.ok(name + ".first-row", sql, t.firstRow, 1, null, extra));
+          }
+          add.accept(t.result());
         }
-        add.accept(t.result());
       }
       if (selected("orderby-limit10")) {
         add.accept(timed(c, "orderby-limit10", ORDER_BY + " LIMIT 10", false).result());
@@ -188,12 +244,14 @@ final class LineitemSuite {
           quietly(c, dialect.dropIndex());
         }
       }
-      for (String q : List.of("q1", "q6")) {
+      for (String q : List.of("q1", "q6", "q1-serial", "q6-serial")) {
         if (selected(q)) {
-          Timed t = timed(c, q, q.equals("q1") ? Q1 : Q6, true);
+          String base = q.startsWith("q1") ? "q1" : "q6";
+          String sql = base.equals("q1") ? Q1 : Q6;
+          Timed t = timed(c, q, q.endsWith("-serial") ? hinted(sql, "SERIAL") : sql, true);
           QueryResult r = t.result();
           if (!r.failed()) {
-            String check = check(t.answer, reference.get(q), url.equals(refUrl));
+            String check = check(t.answer, reference.get(base), url.equals(refUrl));
             r =
                 new QueryResult(
                     r.name(),
@@ -221,22 +279,84 @@ final class LineitemSuite {
     return "SELECT /*+ " + hint + " */" + sql.substring("SELECT".length());
   }
 
-  private void addRates(QueryResult r, long rows) {
-    if (r.failed() || r.name().equals("lookup") || r.name().equals("orderby.first-row")) {
+  /**
+   * The measured runs of a query must take this long together for the CPU figures: the system
+   * counts CPU time in ticks (10 ms on Linux), so shorter runs would give figures off by more than
+   * 5%.
+   */
+  static final long MIN_CPU_WALL_NANOS = 200_000_000L;
+
+  /**
+   * Adds the rates of a query that reads all of LINEITEM: rows/s and raw MB/s at the median time,
+   * the same per core on {@code cores} cores, and from the process CPU time of the measured runs
+   * (when they took {@link #MIN_CPU_WALL_NANOS} or more together) the CPU milliseconds per run, the
+   * cores kept busy (CPU time / elapsed time) and raw MB per CPU-second.
+   */
+  private void addRates(QueryResult r, long rows, int cores) {
+    if (r.failed() || r.name().equals("lookup")) {
+      return;
+    }
+    Map<String, Object> x = r.extra();
+    x.put("cores", cores);
+    if (r.name().endsWith(".first-row")) {
       return;
     }
     double rowsPerSecond = r.stats().perSecondAtMedian(rows);
-    r.extra().put("rowsProcessed", rows);
-    r.extra().put("rowsPerSecond", rowsPerSecond);
-    r.extra().put("mbPerSecond", rowsPerSecond * bytesPerRow / 1e6);
+    double mbPerSecond = rowsPerSecond * bytesPerRow / 1e6;
+    x.put("rowsProcessed", rows);
+    x.put("rowsPerSecond", rowsPerSecond);
+    x.put("mbPerSecond", mbPerSecond);
+    x.put("rowsPerSecondPerCore", rowsPerSecond / cores);
+    x.put("mbPerSecondPerCore", mbPerSecond / cores);
+    Object cpu = x.get("cpuNanos");
+    long wall = r.runsNanos().stream().mapToLong(Long::longValue).sum();
+    if (cpu instanceof Long cpuNanos && cpuNanos > 0 && wall >= MIN_CPU_WALL_NANOS) {
+      double cpuSeconds = cpuNanos / 1e9;
+      x.put("cpuMsPerRun", cpuNanos / 1e6 / r.runsNanos().size());
+      x.put("busyCores", (double) cpuNanos / wall);
+      x.put("mbPerCpuSecond", rows * bytesPerRow * r.runsNanos().size() / 1e6 / cpuSeconds);
+    }
+  }
+
+  /**
+   * Speedup of each query's default run over its SERIAL run ({@link #SERIAL_PAIRS}): the ratio of
+   * their median times, measured in the same run of the suite; pairs with a side missing or failed
+   * are left out.
+   */
+  static List<Map<String, Object>> speedups(List<QueryResult> results) {
+    Map<String, QueryResult> byName = new LinkedHashMap<>();
+    for (QueryResult r : results) {
+      byName.put(r.name(), r);
+    }
+    List<Map<String, Object>> speedups = new ArrayList<>();
+    for (Map.Entry<String, String> pair : SERIAL_PAIRS.entrySet()) {
+      QueryResult parallel = byName.get(pair.getKey());
+      QueryResult serial = byName.get(pair.getValue());
+      if (parallel == null || serial == null || parallel.failed() || serial.failed()) {
+        continue;
+      }
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("query", parallel.name());
+      s.put("serialQuery", serial.name());
+      s.put("medianMs", parallel.stats().medianMs());
+      s.put("serialMedianMs", serial.stats().medianMs());
+      s.put(
+          "speedup",
+          parallel.stats().medianMs() <= 0
+              ? 0.0
+              : serial.stats().medianMs() / parallel.stats().medianMs());
+      s.put("cores", parallel.extra().get("cores"));
+      speedups.add(s);
+    }
+    return speedups;
   }
 
   static String summary(QueryResult r) {
     return r.failed()
-        ? String.format(Locale.ROOT, "  %-20s ERROR %s", r.name(), r.error())
+        ? String.format(Locale.ROOT, "  %-24s ERROR %s", r.name(), r.error())
         : String.format(
             Locale.ROOT,
-            "  %-20s median %,.2f ms%s",
+            "  %-24s median %,.2f ms%s",
             r.name(),
             r.stats().medianMs(),
             r.check() == null ? "" : ", answer " + r.check());
@@ -246,12 +366,51 @@ final class LineitemSuite {
     return new LinkedHashMap<>();
   }
 
+  private static Map<String, String> orderedMap(String... keysAndValues) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      m.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * The database's plan of {@code sql} ({@code EXPLAIN sql}), one element a line; on failure one
+   * line naming the error (not every database explains every statement).
+   */
+  static List<String> explain(Connection c, String sql) {
+    List<String> lines = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> cells = new ArrayList<>();
+        for (int col = 1; col <= columns; col++) {
+          String v = rs.getString(col);
+          if (v != null) {
+            cells.add(v);
+          }
+        }
+        for (String line : String.join(" ", cells).split("\\R")) {
+          if (!line.isBlank()) {
+            lines.add(line.stripTrailing());
+          }
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      lines.add("EXPLAIN failed: " + message(e));
+    }
+    return List.copyOf(lines);
+  }
+
   /** The outcome of the runs of one statement. */
   private static final class Timed {
     final String name;
     final String sql;
     final List<Long> nanos = new ArrayList<>();
     final List<Long> firstRow = new ArrayList<>();
+    long cpuNanos;
+    List<String> explain = List.of();
     long rows;
     List<List<Object>> answer;
     String error;
@@ -262,20 +421,36 @@ final class LineitemSuite {
     }
 
     QueryResult result() {
-      return error != null
-          ? QueryResult.error(name, sql, error)
-          : QueryResult.ok(name, sql, nanos, rows, null, extra());
+      Map<String, Object> extra = extra();
+      if (!explain.isEmpty()) {
+        extra.put("explain", explain);
+      }
+      if (error != null) {
+        QueryResult r = QueryResult.error(name, sql, error);
+        r.extra().putAll(extra);
+        return r;
+      }
+      if (cpuNanos >= 0) {
+        extra.put("cpuNanos", cpuNanos);
+      }
+      return QueryResult.ok(name, sql, nanos, rows, null, extra);
     }
   }
 
   /**
-   * Runs {@code sql} warmups + runs times, reading every column of every row; records the full time
-   * and the time to the first row of the measured runs.
+   * Explains {@code sql} once, then runs it warmups + runs times, reading every column of every
+   * row; records the full time, the time to the first row and the process CPU time of the measured
+   * runs.
    */
   private Timed timed(Connection c, String name, String sql, boolean keepAnswer) {
     Timed t = new Timed(name, sql);
+    t.explain = explain(c, sql);
+    long cpuStart = -1;
     try {
       for (int i = 0; i < warmups + runs; i++) {
+        if (i == warmups) {
+          cpuStart = ProcessCpu.nanos();
+        }
         long start = System.nanoTime();
         long first = -1;
         long count = 0;
@@ -308,6 +483,8 @@ final class LineitemSuite {
         t.rows = count;
         t.answer = answer;
       }
+      long cpuEnd = ProcessCpu.nanos();
+      t.cpuNanos = cpuStart >= 0 && cpuEnd >= 0 ? cpuEnd - cpuStart : -1;
     } catch (SQLException | RuntimeException e) {
       t.error = message(e);
     }
@@ -416,6 +593,12 @@ final class LineitemSuite {
   private QueryResult lookups(Connection c) {
     try {
       long[][] keys = sampleKeys(c);
+      List<String> plan =
+          explain(
+              c,
+              LOOKUP
+                  .replaceFirst("\\?", Long.toString(keys[0][0]))
+                  .replaceFirst("\\?", Long.toString(keys[0][1])));
       Histogram histogram = new Histogram(3);
       List<Long> passes = new ArrayList<>();
       long misses = 0;
@@ -452,6 +635,7 @@ final class LineitemSuite {
       }
       long total = (long) keys.length * runs;
       Map<String, Object> extra = extra();
+      extra.put("explain", plan);
       extra.put("lookupsPerPass", keys.length);
       extra.put("p50Us", histogram.getValueAtPercentile(50) / 1e3);
       extra.put("p99Us", histogram.getValueAtPercentile(99) / 1e3);

@@ -8,6 +8,7 @@ import io.cairn.tpch.report.JsonReport;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,9 @@ class LineitemCommandSmokeTest {
             "0",
             "--lookups",
             "200",
+            "--memory-probe-mib",
+            "16",
+            "--explain",
             "--results",
             dir.toString());
     assertThat(exit).isZero();
@@ -63,6 +67,108 @@ class LineitemCommandSmokeTest {
     assertThat(queries.get("count").path("status").asText()).isEqualTo("ok");
     assertThat(queries.get("count").path("stats").path("medianMs").asDouble()).isPositive();
     assertThat(queries.get("lookup").path("check").asText()).isEqualTo("ok");
+
+    // SERIAL variants, per-core rates, speedups over SERIAL, plans and the memory probe.
+    assertThat(queries.keySet())
+        .contains("q1-serial", "q6-serial", "orderby-serial.first-row", "orderby-serial.all-rows");
+    assertThat(queries.get("q1-serial").path("check").asText()).startsWith("ok");
+    assertThat(queries.get("q6-serial").path("check").asText()).startsWith("ok");
+    assertThat(queries.get("q1-serial").path("sql").asText()).startsWith("SELECT /*+ SERIAL */");
+    int cores = root.path("machine").path("cores").asInt();
+    assertThat(queries.get("count").path("extra").path("cores").asInt()).isEqualTo(cores);
+    assertThat(queries.get("count-serial").path("extra").path("cores").asInt()).isEqualTo(1);
+    JsonNode countSerial = queries.get("count-serial").path("extra");
+    assertThat(countSerial.path("mbPerSecondPerCore").asDouble())
+        .isEqualTo(countSerial.path("mbPerSecond").asDouble());
+    assertThat(queries.get("q6").path("extra").path("mbPerSecondPerCore").asDouble()).isPositive();
+    JsonNode memory = root.path("memoryBandwidth");
+    assertThat(memory.path("bytes").asLong()).isEqualTo(16L << 20);
+    assertThat(memory.path("perCoreMbPerSecond").asDouble()).isPositive().isFinite();
+    assertThat(memory.path("singleThreadMbPerSecond").asDouble()).isPositive().isFinite();
+    assertThat(queries.get("q6").path("extra").path("memoryBandwidthShare").asDouble())
+        .isPositive();
+    List<String> pairs = new ArrayList<>();
+    for (JsonNode s : root.path("databases").get(0).path("speedupOverSerial")) {
+      pairs.add(s.path("query").asText() + "/" + s.path("serialQuery").asText());
+      assertThat(s.path("speedup").asDouble()).isPositive().isFinite();
+    }
+    assertThat(pairs)
+        .containsExactly(
+            "count/count-serial",
+            "count-where/count-where-serial",
+            "q1/q1-serial",
+            "q6/q6-serial",
+            "orderby.first-row/orderby-serial.first-row");
+    assertThat(queries.get("count-serial").path("extra").path("explain").get(0).asText())
+        .doesNotStartWith("EXPLAIN failed");
+    assertThat(queries.get("count-serial").path("extra").path("explain").toString())
+        .contains("LINEITEM");
+    assertThat(queries.get("lookup").path("extra").path("explain").size()).isPositive();
+    for (JsonNode q : queries.values()) {
+      JsonNode x = q.path("extra");
+      if (q.path("status").asText().equals("ok") && x.has("mbPerSecond")) {
+        assertThat(x.path("cpuNanos").asLong()).as(q.path("name").asText()).isNotNegative();
+      }
+      if (x.has("busyCores")) {
+        assertThat(x.path("busyCores").asDouble()).isPositive().isFinite();
+        assertThat(x.path("mbPerCpuSecond").asDouble()).isPositive().isFinite();
+      }
+    }
+  }
+
+  @Test
+  void fileStoreIsLoadedOnceAndRunsWithAParallelism() throws Exception {
+    Path store = dir.resolve("store");
+    String[] args = {
+      "bench",
+      "lineitem",
+      "--sf",
+      "0.001",
+      "--url",
+      "jdbc:cairn:file:" + store,
+      "--only",
+      "count,count-nocache,count-serial,q6,q6-serial",
+      "--parallelism",
+      "2",
+      "--no-memory-probe",
+      "--runs",
+      "3",
+      "--warmups",
+      "0",
+      "--results",
+      dir.resolve("results").toString()
+    };
+    assertThat(CairnTool.run(args)).isZero();
+    assertThat(CairnTool.run(args)).isZero();
+    List<JsonNode> reports = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir.resolve("results"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+        reports.add(JsonReport.mapper().readTree(p.toFile()));
+      }
+    }
+    // Two runs within a second write one file; the last one is the second run's.
+    JsonNode last = reports.get(reports.size() - 1);
+    JsonNode db = last.path("databases").get(0);
+    assertThat(db.path("load").path("loadedByThisRun").asBoolean()).isFalse();
+    assertThat(last.path("memoryBandwidth").isNull()).isTrue();
+    assertThat(last.path("parameters").path("parallelism").asInt()).isEqualTo(2);
+    assertThat(db.path("defaultCores").asInt())
+        .isEqualTo(Math.min(2, Runtime.getRuntime().availableProcessors()));
+    Map<String, JsonNode> queries = new HashMap<>();
+    for (JsonNode q : db.path("queries")) {
+      queries.put(q.path("name").asText(), q);
+    }
+    assertThat(queries.keySet())
+        .containsExactlyInAnyOrder("count", "count-nocache", "count-serial", "q6", "q6-serial");
+    assertThat(queries.get("q6-serial").path("check").asText()).startsWith("ok");
+    assertThat(queries.get("count-nocache").path("extra").path("explain").toString())
+        .contains("NO_CACHE");
+    assertThat(db.path("speedupOverSerial")).hasSize(2);
+  }
+
+  @Test
+  void badParallelismIsAUsageError() {
+    assertThat(CairnTool.run("bench", "lineitem", "--parallelism", "0")).isEqualTo(2);
   }
 
   @Test
