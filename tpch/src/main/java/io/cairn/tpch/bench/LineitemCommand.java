@@ -51,7 +51,10 @@ import picocli.CommandLine.Spec;
           + " against DuckDB), and point lookups by primary key.",
       "",
       "Loads LINEITEM first when the database does not hold it at the scale factor (an embedded"
-          + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here). Each query"
+          + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here; a jdbc:cairn:file:"
+          + " store loaded by this run is then flushed and compacted with FLUSH TABLE and COMPACT"
+          + " TABLE, so that the store's own background work does not overlap the first queries)."
+          + " Each query"
           + " runs --warmups times unmeasured and --runs times measured; a query that fails is"
           + " reported as ERROR with the database's message and the suite goes on.",
       "",
@@ -416,8 +419,31 @@ public final class LineitemCommand implements Callable<Integer> {
           r.rowsPerSecond(),
           Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : threads + " writers");
       load.put("method", Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : "TpchLoader");
+      if (isDurableCairn(u)) {
+        long settle = System.nanoTime();
+        try (Connection c = DriverManager.getConnection(u);
+            Statement s = c.createStatement()) {
+          s.execute("FLUSH TABLE LINEITEM");
+          s.execute("COMPACT TABLE LINEITEM");
+        }
+        double settleSeconds = (System.nanoTime() - settle) / 1e9;
+        load.put("flushAndCompactSeconds", settleSeconds);
+        out.printf(
+            Locale.ROOT,
+            "%s: FLUSH TABLE and COMPACT TABLE LINEITEM in %.1f s%n",
+            u,
+            settleSeconds);
+      }
     }
     return load;
+  }
+
+  /**
+   * A durable Cairn store: after loading it the command flushes and compacts LINEITEM itself, as
+   * the store would do in the background while the first queries run.
+   */
+  static boolean isDurableCairn(String u) {
+    return u.toLowerCase(Locale.ROOT).startsWith("jdbc:cairn:file:");
   }
 
   private static long rowsOf(String u) throws SQLException {

@@ -119,39 +119,18 @@ class LineitemCommandSmokeTest {
   @Test
   void fileStoreIsLoadedOnceAndRunsWithAParallelism() throws Exception {
     Path store = dir.resolve("store");
-    String[] args = {
-      "bench",
-      "lineitem",
-      "--sf",
-      "0.001",
-      "--url",
-      "jdbc:cairn:file:" + store,
-      "--only",
-      "count,count-nocache,count-serial,q6,q6-serial",
-      "--parallelism",
-      "2",
-      "--no-memory-probe",
-      "--runs",
-      "3",
-      "--warmups",
-      "0",
-      "--results",
-      dir.resolve("results").toString()
-    };
-    assertThat(CairnTool.run(args)).isZero();
-    assertThat(CairnTool.run(args)).isZero();
-    List<JsonNode> reports = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir.resolve("results"))) {
-      for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-        reports.add(JsonReport.mapper().readTree(p.toFile()));
-      }
-    }
-    // Two runs within a second write one file; the last one is the second run's.
-    JsonNode last = reports.get(reports.size() - 1);
-    JsonNode db = last.path("databases").get(0);
+    JsonNode first = runOnFileStore(store, dir.resolve("first"));
+    JsonNode second = runOnFileStore(store, dir.resolve("second"));
+
+    JsonNode load = first.path("databases").get(0).path("load");
+    assertThat(load.path("loadedByThisRun").asBoolean()).isTrue();
+    assertThat(load.path("flushAndCompactSeconds").asDouble()).isNotNegative();
+
+    JsonNode db = second.path("databases").get(0);
     assertThat(db.path("load").path("loadedByThisRun").asBoolean()).isFalse();
-    assertThat(last.path("memoryBandwidth").isNull()).isTrue();
-    assertThat(last.path("parameters").path("parallelism").asInt()).isEqualTo(2);
+    assertThat(db.path("load").has("flushAndCompactSeconds")).isFalse();
+    assertThat(second.path("memoryBandwidth").isNull()).isTrue();
+    assertThat(second.path("parameters").path("parallelism").asInt()).isEqualTo(2);
     assertThat(db.path("defaultCores").asInt())
         .isEqualTo(Math.min(2, Runtime.getRuntime().availableProcessors()));
     Map<String, JsonNode> queries = new HashMap<>();
@@ -164,6 +143,36 @@ class LineitemCommandSmokeTest {
     assertThat(queries.get("count-nocache").path("extra").path("explain").toString())
         .contains("NO_CACHE");
     assertThat(db.path("speedupOverSerial")).hasSize(2);
+  }
+
+  /** One run of a few queries on the file store, with --parallelism 2; its JSON report. */
+  private static JsonNode runOnFileStore(Path store, Path results) throws Exception {
+    int exit =
+        CairnTool.run(
+            "bench",
+            "lineitem",
+            "--sf",
+            "0.001",
+            "--url",
+            "jdbc:cairn:file:" + store,
+            "--only",
+            "count,count-nocache,count-serial,q6,q6-serial",
+            "--parallelism",
+            "2",
+            "--no-memory-probe",
+            "--runs",
+            "3",
+            "--warmups",
+            "0",
+            "--results",
+            results.toString());
+    assertThat(exit).isZero();
+    List<Path> json;
+    try (Stream<Path> files = Files.list(results)) {
+      json = files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+    assertThat(json).hasSize(1);
+    return JsonReport.mapper().readTree(json.get(0).toFile());
   }
 
   @Test
