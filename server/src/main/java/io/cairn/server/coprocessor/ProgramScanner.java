@@ -57,7 +57,8 @@ import java.util.stream.IntStream;
  * passed and returns {@link #NOT_YET}, keeping its place (and an aggregate its partial states), so
  * that the network server can answer a page of a long, selective scan with few or no rows instead
  * of going silent. A grouping or sorting program pauses the same way while it reads its input and
- * emits its rows once it has read all of it.
+ * emits its rows once it has read all of it, after closing the rows (their blocks are released
+ * while it emits from memory).
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
@@ -148,6 +149,12 @@ public final class ProgramScanner implements RowScanner {
   private Object[][] sortedOutput;
 
   private int sortedAt;
+
+  /**
+   * Whether a grouping or sorting program read all its input and closed the rows early (their
+   * blocks are released while it emits from memory).
+   */
+  private boolean rowsClosed;
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -391,6 +398,7 @@ public final class ProgramScanner implements RowScanner {
       if (found == PAUSED) {
         return NOT_YET;
       }
+      closeRowsEarly();
       Object[][] all = (topRows != null ? topRows : sortRows).toArray(new Object[0][]);
       topRows = null;
       sortRows = null;
@@ -447,6 +455,7 @@ public final class ProgramScanner implements RowScanner {
       if (found == PAUSED) {
         return NOT_YET;
       }
+      closeRowsEarly();
       groupOutput = groups.values().iterator();
       groups = null;
     }
@@ -630,10 +639,21 @@ public final class ProgramScanner implements RowScanner {
     }
   }
 
+  /** Closes the rows once all are read, when the rest of the result comes from memory. */
+  private void closeRowsEarly() {
+    if (!rowsClosed) {
+      rowsClosed = true;
+      rows.close();
+    }
+  }
+
   /** Closes the rows (releasing their blocks) and gives the row reader back; once. */
   private void release() {
     try {
-      rows.close();
+      if (!rowsClosed) {
+        rowsClosed = true;
+        rows.close();
+      }
     } finally {
       compiled.giveBack(reader);
     }
