@@ -113,6 +113,12 @@ public final class CairnDriver implements Driver {
                 + " DURABILITY option (default SYNC)");
     durability.choices = new String[] {"SKIP", "ASYNC", "SYNC", "FSYNC"};
     properties.add(durability);
+    properties.add(
+        property(
+            given,
+            ConnectionUrl.AGGREGATE_MAX_BYTES,
+            "The memory one grouped aggregation in the driver may use (estimated) before it fails"
+                + " with SQLState 53200; bytes, optionally with k, m or g (default 256m)"));
     if (server) {
       DriverPropertyInfo tls =
           property(given, ConnectionUrl.TLS, "true: connect over TLS (default false)");

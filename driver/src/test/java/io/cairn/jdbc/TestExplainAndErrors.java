@@ -110,9 +110,17 @@ class TestExplainAndErrors {
     assertThat(explain("SELECT NAME, SUM(QTY) FROM T GROUP BY NAME ORDER BY 2 DESC LIMIT 2"))
         .containsExactly(
             "CLIENT TOP-N SORT BY $1 DESC NULLS LAST LIMIT 2",
-            "    CLIENT AGGREGATE GROUP BY $0 COMPUTE SUM($1)",
+            "    CLIENT MERGE AGGREGATE INTO DISTINCT ROWS BY [NAME]",
             "        SERVER FULL SCAN OVER PUBLIC.T",
-            "            SERVER PROJECT NAME, QTY");
+            "            SERVER AGGREGATE INTO DISTINCT ROWS BY [NAME] COMPUTE SUM(QTY)");
+    assertThat(explain("SELECT NAME FROM T ORDER BY QTY DESC, ID LIMIT 2 OFFSET 1"))
+        .containsExactly(
+            "CLIENT PROJECT $0",
+            "    CLIENT MERGE SORT",
+            "        SERVER FULL SCAN OVER PUBLIC.T",
+            "            SERVER PROJECT NAME, QTY, ID",
+            "            SERVER TOP 2 ROWS SORTED BY [QTY DESC, ID]",
+            "            SERVER OFFSET 1");
     assertThat(explain("SELECT * FROM T LIMIT 1"))
         .containsExactly(
             "SERVER FULL SCAN OVER PUBLIC.T",

@@ -3,6 +3,7 @@ package io.cairn.planner;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.expr.Expr;
+import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
@@ -81,7 +82,13 @@ public final class Explainer {
   private static void node(PlanNode node, int depth, List<String> lines) {
     IntFunction<String> positional = i -> "$" + i;
     if (node instanceof ScanNode scan) {
-      scan(scan, depth, lines);
+      if (!scan.orderBy().isEmpty()) {
+        // the chunks of a sorted scan come sorted and are merged
+        line(lines, depth, "CLIENT MERGE SORT");
+        scan(scan, depth + 1, lines);
+      } else {
+        scan(scan, depth, lines);
+      }
       return;
     }
     if (node instanceof FilterNode f) {
@@ -89,7 +96,20 @@ public final class Explainer {
     } else if (node instanceof ProjectNode p) {
       line(lines, depth, "CLIENT PROJECT " + ExprPrinter.printAll(p.expressions(), positional));
     } else if (node instanceof AggregateNode a && a.step() == AggregateNode.Step.FINAL) {
-      line(lines, depth, "CLIENT MERGE AGGREGATE INTO SINGLE ROW");
+      if (a.groupKeys().isEmpty()) {
+        line(lines, depth, "CLIENT MERGE AGGREGATE INTO SINGLE ROW");
+      } else {
+        IntFunction<String> keyNames = positional;
+        if (a.input() instanceof ScanNode scan && scan.groupBy().size() == a.groupKeys().size()) {
+          keyNames =
+              i -> ExprPrinter.print(scan.projection().get(scan.groupBy().get(i)), names(scan));
+        }
+        List<String> keys = new ArrayList<>();
+        for (int k : a.groupKeys()) {
+          keys.add(keyNames.apply(k));
+        }
+        line(lines, depth, "CLIENT MERGE AGGREGATE INTO DISTINCT ROWS BY " + keys);
+      }
     } else if (node instanceof AggregateNode a) {
       List<String> calls = new ArrayList<>();
       for (AggregateCall c : a.calls()) {
@@ -164,10 +184,15 @@ public final class Explainer {
     }
   }
 
+  /** Names of the table's columns (and the row key pseudo-column) for a scan's expressions. */
+  private static IntFunction<String> names(ScanNode scan) {
+    TableDescriptor table = scan.table();
+    return i -> i < table.columns().size() ? table.columns().get(i).name() : "ROW_KEY";
+  }
+
   private static void scan(ScanNode scan, int depth, List<String> lines) {
     TableDescriptor table = scan.table();
-    IntFunction<String> names =
-        i -> i < table.columns().size() ? table.columns().get(i).name() : "ROW_KEY";
+    IntFunction<String> names = names(scan);
     String over = " OVER " + table.qualifiedName();
     String head;
     if (scan.isFullScan()) {
@@ -188,18 +213,52 @@ public final class Explainer {
     line(lines, depth, head);
     scan.filter()
         .ifPresent(f -> line(lines, depth + 1, "SERVER FILTER BY " + ExprPrinter.print(f, names)));
+    // the lines below the head say what the store runs over the rows, in Phoenix's words
+    IntFunction<String> projected = i -> ExprPrinter.print(scan.projection().get(i), names);
     if (scan.hasAggregates()) {
-      // the projection only feeds the calls: print their arguments in place
-      IntFunction<String> arguments = i -> ExprPrinter.print(scan.projection().get(i), names);
+      // the projection only feeds the calls and keys: print their arguments in place
       List<String> calls = new ArrayList<>();
       for (AggregateCall c : scan.aggregates()) {
-        calls.add(ExprPrinter.aggregate(c, arguments));
+        calls.add(ExprPrinter.aggregate(c, projected));
       }
-      line(
-          lines, depth + 1, "SERVER AGGREGATE INTO SINGLE ROW COMPUTE " + String.join(", ", calls));
+      String into =
+          scan.groupBy().isEmpty()
+              ? "INTO SINGLE ROW"
+              : "INTO DISTINCT ROWS BY " + scan.groupBy().stream().map(projected::apply).toList();
+      line(lines, depth + 1, "SERVER AGGREGATE " + into + " COMPUTE " + String.join(", ", calls));
       return;
     }
     line(lines, depth + 1, "SERVER PROJECT " + ExprPrinter.printAll(scan.projection(), names));
+    if (!scan.orderBy().isEmpty()) {
+      List<String> keys = new ArrayList<>();
+      for (SortKey k : scan.orderBy()) {
+        keys.add(
+            projected.apply(k.column())
+                + (k.descending() ? " DESC" : "")
+                // Cairn's default: NULLs first ascending, last descending
+                + (k.nullsFirst() != k.descending()
+                    ? ""
+                    : k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"));
+      }
+      line(
+          lines,
+          depth + 1,
+          scan.limit() >= 0
+              ? "SERVER TOP "
+                  + scan.limit()
+                  + " ROW"
+                  + (scan.limit() == 1 ? "" : "S")
+                  + " SORTED BY "
+                  + keys
+              : "SERVER SORTED BY " + keys);
+      if (scan.offset() > 0) {
+        line(lines, depth + 1, "SERVER OFFSET " + scan.offset());
+      }
+      return;
+    }
+    if (scan.offset() > 0) {
+      line(lines, depth + 1, "SERVER OFFSET " + scan.offset());
+    }
     if (scan.limit() >= 0) {
       line(lines, depth + 1, "SERVER " + scan.limit() + " ROW LIMIT");
     }

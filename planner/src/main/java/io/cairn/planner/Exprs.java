@@ -3,6 +3,7 @@ package io.cairn.planner;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
@@ -30,7 +31,9 @@ final class Exprs {
 
   /**
    * {@code exprs} over {@code input}'s rows: folded into the scan's projection when the input is a
-   * scan (so it runs in the store), else a client-side projection.
+   * scan (so it runs in the store), else a client-side projection. A sorted scan takes the new
+   * projection when every sort key is one of its entries (the keys are renumbered); else the
+   * projection stays on the client.
    */
   static PlanNode project(PlanNode input, List<Expr> exprs) {
     if (input instanceof ScanNode scan && !scan.hasAggregates()) {
@@ -38,7 +41,18 @@ final class Exprs {
       for (Expr e : exprs) {
         inlined.add(inline(e, scan.projection()));
       }
-      return scan.withProjection(inlined);
+      if (scan.orderBy().isEmpty()) {
+        return scan.withProjection(inlined);
+      }
+      List<SortKey> keys = new ArrayList<>();
+      for (SortKey k : scan.orderBy()) {
+        int column = inlined.indexOf(scan.projection().get(k.column()));
+        if (column < 0) {
+          return new ProjectNode(input, exprs);
+        }
+        keys.add(new SortKey(column, k.descending(), k.nullsFirst()));
+      }
+      return scan.withProjection(inlined).withOrder(keys, scan.offset(), scan.limit());
     }
     return new ProjectNode(input, exprs);
   }

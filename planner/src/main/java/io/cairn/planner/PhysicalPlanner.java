@@ -8,6 +8,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
@@ -53,8 +54,10 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * Turns an optimised Calcite logical plan into Cairn's physical plan. Filters and projections
  * directly over a table scan go into the {@link ScanNode} (server side), with key ranges derived
- * from the filter; a LIMIT without ORDER BY over a scan becomes the scan's limit; an aggregation
- * without GROUP BY over a scan computes partial states in the scan, merged by the client.
+ * from the filter; an ORDER BY over a scan becomes the scan's sort (with its OFFSET and FETCH when
+ * they are literals: a top-N per chunk), and OFFSET/FETCH without ORDER BY the scan's offset and
+ * limit; an aggregation over a scan, without GROUP BY or with a plain one, computes partial states
+ * in the scan (per group), merged by the client.
  */
 final class PhysicalPlanner {
   private final RexBuilder rexBuilder;
@@ -135,8 +138,12 @@ final class PhysicalPlanner {
   private PlanNode filter(Filter filter) {
     PlanNode input = convert(filter.getInput());
     Expr condition = rex.convert(filter.getCondition());
-    if (input instanceof ScanNode scan && scan.limit() < 0 && !scan.hasAggregates()) {
-      // Filter over a scan: rewrite the condition over the table row and push it down.
+    if (input instanceof ScanNode scan
+        && scan.limit() < 0
+        && scan.offset() == 0
+        && !scan.hasAggregates()) {
+      // Filter over a scan (sorted or not: the sort comes after the filter): rewrite the condition
+      // over the table row and push it down.
       Expr pushed = Exprs.inline(condition, scan.projection());
       Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
       List<RexNode> tableConjuncts =
@@ -207,6 +214,7 @@ final class PhysicalPlanner {
     }
     if (input instanceof ScanNode scan
         && !scan.hasAggregates()
+        && scan.orderBy().isEmpty()
         && used.size() < scan.projection().size()) {
       List<Expr> projection = new ArrayList<>();
       for (int column : used) {
@@ -258,18 +266,22 @@ final class PhysicalPlanner {
   }
 
   /**
-   * Moves an aggregation into the scan below it when the store can compute it: no GROUP BY (one,
-   * empty grouping set), a scan without a limit, and every call splittable (no DISTINCT) and
-   * without FILTER. The scan then emits partial states, which a final aggregation merges; otherwise
-   * {@code aggregate} is returned as it is.
+   * Moves an aggregation into the scan below it when the store can compute it: no GROUP BY or a
+   * plain one (one grouping set of all keys; the keys are scan projection entries), a scan without
+   * limit, offset or order, and every call splittable (no DISTINCT) and without FILTER. The scan
+   * then emits partial states (after each group's key values), which a final aggregation merges;
+   * otherwise {@code aggregate} is returned as it is. A GROUP BY without calls (SELECT DISTINCT)
+   * runs a COUNT(*) in the scan, dropped after the merge.
    */
   private static PlanNode intoScan(AggregateNode aggregate) {
+    List<Integer> keys = aggregate.groupKeys();
     if (!(aggregate.input() instanceof ScanNode scan)
         || scan.limit() >= 0
+        || scan.offset() != 0
+        || !scan.orderBy().isEmpty()
         || scan.hasAggregates()
-        || !aggregate.groupKeys().isEmpty()
-        || aggregate.groupSets().size() != 1
-        || aggregate.calls().isEmpty()) {
+        || !aggregate.groupSets().equals(List.of(keys))
+        || (aggregate.calls().isEmpty() && keys.isEmpty())) {
       return aggregate;
     }
     for (int i = 0; i < aggregate.calls().size(); i++) {
@@ -278,14 +290,34 @@ final class PhysicalPlanner {
         return aggregate;
       }
     }
-    ScanNode partial = scan.withAggregates(aggregate.calls());
-    return new AggregateNode(
-        partial,
-        List.of(),
-        aggregate.groupSets(),
-        aggregate.calls(),
-        aggregate.filterColumns(),
-        AggregateNode.Step.FINAL);
+    List<AggregateCall> calls = aggregate.calls();
+    boolean distinctOnly = calls.isEmpty();
+    if (distinctOnly) {
+      calls =
+          List.of(
+              new AggregateCall(
+                  AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT.withNullable(false)));
+    }
+    ScanNode partial = scan.withAggregates(keys, calls);
+    List<Integer> finalKeys = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      finalKeys.add(i);
+    }
+    List<Integer> noFilters = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      noFilters.add(-1);
+    }
+    AggregateNode merge =
+        new AggregateNode(
+            partial, finalKeys, List.of(finalKeys), calls, noFilters, AggregateNode.Step.FINAL);
+    if (!distinctOnly) {
+      return merge;
+    }
+    List<Expr> groups = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      groups.add(new Expr.ColumnRef(i, merge.outputTypes().get(i)));
+    }
+    return new ProjectNode(merge, groups);
   }
 
   private static List<Integer> remapAll(List<Integer> columns, int[] remap) {
@@ -445,6 +477,12 @@ final class PhysicalPlanner {
     return new SortNode.SortKey(f.getFieldIndex(), descending, nullsFirst);
   }
 
+  /**
+   * ORDER BY, OFFSET and FETCH. Over a plain scan (no limit, offset, order or aggregates yet) they
+   * go into it: the sort keys always, OFFSET and FETCH when they are literals (the store then keeps
+   * a top offset + limit per chunk); parameters stay in a client SortNode without keys over the
+   * sorted scan.
+   */
   private PlanNode sort(Sort sort) {
     PlanNode input = convert(sort.getInput());
     RelCollation collation = sort.getCollation();
@@ -454,19 +492,38 @@ final class PhysicalPlanner {
     }
     Optional<Expr> offset = Optional.ofNullable(sort.offset).map(rex::convert);
     Optional<Expr> fetch = Optional.ofNullable(sort.fetch).map(rex::convert);
-    if (keys.isEmpty()
-        && offset.isEmpty()
-        && sort.fetch instanceof RexLiteral literal
-        && input instanceof ScanNode scan
-        && scan.limit() < 0
-        && !scan.hasAggregates()) {
-      long limit = ((Number) RexToExpr.literal(literal).value()).longValue();
-      return scan.withLimit(limit);
-    }
     if (keys.isEmpty() && offset.isEmpty() && fetch.isEmpty()) {
       return input;
     }
+    if (input instanceof ScanNode scan
+        && scan.limit() < 0
+        && scan.offset() == 0
+        && scan.orderBy().isEmpty()
+        && !scan.hasAggregates()) {
+      List<SortKey> scanKeys = new ArrayList<>();
+      for (SortNode.SortKey k : keys) {
+        scanKeys.add(new SortKey(k.column(), k.descending(), k.nullsFirst()));
+      }
+      long literalOffset = offset.isEmpty() ? 0 : count(sort.offset);
+      long literalFetch = fetch.isEmpty() ? -1 : count(sort.fetch);
+      if (literalOffset >= 0 && (fetch.isEmpty() || literalFetch >= 0)) {
+        return scan.withOrder(scanKeys, literalOffset, literalFetch);
+      }
+      if (!keys.isEmpty()) {
+        return new SortNode(scan.withOrder(scanKeys, 0, -1), List.of(), offset, fetch);
+      }
+    }
     return new SortNode(input, keys, offset, fetch);
+  }
+
+  /** The value of an OFFSET or FETCH that is a literal count; -1 for a parameter or expression. */
+  private static long count(RexNode node) {
+    if (node instanceof RexLiteral literal
+        && RexToExpr.literal(literal).value() instanceof Number number
+        && number.longValue() >= 0) {
+      return number.longValue();
+    }
+    return -1;
   }
 
   private PlanNode join(Join join) {

@@ -407,7 +407,8 @@ final class EmbeddedTable implements KvTable {
     }
     SnapshotRows rows =
         new SnapshotRows(ranges, used, states, steps, readPoint, cachePolicy(request));
-    return new ProgramScanner(rows, request.program(), request.context());
+    return new ProgramScanner(
+        rows, request.program(), request.context(), store.config().aggregateMaxBytes());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.cairn.server;
 
+import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.server.cache.BlockCacheConfig;
@@ -27,6 +28,8 @@ import java.util.TreeSet;
  * @param blockCache the block cache's levels ({@code cairn.block-cache.size} for the off-heap L2,
  *     {@code cairn.block-cache.l1-size} for the on-heap L1)
  * @param readBuffers the most pooled 65 KiB direct buffers that reads from disk use at once
+ * @param aggregateMaxBytes the estimated memory one scan's grouped aggregation may hold (its
+ *     groups' keys and partial states) before it fails with AGGREGATE_MEMORY_EXCEEDED
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -38,7 +41,8 @@ public record StoreConfig(
     long compactionBytesPerSecond,
     long walSegmentBytes,
     BlockCacheConfig blockCache,
-    int readBuffers) {
+    int readBuffers,
+    long aggregateMaxBytes) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -49,6 +53,7 @@ public record StoreConfig(
   public static final String COMPACTION_THROUGHPUT = "cairn.compaction.throughput";
   public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
   public static final String READ_BUFFERS = "cairn.read-buffers";
+  public static final String AGGREGATE_MAX_BYTES = "cairn.aggregate.max-bytes";
 
   private static final Set<String> KEYS =
       Set.of(
@@ -62,7 +67,8 @@ public record StoreConfig(
           WAL_SEGMENT_SIZE,
           BlockCacheConfig.SIZE,
           BlockCacheConfig.L1_SIZE,
-          READ_BUFFERS);
+          READ_BUFFERS,
+          AGGREGATE_MAX_BYTES);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
@@ -77,7 +83,8 @@ public record StoreConfig(
         256L << 20,
         128L << 20,
         BlockCacheConfig.defaults(),
-        256);
+        256,
+        AggregationMemory.DEFAULT_MAX_BYTES);
   }
 
   /**
@@ -105,7 +112,8 @@ public record StoreConfig(
             size(settings, COMPACTION_THROUGHPUT, d.compactionBytesPerSecond, 0),
             size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096),
             BlockCacheConfig.from(settings, d.blockCache),
-            (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)));
+            (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)),
+            size(settings, AGGREGATE_MAX_BYTES, d.aggregateMaxBytes, 1024));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,

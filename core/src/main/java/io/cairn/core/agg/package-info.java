@@ -5,5 +5,8 @@
  * merge them: a call that {@link io.cairn.core.agg.Aggregates#isSplittable} writes its state as a
  * few plain values ({@link io.cairn.core.agg.Aggregates#partialTypes}) that can travel in a row,
  * and the final accumulator folds them in ({@link io.cairn.core.agg.Accumulator#mergePartial}).
+ * Grouped aggregations, in the store and in the driver, key their groups by {@link
+ * io.cairn.core.agg.GroupKey} and count their memory with {@link
+ * io.cairn.core.agg.AggregationMemory}.
  */
 package io.cairn.core.agg;

@@ -82,6 +82,11 @@ public enum ErrorCode {
   UNKNOWN_SCANNER(110, "24000", USER_ERROR),
   /** Broadcast hash caches beyond the server's memory limit: names the limit. */
   HASH_CACHE_TOO_LARGE(111, "53200", INSUFFICIENT_RESOURCES),
+  /**
+   * A grouped aggregation (in the store or the driver) needs more memory than its limit: names the
+   * limit and the setting that raises it.
+   */
+  AGGREGATE_MEMORY_EXCEEDED(112, "53200", INSUFFICIENT_RESOURCES),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;

@@ -10,6 +10,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.ScanProgram;
+import io.cairn.kv.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,13 +29,22 @@ public final class WirePrograms {
     io.cairn.protocol.ScanProgram.Builder b =
         io.cairn.protocol.ScanProgram.newBuilder()
             .setLayout(toProto(program.layout()))
-            .setLimit(program.limit());
+            .setLimit(program.limit())
+            .setOffset(program.offset())
+            .addAllGroupBy(program.groupBy());
     program.filter().ifPresent(f -> b.setFilter(toProto(f)));
     for (Expr e : program.projection()) {
       b.addProjection(toProto(e));
     }
     for (AggregateCall call : program.aggregates()) {
       b.addAggregates(toProto(call));
+    }
+    for (SortKey k : program.orderBy()) {
+      b.addOrderBy(
+          io.cairn.protocol.SortKey.newBuilder()
+              .setColumn(k.column())
+              .setDescending(k.descending())
+              .setNullsFirst(k.nullsFirst()));
     }
     return b.build();
   }
@@ -67,8 +77,27 @@ public final class WirePrograms {
     if (message.getLimit() < ScanProgram.NO_LIMIT) {
       throw WireValues.malformed("a scan limit of [" + message.getLimit() + "]");
     }
+    if (message.getOffset() < 0) {
+      throw WireValues.malformed("a scan offset of [" + message.getOffset() + "]");
+    }
+    List<SortKey> orderBy = new ArrayList<>(message.getOrderByCount());
+    for (io.cairn.protocol.SortKey k : message.getOrderByList()) {
+      orderBy.add(
+          rethrowAsProtocolError(
+              () -> new SortKey(k.getColumn(), k.getDescending(), k.getNullsFirst())));
+    }
+    // the program checks the rest (indexes in range, no order or limit with aggregates, ...)
     return rethrowAsProtocolError(
-        () -> new ScanProgram(layout, filter, projection, message.getLimit(), aggregates));
+        () ->
+            new ScanProgram(
+                layout,
+                filter,
+                projection,
+                message.getLimit(),
+                message.getOffset(),
+                message.getGroupByList(),
+                aggregates,
+                orderBy));
   }
 
   public static io.cairn.protocol.DataType toProto(DataType type) {

@@ -24,6 +24,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
 import io.cairn.protocol.ScanSpec;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -217,6 +218,110 @@ class TestWireCodec {
                 new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT),
                 new AggregateCall(AggregateKind.MAX, List.of(0), false, layout.columnType(0))));
     assertThat(WirePrograms.fromProto(WirePrograms.toProto(program))).isEqualTo(program);
+  }
+
+  /**
+   * Random sorting, paging and grouping programs: each round-trips to an equal program and the same
+   * message.
+   */
+  @Property(tries = 300)
+  void orderedAndGroupedProgramsRoundTrip(@ForAll("programCases") ProgramCase c) {
+    Random random = new Random(c.seed());
+    RowLayout layout = c.layout();
+    List<Expr> projection = new ArrayList<>();
+    for (int i = 0; i < layout.columnCount(); i++) {
+      projection.add(new Expr.ColumnRef(i, layout.columnType(i)));
+    }
+    ScanProgram program;
+    if (random.nextBoolean()) {
+      List<SortKey> order = new ArrayList<>();
+      int keys = random.nextInt(projection.size() + 1);
+      for (int i = 0; i < keys; i++) {
+        order.add(
+            new SortKey(
+                random.nextInt(projection.size()), random.nextBoolean(), random.nextBoolean()));
+      }
+      long limit = random.nextBoolean() ? ScanProgram.NO_LIMIT : random.nextInt(1000);
+      long offset = random.nextBoolean() ? 0 : random.nextLong() & Long.MAX_VALUE;
+      program =
+          new ScanProgram(
+              layout, Optional.empty(), projection, limit, offset, List.of(), List.of(), order);
+    } else {
+      List<Integer> groupBy = new ArrayList<>();
+      int keys = random.nextInt(projection.size() + 1);
+      for (int i = 0; i < keys; i++) {
+        groupBy.add(random.nextInt(projection.size()));
+      }
+      int column = random.nextInt(projection.size());
+      List<AggregateCall> calls =
+          List.of(
+              new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT),
+              new AggregateCall(
+                  random.nextBoolean() ? AggregateKind.MIN : AggregateKind.MAX,
+                  List.of(column),
+                  false,
+                  layout.columnType(column)));
+      program =
+          new ScanProgram(
+              layout,
+              Optional.empty(),
+              projection,
+              ScanProgram.NO_LIMIT,
+              0,
+              groupBy,
+              calls,
+              List.of());
+    }
+    io.cairn.protocol.ScanProgram message = WirePrograms.toProto(program);
+    ScanProgram decoded = WirePrograms.fromProto(message);
+    assertThat(decoded).isEqualTo(program);
+    assertThat(WirePrograms.toProto(decoded)).isEqualTo(message);
+  }
+
+  @Example
+  void brokenOrderedAndGroupedProgramsAreProtocolErrors() {
+    RowLayout layout = TestingRows.layouts().sample();
+    io.cairn.protocol.ScanProgram good =
+        WirePrograms.toProto(
+            new ScanProgram(
+                layout,
+                Optional.empty(),
+                List.of(new Expr.ColumnRef(0, layout.columnType(0))),
+                ScanProgram.NO_LIMIT));
+    io.cairn.protocol.SortKey key = io.cairn.protocol.SortKey.newBuilder().setColumn(0).build();
+    assertThat(WirePrograms.fromProto(good.toBuilder().addOrderBy(key).setOffset(3).build()))
+        .satisfies(
+            p -> {
+              assertThat(p.orderBy()).containsExactly(new SortKey(0, false, false));
+              assertThat(p.offset()).isEqualTo(3);
+            });
+    assertProtocolError(
+        () -> WirePrograms.fromProto(good.toBuilder().setOffset(-1).build()), "offset");
+    assertProtocolError(
+        () ->
+            WirePrograms.fromProto(
+                good.toBuilder().addOrderBy(key.toBuilder().setColumn(1)).build()),
+        "Sort key");
+    assertProtocolError(
+        () ->
+            WirePrograms.fromProto(
+                good.toBuilder().addOrderBy(key.toBuilder().setColumn(-2)).build()),
+        "column must not be negative");
+    // grouping without aggregates, a group key out of range, an aggregate with an order
+    assertProtocolError(
+        () -> WirePrograms.fromProto(good.toBuilder().addGroupBy(0).build()), "groups only");
+    io.cairn.protocol.AggregateCall count =
+        WirePrograms.toProto(
+            new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT));
+    assertProtocolError(
+        () -> WirePrograms.fromProto(good.toBuilder().addAggregates(count).addGroupBy(4).build()),
+        "Group key");
+    assertProtocolError(
+        () -> WirePrograms.fromProto(good.toBuilder().addAggregates(count).addOrderBy(key).build()),
+        "no limit, offset or order");
+    assertProtocolError(
+        () -> WirePrograms.fromProto(good.toBuilder().addAggregates(count).setOffset(1).build()),
+        "no limit, offset or order");
   }
 
   @Example

@@ -23,14 +23,20 @@ import java.util.regex.Pattern;
  *
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
  * which take precedence over the same properties passed to {@code connect}; names are matched
- * ignoring case. Every URL takes {@value #DURABILITY}; embedded URLs take store settings starting
- * with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value
- * #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}.
- * A DIR therefore cannot contain {@code ;}.
+ * ignoring case. Every URL takes {@value #DURABILITY} and {@value #AGGREGATE_MAX_BYTES}; embedded
+ * URLs take store settings starting with {@value #STORE_SETTING_PREFIX}; server URLs take {@value
+ * #USER}, {@value #PASSWORD}, {@value #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value
+ * #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}. A DIR therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */
   public static final String DURABILITY = "durability";
+
+  /**
+   * Connection property: the memory (bytes, optionally with k, m or g) that one grouped aggregation
+   * in the driver may use (see docs/configuration.md).
+   */
+  public static final String AGGREGATE_MAX_BYTES = "aggregateMaxBytes";
 
   /** Prefix of store settings, passed to the store when it opens. */
   public static final String STORE_SETTING_PREFIX = "cairn.";
@@ -68,6 +74,8 @@ public final class ConnectionUrl {
           + " jdbc:cairn:file:DIR or jdbc:cairn://HOST[:PORT][/DATABASE], optionally followed by"
           + " ;name=value properties ("
           + DURABILITY
+          + ", "
+          + AGGREGATE_MAX_BYTES
           + ", "
           + STORE_SETTING_PREFIX
           + "* for embedded stores; "
@@ -219,6 +227,7 @@ public final class ConnectionUrl {
       String canonical = canonicalName(name);
       boolean known =
           canonical.equals(DURABILITY)
+              || canonical.equals(AGGREGATE_MAX_BYTES)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
                   : canonical.startsWith(STORE_SETTING_PREFIX));
@@ -231,6 +240,8 @@ public final class ConnectionUrl {
                 + redact(url)
                 + "]: expected "
                 + DURABILITY
+                + ", "
+                + AGGREGATE_MAX_BYTES
                 + (server
                     ? ", " + String.join(", ", SERVER_PROPERTIES)
                     : " or " + STORE_SETTING_PREFIX + "*")
@@ -283,6 +294,9 @@ public final class ConnectionUrl {
   private static String canonicalName(String name) {
     if (name.equalsIgnoreCase(DURABILITY)) {
       return DURABILITY;
+    }
+    if (name.equalsIgnoreCase(AGGREGATE_MAX_BYTES)) {
+      return AGGREGATE_MAX_BYTES;
     }
     for (String known : SERVER_PROPERTIES) {
       if (name.equalsIgnoreCase(known)) {

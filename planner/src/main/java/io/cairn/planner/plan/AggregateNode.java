@@ -8,6 +8,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Groups input rows by {@code groupKeys} (input column indexes) and computes {@code calls} per
@@ -18,7 +19,8 @@ import java.util.List;
  *
  * <p>{@code step} says what the input rows are: {@link Step#SINGLE} rows to aggregate; {@link
  * Step#FINAL} partial states of the same calls computed by a scan (see {@link ScanNode}), merged
- * here, without FILTER columns.
+ * here, without FILTER columns: per row the group's key values (columns 0..k-1, the {@code
+ * groupKeys}, in one grouping set; none without GROUP BY), then the partial states.
  */
 public record AggregateNode(
     PlanNode input,
@@ -33,8 +35,8 @@ public record AggregateNode(
     /** Aggregates input rows into results. */
     SINGLE,
     /**
-     * Merges partial states into results: per input row, the partial state of each call ({@link
-     * Aggregates#partialTypes}), call after call.
+     * Merges partial states into results: per input row, the group key values, then the partial
+     * state of each call ({@link Aggregates#partialTypes}), call after call.
      */
     FINAL
   }
@@ -47,18 +49,21 @@ public record AggregateNode(
     filterColumns = List.copyOf(filterColumns);
     requireNonNull(step, "step is null");
     if (step == Step.FINAL) {
-      if (!groupKeys.isEmpty()
-          || groupSets.size() != 1
+      List<Integer> leading = IntStream.range(0, groupKeys.size()).boxed().toList();
+      if (!groupKeys.equals(leading)
+          || !groupSets.equals(List.of(leading))
           || filterColumns.stream().anyMatch(c -> c >= 0)) {
         throw CairnException.internal(
-            "A final aggregation merges ungrouped partial states without FILTER: found keys "
+            "A final aggregation merges partial states after the group keys 0..k-1, one grouping"
+                + " set, without FILTER: found keys "
                 + groupKeys
                 + ", sets "
                 + groupSets
                 + ", filters "
                 + filterColumns);
       }
-      int width = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+      int width =
+          groupKeys.size() + calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
       if (width != input.outputTypes().size()) {
         throw CairnException.internal(
             "Partial states: expected ["

@@ -6,7 +6,9 @@ import io.cairn.core.agg.Accumulator;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.DecimalAccumulator;
+import io.cairn.core.agg.GroupKey;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -18,22 +20,33 @@ import io.cairn.core.expr.RowFilter;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
+import io.cairn.kv.SortKey;
 import io.cairn.server.cell.RowCursor;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 /**
- * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, emits the
- * projection, stops after the limit; or, with aggregates, accumulates the kept rows and emits one
- * row of partial states (COUNT(*) alone only counts). Rows are read in place: a {@link RowReader}
- * is pointed at the cursor's key and value views (nothing is copied) and a {@link RowFilter} tests
- * it, so a row that the filter rejects costs no allocation for the common filter shapes (see
- * RowFilter), and an empty projection ({@code COUNT(*)}) emits one shared empty array. Only emitted
- * rows allocate their values.
+ * Runs a {@link ScanProgram} over visible rows: keeps a row when the filter is TRUE, skips the
+ * offset (without evaluating the projection), emits the projection, stops after the limit; or, with
+ * aggregates, accumulates the kept rows and emits one row of partial states (COUNT(*) alone only
+ * counts), or with a GROUP BY one row per group (hash aggregation: key values, then the partial
+ * states; its memory is counted against a limit, see {@link AggregationMemory}); or, with an order,
+ * reads all kept rows (only the top offset + limit in a bounded heap when there is a limit), sorts
+ * them with {@link SortKey#comparator} (the driver's ORDER BY comparison), skips the offset and
+ * emits up to the limit. Rows are read in place: a {@link RowReader} is pointed at the cursor's key
+ * and value views (nothing is copied) and a {@link RowFilter} tests it, so a row that the filter
+ * rejects costs no allocation for the common filter shapes (see RowFilter), and an empty projection
+ * ({@code COUNT(*)}) emits one shared empty array. Only emitted rows allocate their values.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
@@ -43,7 +56,9 @@ import java.util.stream.IntStream;
  * <p>{@link #next(long)} bounds a call in time: at the same checks it gives up once a deadline has
  * passed and returns {@link #NOT_YET}, keeping its place (and an aggregate its partial states), so
  * that the network server can answer a page of a long, selective scan with few or no rows instead
- * of going silent.
+ * of going silent. A grouping or sorting program pauses the same way while it reads its input and
+ * emits its rows once it has read all of it, after closing the rows (their blocks are released
+ * while it emits from memory).
  */
 public final class ProgramScanner implements RowScanner {
   private static final int IDLE = 0;
@@ -98,6 +113,7 @@ public final class ProgramScanner implements RowScanner {
 
   private final EvalContext context;
   private final long limit;
+  private final long offset;
   private final boolean readsKey;
 
   /** The layout columns the projection reads (not the filter's: it reads bytes). */
@@ -109,7 +125,36 @@ public final class ProgramScanner implements RowScanner {
   private final int partialWidth;
   private int sinceCloseCheck;
   private long emitted;
+  private long skipped;
   private boolean aggregated;
+
+  /** Limit of a grouped aggregation's hash table, in estimated bytes. */
+  private final long aggregateMaxBytes;
+
+  /** A grouped aggregation in progress: the groups read so far; null before the first row. */
+  private Map<GroupKey, Group> groups;
+
+  private AggregationMemory groupMemory;
+
+  /** The groups to emit once all rows are read; null before. */
+  private Iterator<Group> groupOutput;
+
+  /** A sort in progress: the projected rows read so far (or the top ones); null before. */
+  private List<Object[]> sortRows;
+
+  private PriorityQueue<Object[]> topRows;
+  private int topCapacity;
+
+  /** The sorted rows to emit once all rows are read (offset applied at {@link #sortedAt}). */
+  private Object[][] sortedOutput;
+
+  private int sortedAt;
+
+  /**
+   * Whether a grouping or sorting program read all its input and closed the rows early (their
+   * blocks are released while it emits from memory).
+   */
+  private boolean rowsClosed;
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -139,6 +184,8 @@ public final class ProgramScanner implements RowScanner {
     final int[] projectionColumns;
     final boolean countsOnly;
     final int partialWidth;
+    final int[] groupColumns;
+    final Comparator<Object[]> order;
     final AtomicReference<RowReader> spare = new AtomicReference<>();
 
     Compiled(ScanProgram program) {
@@ -170,6 +217,8 @@ public final class ProgramScanner implements RowScanner {
       this.countsOnly =
           !calls.isEmpty() && calls.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
       this.partialWidth = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+      this.groupColumns = program.groupBy().stream().mapToInt(Integer::intValue).toArray();
+      this.order = program.orderBy().isEmpty() ? null : SortKey.comparator(program.orderBy());
     }
 
     /** A row reader for one scan: the spare one when free, else a new one. */
@@ -196,8 +245,25 @@ public final class ProgramScanner implements RowScanner {
     return c;
   }
 
-  /** Runs {@code program} over {@code rows}, which it closes when closed. */
+  /** One group of a grouped aggregation: its key values and accumulators. */
+  private record Group(Object[] keys, Accumulator[] accumulators) {}
+
+  /**
+   * Runs {@code program} over {@code rows}, which it closes when closed, a grouped aggregation
+   * within {@link AggregationMemory#DEFAULT_MAX_BYTES}.
+   */
   public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
+    this(rows, program, context, AggregationMemory.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Runs {@code program} over {@code rows}, which it closes when closed; a grouped aggregation
+   * fails with AGGREGATE_MEMORY_EXCEEDED when its groups need more than {@code aggregateMaxBytes}
+   * (estimated; the store's {@code cairn.aggregate.max-bytes}).
+   */
+  public ProgramScanner(
+      RowCursor rows, ScanProgram program, EvalContext context, long aggregateMaxBytes) {
+    this.aggregateMaxBytes = aggregateMaxBytes;
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
     this.compiled = compiled(requireNonNull(program, "program is null"));
@@ -205,6 +271,7 @@ public final class ProgramScanner implements RowScanner {
     this.projection = compiled.projection;
     this.projectedColumns = compiled.projectedColumns;
     this.limit = program.limit();
+    this.offset = program.offset();
     this.readsKey = compiled.readsKey;
     this.scratch =
         compiled.anyExpression && readsKey ? new Object[program.layout().columnCount() + 1] : null;
@@ -262,7 +329,10 @@ public final class ProgramScanner implements RowScanner {
     }
     deadline = deadlineNanos;
     try {
-      return aggregates.isEmpty() ? advance() : aggregate();
+      if (!aggregates.isEmpty()) {
+        return compiled.groupColumns.length == 0 ? aggregate() : aggregateGroups();
+      }
+      return compiled.order == null ? advance() : sorted();
     } finally {
       deadline = NO_DEADLINE;
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
@@ -276,12 +346,133 @@ public final class ProgramScanner implements RowScanner {
     if (limit != ScanProgram.NO_LIMIT && emitted >= limit) {
       return null;
     }
-    int found = nextKept();
+    int found;
+    while (skipped < offset) {
+      // the offset's rows are filtered (in place) but never projected
+      found = nextKept();
+      if (found != KEPT) {
+        return found == END ? null : NOT_YET;
+      }
+      skipped++;
+    }
+    found = nextKept();
     if (found != KEPT) {
       return found == END ? null : NOT_YET;
     }
     emitted++;
     return project();
+  }
+
+  /**
+   * Reads and projects every kept row (keeping only the top {@code offset + limit} of them under a
+   * limit), then emits them sorted, after the offset, up to the limit; NOT_YET while reading when
+   * the deadline passes (the rows read so far are kept for the next call).
+   */
+  private Object[] sorted() {
+    if (sortedOutput == null) {
+      if (limit == 0) {
+        return null;
+      }
+      Comparator<Object[]> order = compiled.order;
+      if (sortRows == null && topRows == null) {
+        long capacity = limit == ScanProgram.NO_LIMIT ? Long.MAX_VALUE : offset + limit;
+        if (capacity < Integer.MAX_VALUE / 2 && capacity >= 0) {
+          topCapacity = (int) capacity;
+          topRows = new PriorityQueue<>(Math.min(topCapacity, 1 << 16), order.reversed());
+        } else {
+          sortRows = new ArrayList<>();
+        }
+      }
+      int found;
+      while ((found = nextKept()) == KEPT) {
+        Object[] row = project();
+        if (topRows == null) {
+          sortRows.add(row);
+        } else if (topRows.size() < topCapacity) {
+          topRows.add(row);
+        } else if (order.compare(row, topRows.peek()) < 0) {
+          topRows.poll();
+          topRows.add(row);
+        }
+      }
+      if (found == PAUSED) {
+        return NOT_YET;
+      }
+      closeRowsEarly();
+      Object[][] all = (topRows != null ? topRows : sortRows).toArray(new Object[0][]);
+      topRows = null;
+      sortRows = null;
+      Arrays.sort(all, order);
+      sortedOutput = all;
+      sortedAt = (int) Math.min(offset, all.length);
+    }
+    if ((limit != ScanProgram.NO_LIMIT && emitted >= limit) || sortedAt >= sortedOutput.length) {
+      return null;
+    }
+    emitted++;
+    Object[] row = sortedOutput[sortedAt];
+    sortedOutput[sortedAt++] = null;
+    return row;
+  }
+
+  /**
+   * Feeds every kept row to the accumulators of its group (hash aggregation); once all rows are
+   * read, emits one row per group: its key values, then the partial states. NOT_YET while reading
+   * when the deadline passes (the groups are kept for the next call).
+   */
+  private Object[] aggregateGroups() {
+    int[] keyColumns = compiled.groupColumns;
+    if (groupOutput == null) {
+      if (groups == null) {
+        groups = new HashMap<>();
+        groupMemory =
+            new AggregationMemory(
+                aggregateMaxBytes, "cairn.aggregate.max-bytes", "in the store (one scan)");
+        arguments = new Object[projection.length];
+      }
+      int found;
+      while ((found = nextKept()) == KEPT) {
+        projectInto(arguments);
+        GroupKey key = GroupKey.of(arguments, keyColumns);
+        Group group = groups.get(key);
+        if (group == null) {
+          groupMemory.addGroup(arguments, keyColumns, aggregates.size());
+          Object[] keys = new Object[keyColumns.length];
+          for (int i = 0; i < keys.length; i++) {
+            keys[i] = arguments[keyColumns[i]];
+          }
+          Accumulator[] accumulators = new Accumulator[aggregates.size()];
+          for (int i = 0; i < accumulators.length; i++) {
+            accumulators[i] = Aggregates.create(aggregates.get(i));
+          }
+          group = new Group(keys, accumulators);
+          groups.put(key, group);
+        }
+        for (Accumulator accumulator : group.accumulators()) {
+          accumulator.add(arguments);
+        }
+      }
+      if (found == PAUSED) {
+        return NOT_YET;
+      }
+      closeRowsEarly();
+      groupOutput = groups.values().iterator();
+      groups = null;
+    }
+    if (!groupOutput.hasNext()) {
+      return null;
+    }
+    Group group = groupOutput.next();
+    groupOutput.remove();
+    Object[] result = new Object[keyColumns.length + partialWidth];
+    System.arraycopy(group.keys(), 0, result, 0, keyColumns.length);
+    int at = keyColumns.length;
+    Accumulator[] accumulators = group.accumulators();
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i].writePartial(result, at);
+      at += Aggregates.partialTypes(aggregates.get(i)).size();
+    }
+    return result;
   }
 
   /**
@@ -448,10 +639,21 @@ public final class ProgramScanner implements RowScanner {
     }
   }
 
+  /** Closes the rows once all are read, when the rest of the result comes from memory. */
+  private void closeRowsEarly() {
+    if (!rowsClosed) {
+      rowsClosed = true;
+      rows.close();
+    }
+  }
+
   /** Closes the rows (releasing their blocks) and gives the row reader back; once. */
   private void release() {
     try {
-      rows.close();
+      if (!rowsClosed) {
+        rowsClosed = true;
+        rows.close();
+      }
     } finally {
       compiled.giveBack(reader);
     }

@@ -39,14 +39,15 @@ final class ServerScanner {
   }
 
   /**
-   * The width of a program's result rows: its projection, or the partial states of its aggregates
-   * (see {@link ScanProgram}).
+   * The width of a program's result rows: its projection, or the group keys and the partial states
+   * of its aggregates (see {@link ScanProgram}).
    */
   static int columnCount(ScanProgram program) {
     if (program.aggregates().isEmpty()) {
       return program.projection().size();
     }
-    return program.aggregates().stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+    return program.groupBy().size()
+        + program.aggregates().stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
   }
 
   /**

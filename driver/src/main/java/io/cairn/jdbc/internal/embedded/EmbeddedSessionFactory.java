@@ -26,6 +26,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
   @Override
   public Session open(String storeName, Properties info) {
     Durability durability = DatabaseSession.durability(info);
+    long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
     EmbeddedDatabase database;
     if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
       database = EmbeddedDatabase.acquireInMemory(storeName);
@@ -38,7 +39,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
               + storeName
               + "]");
     }
-    return new DatabaseSession(database, durability);
+    return new DatabaseSession(database, durability, aggregateMaxBytes);
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */

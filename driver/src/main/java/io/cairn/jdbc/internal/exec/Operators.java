@@ -4,6 +4,8 @@ import io.cairn.core.agg.Accumulator;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.agg.AggregationMemory;
+import io.cairn.core.agg.GroupKey;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
@@ -12,11 +14,13 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
+import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
@@ -155,7 +159,14 @@ public final class Operators {
                   table, new RowCodec(table.layout()), node.keys(), ctx.eval());
       ScanProgram program =
           new ScanProgram(
-              table.layout(), node.filter(), node.projection(), node.limit(), node.aggregates());
+              table.layout(),
+              node.filter(),
+              node.projection(),
+              node.limit() < 0 ? ScanProgram.NO_LIMIT : node.limit(),
+              node.offset(),
+              node.groupBy(),
+              node.aggregates(),
+              node.orderBy());
       RowScanner opened = kv.scan(new ScanRequest(ranges, program, ctx.eval(), node.cacheBlocks()));
       ctx.control().onCancel(opened::close);
       return opened;
@@ -259,7 +270,8 @@ public final class Operators {
 
   /**
    * Hash aggregation; at step FINAL it merges the partial states that scans computed (any number of
-   * rows, one per scan or chunk).
+   * rows: one per scan or chunk, or one per group and chunk after the group's key values). The
+   * groups' memory is counted against the connection's {@code aggregateMaxBytes}.
    */
   static final class Aggregate implements Operator {
     private final AggregateNode node;
@@ -299,7 +311,8 @@ public final class Operators {
       boolean merges = node.step() == AggregateNode.Step.FINAL;
       int[] partialOffsets = new int[node.calls().size()];
       if (merges) {
-        int at = 0;
+        // a final aggregation's input: the group keys (columns 0..k-1), then the partial states
+        int at = keys.size();
         for (int i = 0; i < partialOffsets.length; i++) {
           partialOffsets[i] = at;
           at += Aggregates.partialTypes(node.calls().get(i)).size();
@@ -309,12 +322,18 @@ public final class Operators {
       for (List<Integer> set : node.groupSets()) {
         sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
       }
+      AggregationMemory memory =
+          new AggregationMemory(
+              ctx.aggregateMaxBytes(),
+              ConnectionUrl.AGGREGATE_MAX_BYTES + " (connection property)",
+              "in the driver");
       int seen = 0;
       for (Object[] row = input.next(); row != null; row = input.next()) {
         for (SetState set : sets) {
           GroupKey key = GroupKey.of(row, set.columns);
           Accumulator[] accs = set.groups.get(key);
           if (accs == null) {
+            memory.addGroup(row, set.columns, node.calls().size());
             accs = newAccumulators();
             set.groups.put(key, accs);
             Object[] values = new Object[keys.size()];
@@ -387,26 +406,13 @@ public final class Operators {
     }
   }
 
+  /** The order of {@code keys}: the same comparison as the store's sorted scans. */
   static Comparator<Object[]> comparator(List<SortNode.SortKey> keys) {
-    return (a, b) -> {
-      for (SortNode.SortKey k : keys) {
-        Object x = a[k.column()];
-        Object y = b[k.column()];
-        int c;
-        if (x == null || y == null) {
-          if (x == y) {
-            continue;
-          }
-          c = (x == null) == k.nullsFirst() ? -1 : 1;
-          return c;
-        }
-        c = Values.compare(x, y);
-        if (c != 0) {
-          return k.descending() ? -c : c;
-        }
-      }
-      return 0;
-    };
+    List<SortKey> converted = new ArrayList<>(keys.size());
+    for (SortNode.SortKey k : keys) {
+      converted.add(new SortKey(k.column(), k.descending(), k.nullsFirst()));
+    }
+    return SortKey.comparator(converted);
   }
 
   /** ORDER BY with OFFSET/FETCH; a top-N heap when FETCH is known. */

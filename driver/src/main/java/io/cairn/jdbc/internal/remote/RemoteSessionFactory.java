@@ -19,6 +19,7 @@ public final class RemoteSessionFactory implements SessionFactory {
   public Session open(String storeName, Properties info) {
     Durability durability = DatabaseSession.durability(info);
     RemoteConfig config = RemoteConfig.from(storeName, info);
-    return new DatabaseSession(RemoteDatabase.acquire(config), durability);
+    long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
+    return new DatabaseSession(RemoteDatabase.acquire(config), durability, aggregateMaxBytes);
   }
 }

@@ -142,7 +142,7 @@ final class DatabaseCommand implements PreparedCommand {
       values[i] = v == null ? null : Values.cast(v, types.get(i));
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
-    return new ExecContext(session.database().store(), eval, control);
+    return new ExecContext(session.database().store(), eval, control, session.aggregateMaxBytes());
   }
 
   /** The table as the catalog has it now (it may have been dropped since planning). */

@@ -1,5 +1,6 @@
 package io.cairn.jdbc.internal.session;
 
+import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -40,6 +41,7 @@ public final class DatabaseSession implements Session {
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private boolean closed;
+  private final long aggregateMaxBytes;
 
   /** Buffered writes of one table. */
   record PendingWrites(TableDescriptor table, List<Mutation> mutations) {}
@@ -49,8 +51,40 @@ public final class DatabaseSession implements Session {
    * {@link #close()}.
    */
   public DatabaseSession(Database database, Durability durability) {
+    this(database, durability, AggregationMemory.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * A session as above whose grouped aggregations in the driver may each use {@code
+   * aggregateMaxBytes} (estimated).
+   */
+  public DatabaseSession(Database database, Durability durability, long aggregateMaxBytes) {
     this.database = database;
     this.durability = durability;
+    this.aggregateMaxBytes = aggregateMaxBytes;
+  }
+
+  /**
+   * The {@value ConnectionUrl#AGGREGATE_MAX_BYTES} connection property, or the default ({@link
+   * AggregationMemory#DEFAULT_MAX_BYTES}) when it is absent.
+   *
+   * @throws CairnException INVALID_ARGUMENT when it is not a size of at least 1k
+   */
+  public static long aggregateMaxBytes(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.AGGREGATE_MAX_BYTES);
+    if (value == null) {
+      return AggregationMemory.DEFAULT_MAX_BYTES;
+    }
+    return io.cairn.server.io.Settings.size(
+        java.util.Map.of(ConnectionUrl.AGGREGATE_MAX_BYTES, value),
+        ConnectionUrl.AGGREGATE_MAX_BYTES,
+        AggregationMemory.DEFAULT_MAX_BYTES,
+        1024);
+  }
+
+  /** The memory one grouped aggregation of this session may use in the driver. */
+  long aggregateMaxBytes() {
+    return aggregateMaxBytes;
   }
 
   /**

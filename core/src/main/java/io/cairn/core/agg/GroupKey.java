@@ -1,14 +1,15 @@
-package io.cairn.jdbc.internal.exec;
+package io.cairn.core.agg;
 
 import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.util.Arrays;
 
 /**
- * Values used as a hash key (grouping, joins, set operations): SQL equality semantics for equal
- * types (numerically equal decimals are equal; byte arrays compare by content).
+ * Values used as a hash key (grouping, joins, set operations), in the driver and in the store's
+ * grouped aggregation: SQL equality semantics for equal types (numerically equal decimals are
+ * equal; byte arrays compare by content). NULLs are equal to each other, as GROUP BY wants.
  */
-final class GroupKey {
+public final class GroupKey {
   private final Object[] values;
   private final int hash;
 
@@ -17,7 +18,8 @@ final class GroupKey {
     this.hash = Arrays.hashCode(values);
   }
 
-  static GroupKey of(Object[] row, int[] columns) {
+  /** The key of {@code row}'s {@code columns}. */
+  public static GroupKey of(Object[] row, int[] columns) {
     Object[] values = new Object[columns.length];
     for (int i = 0; i < columns.length; i++) {
       values[i] = normalize(row[columns[i]]);
@@ -25,7 +27,8 @@ final class GroupKey {
     return new GroupKey(values);
   }
 
-  static GroupKey ofRow(Object[] row) {
+  /** The key of all of {@code row}'s values. */
+  public static GroupKey ofRow(Object[] row) {
     Object[] values = new Object[row.length];
     for (int i = 0; i < row.length; i++) {
       values[i] = normalize(row[i]);
@@ -33,7 +36,8 @@ final class GroupKey {
     return new GroupKey(values);
   }
 
-  boolean hasNull() {
+  /** Whether a value of the key is NULL. */
+  public boolean hasNull() {
     for (Object v : values) {
       if (v == null) {
         return true;
