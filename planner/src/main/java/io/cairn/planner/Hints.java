@@ -21,20 +21,23 @@ import org.apache.calcite.util.Litmus;
 final class Hints {
   static final String NO_CACHE = "NO_CACHE";
 
-  /**
-   * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
-   * the block cache without adding them (it reaches the store through each scan). SERIAL holds
-   * trivially: scans are serial.
-   */
-  static final Set<String> HONOURED = Set.of(NO_CACHE, "SERIAL");
+  static final String SERIAL = "SERIAL";
 
   /**
-   * How Calcite hands hints down the plan: NO_CACHE on a SELECT reaches the table scans of that
-   * query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
+   * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
+   * the block cache without adding them (it reaches the store through each scan). SERIAL: the
+   * SELECT's table scans run their chunks one at a time in key order.
+   */
+  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL);
+
+  /**
+   * How Calcite hands hints down the plan: NO_CACHE and SERIAL on a SELECT reach the table scans of
+   * that query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
    */
   static final HintStrategyTable STRATEGIES =
       HintStrategyTable.builder()
           .hintStrategy(NO_CACHE, HintPredicates.TABLE_SCAN)
+          .hintStrategy(SERIAL, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 

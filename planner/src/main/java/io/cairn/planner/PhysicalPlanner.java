@@ -68,7 +68,9 @@ final class PhysicalPlanner {
     if (rel instanceof TableScan scan) {
       boolean noCache =
           scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(Hints.NO_CACHE));
-      return scan(scan.getTable()).withCacheBlocks(!noCache);
+      boolean serial =
+          scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(Hints.SERIAL));
+      return scan(scan.getTable()).withCacheBlocks(!noCache).withSerial(serial);
     }
     if (rel instanceof Filter filter) {
       return filter(filter);

@@ -23,14 +23,20 @@ import java.util.regex.Pattern;
  *
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
  * which take precedence over the same properties passed to {@code connect}; names are matched
- * ignoring case. Every URL takes {@value #DURABILITY}; embedded URLs take store settings starting
- * with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value
- * #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}.
- * A DIR therefore cannot contain {@code ;}.
+ * ignoring case. Every URL takes {@value #DURABILITY} and {@value #PARALLELISM}; embedded URLs take
+ * store settings starting with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER},
+ * {@value #PASSWORD}, {@value #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and
+ * {@value #REQUEST_TIMEOUT}. A DIR therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */
   public static final String DURABILITY = "durability";
+
+  /**
+   * Connection property: how many chunks of one table scan run at once (a positive integer;
+   * default: the processors available to the JVM).
+   */
+  public static final String PARALLELISM = "parallelism";
 
   /** Prefix of store settings, passed to the store when it opens. */
   public static final String STORE_SETTING_PREFIX = "cairn.";
@@ -192,9 +198,9 @@ public final class ConnectionUrl {
 
   /**
    * The connection properties written in the URL ({@code ;name=value} after the store), in order,
-   * under their canonical names. Names are checked: {@value #DURABILITY} for every URL, {@value
-   * #STORE_SETTING_PREFIX}* for embedded ones, {@link #SERVER_PROPERTIES} for server ones (any
-   * case).
+   * under their canonical names. Names are checked: {@value #DURABILITY} and {@value #PARALLELISM}
+   * for every URL, {@value #STORE_SETTING_PREFIX}* for embedded ones, {@link #SERVER_PROPERTIES}
+   * for server ones (any case).
    */
   public static Map<String, String> properties(String url) throws SQLException {
     Map<String, String> properties = new LinkedHashMap<>();
@@ -219,6 +225,7 @@ public final class ConnectionUrl {
       String canonical = canonicalName(name);
       boolean known =
           canonical.equals(DURABILITY)
+              || canonical.equals(PARALLELISM)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
                   : canonical.startsWith(STORE_SETTING_PREFIX));
@@ -231,6 +238,8 @@ public final class ConnectionUrl {
                 + redact(url)
                 + "]: expected "
                 + DURABILITY
+                + ", "
+                + PARALLELISM
                 + (server
                     ? ", " + String.join(", ", SERVER_PROPERTIES)
                     : " or " + STORE_SETTING_PREFIX + "*")
@@ -283,6 +292,9 @@ public final class ConnectionUrl {
   private static String canonicalName(String name) {
     if (name.equalsIgnoreCase(DURABILITY)) {
       return DURABILITY;
+    }
+    if (name.equalsIgnoreCase(PARALLELISM)) {
+      return PARALLELISM;
     }
     for (String known : SERVER_PROPERTIES) {
       if (name.equalsIgnoreCase(known)) {

@@ -6,11 +6,28 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.KvStore;
 
-/** What operators of one statement execution share. */
-public record ExecContext(KvStore store, EvalContext eval, ExecutionControl control) {
+/**
+ * What operators of one statement execution share. {@code parallelism}: how many chunks of one
+ * table scan run at once (the connection property {@code parallelism}).
+ */
+public record ExecContext(
+    KvStore store, EvalContext eval, ExecutionControl control, int parallelism) {
   public ExecContext {
     requireNonNull(store, "store is null");
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be positive: [" + parallelism + "]");
+    }
+  }
+
+  /** A context whose scans run as many chunks at once as the machine has processors. */
+  public ExecContext(KvStore store, EvalContext eval, ExecutionControl control) {
+    this(store, eval, control, defaultParallelism());
+  }
+
+  /** The default of the connection property {@code parallelism}: the available processors. */
+  public static int defaultParallelism() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 }

@@ -6,6 +6,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
+import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -37,6 +38,7 @@ public final class DatabaseSession implements Session {
 
   private final Database database;
   private final Durability durability;
+  private final int parallelism;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private boolean closed;
@@ -49,8 +51,51 @@ public final class DatabaseSession implements Session {
    * {@link #close()}.
    */
   public DatabaseSession(Database database, Durability durability) {
+    this(database, durability, ExecContext.defaultParallelism());
+  }
+
+  /**
+   * A session whose table scans run at most {@code parallelism} chunks at once (see {@link
+   * #parallelism(Properties)}).
+   */
+  public DatabaseSession(Database database, Durability durability, int parallelism) {
     this.database = database;
     this.durability = durability;
+    this.parallelism = parallelism;
+  }
+
+  /**
+   * The {@value ConnectionUrl#PARALLELISM} connection property, or the processors available to the
+   * JVM when it is absent.
+   *
+   * @throws CairnException INVALID_URL when it is not a positive integer
+   */
+  public static int parallelism(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.PARALLELISM);
+    if (value == null) {
+      return ExecContext.defaultParallelism();
+    }
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      parsed = 0;
+    }
+    if (parsed < 1) {
+      throw new CairnException(
+          ErrorCode.INVALID_URL,
+          "Invalid value for connection property ["
+              + ConnectionUrl.PARALLELISM
+              + "]: expected a positive integer (chunks of a scan run at once), found ["
+              + value
+              + "]");
+    }
+    return parsed;
+  }
+
+  /** How many chunks of one table scan run at once. */
+  int parallelism() {
+    return parallelism;
   }
 
   /**
