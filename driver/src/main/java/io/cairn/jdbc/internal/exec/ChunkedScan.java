@@ -195,6 +195,19 @@ final class ChunkedScan implements Operator {
 
   @Override
   public Object[] next() {
+    try {
+      return nextRow();
+    } catch (RuntimeException e) {
+      try {
+        closeScanners(); // a failure (of a chunk, or a cancel) stops every chunk
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private Object[] nextRow() {
     if (++sinceCheck >= Operators.CHECK_INTERVAL) {
       sinceCheck = 0;
       ctx.control().check();
