@@ -216,7 +216,7 @@ class TestCairnDriver {
     DriverPropertyInfo[] properties = driver.getPropertyInfo("jdbc:cairn:mem:x", null);
     assertThat(properties)
         .extracting(p -> p.name)
-        .containsExactly("user", "password", "durability");
+        .containsExactly("user", "password", "durability", "parallelism");
     assertThat(properties[2].choices).containsExactly("SKIP", "ASYNC", "SYNC", "FSYNC");
     assertThat(driver.getPropertyInfo("jdbc:cairn://h:1", null))
         .extracting(p -> p.name)
@@ -224,6 +224,7 @@ class TestCairnDriver {
             "user",
             "password",
             "durability",
+            "parallelism",
             "tls",
             "tlsTrustCertificate",
             "connectTimeout",

@@ -333,6 +333,18 @@ class TestParallelScans {
   }
 
   @Test
+  void theParallelismPropertyIsMatchedIgnoringCase() throws SQLException {
+    try (Connection c = DriverManager.getConnection(base + ";PARALLELISM=3")) {
+      assertThat(explain(c, "SELECT * FROM T").get(0)).startsWith("CLIENT PARALLEL 3-WAY ");
+    }
+    java.util.Properties info = new java.util.Properties();
+    info.setProperty("Parallelism", "1");
+    try (Connection c = DriverManager.getConnection(base, info)) {
+      assertThat(explain(c, "SELECT * FROM T").get(0)).startsWith("CLIENT SERIAL ");
+    }
+  }
+
+  @Test
   void aBadParallelismIsRejected() {
     for (String bad : new String[] {"0", "-2", "many"}) {
       assertThatThrownBy(() -> DriverManager.getConnection(base + ";parallelism=" + bad).close())

@@ -8,6 +8,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.kv.AsyncPageScans;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -17,7 +18,9 @@ import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 
 /**
  * How one execution of a {@link ScanNode} runs, decided at execution (plans are cached, chunks are
@@ -154,7 +157,7 @@ record ScanLayout(
     }
     TableStatistics statistics;
     try {
-      statistics = kv.statistics();
+      statistics = statistics(kv);
     } catch (IllegalArgumentException e) {
       // a table that reports no regions (a system view) has no chunks: one request
       return single(kv, ranges, true, -1, -1);
@@ -195,6 +198,37 @@ record ScanLayout(
         rows,
         bytes);
   }
+
+  /**
+   * The statistics of {@code kv}; those of a table that answers asynchronously (a server's, where
+   * asking is a round trip) are reused for {@value #STATISTICS_TTL_MILLIS} ms. Stale chunks cost no
+   * correctness: any cut of the ranges reads the same rows.
+   */
+  static TableStatistics statistics(KvTable kv) {
+    if (!(kv instanceof AsyncPageScans)) {
+      return kv.statistics(); // a store of this JVM: cheap, never scans
+    }
+    long now = System.nanoTime();
+    synchronized (STATISTICS) {
+      CachedStatistics cached = STATISTICS.get(kv);
+      if (cached != null && now - cached.readNanos() < STATISTICS_TTL_MILLIS * 1_000_000L) {
+        return cached.statistics();
+      }
+    }
+    TableStatistics statistics = kv.statistics();
+    synchronized (STATISTICS) {
+      STATISTICS.put(kv, new CachedStatistics(statistics, now));
+    }
+    return statistics;
+  }
+
+  /** How long the statistics of a remote table are reused. */
+  static final long STATISTICS_TTL_MILLIS = 1000;
+
+  private record CachedStatistics(TableStatistics statistics, long readNanos) {}
+
+  /** By table; a table no longer used leaves (its store holds it while it is open). */
+  private static final Map<KvTable, CachedStatistics> STATISTICS = new WeakHashMap<>();
 
   /** The program every request of this layout runs (see {@link ScanNode}'s contract). */
   ScanProgram program(ScanNode node) {
