@@ -55,7 +55,13 @@ class TestParallelScans {
       }
       server =
           TestingServerProcess.start(
-              "parallel-scans", 0, dir, "--http-port", Integer.toString(statusPort));
+              "parallel-scans",
+              0,
+              dir,
+              "--http-port",
+              Integer.toString(statusPort),
+              "--set",
+              "page.max-rows=100"); // chunks of many pages: their server scanners stay open
       base = server.url("scans");
     } else {
       base = "jdbc:cairn:file:" + dir;
