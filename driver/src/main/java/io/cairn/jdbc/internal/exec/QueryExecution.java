@@ -33,7 +33,7 @@ public final class QueryExecution implements RowCursor {
     boolean widened = withoutParameters && ScanLayout.usesParameters(scan);
     ScanLayout layout =
         widened
-            ? ScanLayout.withoutParameters(scan, kv, ctx.parallelism())
+            ? ScanLayout.withoutParameters(scan, kv, ctx.eval(), ctx.parallelism())
             : ScanLayout.of(scan, kv, ctx.eval(), ctx.parallelism());
     return new Explainer.ScanInfo(
         layout.units().size(), layout.parallelism(), layout.rows(), layout.bytes(), widened);

@@ -104,12 +104,13 @@ record ScanLayout(
    * The layout of {@code node} before its parameters are known (EXPLAIN): key bounds that use a
    * parameter are widened to what the bounds without it hold.
    */
-  static ScanLayout withoutParameters(ScanNode node, KvTable kv, int parallelism) {
+  static ScanLayout withoutParameters(
+      ScanNode node, KvTable kv, EvalContext eval, int parallelism) {
     List<KeyBounds> widened = new ArrayList<>();
     for (KeyBounds b : node.keys()) {
       widened.add(widen(b));
     }
-    return of(node, kv, ranges(node, widened, EvalContext.EMPTY), parallelism);
+    return of(node, kv, ranges(node, widened, eval), parallelism);
   }
 
   /** Whether any key bound of {@code node} uses a parameter. */
