@@ -28,7 +28,8 @@ import java.util.logging.Logger;
  * jdbc:cairn://HOST:PORT[/DATABASE]} connects to a Cairn server (connections of this JVM with the
  * same server, database, user and settings share one network connection). Any of them may end in
  * {@code ;name=value} connection properties: {@code durability} (SKIP, ASYNC, SYNC, FSYNC: how far
- * this connection's writes go before they are acknowledged); {@code cairn.*} store settings for
+ * this connection's writes go before they are acknowledged); {@code parallelism} (how many chunks
+ * of one table scan run at once; default: the processors); {@code cairn.*} store settings for
  * embedded stores; {@code user}, {@code password}, {@code tls}, {@code tlsTrustCertificate}, {@code
  * connectTimeout} and {@code requestTimeout} for servers (see {@link ConnectionUrl}).
  *
@@ -119,6 +120,12 @@ public final class CairnDriver implements Driver {
             ConnectionUrl.AGGREGATE_MAX_BYTES,
             "The memory one grouped aggregation in the driver may use (estimated) before it fails"
                 + " with SQLState 53200; bytes, optionally with k, m or g (default 256m)"));
+    properties.add(
+        property(
+            given,
+            ConnectionUrl.PARALLELISM,
+            "How many chunks of one table scan run at once; a positive integer (default: the"
+                + " processors available to the JVM)"));
     if (server) {
       DriverPropertyInfo tls =
           property(given, ConnectionUrl.TLS, "true: connect over TLS (default false)");

@@ -17,8 +17,9 @@
  * <p>Connection properties, given to {@code connect} or at the end of the URL as {@code
  * ;name=value}: {@code durability} (SKIP, ASYNC, SYNC or FSYNC, any case) sets how far the
  * connection's writes go before they are acknowledged (unset: each table's DURABILITY option);
- * properties starting with {@code cairn.} are store settings, passed to a file store when it opens
- * (the store rejects unknown ones).
+ * {@code parallelism} (a positive integer; default: the processors available to the JVM) bounds how
+ * many chunks of one table scan run at once; properties starting with {@code cairn.} are store
+ * settings, passed to a file store when it opens (the store rejects unknown ones).
  *
  * <h2>What the driver supports</h2>
  *

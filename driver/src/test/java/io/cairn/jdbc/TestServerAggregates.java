@@ -2,6 +2,7 @@ package io.cairn.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -160,7 +161,23 @@ class TestServerAggregates {
     assertThat(explain(pushed)).anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
     assertThat(explain(client)).noneSatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
     List<String> expected = result(client);
-    assertThat(result(pushed)).as(pushed + " (seed " + SEED + ")").isEqualTo(expected);
+    List<String> actual = result(pushed);
+    assertThat(actual).as(pushed + " (seed " + SEED + ")").hasSameSizeAs(expected);
+    for (int i = 0; i < actual.size(); i++) {
+      String a = actual.get(i);
+      String e = expected.get(i);
+      if (a.startsWith("Double ") && e.startsWith("Double ")
+          || a.startsWith("Float ") && e.startsWith("Float ")) {
+        // the chunks of a parallel scan add floating-point values in another order
+        double x = Double.parseDouble(a.substring(a.indexOf(' ') + 1));
+        double y = Double.parseDouble(e.substring(e.indexOf(' ') + 1));
+        assertThat(x)
+            .as(pushed + " (seed " + SEED + "), value " + i)
+            .isCloseTo(y, within(Math.abs(y) * (a.startsWith("Float") ? 1e-5 : 1e-12)));
+      } else {
+        assertThat(a).as(pushed + " (seed " + SEED + "), value " + i).isEqualTo(e);
+      }
+    }
   }
 
   @Test
@@ -173,7 +190,8 @@ class TestServerAggregates {
   @Test
   void keyRangesAcrossRegions() throws SQLException {
     assertThat(explain("SELECT COUNT(*) FROM V WHERE ID >= 50 AND ID < 250"))
-        .contains("    SERVER RANGE SCAN OVER PUBLIC.V [50 - 250)");
+        .anyMatch(
+            l -> l.startsWith("    CLIENT ") && l.contains("RANGE SCAN OVER PUBLIC.V [50 - 250)"));
     assertSameAsClient(CALLS, "V", "ID >= 50 AND ID < 250");
     assertSameAsClient(CALLS, "V", "ID IN (1, 150, 399, 400, 1000)");
     assertSameAsClient(CALLS, "V", "ID = 400");

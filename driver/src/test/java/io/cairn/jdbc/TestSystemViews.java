@@ -104,7 +104,7 @@ class TestSystemViews {
       while (rs.next()) {
         plan.append(rs.getString(1)).append('\n');
       }
-      assertThat(plan.toString()).contains("SERVER RANGE SCAN OVER PUBLIC.T", "(NO_CACHE)");
+      assertThat(plan.toString()).contains("CLIENT 1-CHUNK RANGE SCAN OVER PUBLIC.T", "(NO_CACHE)");
     }
   }
 

@@ -65,8 +65,10 @@ public final class TestingServerProcess implements AutoCloseable {
       command.add(Integer.toString(port));
       command.add("--port-file");
       command.add(portFile.toString());
-      command.add("--http-port");
-      command.add("-1");
+      if (!List.of(extraArguments).contains("--http-port")) {
+        command.add("--http-port");
+        command.add("-1");
+      }
       command.addAll(List.of(extraArguments));
       Process process =
           new ProcessBuilder(command)

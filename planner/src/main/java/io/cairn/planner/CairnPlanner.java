@@ -250,7 +250,7 @@ public final class CairnPlanner {
     String explained = Statements.stripExplain(text);
     if (explained != null) {
       StatementPlan inner = planUncached(explained, version, warnings);
-      return new StatementPlan.Explain(Explainer.explain(inner), inner.parameterTypes());
+      return new StatementPlan.Explain(inner, Explainer.explain(inner), inner.parameterTypes());
     }
     return new Planning(schema(version)).plan(text, warnings);
   }

@@ -25,13 +25,14 @@ final class Hints {
   /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
    * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
-   * run their chunks one at a time, in key order.
+   * run their chunks one at a time in key order. On UPSERT ... SELECT, DELETE and UPDATE, both
+   * apply to every scan of the statement ({@link #statementHints}).
    */
   static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL);
 
   /**
-   * How Calcite hands hints down the plan: NO_CACHE on a SELECT reaches the table scans of that
-   * query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
+   * How Calcite hands hints down the plan: NO_CACHE and SERIAL on a SELECT reach the table scans of
+   * that query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
    */
   static final HintStrategyTable STRATEGIES =
       HintStrategyTable.builder()

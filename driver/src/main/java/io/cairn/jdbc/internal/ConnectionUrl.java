@@ -23,10 +23,11 @@ import java.util.regex.Pattern;
  *
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
  * which take precedence over the same properties passed to {@code connect}; names are matched
- * ignoring case. Every URL takes {@value #DURABILITY} and {@value #AGGREGATE_MAX_BYTES}; embedded
- * URLs take store settings starting with {@value #STORE_SETTING_PREFIX}; server URLs take {@value
- * #USER}, {@value #PASSWORD}, {@value #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value
- * #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}. A DIR therefore cannot contain {@code ;}.
+ * ignoring case. Every URL takes {@value #DURABILITY}, {@value #PARALLELISM} and {@value
+ * #AGGREGATE_MAX_BYTES}; embedded URLs take store settings starting with {@value
+ * #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value #TLS},
+ * {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}. A DIR
+ * therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */
@@ -37,6 +38,12 @@ public final class ConnectionUrl {
    * in the driver may use (see docs/configuration.md).
    */
   public static final String AGGREGATE_MAX_BYTES = "aggregateMaxBytes";
+
+  /**
+   * Connection property: how many chunks of one table scan run at once (a positive integer;
+   * default: the processors available to the JVM).
+   */
+  public static final String PARALLELISM = "parallelism";
 
   /** Prefix of store settings, passed to the store when it opens. */
   public static final String STORE_SETTING_PREFIX = "cairn.";
@@ -200,9 +207,9 @@ public final class ConnectionUrl {
 
   /**
    * The connection properties written in the URL ({@code ;name=value} after the store), in order,
-   * under their canonical names. Names are checked: {@value #DURABILITY} for every URL, {@value
-   * #STORE_SETTING_PREFIX}* for embedded ones, {@link #SERVER_PROPERTIES} for server ones (any
-   * case).
+   * under their canonical names. Names are checked: {@value #DURABILITY} and {@value #PARALLELISM}
+   * for every URL, {@value #STORE_SETTING_PREFIX}* for embedded ones, {@link #SERVER_PROPERTIES}
+   * for server ones (any case).
    */
   public static Map<String, String> properties(String url) throws SQLException {
     Map<String, String> properties = new LinkedHashMap<>();
@@ -227,6 +234,7 @@ public final class ConnectionUrl {
       String canonical = canonicalName(name);
       boolean known =
           canonical.equals(DURABILITY)
+              || canonical.equals(PARALLELISM)
               || canonical.equals(AGGREGATE_MAX_BYTES)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
@@ -240,6 +248,8 @@ public final class ConnectionUrl {
                 + redact(url)
                 + "]: expected "
                 + DURABILITY
+                + ", "
+                + PARALLELISM
                 + ", "
                 + AGGREGATE_MAX_BYTES
                 + (server
@@ -294,6 +304,9 @@ public final class ConnectionUrl {
   private static String canonicalName(String name) {
     if (name.equalsIgnoreCase(DURABILITY)) {
       return DURABILITY;
+    }
+    if (name.equalsIgnoreCase(PARALLELISM)) {
+      return PARALLELISM;
     }
     if (name.equalsIgnoreCase(AGGREGATE_MAX_BYTES)) {
       return AGGREGATE_MAX_BYTES;

@@ -178,9 +178,15 @@ public sealed interface StatementPlan
     }
   }
 
-  /** EXPLAIN: one row per line of the plan's text. */
-  record Explain(List<String> lines, List<DataType> parameterTypes) implements StatementPlan {
+  /**
+   * EXPLAIN of {@code plan}: one row per line of the plan's text. {@code lines} are the plan alone;
+   * the driver renders {@code plan} again when the EXPLAIN runs, with each scan's chunks as found
+   * then (plans are cached, chunks are not).
+   */
+  record Explain(StatementPlan plan, List<String> lines, List<DataType> parameterTypes)
+      implements StatementPlan {
     public Explain {
+      requireNonNull(plan, "plan is null");
       lines = List.copyOf(lines);
       parameterTypes = List.copyOf(parameterTypes);
     }

@@ -16,7 +16,8 @@ import java.util.TreeMap;
 
 /**
  * Opens sessions on embedded databases: {@code mem:NAME} (in memory) and {@code file:DIR}
- * (durable). Reads the connection properties {@code durability} and {@code cairn.*}.
+ * (durable). Reads the connection properties {@code durability}, {@code parallelism} and {@code
+ * cairn.*}.
  */
 public final class EmbeddedSessionFactory implements SessionFactory {
   public static final EmbeddedSessionFactory INSTANCE = new EmbeddedSessionFactory();
@@ -26,6 +27,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
   @Override
   public Session open(String storeName, Properties info) {
     Durability durability = DatabaseSession.durability(info);
+    int parallelism = DatabaseSession.parallelism(info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
     EmbeddedDatabase database;
     if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
@@ -39,7 +41,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
               + storeName
               + "]");
     }
-    return new DatabaseSession(database, durability, aggregateMaxBytes);
+    return new DatabaseSession(database, durability, parallelism, aggregateMaxBytes);
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */

@@ -8,23 +8,40 @@ import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.KvStore;
 
 /**
- * What operators of one statement execution share; {@code aggregateMaxBytes} bounds the memory of
- * each of its grouped aggregations (the connection property {@code aggregateMaxBytes}).
+ * What operators of one statement execution share. {@code parallelism}: how many chunks of one
+ * table scan run at once (the connection property {@code parallelism}); {@code aggregateMaxBytes}
+ * bounds the memory of each of its grouped aggregations (the connection property {@code
+ * aggregateMaxBytes}).
  */
 public record ExecContext(
-    KvStore store, EvalContext eval, ExecutionControl control, long aggregateMaxBytes) {
+    KvStore store,
+    EvalContext eval,
+    ExecutionControl control,
+    int parallelism,
+    long aggregateMaxBytes) {
   public ExecContext {
     requireNonNull(store, "store is null");
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be positive: [" + parallelism + "]");
+    }
     if (aggregateMaxBytes <= 0) {
       throw new IllegalArgumentException(
           "aggregateMaxBytes must be positive: [" + aggregateMaxBytes + "]");
     }
   }
 
-  /** A context whose grouped aggregations may use {@link AggregationMemory#DEFAULT_MAX_BYTES}. */
+  /**
+   * A context whose scans run as many chunks at once as the machine has processors and whose
+   * grouped aggregations may use {@link AggregationMemory#DEFAULT_MAX_BYTES}.
+   */
   public ExecContext(KvStore store, EvalContext eval, ExecutionControl control) {
-    this(store, eval, control, AggregationMemory.DEFAULT_MAX_BYTES);
+    this(store, eval, control, defaultParallelism(), AggregationMemory.DEFAULT_MAX_BYTES);
+  }
+
+  /** The default of the connection property {@code parallelism}: the available processors. */
+  public static int defaultParallelism() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 }

@@ -6,8 +6,6 @@ import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
-import io.cairn.core.catalog.TableDescriptor;
-import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
@@ -15,11 +13,6 @@ import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
 import io.cairn.jdbc.internal.ConnectionUrl;
-import io.cairn.kv.KeyRange;
-import io.cairn.kv.KvTable;
-import io.cairn.kv.RowScanner;
-import io.cairn.kv.ScanProgram;
-import io.cairn.kv.ScanRequest;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
@@ -51,7 +44,7 @@ public final class Operators {
   /** Builds the operator tree of {@code node}. */
   static Operator build(PlanNode node, ExecContext ctx) {
     if (node instanceof ScanNode scan) {
-      return new Scan(scan, ctx);
+      return new TableScan(scan, ctx);
     }
     if (node instanceof FilterNode f) {
       return new Filter(build(f.input(), ctx), ExprCompiler.compile(f.condition()), ctx);
@@ -123,84 +116,6 @@ public final class Operators {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /**
-   * Runs the scan program in the store and streams its rows (partial aggregate states when the scan
-   * has aggregates). A cancel closes the store's scanner, which stops a scan that works for long
-   * within one call (an aggregate, a selective filter).
-   */
-  static final class Scan implements Operator {
-    private final ScanNode node;
-    private final ExecContext ctx;
-    private RowScanner scanner;
-    private int sinceCheck;
-
-    Scan(ScanNode node, ExecContext ctx) {
-      this.node = node;
-      this.ctx = ctx;
-    }
-
-    private RowScanner open() {
-      TableDescriptor table = node.table();
-      KvTable kv =
-          ctx.store()
-              .table(table.kvTableName())
-              .orElseThrow(
-                  () ->
-                      new CairnException(
-                          ErrorCode.TABLE_NOT_FOUND,
-                          "Table [" + table.qualifiedName() + "] no longer exists"));
-      List<KeyRange> ranges =
-          table.hiddenRowId()
-              ? List.of(KeyRange.ALL)
-              : KeyRangeBuilder.ranges(
-                  table, new RowCodec(table.layout()), node.keys(), ctx.eval());
-      ScanProgram program =
-          new ScanProgram(
-              table.layout(),
-              node.filter(),
-              node.projection(),
-              node.limit() < 0 ? ScanProgram.NO_LIMIT : node.limit(),
-              node.offset(),
-              node.groupBy(),
-              node.aggregates(),
-              node.orderBy());
-      RowScanner opened = kv.scan(new ScanRequest(ranges, program, ctx.eval(), node.cacheBlocks()));
-      ctx.control().onCancel(opened::close);
-      return opened;
-    }
-
-    @Override
-    public Object[] next() {
-      if (scanner == null) {
-        ctx.control().check();
-        scanner = open();
-      }
-      if (++sinceCheck >= CHECK_INTERVAL) {
-        sinceCheck = 0;
-        ctx.control().check();
-      }
-      try {
-        return scanner.next();
-      } catch (CairnException e) {
-        // a scanner closed by a cancel fails: report the cancel
-        try {
-          ctx.control().check();
-        } catch (CairnException stopped) {
-          stopped.addSuppressed(e);
-          throw stopped;
-        }
-        throw e;
-      }
-    }
-
-    @Override
-    public void close() {
-      if (scanner != null) {
-        scanner.close();
-      }
     }
   }
 

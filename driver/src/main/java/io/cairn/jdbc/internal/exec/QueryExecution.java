@@ -1,7 +1,10 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.kv.KvTable;
+import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ScanNode;
 
 /** Runs a query plan and exposes its rows as a cursor. */
 public final class QueryExecution implements RowCursor {
@@ -17,6 +20,23 @@ public final class QueryExecution implements RowCursor {
   /** Builds the operators; nothing runs until the first {@link #next()}. */
   public static QueryExecution start(PlanNode plan, ExecContext ctx) {
     return new QueryExecution(Operators.build(plan, ctx), ctx);
+  }
+
+  /**
+   * What an execution of {@code scan} would do now, for EXPLAIN: its chunks from the table's
+   * current statistics, how many run at once, the estimated rows and bytes. With {@code
+   * withoutParameters}, key bounds using a parameter are widened (EXPLAIN runs without values).
+   */
+  public static Explainer.ScanInfo scanInfo(
+      ScanNode scan, ExecContext ctx, boolean withoutParameters) {
+    KvTable kv = ScanLayout.kvTable(ctx.store(), scan.table());
+    boolean widened = withoutParameters && ScanLayout.usesParameters(scan);
+    ScanLayout layout =
+        widened
+            ? ScanLayout.withoutParameters(scan, kv, ctx.eval(), ctx.parallelism())
+            : ScanLayout.of(scan, kv, ctx.eval(), ctx.parallelism());
+    return new Explainer.ScanInfo(
+        layout.units().size(), layout.parallelism(), layout.rows(), layout.bytes(), widened);
   }
 
   @Override

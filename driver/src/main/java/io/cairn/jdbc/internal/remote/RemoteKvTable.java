@@ -3,10 +3,12 @@ package io.cairn.jdbc.internal.remote;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.wire.WireMessages;
+import io.cairn.kv.AsyncPageScans;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
+import io.cairn.kv.PageScanner;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
@@ -27,10 +29,11 @@ import java.util.Map;
 /**
  * A KV table of a Cairn server. Writes are one Mutate each; scans of at most {@value
  * #MAX_GET_POINTS} point keys are one Get, other scans a paged OpenScan/ScanNext ({@link
- * RemoteScanner}). Row ids are reserved from the server in blocks, so a table keyed by row ids does
- * not pay a round trip per inserted row.
+ * RemoteScanner}); the chunks of parallel scans read their pages asynchronously ({@link
+ * RemotePageScanner}), no thread waiting per chunk. Row ids are reserved from the server in blocks,
+ * so a table keyed by row ids does not pay a round trip per inserted row.
  */
-final class RemoteKvTable implements KvTable {
+final class RemoteKvTable implements KvTable, AsyncPageScans {
   /** Scans of this many point keys or fewer are one Get. */
   static final int MAX_GET_POINTS = 64;
 
@@ -83,6 +86,11 @@ final class RemoteKvTable implements KvTable {
         request.ranges().size() <= MAX_GET_POINTS
             && request.ranges().stream().allMatch(KeyRange::isPoint);
     return RemoteScanner.open(connection(), name, request, points);
+  }
+
+  @Override
+  public PageScanner scanPages(ScanRequest request) {
+    return new RemotePageScanner(connection(), name, request);
   }
 
   /** Asks the server; cached for a second, as the planner asks for every table it plans. */

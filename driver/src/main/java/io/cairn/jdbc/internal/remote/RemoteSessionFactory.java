@@ -8,7 +8,7 @@ import java.util.Properties;
 
 /**
  * Opens sessions on Cairn servers: store names {@code //host:port[/database]}. Reads the connection
- * properties of {@link RemoteConfig} and {@code durability}.
+ * properties of {@link RemoteConfig}, {@code durability} and {@code parallelism}.
  */
 public final class RemoteSessionFactory implements SessionFactory {
   public static final RemoteSessionFactory INSTANCE = new RemoteSessionFactory();
@@ -18,8 +18,10 @@ public final class RemoteSessionFactory implements SessionFactory {
   @Override
   public Session open(String storeName, Properties info) {
     Durability durability = DatabaseSession.durability(info);
+    int parallelism = DatabaseSession.parallelism(info);
     RemoteConfig config = RemoteConfig.from(storeName, info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
-    return new DatabaseSession(RemoteDatabase.acquire(config), durability, aggregateMaxBytes);
+    return new DatabaseSession(
+        RemoteDatabase.acquire(config), durability, parallelism, aggregateMaxBytes);
   }
 }

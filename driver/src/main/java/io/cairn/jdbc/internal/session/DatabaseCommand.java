@@ -24,6 +24,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.StatementPlan;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -85,12 +86,12 @@ final class DatabaseCommand implements PreparedCommand {
 
   @Override
   public CommandResult execute(List<Object> parameters, ExecutionControl control) {
+    if (plan instanceof StatementPlan.Explain e) {
+      return new CommandResult.Rows(new ListCursor(explain(e, control)));
+    }
     ExecContext ctx = context(parameters, control);
     if (plan instanceof StatementPlan.Query q) {
       return new CommandResult.Rows(QueryExecution.start(q.root(), ctx));
-    }
-    if (plan instanceof StatementPlan.Explain e) {
-      return new CommandResult.Rows(new ListCursor(e.lines()));
     }
     if (plan instanceof StatementPlan.Upsert u) {
       return new CommandResult.UpdateCount(upsert(u, ctx));
@@ -125,6 +126,27 @@ final class DatabaseCommand implements PreparedCommand {
     throw CairnException.internal("Unknown plan " + plan.getClass().getSimpleName());
   }
 
+  /**
+   * The EXPLAIN's lines, rendered now: each scan's chunks come from the table's current statistics
+   * (the plan is cached, the chunks are not). Parameters are not bound at EXPLAIN: key bounds that
+   * use them are widened, and the line says so.
+   */
+  private List<String> explain(StatementPlan.Explain e, ExecutionControl control) {
+    EvalContext eval =
+        new EvalContext(
+            new Object[e.parameterTypes().size()], LocalDateTime.now(ZoneId.systemDefault()));
+    ExecContext ctx =
+        new ExecContext(
+            session.database().store(),
+            eval,
+            control,
+            session.parallelism(),
+            session.aggregateMaxBytes());
+    boolean withoutParameters = !e.parameterTypes().isEmpty();
+    return Explainer.explain(
+        e.plan(), scan -> QueryExecution.scanInfo(scan, ctx, withoutParameters));
+  }
+
   private ExecContext context(List<Object> parameters, ExecutionControl control) {
     List<DataType> types = plan.parameterTypes();
     if (parameters.size() != types.size()) {
@@ -142,7 +164,12 @@ final class DatabaseCommand implements PreparedCommand {
       values[i] = v == null ? null : Values.cast(v, types.get(i));
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
-    return new ExecContext(session.database().store(), eval, control, session.aggregateMaxBytes());
+    return new ExecContext(
+        session.database().store(),
+        eval,
+        control,
+        session.parallelism(),
+        session.aggregateMaxBytes());
   }
 
   /** The table as the catalog has it now (it may have been dropped since planning). */

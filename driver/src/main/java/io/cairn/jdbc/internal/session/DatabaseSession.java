@@ -7,6 +7,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
+import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -38,6 +39,7 @@ public final class DatabaseSession implements Session {
 
   private final Database database;
   private final Durability durability;
+  private final int parallelism;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private boolean closed;
@@ -51,16 +53,23 @@ public final class DatabaseSession implements Session {
    * {@link #close()}.
    */
   public DatabaseSession(Database database, Durability durability) {
-    this(database, durability, AggregationMemory.DEFAULT_MAX_BYTES);
+    this(
+        database,
+        durability,
+        ExecContext.defaultParallelism(),
+        AggregationMemory.DEFAULT_MAX_BYTES);
   }
 
   /**
-   * A session as above whose grouped aggregations in the driver may each use {@code
+   * A session whose table scans run at most {@code parallelism} chunks at once (see {@link
+   * #parallelism(Properties)}) and whose grouped aggregations in the driver may each use {@code
    * aggregateMaxBytes} (estimated).
    */
-  public DatabaseSession(Database database, Durability durability, long aggregateMaxBytes) {
+  public DatabaseSession(
+      Database database, Durability durability, int parallelism, long aggregateMaxBytes) {
     this.database = database;
     this.durability = durability;
+    this.parallelism = parallelism;
     this.aggregateMaxBytes = aggregateMaxBytes;
   }
 
@@ -85,6 +94,40 @@ public final class DatabaseSession implements Session {
   /** The memory one grouped aggregation of this session may use in the driver. */
   long aggregateMaxBytes() {
     return aggregateMaxBytes;
+  }
+
+  /**
+   * The {@value ConnectionUrl#PARALLELISM} connection property, or the processors available to the
+   * JVM when it is absent.
+   *
+   * @throws CairnException INVALID_URL when it is not a positive integer
+   */
+  public static int parallelism(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.PARALLELISM);
+    if (value == null) {
+      return ExecContext.defaultParallelism();
+    }
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      parsed = 0;
+    }
+    if (parsed < 1) {
+      throw new CairnException(
+          ErrorCode.INVALID_URL,
+          "Invalid value for connection property ["
+              + ConnectionUrl.PARALLELISM
+              + "]: expected a positive integer (chunks of a scan run at once), found ["
+              + value
+              + "]");
+    }
+    return parsed;
+  }
+
+  /** How many chunks of one table scan run at once. */
+  int parallelism() {
+    return parallelism;
   }
 
   /**

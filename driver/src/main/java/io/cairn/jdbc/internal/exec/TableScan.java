@@ -1,0 +1,125 @@
+package io.cairn.jdbc.internal.exec;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.kv.AsyncPageScans;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.PageScanner;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
+import io.cairn.planner.plan.ScanNode;
+import io.cairn.planner.plan.SortNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Runs a {@link ScanNode} in the store and streams its rows (partial aggregate states when the scan
+ * has aggregates). At the first {@link #next()} it lays the scan out ({@link ScanLayout}): one
+ * request read in this thread, as a scan always was, or a {@link ChunkedScan} of one request per
+ * chunk. A cancel closes the store's scanners, which stops a scan that works for long within one
+ * call (an aggregate, a selective filter).
+ */
+final class TableScan implements Operator {
+  private final ScanNode node;
+  private final ExecContext ctx;
+  private RowScanner scanner;
+  private Operator chunked;
+  private int sinceCheck;
+
+  TableScan(ScanNode node, ExecContext ctx) {
+    this.node = node;
+    this.ctx = ctx;
+  }
+
+  private void open() {
+    KvTable kv = ScanLayout.kvTable(ctx.store(), node.table());
+    ScanLayout layout = ScanLayout.of(node, kv, ctx.eval(), ctx.parallelism());
+    ScanProgram program = layout.program(node);
+    if (layout.isSingle()) {
+      RowScanner opened =
+          kv.scan(
+              new ScanRequest(
+                  layout.units().get(0).ranges(), program, ctx.eval(), node.cacheBlocks()));
+      ctx.control().onCancel(opened::close);
+      scanner = opened;
+      return;
+    }
+    List<PageScanner> scanners = new ArrayList<>();
+    try {
+      for (ScanChunks.Unit unit : layout.units()) {
+        ScanRequest request =
+            new ScanRequest(unit.ranges(), program, ctx.eval(), node.cacheBlocks());
+        scanners.add(
+            kv instanceof AsyncPageScans async
+                ? async.scanPages(request)
+                : new PooledPageScanner(kv, request));
+      }
+    } catch (RuntimeException e) {
+      try {
+        Operators.closeAll(scanners);
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    boolean sorted = layout.merge() == ScanLayout.Merge.SORTED;
+    chunked =
+        new ChunkedScan(
+            ctx,
+            layout.merge(),
+            layout.parallelism(),
+            layout.window(),
+            scanners,
+            sorted ? comparator(node.orderBy()) : null,
+            sorted ? node.offset() : 0,
+            node.limit());
+  }
+
+  /** The client sort's comparator over the scan's sort keys. */
+  static Comparator<Object[]> comparator(List<SortKey> keys) {
+    List<SortNode.SortKey> sortKeys = new ArrayList<>();
+    for (SortKey k : keys) {
+      sortKeys.add(new SortNode.SortKey(k.column(), k.descending(), k.nullsFirst()));
+    }
+    return Operators.comparator(sortKeys);
+  }
+
+  @Override
+  public Object[] next() {
+    if (scanner == null && chunked == null) {
+      ctx.control().check();
+      open();
+    }
+    if (chunked != null) {
+      return chunked.next();
+    }
+    if (++sinceCheck >= Operators.CHECK_INTERVAL) {
+      sinceCheck = 0;
+      ctx.control().check();
+    }
+    try {
+      return scanner.next();
+    } catch (CairnException e) {
+      // a scanner closed by a cancel fails: report the cancel
+      try {
+        ctx.control().check();
+      } catch (CairnException stopped) {
+        stopped.addSuppressed(e);
+        throw stopped;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (chunked != null) {
+      chunked.close();
+    }
+    if (scanner != null) {
+      scanner.close();
+    }
+  }
+}
