@@ -5,7 +5,12 @@ import static io.cairn.server.TestingTables.key;
 import static io.cairn.server.TestingTables.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.core.catalog.SystemViews;
+import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.StoreCatalog;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -220,10 +225,29 @@ class TestTableStatistics {
   }
 
   @Test
-  void statisticsViewShowsChunks() {
-    try (EmbeddedStore store = new EmbeddedStore("mem")) {
-      KvTable view = store.table(SystemViews.STATS.kvTableName()).orElseThrow();
-      assertThat(view).isInstanceOf(SystemViewTable.class);
+  void statisticsViewShowsChunksUnderSqlNames() {
+    try (EmbeddedStore store = open()) {
+      StoreCatalog catalog = StoreCatalog.open(store);
+      TableDescriptor draft =
+          new TableDescriptor(
+              0,
+              "S",
+              "T",
+              List.of(new ColumnDescriptor("K", 1, DataType.BIGINT.withNullable(false))),
+              List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+              Map.of("GUIDE_POSTS_WIDTH", "1"),
+              1);
+      TableDescriptor t = catalog.createTable(draft, false, List.of()).orElseThrow();
+      KvTable kv = store.table(t.kvTableName()).orElseThrow();
+      putRange(kv, 0, 3);
+      kv.updateStatistics();
+      KvTable view = store.table(StatisticsTable.NAME).orElseThrow();
+      assertThat(view)
+          .as("the view, not the KV table behind it")
+          .isInstanceOf(SystemViewTable.class);
+      assertThat(view.statistics().chunks()).hasSize(1);
+      // SYSTEM.CATALOG and SYSTEM.STATS one chunk each, S.T a chunk per row
+      assertThat(view.approximateRowCount()).isEqualTo(5);
     }
   }
 }
