@@ -316,7 +316,6 @@ class TestExplainAndErrors {
     assertError("ALTER TABLE T ADD C INTEGER", "0A000", "ALTER TABLE");
     assertError("CREATE VIEW V AS SELECT * FROM T", "0A000", "CREATE VIEW");
     assertError("create local index I on T (QTY)", "0A000", "CREATE LOCAL INDEX");
-    assertError("UPDATE STATISTICS T", "0A000", "UPDATE STATISTICS");
   }
 
   @Test

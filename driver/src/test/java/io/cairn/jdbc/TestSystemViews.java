@@ -143,13 +143,42 @@ class TestSystemViews {
         rows.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
       }
     }
-    assertThat(rows).containsExactly("SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL");
+    assertThat(rows).containsExactly("SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.STATS");
     try (ResultSet rs =
         connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString("TABLE_NAME")).isEqualTo("T");
       assertThat(rs.next()).isFalse();
     }
+  }
+
+  @Test
+  void statisticsOfAFlushSurviveAReopen() throws SQLException {
+    String sql =
+        "SELECT SUM(ROW_COUNT), COUNT(*), MIN(COLLECTED_AT) FROM SYSTEM.STATS"
+            + " WHERE TABLE_SCHEM = 'PUBLIC' AND TABLE_NAME = 'T'";
+    List<String> collected = strings(sql);
+    assertThat(collected.get(0)).startsWith("2000,1,");
+    connection.close();
+    connection = DriverManager.getConnection("jdbc:cairn:file:" + dir);
+    assertThat(strings(sql))
+        .as("read back from the store, not collected again")
+        .isEqualTo(collected);
+  }
+
+  private List<String> strings(String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          values.add(String.valueOf(rs.getObject(i)));
+        }
+        out.add(String.join(",", values));
+      }
+    }
+    return out;
   }
 
   @Test
@@ -169,6 +198,8 @@ class TestSystemViews {
   void viewsAreReadOnly() {
     assertFails("UPSERT INTO SYSTEM.BLOCK_CACHE (LEVEL) VALUES ('L3')", "read-only system view");
     assertFails("DELETE FROM SYSTEM.BUFFER_POOL", "read-only system view");
+    assertFails("DELETE FROM SYSTEM.STATS", "read-only system view");
+    assertFails("UPDATE SYSTEM.STATS SET ROW_COUNT = 1", "read-only system view");
     assertFails("DROP TABLE SYSTEM.BLOCK_CACHE", "read-only system view");
     assertFails("ALTER TABLE SYSTEM.BLOCK_CACHE SET TTL=5", "read-only system view");
     assertFails("CREATE TABLE SYSTEM.BLOCK_CACHE (K INTEGER PRIMARY KEY)", "already exists");

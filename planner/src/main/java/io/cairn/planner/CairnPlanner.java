@@ -790,7 +790,6 @@ public final class CairnPlanner {
             List.of("DROP", "INDEX"),
             List.of("DROP", "SCHEMA"),
             List.of("DROP", "SEQUENCE"),
-            List.of("UPDATE", "STATISTICS"),
             List.of("TRUNCATE", "TABLE"));
 
     /** The name of a statement this version recognises but cannot run, or null. */

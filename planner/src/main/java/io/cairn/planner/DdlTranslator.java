@@ -28,6 +28,7 @@ import io.cairn.sql.tree.SplitTable;
 import io.cairn.sql.tree.Statement;
 import io.cairn.sql.tree.TableOption;
 import io.cairn.sql.tree.TypeSpec;
+import io.cairn.sql.tree.UpdateStatistics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -71,6 +72,10 @@ final class DdlTranslator {
     if (statement instanceof FlushTable flush) {
       TableDescriptor table = existingTable(catalog, flush.name());
       return new StatementPlan.FlushTable(table.schemaName(), table.tableName());
+    }
+    if (statement instanceof UpdateStatistics update) {
+      TableDescriptor table = existingTable(catalog, update.name());
+      return new StatementPlan.UpdateStatistics(table.schemaName(), table.tableName());
     }
     if (statement instanceof SplitTable split) {
       TableDescriptor table = existingTable(catalog, split.name());

@@ -94,6 +94,8 @@ public final class Explainer {
                 + String.join(", ", options));
       } else if (plan instanceof StatementPlan.FlushTable f) {
         lines.add("FLUSH TABLE " + f.schemaName() + "." + f.tableName());
+      } else if (plan instanceof StatementPlan.UpdateStatistics u) {
+        lines.add("UPDATE STATISTICS " + u.schemaName() + "." + u.tableName());
       } else if (plan instanceof StatementPlan.SplitTable t) {
         lines.add("SPLIT TABLE " + t.schemaName() + "." + t.tableName());
       } else if (plan instanceof StatementPlan.CompactTable c) {

@@ -76,6 +76,18 @@ public final class EmbeddedStore implements KvStore {
   private final ExecutorService compactor;
   private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
   private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
+
+  /**
+   * One thread (when there is work) for statistics: refreshing stale regions and writing {@value
+   * StatisticsTable#NAME}, in the order asked.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor statisticsWorker = statisticsWorker();
+
+  private final Set<Region> statisticsQueued = ConcurrentHashMap.newKeySet();
+
+  /** The durable store's persisted statistics; null in memory. */
+  private volatile StatisticsTable statisticsTable;
+
   private final AtomicLong memstoreBytes = new AtomicLong();
   private final CompactionLog compactionLog = new CompactionLog();
   private final Object memoryPressure = new Object();
@@ -131,6 +143,7 @@ public final class EmbeddedStore implements KvStore {
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed));
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
+    openStatistics();
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         memstoreBytes.addAndGet(r.memstoreBytes());
@@ -459,11 +472,12 @@ public final class EmbeddedStore implements KvStore {
 
   @Override
   public Optional<KvTable> table(String tableName) {
-    EmbeddedTable t = tables.get(tableName);
-    if (t != null) {
-      return Optional.of(t);
+    // a view first: SYSTEM.STATS is both a view and the KV table behind it, which is the store's
+    KvTable view = systemViews.get(tableName);
+    if (view != null) {
+      return Optional.of(view);
     }
-    return Optional.ofNullable(systemViews.get(tableName));
+    return Optional.ofNullable(tables.get(tableName));
   }
 
   private Map<String, KvTable> systemViews() {
@@ -471,7 +485,9 @@ public final class EmbeddedStore implements KvStore {
         SystemViews.BUFFER_POOL.kvTableName(),
         new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows),
         SystemViews.BLOCK_CACHE.kvTableName(),
-        new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows));
+        new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows),
+        SystemViews.STATS.kvTableName(),
+        new SystemViewTable(SystemViews.STATS, this::statisticsRows));
   }
 
   private List<Object[]> bufferPoolRows() {
@@ -620,6 +636,9 @@ public final class EmbeddedStore implements KvStore {
         if (e.getKey().activeMemstoreBytes() > config.memstoreFlushBytes()) {
           requestFlush(e.getValue(), e.getKey());
         }
+        if (e.getKey().statisticsStale()) {
+          requestStatistics(e.getValue(), e.getKey());
+        }
       }
       return;
     }
@@ -680,6 +699,145 @@ public final class EmbeddedStore implements KvStore {
     } catch (java.util.concurrent.RejectedExecutionException e) {
       compactionQueued.remove(region);
     }
+  }
+
+  // ---- statistics ----
+
+  private static java.util.concurrent.ThreadPoolExecutor statisticsWorker() {
+    java.util.concurrent.ThreadPoolExecutor worker =
+        new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            10,
+            TimeUnit.SECONDS,
+            new java.util.concurrent.LinkedBlockingQueue<>(),
+            daemon("cairn-statistics"));
+    worker.allowCoreThreadTimeOut(true); // an idle store holds no thread
+    return worker;
+  }
+
+  /**
+   * Collects the region's statistics again in the background (enough was written since the last
+   * collection); at most one queued per region, one running at a time for the whole store.
+   */
+  void requestStatistics(EmbeddedTable table, Region region) {
+    if (closed || !statisticsQueued.add(region)) {
+      return;
+    }
+    try {
+      statisticsWorker.execute(
+          () -> {
+            statisticsQueued.remove(region);
+            if (closed) {
+              return;
+            }
+            try {
+              table.collectRegion(region);
+            } catch (RuntimeException e) {
+              LOG.warn("Statistics of {} failed", region, e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      statisticsQueued.remove(region);
+    }
+  }
+
+  /** Creates or reads back SYSTEM.STATS (a durable store's) and hands each table its statistics. */
+  private void openStatistics() {
+    EmbeddedTable kv = tables.get(StatisticsTable.NAME);
+    if (kv == null) {
+      kv = (EmbeddedTable) createTable(StatisticsTable.NAME, new TableSpec(Map.of(), List.of()));
+    }
+    StatisticsTable st = new StatisticsTable(kv);
+    List<Mutation> garbage = new ArrayList<>();
+    long restored = 0;
+    for (Map.Entry<String, List<RegionStatistics>> e : st.readAll().entrySet()) {
+      EmbeddedTable t = tables.get(e.getKey());
+      List<RegionStatistics> stale = new ArrayList<>();
+      for (RegionStatistics rs : e.getValue()) {
+        if (t != null && t.restoreStatistics(rs)) {
+          restored++;
+        } else {
+          stale.add(rs); // a dropped table's, or a region split before its rows were rewritten
+        }
+      }
+      garbage.addAll(st.replace(e.getKey(), stale, List.of()));
+    }
+    if (!garbage.isEmpty()) {
+      commitStatistics(kv, garbage);
+    }
+    statisticsTable = st;
+    LOG.debug("Restored the statistics of {} regions", restored);
+  }
+
+  /** A region's statistics changed: rewrites its rows of SYSTEM.STATS in the background. */
+  void statisticsChanged(EmbeddedTable table, RegionStatistics before, RegionStatistics after) {
+    persistStatistics(table, before == null ? List.of() : List.of(before), List.of(after));
+  }
+
+  /** Regions went (a split's parent, a dropped table): deletes their rows in the background. */
+  void statisticsRemoved(EmbeddedTable table, List<RegionStatistics> removed) {
+    persistStatistics(table, removed, List.of());
+  }
+
+  private void persistStatistics(
+      EmbeddedTable table, List<RegionStatistics> before, List<RegionStatistics> after) {
+    StatisticsTable st = statisticsTable;
+    if (st == null || !StatisticsTable.persists(table.name())) {
+      return;
+    }
+    List<Mutation> batch = st.replace(table.name(), before, after);
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      statisticsWorker.execute(
+          () -> {
+            try {
+              commitStatistics((EmbeddedTable) st.kvTable(), batch);
+            } catch (RuntimeException e) {
+              LOG.warn("Cannot write the statistics of {} to {}", table.name(), st.kvTable(), e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("Statistics of {} not written: the store is closed", table.name());
+    }
+  }
+
+  /** Writes SYSTEM.STATS rows, also while the store closes (its worker drains before the log). */
+  private void commitStatistics(EmbeddedTable kv, List<Mutation> batch) {
+    activeCommits.incrementAndGet();
+    try {
+      written = true;
+      commitOpen(List.of(kv), List.of(batch), Durability.SYNC);
+    } finally {
+      activeCommits.decrementAndGet();
+    }
+  }
+
+  /** The rows of the view SYSTEM.STATS: every table's chunks, under their SQL names. */
+  private List<Object[]> statisticsRows() {
+    Map<String, String[]> sqlNames = new java.util.HashMap<>();
+    EmbeddedTable catalog = tables.get(io.cairn.core.catalog.Catalog.CATALOG_TABLE);
+    if (catalog != null) {
+      for (io.cairn.core.catalog.TableDescriptor d :
+          io.cairn.core.catalog.StoreCatalog.readDescriptors(catalog)) {
+        sqlNames.put(d.kvTableName(), new String[] {d.schemaName(), d.tableName()});
+      }
+    }
+    List<Object[]> rows = new ArrayList<>();
+    for (EmbeddedTable t : tables.values()) {
+      String[] sqlName = sqlNames.get(t.name());
+      if (sqlName == null) {
+        int dot = t.name().indexOf('.');
+        if (dot < 0) {
+          continue; // a KV table without a SQL table (tests of the KV SPI)
+        }
+        sqlName = new String[] {t.name().substring(0, dot), t.name().substring(dot + 1)};
+      }
+      t.addStatisticsRows(sqlName[0], sqlName[1], rows);
+    }
+    return rows;
   }
 
   /**
@@ -764,6 +922,7 @@ public final class EmbeddedStore implements KvStore {
       closed = true;
     }
     if (dir == null) {
+      statisticsWorker.shutdownNow();
       for (String tableName : List.copyOf(tables.keySet())) {
         dropTable(tableName);
       }
@@ -778,13 +937,16 @@ public final class EmbeddedStore implements KvStore {
       // a store that took no write since it opened is left as it was: what the log replayed
       // stays in the log (it is durable there), so opening and closing never rewrites files
       if (written) {
+        // the tables first, then SYSTEM.STATS once the statistics of their flushes are in it
+        EmbeddedTable statistics = tables.get(StatisticsTable.NAME);
         for (EmbeddedTable t : tables.values()) {
-          try {
-            t.flushAll();
-          } catch (RuntimeException e) {
-            LOG.error("Flush of table {} at close failed; its data stays in the log", t.name(), e);
-            failure = e;
+          if (t != statistics) {
+            failure = flushAtClose(t, failure);
           }
+        }
+        shutdown(statisticsWorker);
+        if (statistics != null) {
+          failure = flushAtClose(statistics, failure);
         }
         allFlushed = failure == null && trimLog();
         writeManifest();
@@ -792,6 +954,7 @@ public final class EmbeddedStore implements KvStore {
     } catch (RuntimeException e) {
       failure = e;
     } finally {
+      statisticsWorker.shutdownNow();
       try {
         wal.close();
         if (allFlushed) {
@@ -808,6 +971,16 @@ public final class EmbeddedStore implements KvStore {
     }
   }
 
+  private static RuntimeException flushAtClose(EmbeddedTable t, RuntimeException failure) {
+    try {
+      t.flushAll();
+      return failure;
+    } catch (RuntimeException e) {
+      LOG.error("Flush of table {} at close failed; its data stays in the log", t.name(), e);
+      return e;
+    }
+  }
+
   /**
    * Drops the store as a killed process would: background work stops, nothing is flushed, no
    * manifest is written; the log and files are closed and the lock released so that the directory
@@ -820,9 +993,11 @@ public final class EmbeddedStore implements KvStore {
     }
     flusher.shutdownNow();
     compactor.shutdownNow();
+    statisticsWorker.shutdownNow();
     try {
       flusher.awaitTermination(1, TimeUnit.MINUTES);
       compactor.awaitTermination(1, TimeUnit.MINUTES);
+      statisticsWorker.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

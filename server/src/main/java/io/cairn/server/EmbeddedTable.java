@@ -2,6 +2,7 @@ package io.cairn.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -15,6 +16,7 @@ import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
+import io.cairn.kv.TableStatistics;
 import io.cairn.server.cell.CellCursor;
 import io.cairn.server.cell.RowCursor;
 import io.cairn.server.cell.RowCursors;
@@ -34,6 +36,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -78,6 +83,13 @@ final class EmbeddedTable implements KvTable {
   private long nextRegionId;
   private volatile boolean dropped;
 
+  /**
+   * Each region's statistics by region id; none for a region never collected (a store written
+   * before statistics existed, or whose statistics rows were lost).
+   */
+  private final Map<Long, RegionStatistics> statistics =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private EmbeddedTable(
       EmbeddedStore store,
       long tableId,
@@ -113,6 +125,11 @@ final class EmbeddedTable implements KvTable {
     }
     EmbeddedTable t =
         new EmbeddedTable(store, tableId, name, dir, options, regions, 1, 1, regions.length + 1);
+    long now = System.currentTimeMillis();
+    for (Region r : regions) {
+      t.installStatistics(
+          r, RegionStatistics.empty(r.regionId(), r.range(), t.guidePostWidth(), now), 0, 0);
+    }
     if (dir != null) {
       synchronized (t.manifestLock) {
         t.writeManifest();
@@ -624,8 +641,16 @@ final class EmbeddedTable implements KvTable {
       List<CellCursor> sources = new ArrayList<>();
       frozen.forEach(m -> sources.add(m.cursor()));
       StoreFile file;
+      long width = guidePostWidth();
+      StatisticsCollector collector =
+          new StatisticsCollector(region.regionId(), region.range(), width);
+      boolean hadFiles = !region.peekState().files().isEmpty();
+      long flushedCells = 0;
+      for (Memstore m : frozen) {
+        flushedCells += m.cellCount();
+      }
       try (CellCursor cursor = MergingCursor.of(sources)) {
-        file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false);
+        file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false, collector);
       }
       synchronized (manifestLock) {
         List<StoreFile> files = new ArrayList<>(region.peekState().files().size() + 1);
@@ -640,6 +665,18 @@ final class EmbeddedTable implements KvTable {
           throw e;
         }
         region.completeFlush(frozen, file, maxSequenceId);
+      }
+      long now = System.currentTimeMillis();
+      RegionStatistics delta = collector.finish(width, now);
+      RegionStatistics before = statistics.get(region.regionId());
+      if (!hadFiles) {
+        installStatistics(region, delta, flushedCells, collector.bytes());
+      } else if (before != null) {
+        installStatistics(
+            region,
+            before.plus(delta, width, StatisticsCollector.MAX_CHUNKS_PER_REGION, now),
+            flushedCells,
+            collector.bytes());
       }
       store.memstoreShrank(bytes);
       store.trimLog();
@@ -661,7 +698,12 @@ final class EmbeddedTable implements KvTable {
    * below it are dropped too and sequence ids at or below it become 0.
    */
   private StoreFile writeFile(
-      Region region, CellCursor cursor, long smallestReadPoint, boolean major, boolean throttle) {
+      Region region,
+      CellCursor cursor,
+      long smallestReadPoint,
+      boolean major,
+      boolean throttle,
+      StatisticsCollector collector) {
     long fileId;
     BlockFileOptions opts;
     synchronized (manifestLock) {
@@ -683,7 +725,8 @@ final class EmbeddedTable implements KvTable {
         if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
           break;
         }
-        if (!r.equals(row)) {
+        boolean newRow = !r.equals(row);
+        if (newRow) {
           row = r;
           rowDecided = false;
         }
@@ -693,10 +736,12 @@ final class EmbeddedTable implements KvTable {
             rowDecided = true; // the newest version every reader sees; older ones are shadowed
             if (!(major && cursor.isDelete())) {
               writer.append(r, major ? 0 : seq, cursor.isDelete(), cursor.value());
+              collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
               cells++;
             }
           } else {
             writer.append(r, seq, cursor.isDelete(), cursor.value());
+            collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
             cells++;
           }
         }
@@ -783,8 +828,11 @@ final class EmbeddedTable implements KvTable {
         List<CellCursor> sources = new ArrayList<>();
         selected.forEach(f -> sources.add(f.reader().cursor(CachePolicy.NO_CACHE)));
         StoreFile output;
+        long width = guidePostWidth();
+        StatisticsCollector collector =
+            new StatisticsCollector(region.regionId(), region.range(), width);
         try (CellCursor cursor = MergingCursor.of(sources)) {
-          output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true);
+          output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true, collector);
         }
         long bytesOut = output == null ? 0 : output.sizeBytes();
         synchronized (manifestLock) {
@@ -796,6 +844,10 @@ final class EmbeddedTable implements KvTable {
             throw e;
           }
           region.replaceFiles(selected, output);
+        }
+        if (dropDeletes) {
+          // every file rewritten into one: its rows are the region's, bar the memstores'
+          installStatistics(region, collector.finish(width, System.currentTimeMillis()), 0, 0);
         }
         selected.forEach(StoreFile::release); // after the manifest without them is durable
         logged.finish(bytesOut);
@@ -939,6 +991,12 @@ final class EmbeddedTable implements KvTable {
         }
         regions = next;
         parent.retire();
+        RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+        if (parentStatistics != null) {
+          installStatistics(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
+          installStatistics(high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
+          store.statisticsRemoved(this, List.of(parentStatistics));
+        }
         LOG.info("Split {} at {} into {} and {}", parent, mid, low, high);
       } finally {
         parent.writeLock().unlock();
@@ -954,6 +1012,8 @@ final class EmbeddedTable implements KvTable {
 
   void drop() {
     dropped = true;
+    store.statisticsRemoved(this, List.copyOf(statistics.values()));
+    statistics.clear();
     Region[] rs;
     while (true) {
       rs = regions;
@@ -1002,12 +1062,214 @@ final class EmbeddedTable implements KvTable {
     all.forEach(StoreFile::closeKeepingFile);
   }
 
+  // ---- statistics ----
+
+  /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
+  static final int STALE_PERCENT = 10;
+
+  /** ...but never fewer than this many mutations... */
+  static final long STALE_MIN_ROWS = 1000;
+
+  /** ...or this many raw bytes. */
+  static final long STALE_MIN_BYTES = 4L << 20;
+
+  /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
+  long guidePostWidth() {
+    return fileOptions.guidePostWidth();
+  }
+
+  /**
+   * Makes {@code stats} the region's statistics; they cover {@code coveredRows} and {@code
+   * coveredBytes} of the changes the region counted (what the collection read or the flush wrote).
+   * Persisted in the background.
+   */
+  private void installStatistics(
+      Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
+    if (dropped) {
+      return;
+    }
+    RegionStatistics before = statistics.put(region.regionId(), stats);
+    region.statisticsCollected(
+        coveredRows,
+        coveredBytes,
+        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    store.statisticsChanged(this, before, stats);
+  }
+
+  /**
+   * At open: statistics read back from SYSTEM.STATS; false when the region is not (or no more)
+   * here.
+   */
+  boolean restoreStatistics(RegionStatistics stats) {
+    for (Region r : regions) {
+      if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
+        statistics.put(r.regionId(), stats);
+        r.statisticsCollected(
+            0,
+            0,
+            Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+            Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The statistics of the regions that have some, in key order. */
+  List<RegionStatistics> regionStatistics() {
+    List<RegionStatistics> out = new ArrayList<>();
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs != null) {
+        out.add(rs);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public TableStatistics statistics() {
+    List<TableStatistics.Chunk> chunks = new ArrayList<>();
+    long collectedAt = Long.MAX_VALUE;
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs == null) {
+        chunks.add(
+            new TableStatistics.Chunk(
+                r.regionId(),
+                r.range().start(),
+                r.range().stop(),
+                -1,
+                r.fileBytes() + r.memstoreBytes()));
+        collectedAt = 0;
+      } else {
+        rs.addTo(chunks);
+        collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
+      }
+    }
+    return new TableStatistics(guidePostWidth(), chunks, collectedAt);
+  }
+
+  /**
+   * Collects every region's statistics now, reading its visible rows (UPDATE STATISTICS), and
+   * returns the table's.
+   */
+  @Override
+  public TableStatistics updateStatistics() {
+    store.checkOpen();
+    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    boolean progress = true;
+    while (progress) { // a split meanwhile makes daughters: collect them too
+      progress = false;
+      for (Region r : regions) {
+        if (done.add(r)) {
+          collectRegion(r);
+          progress = true;
+        }
+      }
+    }
+    return statistics();
+  }
+
+  /**
+   * Reads the region's visible rows at a read point taken now and makes their counts its
+   * statistics. Holds the region's maintenance lock: one collection (flush, compaction, split) of a
+   * region at a time.
+   */
+  void collectRegion(Region region) {
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired() || dropped) {
+        return;
+      }
+      long coveredRows = region.changedRows();
+      long coveredBytes = region.changedBytes();
+      long width = guidePostWidth();
+      StatisticsCollector collector =
+          new StatisticsCollector(region.regionId(), region.range(), width);
+      long readPoint = store.mvcc.beginRead();
+      try {
+        RegionState state = region.acquireState();
+        if (state == null) {
+          return; // split meanwhile
+        }
+        try (RowCursor rows = region.scan(state, region.range(), readPoint, CachePolicy.NO_CACHE)) {
+          while (rows.next()) {
+            collector.addRow(
+                rows.keyArray(),
+                rows.keyOffset(),
+                rows.keyLength(),
+                (long) rows.keyLength() + rows.valueLength());
+          }
+        } finally {
+          state.release();
+        }
+      } finally {
+        store.mvcc.endRead(readPoint);
+      }
+      installStatistics(
+          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+    } finally {
+      region.maintenanceLock().unlock();
+    }
+  }
+
+  /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */
+  void addStatisticsRows(String schema, String tableName, List<Object[]> out) {
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs == null) {
+        out.add(
+            new Object[] {
+              schema,
+              tableName,
+              r.regionId(),
+              r.range().start().toString(),
+              r.range().stop().toString(),
+              null,
+              null,
+              guidePostWidth(),
+              null
+            });
+        continue;
+      }
+      LocalDateTime at =
+          LocalDateTime.ofInstant(
+              Instant.ofEpochMilli(rs.collectedAtMillis()), ZoneId.systemDefault());
+      for (int i = 0; i < rs.chunks().size(); i++) {
+        RegionStatistics.Bucket b = rs.chunks().get(i);
+        out.add(
+            new Object[] {
+              schema,
+              tableName,
+              r.regionId(),
+              b.start().toString(),
+              rs.stop(i).toString(),
+              b.rows(),
+              b.bytes(),
+              rs.width(),
+              at
+            });
+      }
+    }
+  }
+
+  /**
+   * The rows the statistics counted plus the mutations applied since (updates and deletes count as
+   * rows: an estimate); a region without statistics counts its cells, versions included.
+   */
   @Override
   public long approximateRowCount() {
     // split daughters share their parent's files and memstores: count each one once
     Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     long cells = 0;
     for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs != null) {
+        cells += rs.rows() + r.changedRows();
+        continue;
+      }
       RegionState s = r.peekState();
       cells += s.active().cellCount();
       for (Memstore m : s.frozen()) {

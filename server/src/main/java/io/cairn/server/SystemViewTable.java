@@ -14,6 +14,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableStatistics;
 import io.cairn.server.cell.RowCursor;
 import io.cairn.server.coprocessor.ProgramScanner;
 import java.nio.ByteBuffer;
@@ -90,6 +91,13 @@ final class SystemViewTable implements KvTable {
   @Override
   public List<RegionInfo> regions() {
     return List.of();
+  }
+
+  /** One chunk over all keys, counts unknown: a view's rows are computed when scanned. */
+  @Override
+  public TableStatistics statistics() {
+    return new TableStatistics(
+        -1, List.of(new TableStatistics.Chunk(0, Bytes.EMPTY, Bytes.EMPTY, -1, -1)), 0);
   }
 
   private CairnException readOnly(String what) {

@@ -297,8 +297,17 @@ class TestDurableStore {
       t.mutate(List.of(put(1, 1)));
       t.flush();
       store.dropTable("T");
+      long statisticsId =
+          ((EmbeddedTable)
+                  store.tables().stream()
+                      .filter(k -> k.name().equals(StatisticsTable.NAME))
+                      .findFirst()
+                      .orElseThrow())
+              .tableId();
       try (var entries = Files.list(dir.resolve("store").resolve("tables"))) {
-        assertThat(entries).isEmpty();
+        assertThat(entries.map(p -> p.getFileName().toString()))
+            .as("only the store's SYSTEM.STATS is left")
+            .containsExactly(Long.toString(statisticsId));
       }
       store.createTable("T").mutate(List.of(put(2, 2)));
     }

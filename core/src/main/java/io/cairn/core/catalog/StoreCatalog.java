@@ -71,6 +71,16 @@ public final class StoreCatalog implements Catalog {
   }
 
   private void load() {
+    for (TableDescriptor t : readDescriptors(table)) {
+      tables.put(key(t.schemaName(), t.tableName()), t);
+    }
+  }
+
+  /**
+   * The table descriptors held in {@code catalogTable} (a store's {@value #CATALOG_TABLE}), read
+   * now: how the store names its KV tables in SQL (SYSTEM.STATS shows SQL names).
+   */
+  public static List<TableDescriptor> readDescriptors(KvTable catalogTable) {
     List<Expr> projection = List.of(new Expr.ColumnRef(1, DataType.VARBINARY));
     ScanRequest request =
         new ScanRequest(
@@ -78,12 +88,13 @@ public final class StoreCatalog implements Catalog {
             new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
             EvalContext.EMPTY,
             true);
-    try (RowScanner scanner = table.scan(request)) {
+    List<TableDescriptor> out = new ArrayList<>();
+    try (RowScanner scanner = catalogTable.scan(request)) {
       for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
-        TableDescriptor t = DescriptorSerializer.deserialize((byte[]) row[0]);
-        tables.put(key(t.schemaName(), t.tableName()), t);
+        out.add(DescriptorSerializer.deserialize((byte[]) row[0]));
       }
     }
+    return out;
   }
 
   private static String key(String schema, String name) {

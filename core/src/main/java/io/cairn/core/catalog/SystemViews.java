@@ -77,7 +77,36 @@ public final class SystemViews {
           "HEAP_ALLOCATION_RATIO",
           DataType.DOUBLE);
 
-  private static final List<TableDescriptor> ALL = List.of(BLOCK_CACHE, BUFFER_POOL);
+  /**
+   * {@code SYSTEM.STATS}: the statistics of every table, one row per chunk (a region's range cut at
+   * guide posts) in key order, with the rows and raw bytes the chunk held when collected. START_KEY
+   * and STOP_KEY are the row keys in hex ('' at either end of the key space); ROW_COUNT is null
+   * when the region was never collected. COLLECTED_AT is the server's local time. The store
+   * persists the same statistics in its KV table of this name, keyed by KV table and region.
+   */
+  public static final TableDescriptor STATS =
+      new TableDescriptor(
+          -3,
+          SCHEMA,
+          "STATS",
+          List.of(
+              new ColumnDescriptor("TABLE_SCHEM", 1, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("TABLE_NAME", 2, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("REGION_ID", 3, DataType.BIGINT),
+              new ColumnDescriptor("START_KEY", 4, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("STOP_KEY", 5, DataType.VARCHAR),
+              new ColumnDescriptor("ROW_COUNT", 6, DataType.BIGINT),
+              new ColumnDescriptor("BYTE_COUNT", 7, DataType.BIGINT),
+              new ColumnDescriptor("GUIDE_POSTS_WIDTH", 8, DataType.BIGINT),
+              new ColumnDescriptor("COLLECTED_AT", 9, DataType.TIMESTAMP)),
+          List.of(
+              new KeyColumn(0, SortOrder.ASC),
+              new KeyColumn(1, SortOrder.ASC),
+              new KeyColumn(3, SortOrder.ASC)),
+          Map.of(),
+          1);
+
+  private static final List<TableDescriptor> ALL = List.of(BLOCK_CACHE, BUFFER_POOL, STATS);
 
   private SystemViews() {}
 

@@ -11,6 +11,7 @@ import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableStatistics;
 import io.cairn.protocol.Error;
 import io.cairn.protocol.ScanSpec;
 import java.time.LocalDateTime;
@@ -165,6 +166,41 @@ public final class WireMessages {
   }
 
   // --- regions -------------------------------------------------------------------------------
+
+  public static io.cairn.protocol.TableStatistics toProto(TableStatistics statistics) {
+    io.cairn.protocol.TableStatistics.Builder b =
+        io.cairn.protocol.TableStatistics.newBuilder()
+            .setGuidePostWidth(statistics.guidePostWidth())
+            .setCollectedAtMillis(statistics.collectedAtMillis());
+    for (TableStatistics.Chunk c : statistics.chunks()) {
+      b.addChunks(
+          io.cairn.protocol.StatisticsChunk.newBuilder()
+              .setRegionId(c.regionId())
+              .setStart(bytes(c.start()))
+              .setStop(bytes(c.stop()))
+              .setRows(c.rows())
+              .setBytes(c.bytes()));
+    }
+    return b.build();
+  }
+
+  /**
+   * @throws CairnException PROTOCOL_ERROR when the message holds no chunk
+   */
+  public static TableStatistics fromProto(io.cairn.protocol.TableStatistics message) {
+    if (message.getChunksCount() == 0) {
+      throw new CairnException(
+          ErrorCode.PROTOCOL_ERROR,
+          "Table statistics: expected chunks covering the key space, found none");
+    }
+    List<TableStatistics.Chunk> chunks = new ArrayList<>(message.getChunksCount());
+    for (io.cairn.protocol.StatisticsChunk c : message.getChunksList()) {
+      chunks.add(
+          new TableStatistics.Chunk(
+              c.getRegionId(), bytes(c.getStart()), bytes(c.getStop()), c.getRows(), c.getBytes()));
+    }
+    return new TableStatistics(message.getGuidePostWidth(), chunks, message.getCollectedAtMillis());
+  }
 
   public static io.cairn.protocol.Region toProto(RegionInfo region) {
     return io.cairn.protocol.Region.newBuilder()

@@ -25,6 +25,7 @@ import io.cairn.kv.RegionInfo;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.SortKey;
+import io.cairn.kv.TableStatistics;
 import io.cairn.protocol.ScanSpec;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -439,6 +440,28 @@ class TestWireCodec {
         WireMessages.fromProto(WireMessages.toProto(new IllegalStateException("boom")));
     assertThat(internal.errorCode()).isEqualTo(ErrorCode.INTERNAL_ERROR);
     assertThat(internal).hasMessageContaining("boom");
+  }
+
+  @Example
+  void statisticsRoundTrip() {
+    Bytes a = Bytes.wrap(new byte[] {1, 2});
+    Bytes b = Bytes.wrap(new byte[] {(byte) 0xff});
+    TableStatistics statistics =
+        new TableStatistics(
+            32L << 20,
+            List.of(
+                new TableStatistics.Chunk(1, Bytes.EMPTY, a, 10, 200),
+                new TableStatistics.Chunk(1, a, b, 0, 0),
+                new TableStatistics.Chunk(4, b, Bytes.EMPTY, -1, 4096)),
+            1_700_000_000_000L);
+    assertThat(WireMessages.fromProto(WireMessages.toProto(statistics))).isEqualTo(statistics);
+    TableStatistics ofRegions =
+        TableStatistics.ofRegions(
+            List.of(new RegionInfo(3, new KeyRange(Bytes.EMPTY, Bytes.EMPTY), 0, 0, 0)));
+    assertThat(WireMessages.fromProto(WireMessages.toProto(ofRegions))).isEqualTo(ofRegions);
+    assertProtocolError(
+        () -> WireMessages.fromProto(io.cairn.protocol.TableStatistics.getDefaultInstance()),
+        "found none");
   }
 
   @Example

@@ -23,6 +23,7 @@ public sealed interface StatementPlan
         StatementPlan.FlushTable,
         StatementPlan.CompactTable,
         StatementPlan.SplitTable,
+        StatementPlan.UpdateStatistics,
         StatementPlan.Explain {
 
   /** Types of the {@code ?} parameters, in order. */
@@ -142,6 +143,22 @@ public sealed interface StatementPlan
   /** FLUSH TABLE: write every region's memstore to files. */
   record FlushTable(String schemaName, String tableName) implements StatementPlan {
     public FlushTable {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * UPDATE STATISTICS: collects the table's statistics now (every region read at a snapshot); the
+   * update count is the number of chunks collected.
+   */
+  record UpdateStatistics(String schemaName, String tableName) implements StatementPlan {
+    public UpdateStatistics {
       requireNonNull(schemaName, "schemaName is null");
       requireNonNull(tableName, "tableName is null");
     }

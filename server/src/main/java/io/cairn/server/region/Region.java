@@ -48,6 +48,19 @@ public final class Region {
   private final java.util.concurrent.atomic.AtomicBoolean filesReleased =
       new java.util.concurrent.atomic.AtomicBoolean();
 
+  /**
+   * Mutations and their raw bytes (key + value) applied since the region's statistics were last
+   * collected; written under the write lock, read without it (estimates).
+   */
+  private volatile long changedRows;
+
+  private volatile long changedBytes;
+
+  /** Changes past which the region's statistics are stale ({@link #statisticsStale()}). */
+  private volatile long staleRows = Long.MAX_VALUE;
+
+  private volatile long staleBytes = Long.MAX_VALUE;
+
   public Region(
       long regionId,
       String tableName,
@@ -164,13 +177,52 @@ public final class Region {
   /** Adds the batch's cells at {@code sequenceId}. Caller holds the write lock. */
   public void apply(List<Mutation> mutations, long sequenceId) {
     Memstore active = state.active();
+    long bytes = 0;
     for (Mutation m : mutations) {
       if (m instanceof Mutation.Put put) {
         active.put(put.key(), sequenceId, put.value());
+        bytes += put.key().length() + put.value().length();
       } else {
         active.delete(m.key(), sequenceId);
+        bytes += m.key().length();
       }
     }
+    changedRows += mutations.size(); // one writer at a time: the caller holds the write lock
+    changedBytes += bytes;
+  }
+
+  // ---- statistics bookkeeping ----
+
+  /** Mutations applied since the statistics were collected (updates and deletes included). */
+  public long changedRows() {
+    return changedRows;
+  }
+
+  /** Raw bytes (key + value) of the mutations applied since the statistics were collected. */
+  public long changedBytes() {
+    return changedBytes;
+  }
+
+  /**
+   * Records that statistics covering {@code rows} and {@code bytes} of the changes counted so far
+   * were installed (all of them for a collection that read the region, the flushed part for a
+   * flush), and when the remaining changes make them stale.
+   */
+  public void statisticsCollected(long rows, long bytes, long staleRows, long staleBytes) {
+    writeLock.lock();
+    try {
+      changedRows = Math.max(0, changedRows - rows);
+      changedBytes = Math.max(0, changedBytes - bytes);
+      this.staleRows = staleRows;
+      this.staleBytes = staleBytes;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Whether enough was written since the last collection to collect the statistics again. */
+  public boolean statisticsStale() {
+    return changedRows > staleRows || changedBytes > staleBytes;
   }
 
   /**

@@ -87,6 +87,10 @@ final class RequestHandler {
       case DROP_TABLE ->
           answer.setTableDescriptor(dropTable(database(connection), request.getDropTable()));
       case GET_TABLE -> answer.setTableInfo(tableInfo(database(connection), request.getGetTable()));
+      case GET_STATISTICS ->
+          answer.setStatistics(
+              WireMessages.toProto(
+                  table(database(connection), request.getGetStatistics().getTable()).statistics()));
       case ALLOCATE_IDS ->
           answer.setIdRange(allocateIds(database(connection), request.getAllocateIds()));
       case MUTATE -> answer.setMutateResult(mutate(database(connection), request.getMutate()));
@@ -296,6 +300,11 @@ final class RequestHandler {
       case FLUSH -> table.flush();
       case COMPACT -> table.compact(admin.getCompact().getMajor());
       case SPLIT -> table.split();
+      case UPDATE_STATISTICS -> {
+        return AdminResult.newBuilder()
+            .setStatistics(WireMessages.toProto(table.updateStatistics()))
+            .build();
+      }
       default ->
           throw new CairnException(
               ErrorCode.PROTOCOL_ERROR,

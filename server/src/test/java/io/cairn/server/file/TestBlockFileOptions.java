@@ -14,7 +14,7 @@ class TestBlockFileOptions {
     assertThat(BlockFileOptions.DEFAULT)
         .isEqualTo(
             new BlockFileOptions(
-                DataBlockEncoding.FAST_DIFF, Compression.LZ4, 65536, true, 104857600L));
+                DataBlockEncoding.FAST_DIFF, Compression.LZ4, 65536, true, 33554432L));
     assertThat(BlockFileOptions.fromTableOptions(Map.of())).isEqualTo(BlockFileOptions.DEFAULT);
   }
 

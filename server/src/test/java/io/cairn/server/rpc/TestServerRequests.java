@@ -87,7 +87,7 @@ class TestServerRequests {
       Response catalog = client.call(getCatalog());
       assertThat(catalog.getCatalogData().getVersion()).isEqualTo(created.getCatalog());
       assertThat(tableNames(catalog))
-          .containsExactly("PUBLIC.T", "SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL");
+          .containsExactly("PUBLIC.T", "SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.STATS");
 
       // if not exists: an empty answer, no change
       Response again =
@@ -523,6 +523,42 @@ class TestServerRequests {
       assertThat(info.getRegions(0).getStop()).isEqualTo(info.getRegions(1).getStart());
       assertThat(info.getRegions(0).getFileBytes()).isPositive();
       assertThat(info.getRegions(1).getFileBytes()).isPositive();
+    }
+  }
+
+  @Test
+  void statisticsAreAskedForAndUpdatedOverTheWire(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    server = TestingServers.start(Map.of(ServerConfig.DATA, dir.toString()));
+    try (TestingRpcClient client = TestingRpcClient.open(server.port(), "")) {
+      TableDescriptor t = TestingRpcTables.create(client, "T");
+      TestingRpcTables.load(client, t, 0, 300);
+      Request.Builder get =
+          Request.newBuilder()
+              .setGetStatistics(
+                  io.cairn.protocol.GetStatistics.newBuilder().setTable(t.kvTableName()));
+      io.cairn.kv.TableStatistics before =
+          io.cairn.core.wire.WireMessages.fromProto(client.call(get).getStatistics());
+      assertThat(before.rows()).as("not collected since the table was created").isZero();
+      assertThat(before.guidePostWidth()).isEqualTo(32L << 20);
+      Response updated =
+          client.call(
+              Request.newBuilder()
+                  .setAdmin(
+                      Admin.newBuilder()
+                          .setTable(t.kvTableName())
+                          .setUpdateStatistics(
+                              io.cairn.protocol.UpdateStatistics.getDefaultInstance())));
+      io.cairn.kv.TableStatistics after =
+          io.cairn.core.wire.WireMessages.fromProto(updated.getAdminResult().getStatistics());
+      assertThat(after.rows()).isEqualTo(300);
+      assertThat(io.cairn.core.wire.WireMessages.fromProto(client.call(get).getStatistics()))
+          .isEqualTo(after);
+      Response missing =
+          client.call(
+              Request.newBuilder()
+                  .setGetStatistics(io.cairn.protocol.GetStatistics.newBuilder().setTable("T999")));
+      assertThat(missing.getError().getCode()).isEqualTo(ErrorCode.TABLE_NOT_FOUND.code());
     }
   }
 

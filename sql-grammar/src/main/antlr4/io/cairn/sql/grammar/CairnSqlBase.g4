@@ -30,6 +30,7 @@ statement
     | SPLIT TABLE qualifiedName                                              #splitTable
     | COMPACT TABLE qualifiedName                                            #compactTable
     | MAJOR_COMPACT TABLE qualifiedName                                      #majorCompactTable
+    | UPDATE STATISTICS qualifiedName (ALL | COLUMNS)?                         #updateStatistics
     ;
 
 columnDefinition
@@ -116,9 +117,10 @@ identifier
 
 // Keywords that may still be used as unquoted identifiers (Calcite does not reserve them).
 nonReserved
-    : ASC | COMPACT | DESC | FLUSH | IF | KEY | MAJOR_COMPACT | SPLIT
+    : ASC | COLUMNS | COMPACT | DESC | FLUSH | IF | KEY | MAJOR_COMPACT | SPLIT | STATISTICS
     ;
 
+ALL: 'ALL';
 ALTER: 'ALTER';
 ASC: 'ASC';
 BIGINT: 'BIGINT';
@@ -126,6 +128,7 @@ BINARY: 'BINARY';
 BOOLEAN: 'BOOLEAN';
 CHAR: 'CHAR';
 CHARACTER: 'CHARACTER';
+COLUMNS: 'COLUMNS';
 COMPACT: 'COMPACT';
 CONSTRAINT: 'CONSTRAINT';
 CREATE: 'CREATE';
@@ -154,11 +157,13 @@ REAL: 'REAL';
 SET: 'SET';
 SMALLINT: 'SMALLINT';
 SPLIT: 'SPLIT';
+STATISTICS: 'STATISTICS';
 TABLE: 'TABLE';
 TIME: 'TIME';
 TIMESTAMP: 'TIMESTAMP';
 TINYINT: 'TINYINT';
 TRUE: 'TRUE';
+UPDATE: 'UPDATE';
 VARBINARY: 'VARBINARY';
 VARCHAR: 'VARCHAR';
 VARYING: 'VARYING';

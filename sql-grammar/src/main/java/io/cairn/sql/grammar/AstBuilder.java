@@ -16,6 +16,7 @@ import io.cairn.sql.tree.SplitTable;
 import io.cairn.sql.tree.Statement;
 import io.cairn.sql.tree.TableOption;
 import io.cairn.sql.tree.TypeSpec;
+import io.cairn.sql.tree.UpdateStatistics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -115,6 +116,11 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
   @Override
   public Statement visitFlushTable(CairnSqlBaseParser.FlushTableContext ctx) {
     return new FlushTable(qualifiedName(ctx.qualifiedName()));
+  }
+
+  @Override
+  public Statement visitUpdateStatistics(CairnSqlBaseParser.UpdateStatisticsContext ctx) {
+    return new UpdateStatistics(qualifiedName(ctx.qualifiedName()));
   }
 
   @Override

@@ -22,7 +22,7 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
 public final class CairnSqlParser {
   /**
    * The leading keyword sequences of the statements this grammar owns. Adding a statement (CREATE
-   * LOCAL INDEX, UPDATE STATISTICS, ...) adds its prefix here.
+   * LOCAL INDEX, ...) adds its prefix here; UPDATE STATISTICS is decided in {@link #handles}.
    */
   private static final List<List<Integer>> OWNED_PREFIXES =
       List.of(
@@ -79,8 +79,8 @@ public final class CairnSqlParser {
   /**
    * Whether this grammar owns the statement, judged by its leading keywords after comments and
    * whitespace (CREATE TABLE, DROP TABLE, ALTER TABLE name SET, FLUSH TABLE, COMPACT TABLE,
-   * MAJOR_COMPACT TABLE, SPLIT TABLE). Queries and DML (SELECT, UPSERT, INSERT, DELETE, EXPLAIN,
-   * VALUES, WITH, ...) return false and belong to Calcite.
+   * MAJOR_COMPACT TABLE, SPLIT TABLE, UPDATE STATISTICS name without SET). Queries and DML (SELECT,
+   * UPSERT, INSERT, DELETE, EXPLAIN, VALUES, WITH, ...) return false and belong to Calcite.
    */
   public static boolean handles(String sql) {
     requireNonNull(sql, "sql is null");
@@ -100,7 +100,25 @@ public final class CairnSqlParser {
         return true;
       }
     }
+    if (leading.size() >= 2
+        && leading.get(0) == CairnSqlBaseLexer.UPDATE
+        && leading.get(1) == CairnSqlBaseLexer.STATISTICS) {
+      return !leading.contains(CairnSqlBaseLexer.SET) && !hasSet(lexer);
+    }
     return isAlterTableSet(leading);
+  }
+
+  /**
+   * Whether the rest of the statement has a SET: {@code UPDATE STATISTICS [[AS] alias] SET ...} is
+   * an UPDATE of a table named STATISTICS, which belongs to Calcite.
+   */
+  private static boolean hasSet(CairnSqlBaseLexer lexer) {
+    for (Token token = lexer.nextToken(); token.getType() != Token.EOF; token = lexer.nextToken()) {
+      if (token.getType() == CairnSqlBaseLexer.SET) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -7,4 +7,10 @@ package io.cairn.sql.tree;
  * <p>A new statement is a new record added to the {@code permits} list.
  */
 public sealed interface Statement
-    permits CreateTable, DropTable, AlterTableSet, FlushTable, CompactTable, SplitTable {}
+    permits CreateTable,
+        DropTable,
+        AlterTableSet,
+        FlushTable,
+        CompactTable,
+        SplitTable,
+        UpdateStatistics {}

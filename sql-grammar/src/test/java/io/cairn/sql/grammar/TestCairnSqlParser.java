@@ -21,6 +21,7 @@ import io.cairn.sql.tree.QualifiedName;
 import io.cairn.sql.tree.Statement;
 import io.cairn.sql.tree.TableOption;
 import io.cairn.sql.tree.TypeSpec;
+import io.cairn.sql.tree.UpdateStatistics;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -330,6 +331,29 @@ class TestCairnSqlParser {
             new AlterTableSet(
                 QualifiedName.of("S", "Mixed"),
                 List.of(new TableOption("BLOOMFILTER", "ROW", IDENTIFIER))));
+  }
+
+  @Test
+  void updateStatistics() {
+    assertThat(CairnSqlParser.parse("UPDATE STATISTICS t"))
+        .isEqualTo(new UpdateStatistics(QualifiedName.of("T")));
+    assertThat(CairnSqlParser.parse("update statistics s.\"t\" all;"))
+        .isEqualTo(new UpdateStatistics(QualifiedName.of("S", "t")));
+    assertThat(CairnSqlParser.parse("UPDATE STATISTICS statistics COLUMNS"))
+        .isEqualTo(new UpdateStatistics(QualifiedName.of("STATISTICS")));
+    assertThat(CairnSqlParser.parse("DROP TABLE statistics.columns"))
+        .isEqualTo(new DropTable(QualifiedName.of("STATISTICS", "COLUMNS"), false));
+    assertThat(CairnSqlParser.handles("UPDATE STATISTICS t")).isTrue();
+    assertThat(CairnSqlParser.handles("/* c */ update Statistics s.t ALL")).isTrue();
+    assertThat(CairnSqlParser.handles("UPDATE STATISTICS t INDEX")).isTrue(); // a syntax error
+    // an UPDATE of a table named STATISTICS is Calcite's
+    assertThat(CairnSqlParser.handles("UPDATE STATISTICS SET x = 1")).isFalse();
+    assertThat(CairnSqlParser.handles("UPDATE statistics AS s SET x = 1")).isFalse();
+    assertThat(CairnSqlParser.handles("UPDATE statistics s SET x = 1 WHERE y = 2")).isFalse();
+    assertThat(CairnSqlParser.handles("UPDATE t SET x = 1")).isFalse();
+    assertThatThrownBy(() -> CairnSqlParser.parse("UPDATE STATISTICS t INDEX"))
+        .isInstanceOf(ParsingException.class)
+        .hasMessageContaining("INDEX");
   }
 
   @Test

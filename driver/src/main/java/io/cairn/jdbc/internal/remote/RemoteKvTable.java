@@ -12,16 +12,19 @@ import io.cairn.kv.PageScanner;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableStatistics;
 import io.cairn.protocol.Admin;
 import io.cairn.protocol.AllocateIds;
 import io.cairn.protocol.Compact;
 import io.cairn.protocol.Flush;
+import io.cairn.protocol.GetStatistics;
 import io.cairn.protocol.GetTable;
 import io.cairn.protocol.Mutate;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.Split;
 import io.cairn.protocol.TableInfo;
+import io.cairn.protocol.UpdateStatistics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +53,8 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
   private long rowCount = -1;
   private long rowCountRead;
   private boolean rowCountKnown;
+  private TableStatistics statistics;
+  private long statisticsRead;
 
   RemoteKvTable(RemoteKvStore store, String name) {
     this.store = store;
@@ -113,6 +118,56 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
       rowCountKnown = true;
     }
     return count;
+  }
+
+  /**
+   * Asks the server (GetStatistics); cached for a second, so that a burst of queries planning and
+   * cutting scans over this table asks once.
+   */
+  @Override
+  public TableStatistics statistics() {
+    synchronized (this) {
+      if (statistics != null && System.nanoTime() - statisticsRead < ROW_COUNT_TTL_NANOS) {
+        return statistics;
+      }
+    }
+    Response response =
+        connection()
+            .callAndWait(
+                Request.newBuilder().setGetStatistics(GetStatistics.newBuilder().setTable(name)),
+                "GetStatistics " + name);
+    if (!response.hasStatistics()) {
+      throw RemoteCatalog.unexpected("GetStatistics", "TableStatistics", response);
+    }
+    return remember(WireMessages.fromProto(response.getStatistics()));
+  }
+
+  /** UPDATE STATISTICS on the server (an Admin action), which answers the new statistics. */
+  @Override
+  public TableStatistics updateStatistics() {
+    Response response =
+        connection()
+            .callAndWait(
+                Request.newBuilder()
+                    .setAdmin(
+                        Admin.newBuilder()
+                            .setTable(name)
+                            .setUpdateStatistics(UpdateStatistics.getDefaultInstance())),
+                "Update of the statistics of " + name);
+    if (!response.hasAdminResult() || !response.getAdminResult().hasStatistics()) {
+      throw RemoteCatalog.unexpected("Admin UpdateStatistics", "statistics", response);
+    }
+    TableStatistics fresh = WireMessages.fromProto(response.getAdminResult().getStatistics());
+    synchronized (this) {
+      rowCountKnown = false; // the server's estimate changed with them
+    }
+    return remember(fresh);
+  }
+
+  private synchronized TableStatistics remember(TableStatistics fresh) {
+    statistics = fresh;
+    statisticsRead = System.nanoTime();
+    return fresh;
   }
 
   @Override

@@ -24,6 +24,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableStatistics;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.StatementPlan;
 import java.time.LocalDateTime;
@@ -110,6 +111,11 @@ final class DatabaseCommand implements PreparedCommand {
     if (plan instanceof StatementPlan.FlushTable f) {
       kvTable(table(f.schemaName(), f.tableName())).flush();
       return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.UpdateStatistics u) {
+      // the update count: how many chunks the statistics cut the table into
+      TableStatistics statistics = kvTable(table(u.schemaName(), u.tableName())).updateStatistics();
+      return new CommandResult.UpdateCount(statistics.chunks().size());
     }
     if (plan instanceof StatementPlan.SplitTable s) {
       kvTable(table(s.schemaName(), s.tableName())).split();
