@@ -430,9 +430,13 @@ class TestServerGroupsAndSorts {
         }
       }
     }
-    assertThatThrownBy(() -> DriverManager.getConnection(url + ";aggregateMaxBytes=12x"))
-        .isInstanceOf(SQLException.class)
-        .hasMessageContaining("aggregateMaxBytes");
+    for (String bad : List.of("12x", "100")) {
+      assertThatThrownBy(() -> DriverManager.getConnection(url + ";aggregateMaxBytes=" + bad))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("08001"))
+          .hasMessageContaining("[aggregateMaxBytes]")
+          .hasMessageContaining("found [" + bad + "]");
+    }
   }
 
   @Test
