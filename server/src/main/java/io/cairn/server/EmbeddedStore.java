@@ -81,7 +81,8 @@ public final class EmbeddedStore implements KvStore {
    * One thread (when there is work) for statistics: refreshing stale regions and writing {@value
    * StatisticsTable#NAME}, in the order asked.
    */
-  private final java.util.concurrent.ThreadPoolExecutor statisticsWorker = statisticsWorker();
+  private final java.util.concurrent.ScheduledThreadPoolExecutor statisticsWorker =
+      statisticsWorker();
 
   private final Set<Region> statisticsQueued = ConcurrentHashMap.newKeySet();
 
@@ -703,29 +704,28 @@ public final class EmbeddedStore implements KvStore {
 
   // ---- statistics ----
 
-  private static java.util.concurrent.ThreadPoolExecutor statisticsWorker() {
-    java.util.concurrent.ThreadPoolExecutor worker =
-        new java.util.concurrent.ThreadPoolExecutor(
-            1,
-            1,
-            10,
-            TimeUnit.SECONDS,
-            new java.util.concurrent.LinkedBlockingQueue<>(),
-            daemon("cairn-statistics"));
+  private static java.util.concurrent.ScheduledThreadPoolExecutor statisticsWorker() {
+    java.util.concurrent.ScheduledThreadPoolExecutor worker =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(1, daemon("cairn-statistics"));
+    worker.setKeepAliveTime(10, TimeUnit.SECONDS);
     worker.allowCoreThreadTimeOut(true); // an idle store holds no thread
+    worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // close drops waiting ones
     return worker;
   }
 
   /**
    * Collects the region's statistics again in the background (enough was written since the last
-   * collection); at most one queued per region, one running at a time for the whole store.
+   * collection); at most one queued per region, one running at a time for the whole store, and a
+   * region's collections take at most a tenth of the time (each waits nine times the previous one's
+   * duration after it), so a table growing fast is not read over and over.
    */
   void requestStatistics(EmbeddedTable table, Region region) {
     if (closed || !statisticsQueued.add(region)) {
       return;
     }
+    long delay = Math.max(0, region.statisticsPausedUntilNanos() - System.nanoTime());
     try {
-      statisticsWorker.execute(
+      statisticsWorker.schedule(
           () -> {
             statisticsQueued.remove(region);
             if (closed) {
@@ -736,7 +736,9 @@ public final class EmbeddedStore implements KvStore {
             } catch (RuntimeException e) {
               LOG.warn("Statistics of {} failed", region, e);
             }
-          });
+          },
+          delay,
+          TimeUnit.NANOSECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       statisticsQueued.remove(region);
     }

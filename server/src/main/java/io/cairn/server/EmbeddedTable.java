@@ -1073,6 +1073,12 @@ final class EmbeddedTable implements KvTable {
   /** ...or this many raw bytes. */
   static final long STALE_MIN_BYTES = 4L << 20;
 
+  /**
+   * A background collection of a region waits this many times the previous one's duration after it:
+   * collections read a region at most a tenth of the time.
+   */
+  static final long BACKGROUND_PAUSE_FACTOR = 9;
+
   /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
   long guidePostWidth() {
     return fileOptions.guidePostWidth();
@@ -1183,6 +1189,7 @@ final class EmbeddedTable implements KvTable {
       if (region.isRetired() || dropped) {
         return;
       }
+      long startNanos = System.nanoTime();
       long coveredRows = region.changedRows();
       long coveredBytes = region.changedBytes();
       long width = guidePostWidth();
@@ -1210,6 +1217,8 @@ final class EmbeddedTable implements KvTable {
       }
       installStatistics(
           region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+      long end = System.nanoTime();
+      region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
     } finally {
       region.maintenanceLock().unlock();
     }

@@ -61,6 +61,9 @@ public final class Region {
 
   private volatile long staleBytes = Long.MAX_VALUE;
 
+  /** Background collections of this region wait until then (System.nanoTime()). */
+  private volatile long statisticsPausedUntilNanos = System.nanoTime();
+
   public Region(
       long regionId,
       String tableName,
@@ -218,6 +221,15 @@ public final class Region {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  public long statisticsPausedUntilNanos() {
+    return statisticsPausedUntilNanos;
+  }
+
+  /** Background collections of this region wait until {@code nanos} (System.nanoTime()). */
+  public void pauseStatisticsUntil(long nanos) {
+    statisticsPausedUntilNanos = nanos;
   }
 
   /** Whether enough was written since the last collection to collect the statistics again. */
