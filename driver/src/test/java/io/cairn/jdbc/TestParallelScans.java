@@ -339,6 +339,23 @@ class TestParallelScans {
   }
 
   @Test
+  void tablesKeyedByRowIdsAndWritesFromChunkedScans() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url(3));
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE H (A INTEGER, B VARCHAR(10))");
+      assertThat(s.executeUpdate("UPSERT INTO H SELECT K, V FROM T WHERE K < 6000"))
+          .isEqualTo(6000);
+      s.executeUpdate("SPLIT TABLE H");
+      s.executeUpdate("MAJOR_COMPACT TABLE H");
+      assertThat(explain(c, "SELECT * FROM H").get(0)).startsWith("CLIENT PARALLEL ");
+      assertThat(ints(c, "SELECT COUNT(*) FROM H")).containsExactly(6000);
+      assertThat(s.executeUpdate("DELETE FROM H WHERE MOD(A, 2) = 0")).isEqualTo(3000);
+      assertThat(ints(c, "SELECT SUM(A) FROM H")).containsExactly(3000 * 3000);
+      s.executeUpdate("DROP TABLE H");
+    }
+  }
+
+  @Test
   void theParallelismPropertyIsMatchedIgnoringCase() throws SQLException {
     try (Connection c = DriverManager.getConnection(base + ";PARALLELISM=3")) {
       assertThat(explain(c, "SELECT * FROM T").get(0)).startsWith("CLIENT PARALLEL 3-WAY ");
