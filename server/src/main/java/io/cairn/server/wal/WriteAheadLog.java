@@ -191,8 +191,14 @@ public final class WriteAheadLog implements AutoCloseable {
     Node node = new Node(frame, record.sequenceId());
     while (true) {
       Node top = head.get();
+      // the failure first: fail() publishes it before it closes the queue, and a waiter that saw
+      // the failure must not be able to append afterwards
+      CairnException failed = failure;
+      if (failed != null) {
+        throw failedException(failed);
+      }
       if (top.closed) {
-        CairnException failed = failure;
+        failed = failure;
         if (failed != null) {
           throw failedException(failed);
         }
