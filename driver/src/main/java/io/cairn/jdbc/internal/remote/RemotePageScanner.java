@@ -6,7 +6,6 @@ import io.cairn.core.wire.RowPageReader;
 import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.PageScanner;
 import io.cairn.kv.ScanRequest;
-import io.cairn.protocol.CloseScan;
 import io.cairn.protocol.OpenScan;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
@@ -120,32 +119,7 @@ final class RemotePageScanner implements PageScanner {
       open = serverOpen;
       serverOpen = false;
     }
-    if (pending == null) {
-      if (open) {
-        closeScan(id);
-      }
-      return;
-    }
-    channel.cancel(pending.id());
-    pending
-        .future()
-        .whenComplete(
-            (response, error) -> {
-              if (response != null) {
-                if (response.hasScanPage() && !response.getScanPage().getDone()) {
-                  closeScan(response.getScanPage().getScannerId());
-                }
-              } else if (id != 0) {
-                closeScan(id); // a cancelled ScanNext leaves its scanner open
-              }
-            });
-  }
-
-  private void closeScan(long id) {
-    channel.sendAndForget(
-        Request.newBuilder().setCloseScan(CloseScan.newBuilder().setScannerId(id)),
-        "CloseScan of " + table,
-        connection.config().requestTimeout());
+    channel.releaseScanner(pending, open, id, table, connection.config().requestTimeout());
   }
 
   /** A page as it came from the server, decoded when its rows are taken. */

@@ -5,6 +5,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.wire.WireMessages;
 import io.cairn.protocol.Cancel;
 import io.cairn.protocol.CatalogVersion;
+import io.cairn.protocol.CloseScan;
 import io.cairn.protocol.Event;
 import io.cairn.protocol.HelloOk;
 import io.cairn.protocol.Request;
@@ -188,6 +189,41 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
   }
 
   /** Sends a request whose answer nobody waits for (its errors are only logged). */
+  /**
+   * Releases a server scanner from the client's side: with no page request in flight, closes the
+   * scanner {@code id} when it may still be {@code open}; otherwise cancels the request {@code
+   * pending} and closes whatever scanner its answer leaves open (a cancelled ScanNext keeps its
+   * scanner). Never waits.
+   */
+  void releaseScanner(RpcCall pending, boolean open, long id, String table, Duration timeout) {
+    if (pending == null) {
+      if (open) {
+        closeScan(id, table, timeout);
+      }
+      return;
+    }
+    cancel(pending.id());
+    pending
+        .future()
+        .whenComplete(
+            (response, error) -> {
+              if (response != null) {
+                if (response.hasScanPage() && !response.getScanPage().getDone()) {
+                  closeScan(response.getScanPage().getScannerId(), table, timeout);
+                }
+              } else if (id != 0) {
+                closeScan(id, table, timeout);
+              }
+            });
+  }
+
+  private void closeScan(long id, String table, Duration timeout) {
+    sendAndForget(
+        Request.newBuilder().setCloseScan(CloseScan.newBuilder().setScannerId(id)),
+        "CloseScan of " + table,
+        timeout);
+  }
+
   void sendAndForget(Request.Builder request, String description, Duration timeout) {
     send(request, description, timeout)
         .future()
