@@ -148,6 +148,9 @@ public final class ProgramScanner implements RowScanner {
   /** The sorted rows to emit once all rows are read (offset applied at {@link #sortedAt}). */
   private Object[][] sortedOutput;
 
+  /** The reused array of {@link #sortProbe()}. */
+  private Object[] probe;
+
   private int sortedAt;
 
   /**
@@ -186,6 +189,11 @@ public final class ProgramScanner implements RowScanner {
     final int partialWidth;
     final int[] groupColumns;
     final Comparator<Object[]> order;
+
+    /** The projection positions the sort keys name, and the layout columns they read. */
+    final int[] sortPositions;
+
+    final int[] sortColumns;
     final AtomicReference<RowReader> spare = new AtomicReference<>();
 
     Compiled(ScanProgram program) {
@@ -219,6 +227,13 @@ public final class ProgramScanner implements RowScanner {
       this.partialWidth = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
       this.groupColumns = program.groupBy().stream().mapToInt(Integer::intValue).toArray();
       this.order = program.orderBy().isEmpty() ? null : SortKey.comparator(program.orderBy());
+      this.sortPositions =
+          program.orderBy().stream().mapToInt(SortKey::column).distinct().toArray();
+      boolean[] sortRead = new boolean[columnCount];
+      for (int i : sortPositions) {
+        markColumns(program.projection().get(i), sortRead);
+      }
+      this.sortColumns = IntStream.range(0, columnCount).filter(i -> sortRead[i]).toArray();
     }
 
     /** A row reader for one scan: the spare one when free, else a new one. */
@@ -385,14 +400,14 @@ public final class ProgramScanner implements RowScanner {
       }
       int found;
       while ((found = nextKept()) == KEPT) {
-        Object[] row = project();
         if (topRows == null) {
-          sortRows.add(row);
+          sortRows.add(project());
         } else if (topRows.size() < topCapacity) {
-          topRows.add(row);
-        } else if (order.compare(row, topRows.peek()) < 0) {
+          topRows.add(project());
+        } else if (order.compare(sortProbe(), topRows.peek()) < 0) {
+          // only a row that enters the top is projected whole
           topRows.poll();
-          topRows.add(row);
+          topRows.add(project());
         }
       }
       if (found == PAUSED) {
@@ -579,6 +594,26 @@ public final class ProgramScanner implements RowScanner {
       anyGeneric |= decimalColumns[i] < 0;
     }
     arguments = new Object[projection.length];
+  }
+
+  /**
+   * The sort keys of the reader's current row, at their projection positions in a reused array (the
+   * other positions are stale): a top-N compares this with its worst row and projects the row whole
+   * only when it enters. Decodes only the columns the sort keys read.
+   */
+  private Object[] sortProbe() {
+    if (readsKey) {
+      return project();
+    }
+    if (probe == null) {
+      probe = new Object[projection.length];
+    }
+    Object[] row = reader.peekDecodedRow(compiled.sortColumns);
+    for (int i : compiled.sortPositions) {
+      int column = projectedColumns[i];
+      probe[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
+    }
+    return probe;
   }
 
   /** The projection of the reader's current row; allocates only what it emits. */
