@@ -2,6 +2,9 @@ package io.cairn.tpch.cache;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cairn.core.SuppressForbidden;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -24,6 +27,38 @@ import java.util.List;
  */
 @SuppressForbidden(reason = "com.sun.management: the only allocation counters")
 final class JvmMeters {
+  /**
+   * {@code getTotalThreadAllocatedBytes()}, looked up at run time: it came with JDK 21 and a later
+   * JDK 17 update, so a build for Java 17 cannot call it directly (javac --release 17 on a newer
+   * JDK knows only 17's first API). Null where the JVM lacks it.
+   */
+  private static final MethodHandle TOTAL_ALLOCATED = totalAllocated();
+
+  private static MethodHandle totalAllocated() {
+    try {
+      return MethodHandles.publicLookup()
+          .findVirtual(
+              com.sun.management.ThreadMXBean.class,
+              "getTotalThreadAllocatedBytes",
+              MethodType.methodType(long.class));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return null;
+    }
+  }
+
+  private static long totalAllocated(com.sun.management.ThreadMXBean threads) {
+    if (TOTAL_ALLOCATED == null) {
+      return -1;
+    }
+    try {
+      return (long) TOTAL_ALLOCATED.invoke(threads);
+    } catch (UnsupportedOperationException e) {
+      return -1;
+    } catch (Throwable e) {
+      throw new IllegalStateException("getTotalThreadAllocatedBytes failed", e);
+    }
+  }
+
   private final com.sun.management.ThreadMXBean threads;
   private final boolean total;
 
@@ -42,7 +77,7 @@ final class JvmMeters {
     if (!sun.isThreadAllocatedMemoryEnabled()) {
       sun.setThreadAllocatedMemoryEnabled(true);
     }
-    return new JvmMeters(sun, sun.getTotalThreadAllocatedBytes() >= 0);
+    return new JvmMeters(sun, totalAllocated(sun) >= 0);
   }
 
   /** Whether {@link #allocatedBytes()} measures anything. */
@@ -56,7 +91,7 @@ final class JvmMeters {
       return -1;
     }
     if (total) {
-      return threads.getTotalThreadAllocatedBytes();
+      return totalAllocated(threads);
     }
     long sum = 0;
     for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
