@@ -3,6 +3,7 @@ package io.cairn.tpch.cache;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
+import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -325,7 +324,7 @@ public final class CacheCommand implements Callable<Integer> {
               + " runs. GCs, GC ms: collections and their time during them (all collectors).");
     } finally {
       if (!keep) {
-        deleteRecursively(root);
+        Cleanup.deleteRecursively(root);
       } else {
         out.println("Store kept in " + root.resolve("store"));
       }
@@ -672,7 +671,7 @@ public final class CacheCommand implements Callable<Integer> {
       return scanRow("COUNT(*), clients at once", cache, clients, runs, window.close());
     } finally {
       pool.shutdownNow();
-      closeAll(connections);
+      Cleanup.closeAll(connections);
     }
   }
 
@@ -759,7 +758,7 @@ public final class CacheCommand implements Callable<Integer> {
     } finally {
       stop.set(true);
       pool.shutdownNow();
-      closeAll(connections);
+      Cleanup.closeAll(connections);
     }
   }
 
@@ -870,36 +869,5 @@ public final class CacheCommand implements Callable<Integer> {
 
   private static String mb(double bytesPerSecond) {
     return String.format(Locale.ROOT, "%,.1f", bytesPerSecond / 1e6);
-  }
-
-  private static void closeAll(List<Connection> connections) throws SQLException {
-    SQLException failure = null;
-    for (Connection c : connections) {
-      try {
-        c.close();
-      } catch (SQLException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package io.cairn.tpch.footprint;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
+import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -151,7 +151,7 @@ public final class FootprintCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        deleteRecursively(root);
+        Cleanup.deleteRecursively(root);
       } else {
         out.println("Stores kept in " + root);
       }
@@ -258,18 +258,5 @@ public final class FootprintCommand implements Callable<Integer> {
       }
     }
     return best;
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

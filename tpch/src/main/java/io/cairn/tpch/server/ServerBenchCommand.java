@@ -1,6 +1,7 @@
 package io.cairn.tpch.server;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -333,7 +332,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        deleteRecursively(root);
+        Cleanup.deleteRecursively(root);
       } else {
         out.println("Work directory kept: " + root);
       }
@@ -629,7 +628,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
         pool.shutdownNow();
       }
-      closeAll(connections);
+      Cleanup.closeAll(connections);
     }
   }
 
@@ -890,36 +889,5 @@ public final class ServerBenchCommand implements Callable<Integer> {
 
   private static String number(double v) {
     return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
-  }
-
-  private static void closeAll(List<Connection> connections) throws SQLException {
-    SQLException failure = null;
-    for (Connection c : connections) {
-      try {
-        c.close();
-      } catch (SQLException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }
