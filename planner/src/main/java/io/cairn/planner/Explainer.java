@@ -167,7 +167,7 @@ public final class Explainer {
         StringBuilder text = new StringBuilder();
         if (!s.keys().isEmpty()) {
           List<String> keys = new ArrayList<>();
-          for (SortNode.SortKey k : s.keys()) {
+          for (SortKey k : s.keys()) {
             keys.add(
                 "$"
                     + k.column()

@@ -385,7 +385,7 @@ final class PhysicalPlanner {
             Types.toDataType(window.getRowType().getFieldList().get(output++).getType());
         calls.add(new WindowNode.Call(windowFunction(call, args), args, call.distinct, type));
       }
-      List<SortNode.SortKey> order = new ArrayList<>();
+      List<SortKey> order = new ArrayList<>();
       for (RelFieldCollation f : group.orderKeys.getFieldCollations()) {
         order.add(sortKey(f));
       }
@@ -466,7 +466,7 @@ final class PhysicalPlanner {
         number.longValue());
   }
 
-  private static SortNode.SortKey sortKey(RelFieldCollation f) {
+  private static SortKey sortKey(RelFieldCollation f) {
     boolean descending = f.getDirection().isDescending();
     boolean nullsFirst =
         switch (f.nullDirection) {
@@ -474,7 +474,7 @@ final class PhysicalPlanner {
           case LAST -> false;
           case UNSPECIFIED -> !descending;
         };
-    return new SortNode.SortKey(f.getFieldIndex(), descending, nullsFirst);
+    return new SortKey(f.getFieldIndex(), descending, nullsFirst);
   }
 
   /**
@@ -486,7 +486,7 @@ final class PhysicalPlanner {
   private PlanNode sort(Sort sort) {
     PlanNode input = convert(sort.getInput());
     RelCollation collation = sort.getCollation();
-    List<SortNode.SortKey> keys = new ArrayList<>();
+    List<SortKey> keys = new ArrayList<>();
     for (RelFieldCollation f : collation.getFieldCollations()) {
       keys.add(sortKey(f));
     }
@@ -500,17 +500,13 @@ final class PhysicalPlanner {
         && scan.offset() == 0
         && scan.orderBy().isEmpty()
         && !scan.hasAggregates()) {
-      List<SortKey> scanKeys = new ArrayList<>();
-      for (SortNode.SortKey k : keys) {
-        scanKeys.add(new SortKey(k.column(), k.descending(), k.nullsFirst()));
-      }
       long literalOffset = offset.isEmpty() ? 0 : count(sort.offset);
       long literalFetch = fetch.isEmpty() ? -1 : count(sort.fetch);
       if (literalOffset >= 0 && (fetch.isEmpty() || literalFetch >= 0)) {
-        return scan.withOrder(scanKeys, literalOffset, literalFetch);
+        return scan.withOrder(keys, literalOffset, literalFetch);
       }
       if (!keys.isEmpty()) {
-        return new SortNode(scan.withOrder(scanKeys, 0, -1), List.of(), offset, fetch);
+        return new SortNode(scan.withOrder(keys, 0, -1), List.of(), offset, fetch);
       }
     }
     return new SortNode(input, keys, offset, fetch);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.SortKey;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,9 +15,6 @@ import java.util.Optional;
 public record SortNode(
     PlanNode input, List<SortKey> keys, Optional<Expr> offset, Optional<Expr> fetch)
     implements PlanNode {
-  /** One sort column. */
-  public record SortKey(int column, boolean descending, boolean nullsFirst) {}
-
   public SortNode {
     requireNonNull(input, "input is null");
     keys = List.copyOf(keys);

@@ -3,6 +3,7 @@ package io.cairn.planner.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.type.DataType;
+import io.cairn.kv.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +63,7 @@ public record WindowNode(PlanNode input, List<Group> groups) implements PlanNode
   /** Calls sharing one window: partitioning, ordering and frame ({@code rows} or RANGE). */
   public record Group(
       List<Integer> partitionKeys,
-      List<SortNode.SortKey> orderKeys,
+      List<SortKey> orderKeys,
       boolean rows,
       Bound lower,
       Bound upper,

@@ -81,7 +81,7 @@ final class ChunkedScan implements Operator {
     this.order = order;
     this.skip = skip;
     this.remaining = limit < 0 ? Long.MAX_VALUE : limit;
-    ctx.control().onCancel(this::stop);
+    ctx.control().onCancel(this::closeScanners); // a cancel or timeout stops every chunk
     pump();
   }
 
@@ -184,11 +184,6 @@ final class ChunkedScan implements Operator {
       return r;
     }
     return CairnException.internal("A chunk of a parallel scan failed: " + t);
-  }
-
-  /** A cancel or timeout (from any thread): stop every chunk and wake the consumer. */
-  private void stop() {
-    closeScanners();
   }
 
   // --- consuming (the statement's thread) -----------------------------------------------------

@@ -3,9 +3,13 @@ package io.cairn.jdbc.internal.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.agg.AggregationMemory;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.KvStore;
+import io.cairn.kv.KvTable;
 
 /**
  * What operators of one statement execution share. {@code parallelism}: how many chunks of one
@@ -38,6 +42,17 @@ public record ExecContext(
    */
   public ExecContext(KvStore store, EvalContext eval, ExecutionControl control) {
     this(store, eval, control, defaultParallelism(), AggregationMemory.DEFAULT_MAX_BYTES);
+  }
+
+  /** The KV table of {@code table} in {@code store}, failing when it was dropped since planning. */
+  public static KvTable kvTable(KvStore store, TableDescriptor table) {
+    return store
+        .table(table.kvTableName())
+        .orElseThrow(
+            () ->
+                new CairnException(
+                    ErrorCode.TABLE_NOT_FOUND,
+                    "Table [" + table.qualifiedName() + "] no longer exists"));
   }
 
   /** The default of the connection property {@code parallelism}: the available processors. */

@@ -321,15 +321,6 @@ public final class Operators {
     }
   }
 
-  /** The order of {@code keys}: the same comparison as the store's sorted scans. */
-  static Comparator<Object[]> comparator(List<SortNode.SortKey> keys) {
-    List<SortKey> converted = new ArrayList<>(keys.size());
-    for (SortNode.SortKey k : keys) {
-      converted.add(new SortKey(k.column(), k.descending(), k.nullsFirst()));
-    }
-    return SortKey.comparator(converted);
-  }
-
   /** ORDER BY with OFFSET/FETCH; a top-N heap when FETCH is known. */
   static final class Sort implements Operator {
     private final SortNode node;
@@ -356,7 +347,7 @@ public final class Operators {
         output = null;
         return;
       }
-      Comparator<Object[]> cmp = comparator(node.keys());
+      Comparator<Object[]> cmp = SortKey.comparator(node.keys());
       List<Object[]> rows;
       int seen = 0;
       if (fetch >= 0 && offset + fetch < Integer.MAX_VALUE / 2) {

@@ -29,7 +29,7 @@ public final class QueryExecution implements RowCursor {
    */
   public static Explainer.ScanInfo scanInfo(
       ScanNode scan, ExecContext ctx, boolean withoutParameters) {
-    KvTable kv = ScanLayout.kvTable(ctx.store(), scan.table());
+    KvTable kv = ExecContext.kvTable(ctx.store(), scan.table());
     boolean widened = withoutParameters && ScanLayout.usesParameters(scan);
     ScanLayout layout =
         widened

@@ -4,23 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
-import io.cairn.core.error.CairnException;
-import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
-import io.cairn.kv.AsyncPageScans;
 import io.cairn.kv.KeyRange;
-import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.ScanProgram;
-import io.cairn.kv.TableStatistics;
 import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 
 /**
  * How one execution of a {@link ScanNode} runs, decided at execution (plans are cached, chunks are
@@ -38,7 +31,6 @@ record ScanLayout(
     Merge merge,
     int parallelism,
     int window,
-    boolean statisticsRead,
     long rows,
     long bytes) {
   /** Scans of this many point keys or fewer are one request without asking for statistics. */
@@ -66,22 +58,11 @@ record ScanLayout(
     return merge == Merge.SINGLE;
   }
 
-  /** The KV table of {@code table}, failing when it was dropped since planning. */
-  static KvTable kvTable(KvStore store, TableDescriptor table) {
-    return store
-        .table(table.kvTableName())
-        .orElseThrow(
-            () ->
-                new CairnException(
-                    ErrorCode.TABLE_NOT_FOUND,
-                    "Table [" + table.qualifiedName() + "] no longer exists"));
-  }
-
   /** The layout of {@code node} with the statement's parameters in {@code eval}. */
   static ScanLayout of(ScanNode node, KvTable kv, EvalContext eval, int parallelism) {
     List<KeyRange> ranges = ranges(node, node.keys(), eval);
     if (isPointLookup(node)) {
-      return single(kv, ranges, false, -1, -1); // no statistics, no thread hop
+      return single(kv, ranges, -1, -1); // no statistics, no thread hop
     }
     return of(node, kv, ranges, parallelism);
   }
@@ -154,16 +135,10 @@ record ScanLayout(
 
   private static ScanLayout of(ScanNode node, KvTable kv, List<KeyRange> ranges, int parallelism) {
     if (ranges.size() <= MAX_DIRECT_POINTS && ranges.stream().allMatch(KeyRange::isPoint)) {
-      return single(kv, ranges, false, -1, -1); // point lookups: no statistics, no thread hop
+      return single(kv, ranges, -1, -1); // point lookups: no statistics, no thread hop
     }
-    TableStatistics statistics;
-    try {
-      statistics = statistics(kv);
-    } catch (IllegalArgumentException e) {
-      // a table that reports no regions (a system view) has no chunks: one request
-      return single(kv, ranges, true, -1, -1);
-    }
-    List<ScanChunks.Unit> units = ScanChunks.cut(ranges, statistics);
+    // cheap: a store of this JVM never scans for it, a remote table reuses its answer for a second
+    List<ScanChunks.Unit> units = ScanChunks.cut(ranges, kv.statistics());
     long rows = 0;
     long bytes = 0;
     for (ScanChunks.Unit u : units) {
@@ -171,7 +146,7 @@ record ScanLayout(
       bytes = bytes < 0 || u.bytes() < 0 ? -1 : bytes + u.bytes();
     }
     if (units.size() <= 1 || (node.offset() > 0 && node.orderBy().isEmpty())) {
-      return single(kv, ranges, true, rows, bytes);
+      return single(kv, ranges, rows, bytes);
     }
     Merge merge =
         node.hasAggregates()
@@ -184,52 +159,13 @@ record ScanLayout(
       p = 1;
     }
     int window = merge == Merge.SORTED ? n : p;
-    return new ScanLayout(kv, units, merge, p, window, true, rows, bytes);
+    return new ScanLayout(kv, units, merge, p, window, rows, bytes);
   }
 
-  private static ScanLayout single(
-      KvTable kv, List<KeyRange> ranges, boolean statisticsRead, long rows, long bytes) {
+  private static ScanLayout single(KvTable kv, List<KeyRange> ranges, long rows, long bytes) {
     return new ScanLayout(
-        kv,
-        List.of(new ScanChunks.Unit(ranges, rows, bytes)),
-        Merge.SINGLE,
-        1,
-        1,
-        statisticsRead,
-        rows,
-        bytes);
+        kv, List.of(new ScanChunks.Unit(ranges, rows, bytes)), Merge.SINGLE, 1, 1, rows, bytes);
   }
-
-  /**
-   * The statistics of {@code kv}; those of a table that answers asynchronously (a server's, where
-   * asking is a round trip) are reused for {@value #STATISTICS_TTL_MILLIS} ms. Stale chunks cost no
-   * correctness: any cut of the ranges reads the same rows.
-   */
-  static TableStatistics statistics(KvTable kv) {
-    if (!(kv instanceof AsyncPageScans)) {
-      return kv.statistics(); // a store of this JVM: cheap, never scans
-    }
-    long now = System.nanoTime();
-    synchronized (STATISTICS) {
-      CachedStatistics cached = STATISTICS.get(kv);
-      if (cached != null && now - cached.readNanos() < STATISTICS_TTL_MILLIS * 1_000_000L) {
-        return cached.statistics();
-      }
-    }
-    TableStatistics statistics = kv.statistics();
-    synchronized (STATISTICS) {
-      STATISTICS.put(kv, new CachedStatistics(statistics, now));
-    }
-    return statistics;
-  }
-
-  /** How long the statistics of a remote table are reused. */
-  static final long STATISTICS_TTL_MILLIS = 1000;
-
-  private record CachedStatistics(TableStatistics statistics, long readNanos) {}
-
-  /** By table; a table no longer used leaves (its store holds it while it is open). */
-  private static final Map<KvTable, CachedStatistics> STATISTICS = new WeakHashMap<>();
 
   /** The program every request of this layout runs (see {@link ScanNode}'s contract). */
   ScanProgram program(ScanNode node) {

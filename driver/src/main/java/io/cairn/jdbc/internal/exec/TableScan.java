@@ -9,9 +9,7 @@ import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.ScanNode;
-import io.cairn.planner.plan.SortNode;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -34,7 +32,7 @@ final class TableScan implements Operator {
   }
 
   private void open() {
-    KvTable kv = ScanLayout.kvTable(ctx.store(), node.table());
+    KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
     ScanLayout layout = ScanLayout.of(node, kv, ctx.eval(), ctx.parallelism());
     ScanProgram program = layout.program(node);
     if (layout.isSingle()) {
@@ -72,18 +70,9 @@ final class TableScan implements Operator {
             layout.parallelism(),
             layout.window(),
             scanners,
-            sorted ? comparator(node.orderBy()) : null,
+            sorted ? SortKey.comparator(node.orderBy()) : null,
             sorted ? node.offset() : 0,
             node.limit());
-  }
-
-  /** The client sort's comparator over the scan's sort keys. */
-  static Comparator<Object[]> comparator(List<SortKey> keys) {
-    List<SortNode.SortKey> sortKeys = new ArrayList<>();
-    for (SortKey k : keys) {
-      sortKeys.add(new SortNode.SortKey(k.column(), k.descending(), k.nullsFirst()));
-    }
-    return Operators.comparator(sortKeys);
   }
 
   @Override

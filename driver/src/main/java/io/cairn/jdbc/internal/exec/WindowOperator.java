@@ -6,7 +6,7 @@ import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.planner.plan.SortNode;
+import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,12 +66,12 @@ final class WindowOperator implements Operator {
   }
 
   private void evaluate(WindowNode.Group group, List<Object[]> rows, int firstColumn) {
-    List<SortNode.SortKey> partitionKeys = new ArrayList<>();
+    List<SortKey> partitionKeys = new ArrayList<>();
     for (int k : group.partitionKeys()) {
-      partitionKeys.add(new SortNode.SortKey(k, false, true));
+      partitionKeys.add(new SortKey(k, false, true));
     }
-    Comparator<Object[]> partitionOrder = Operators.comparator(partitionKeys);
-    Comparator<Object[]> peerOrder = Operators.comparator(group.orderKeys());
+    Comparator<Object[]> partitionOrder = SortKey.comparator(partitionKeys);
+    Comparator<Object[]> peerOrder = SortKey.comparator(group.orderKeys());
     Integer[] order = new Integer[rows.size()];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;

@@ -192,15 +192,7 @@ final class DatabaseCommand implements PreparedCommand {
   }
 
   private KvTable kvTable(TableDescriptor table) {
-    return session
-        .database()
-        .store()
-        .table(table.kvTableName())
-        .orElseThrow(
-            () ->
-                new CairnException(
-                    ErrorCode.TABLE_NOT_FOUND,
-                    "Table [" + table.qualifiedName() + "] no longer exists"));
+    return ExecContext.kvTable(session.database().store(), table);
   }
 
   private long upsert(StatementPlan.Upsert u, ExecContext ctx) {

@@ -160,7 +160,7 @@ class TestChunkedScan {
             1,
             3,
             chunks,
-            TableScan.comparator(List.of(new SortKey(0, true, false))),
+            SortKey.comparator(List.of(new SortKey(0, true, false))),
             5,
             20);
     assertThat(drain(scan)).isEqualTo(reversed(range(275, 295, 1)));
