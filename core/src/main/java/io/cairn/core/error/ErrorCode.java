@@ -87,6 +87,22 @@ public enum ErrorCode {
    * limit and the setting that raises it.
    */
   AGGREGATE_MEMORY_EXCEEDED(112, "53200", INSUFFICIENT_RESOURCES),
+  /**
+   * A write conflicts with a concurrent one: a row this statement or transaction read and changed
+   * was changed by another commit since its read point (first committer wins). Retry.
+   */
+  WRITE_CONFLICT(113, "40001", USER_ERROR),
+  /**
+   * A read point (a statement's or transaction's snapshot) is older than the store keeps versions
+   * for: names its age and the setting that bounds it.
+   */
+  SNAPSHOT_TOO_OLD(114, "72000", USER_ERROR),
+  /** A write (DML or DDL) in a read-only connection. */
+  READ_ONLY_TRANSACTION(115, "25006", USER_ERROR),
+  /** A statement nested or wide beyond what can be planned or run (depth, terms). */
+  STATEMENT_TOO_COMPLEX(116, "54001", INSUFFICIENT_RESOURCES),
+  /** A date or time value outside the supported range (years 0001 to 9999). */
+  DATETIME_OUT_OF_RANGE(117, "22008", USER_ERROR),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;
