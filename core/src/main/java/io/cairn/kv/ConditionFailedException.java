@@ -13,17 +13,45 @@ public final class ConditionFailedException extends CairnException {
   private final int batchIndex;
   private final int mutationIndex;
   private final Bytes key;
+  private final Mutation.Condition.Kind kind;
 
+  /** A failed MUST_NOT_EXIST of a single table's batch. */
   public ConditionFailedException(int mutationIndex, Bytes key) {
     this(0, mutationIndex, key);
   }
 
-  /** For a multi-table commit: the failing table's batch index, then the mutation's. */
+  /**
+   * A failed MUST_NOT_EXIST: for a multi-table commit, the failing table's batch index, then the
+   * mutation's.
+   */
   public ConditionFailedException(int batchIndex, int mutationIndex, Bytes key) {
-    super(ErrorCode.DUPLICATE_KEY, "A row with key [" + key + "] already exists");
+    this(batchIndex, mutationIndex, key, Mutation.Condition.Kind.MUST_NOT_EXIST);
+  }
+
+  /** A failed condition of {@code kind} (MUST_NOT_EXIST or UNCHANGED_SINCE). */
+  public ConditionFailedException(
+      int batchIndex, int mutationIndex, Bytes key, Mutation.Condition.Kind kind) {
+    super(
+        kind == Mutation.Condition.Kind.UNCHANGED_SINCE
+            ? ErrorCode.WRITE_CONFLICT
+            : ErrorCode.DUPLICATE_KEY,
+        kind == Mutation.Condition.Kind.UNCHANGED_SINCE
+            ? "The row with key [" + key + "] was changed by another commit since it was read"
+            : "A row with key [" + key + "] already exists");
     this.batchIndex = batchIndex;
     this.mutationIndex = mutationIndex;
     this.key = key;
+    this.kind = kind;
+  }
+
+  /** The kind of the condition that failed. */
+  public Mutation.Condition.Kind kind() {
+    return kind;
+  }
+
+  /** Whether a concurrent commit changed a row read at an older read point (retry the work). */
+  public boolean isConflict() {
+    return kind == Mutation.Condition.Kind.UNCHANGED_SINCE;
   }
 
   /**

@@ -23,6 +23,14 @@ public interface KvStore extends AutoCloseable {
 
   Optional<KvTable> table(String name);
 
+  /**
+   * Pins the store's current read point (every batch committed so far is visible at it) until the
+   * snapshot is closed or reaches the store's maximum snapshot age. Reads pass it in {@link
+   * ScanRequest#readPoint()}; read-modify-writes pass it in {@link
+   * Mutation.Condition#unchangedSince}.
+   */
+  KvSnapshot openSnapshot();
+
   /** Mutations of one table, a part of a multi-table commit. */
   record TableBatch(KvTable table, List<Mutation> mutations) {
     public TableBatch {

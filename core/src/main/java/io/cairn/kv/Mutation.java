@@ -2,9 +2,12 @@ package io.cairn.kv;
 
 import static java.util.Objects.requireNonNull;
 
-/** One change to one row of a KV table. */
+/** One change to one row of a KV table, with a precondition checked atomically with its batch. */
 public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
   Bytes key();
+
+  /** What must hold for the batch to be applied ({@link Condition#NONE}: nothing). */
+  Condition condition();
 
   /** Writes {@code value} under {@code key}. */
   record Put(Bytes key, Bytes value, Condition condition) implements Mutation {
@@ -20,16 +23,65 @@ public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
   }
 
   /** Removes the row under {@code key} (writes a tombstone). */
-  record Delete(Bytes key) implements Mutation {
+  record Delete(Bytes key, Condition condition) implements Mutation {
     public Delete {
       requireNonNull(key, "key is null");
+      requireNonNull(condition, "condition is null");
+      if (condition.kind() == Condition.Kind.MUST_NOT_EXIST) {
+        throw new IllegalArgumentException("A delete cannot require its row to be absent");
+      }
+    }
+
+    public Delete(Bytes key) {
+      this(key, Condition.NONE);
     }
   }
 
-  /** A precondition checked atomically with the whole batch. */
-  enum Condition {
-    NONE,
-    /** Fails the batch with {@link ConditionFailedException} when the key already has a row. */
-    MUST_NOT_EXIST
+  /**
+   * A precondition checked atomically with the whole batch, against the latest committed state (and
+   * the batch's own earlier mutations): when it fails, nothing of the batch is applied and the
+   * store throws {@link ConditionFailedException}.
+   *
+   * @param readPoint for {@link Kind#UNCHANGED_SINCE}, the read point (a {@link KvSnapshot}'s) the
+   *     row was read at; 0 otherwise
+   */
+  record Condition(Kind kind, long readPoint) {
+    /** No precondition. */
+    public static final Condition NONE = new Condition(Kind.NONE, 0);
+
+    /** The key has no row (INSERT). */
+    public static final Condition MUST_NOT_EXIST = new Condition(Kind.MUST_NOT_EXIST, 0);
+
+    /** What a condition checks. */
+    public enum Kind {
+      NONE,
+      /** Fails when the key already has a row. */
+      MUST_NOT_EXIST,
+      /**
+       * Fails when the key was written (put or deleted) by any batch committed after {@code
+       * readPoint}: the optimistic check of a read-modify-write (first committer wins). A read
+       * point the store no longer keeps versions for fails with SNAPSHOT_TOO_OLD.
+       */
+      UNCHANGED_SINCE
+    }
+
+    public Condition {
+      requireNonNull(kind, "kind is null");
+      if ((kind == Kind.UNCHANGED_SINCE) != (readPoint > 0)) {
+        throw new IllegalArgumentException(
+            "Condition "
+                + kind
+                + ": expected a read point "
+                + (kind == Kind.UNCHANGED_SINCE ? "> 0" : "of 0")
+                + ", found ["
+                + readPoint
+                + "]");
+      }
+    }
+
+    /** The key must be unchanged since {@code readPoint} (> 0). */
+    public static Condition unchangedSince(long readPoint) {
+      return new Condition(Kind.UNCHANGED_SINCE, readPoint);
+    }
   }
 }

@@ -7,13 +7,37 @@ import java.util.List;
 
 /**
  * A scan of one KV table: sorted, non-overlapping key ranges, the program to run over the rows, the
- * statement's parameters for the program's expressions, and whether data read may be cached.
+ * statement's parameters for the program's expressions, whether data read may be cached, and the
+ * read point to read at: {@link #LATEST} (a snapshot taken when the scan opens) or a {@link
+ * KvSnapshot}'s, so that every chunk and page of a statement reads the same committed state.
  */
 public record ScanRequest(
-    List<KeyRange> ranges, ScanProgram program, EvalContext context, boolean cacheBlocks) {
+    List<KeyRange> ranges,
+    ScanProgram program,
+    EvalContext context,
+    boolean cacheBlocks,
+    long readPoint) {
+  /** Read at a snapshot taken when the scan opens. */
+  public static final long LATEST = 0;
+
   public ScanRequest {
     ranges = List.copyOf(ranges);
     requireNonNull(program, "program is null");
     requireNonNull(context, "context is null");
+    if (readPoint < 0) {
+      throw new IllegalArgumentException(
+          "A scan's read point: expected >= 0, found [" + readPoint + "]");
+    }
+  }
+
+  /** A scan at a snapshot taken when it opens. */
+  public ScanRequest(
+      List<KeyRange> ranges, ScanProgram program, EvalContext context, boolean cacheBlocks) {
+    this(ranges, program, context, cacheBlocks, LATEST);
+  }
+
+  /** The same scan at {@code readPoint}. */
+  public ScanRequest atReadPoint(long readPoint) {
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint);
   }
 }

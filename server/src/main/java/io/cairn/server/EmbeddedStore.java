@@ -6,6 +6,7 @@ import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -114,7 +115,7 @@ public final class EmbeddedStore implements KvStore {
     this.storeId = UUID.randomUUID().toString();
     this.flusher = null;
     this.compactor = null;
-    this.mvcc = new Mvcc(0);
+    this.mvcc = new Mvcc(0, config.snapshotMaxAgeMillis());
     this.nextTableId = 1;
     this.readContext = ReadContext.uncached();
     this.metrics = null;
@@ -141,7 +142,7 @@ public final class EmbeddedStore implements KvStore {
         WriteAheadLog.open(
             dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
     long replayed = wal.replay(this::replay);
-    this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed));
+    this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
     openStatistics();
@@ -472,6 +473,33 @@ public final class EmbeddedStore implements KvStore {
   }
 
   @Override
+  public KvSnapshot openSnapshot() {
+    checkOpen();
+    Mvcc.Pin pin = mvcc.pin();
+    return new KvSnapshot() {
+      @Override
+      public long readPoint() {
+        return pin.readPoint;
+      }
+
+      @Override
+      public void close() {
+        pin.close();
+      }
+
+      @Override
+      public String toString() {
+        return "snapshot at read point " + pin.readPoint;
+      }
+    };
+  }
+
+  /** Snapshots open (not closed, not past the maximum age): for tests and the status page. */
+  public int openSnapshots() {
+    return mvcc.openPins();
+  }
+
+  @Override
   public Optional<KvTable> table(String tableName) {
     // a view first: SYSTEM.STATS is both a view and the KV table behind it, which is the store's
     KvTable view = systemViews.get(tableName);
@@ -598,7 +626,7 @@ public final class EmbeddedStore implements KvStore {
           continue; // split while we waited: route again
         }
         for (int i = 0; i < owners.size(); i++) {
-          EmbeddedTable.checkConditions(snapshot[i], batches.get(i), i);
+          EmbeddedTable.checkConditions(snapshot[i], batches.get(i), i, mvcc);
         }
         entry = mvcc.begin();
         for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {

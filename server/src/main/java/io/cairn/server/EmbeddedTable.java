@@ -326,17 +326,32 @@ final class EmbeddedTable implements KvTable {
    * mutations); callers hold the write locks of the batch's regions.
    *
    * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
+   * @throws CairnException SNAPSHOT_TOO_OLD for an UNCHANGED_SINCE condition whose read point the
+   *     store no longer keeps versions for (a compaction may have merged the versions it compares)
    */
-  static void checkConditions(Region[] rs, List<Mutation> batch, int batchIndex) {
+  static void checkConditions(Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc) {
     Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
-      if (m instanceof Mutation.Put put && put.condition() == Mutation.Condition.MUST_NOT_EXIST) {
-        Boolean inBatch = pending == null ? null : pending.get(put.key());
-        boolean exists =
-            inBatch != null ? inBatch : rs[regionIndex(rs, put.key())].rowExists(put.key());
-        if (exists) {
-          throw new ConditionFailedException(batchIndex, i, put.key());
+      Mutation.Condition c = m.condition();
+      switch (c.kind()) {
+        case NONE -> {}
+        case MUST_NOT_EXIST -> {
+          Boolean inBatch = pending == null ? null : pending.get(m.key());
+          boolean exists =
+              inBatch != null ? inBatch : rs[regionIndex(rs, m.key())].rowExists(m.key());
+          if (exists) {
+            throw new ConditionFailedException(batchIndex, i, m.key());
+          }
+        }
+        case UNCHANGED_SINCE -> {
+          mvcc.checkReadPoint(c.readPoint());
+          // a key twice in one batch: its earlier mutation is this batch's, not a concurrent one
+          if ((pending == null || !pending.containsKey(m.key()))
+              && rs[regionIndex(rs, m.key())].latestSequenceId(m.key()) > c.readPoint()) {
+            throw new ConditionFailedException(
+                batchIndex, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
+          }
         }
       }
       if (pending != null) {
@@ -405,7 +420,7 @@ final class EmbeddedTable implements KvTable {
     store.checkOpen();
     // the read point first, the regions second: a write the read point covers is in a region
     // this scan reads (a split after the read point leaves it in the parent's state)
-    long readPoint = store.mvcc.beginRead();
+    long readPoint = store.mvcc.beginRead(request.readPoint());
     List<KeyRange> ranges = request.ranges();
     List<Region> used = new ArrayList<>();
     List<RegionState> states = new ArrayList<>();

@@ -1,8 +1,13 @@
 package io.cairn.server;
 
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The store's multi-version concurrency control: one sequence id per applied batch, across all
@@ -27,12 +32,26 @@ final class Mvcc {
   /** Open scans per read point; updated with pure functions, which the map applies atomically. */
   private final ConcurrentSkipListMap<Long, Long> openReadPoints = new ConcurrentSkipListMap<>();
 
+  /** Open snapshots, oldest first (they are created in read-point order). */
+  private final Queue<Pin> pins = new ConcurrentLinkedQueue<>();
+
+  private final long snapshotMaxAgeMillis;
+
   private long lastSequenceId;
   private volatile long readPoint;
 
-  Mvcc(long lastSequenceId) {
+  /**
+   * The largest read point a flush or compaction has merged versions at: reads and conditional
+   * writes at a smaller read point could miss versions (SNAPSHOT_TOO_OLD). Written under {@code
+   * openReadPoints}' lock.
+   */
+  private volatile long horizon;
+
+  Mvcc(long lastSequenceId, long snapshotMaxAgeMillis) {
     this.lastSequenceId = lastSequenceId;
     this.readPoint = lastSequenceId;
+    this.horizon = lastSequenceId;
+    this.snapshotMaxAgeMillis = snapshotMaxAgeMillis;
   }
 
   long readPoint() {
@@ -93,17 +112,123 @@ final class Mvcc {
     }
   }
 
+  /**
+   * Registers a scan at {@code requested} (a snapshot's read point; {@code 0}: now) and returns the
+   * read point registered; pair with {@link #endRead}.
+   *
+   * @throws CairnException SNAPSHOT_TOO_OLD when versions it needs may be gone, INVALID_ARGUMENT
+   *     for a read point that was never visible
+   */
+  long beginRead(long requested) {
+    if (requested == 0) {
+      return beginRead();
+    }
+    synchronized (openReadPoints) {
+      checkReadPoint(requested);
+      openReadPoints.merge(requested, 1L, Long::sum);
+      return requested;
+    }
+  }
+
+  /**
+   * Checks that the store still keeps every version visible at {@code readPoint}: no flush or
+   * compaction has merged versions above it.
+   *
+   * @throws CairnException SNAPSHOT_TOO_OLD or INVALID_ARGUMENT as {@link #beginRead(long)}
+   */
+  void checkReadPoint(long readPoint) {
+    long visible = this.readPoint;
+    if (readPoint > visible) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT,
+          "Read point: expected at most the store's current read point ["
+              + visible
+              + "], found ["
+              + readPoint
+              + "]");
+    }
+    long h = horizon;
+    if (readPoint < h) {
+      throw new CairnException(
+          ErrorCode.SNAPSHOT_TOO_OLD,
+          "Snapshot too old: read point ["
+              + readPoint
+              + "] is below the oldest one the store keeps versions for ["
+              + h
+              + "]; a statement or transaction keeps its snapshot for at most "
+              + StoreConfig.SNAPSHOT_MAX_AGE
+              + " ["
+              + snapshotMaxAgeMillis
+              + " ms]: run it again");
+    }
+  }
+
   void endRead(long readPoint) {
     openReadPoints.computeIfPresent(readPoint, (k, n) -> n == 1 ? null : n - 1);
   }
 
-  /** The smallest read point any open or future scan may use: versions below it can merge. */
+  /**
+   * Pins the current read point until {@link Pin#close()} or until it is older than the maximum
+   * snapshot age (then the next flush or compaction may merge versions it needs).
+   */
+  Pin pin() {
+    long rp = beginRead();
+    Pin p = new Pin(rp, System.nanoTime());
+    pins.add(p);
+    return p;
+  }
+
+  /** How many pins are open (not closed, not expired). */
+  int openPins() {
+    expirePins();
+    return pins.size();
+  }
+
+  /** A pinned read point (a snapshot). */
+  final class Pin {
+    final long readPoint;
+    final long createdNanos;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Pin(long readPoint, long createdNanos) {
+      this.readPoint = readPoint;
+      this.createdNanos = createdNanos;
+    }
+
+    /** Releases the read point (idempotent; an expired pin is already released). */
+    void close() {
+      if (released.compareAndSet(false, true)) {
+        pins.remove(this);
+        endRead(readPoint);
+      }
+    }
+  }
+
+  private void expirePins() {
+    long now = System.nanoTime();
+    long maxAge = snapshotMaxAgeMillis * 1_000_000L;
+    for (Pin p : pins) {
+      if (now - p.createdNanos > maxAge) {
+        p.close();
+      }
+    }
+  }
+
+  /**
+   * The smallest read point any open or future scan may use: versions below it can merge. Callers
+   * (flushes, compactions) merge versions with it, so reads below it fail from now on.
+   */
   long smallestReadPoint() {
+    expirePins();
     synchronized (openReadPoints) {
       long rp = readPoint;
       // endRead removes entries without this lock: firstEntry() (null when empty), never firstKey()
       Map.Entry<Long, Long> first = openReadPoints.firstEntry();
-      return first == null ? rp : Math.min(first.getKey(), rp);
+      long smallest = first == null ? rp : Math.min(first.getKey(), rp);
+      if (smallest > horizon) {
+        horizon = smallest;
+      }
+      return smallest;
     }
   }
 }

@@ -30,6 +30,9 @@ import java.util.TreeSet;
  * @param readBuffers the most pooled 65 KiB direct buffers that reads from disk use at once
  * @param aggregateMaxBytes the estimated memory one scan's grouped aggregation may hold (its
  *     groups' keys and partial states) before it fails with AGGREGATE_MEMORY_EXCEEDED
+ * @param snapshotMaxAgeMillis how long the store keeps the versions a snapshot (a statement's or a
+ *     transaction's read point) needs; an older snapshot's reads and conditional writes may fail
+ *     with SNAPSHOT_TOO_OLD
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -42,7 +45,8 @@ public record StoreConfig(
     long walSegmentBytes,
     BlockCacheConfig blockCache,
     int readBuffers,
-    long aggregateMaxBytes) {
+    long aggregateMaxBytes,
+    long snapshotMaxAgeMillis) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -54,6 +58,7 @@ public record StoreConfig(
   public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
   public static final String READ_BUFFERS = "cairn.read-buffers";
   public static final String AGGREGATE_MAX_BYTES = "cairn.aggregate.max-bytes";
+  public static final String SNAPSHOT_MAX_AGE = "cairn.snapshot.max-age";
 
   private static final Set<String> KEYS =
       Set.of(
@@ -68,7 +73,8 @@ public record StoreConfig(
           BlockCacheConfig.SIZE,
           BlockCacheConfig.L1_SIZE,
           READ_BUFFERS,
-          AGGREGATE_MAX_BYTES);
+          AGGREGATE_MAX_BYTES,
+          SNAPSHOT_MAX_AGE);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
@@ -84,7 +90,8 @@ public record StoreConfig(
         128L << 20,
         BlockCacheConfig.defaults(),
         256,
-        AggregationMemory.DEFAULT_MAX_BYTES);
+        AggregationMemory.DEFAULT_MAX_BYTES,
+        10 * 60_000L);
   }
 
   /**
@@ -113,7 +120,8 @@ public record StoreConfig(
             size(settings, WAL_SEGMENT_SIZE, d.walSegmentBytes, 4096),
             BlockCacheConfig.from(settings, d.blockCache),
             (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)),
-            size(settings, AGGREGATE_MAX_BYTES, d.aggregateMaxBytes, 1024));
+            size(settings, AGGREGATE_MAX_BYTES, d.aggregateMaxBytes, 1024),
+            Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,

@@ -27,4 +27,24 @@ class TestStoreConfig {
           .hasMessageContaining(bad);
     }
   }
+
+  @Test
+  void snapshotMaximumAge() {
+    assertThat(StoreConfig.defaults().snapshotMaxAgeMillis()).isEqualTo(600_000);
+    assertThat(StoreConfig.from(Map.of("cairn.snapshot.max-age", "90")).snapshotMaxAgeMillis())
+        .isEqualTo(90_000);
+    assertThat(
+            StoreConfig.from(Map.of(StoreConfig.SNAPSHOT_MAX_AGE, "250ms")).snapshotMaxAgeMillis())
+        .isEqualTo(250);
+    assertThat(StoreConfig.from(Map.of(StoreConfig.SNAPSHOT_MAX_AGE, "2h")).snapshotMaxAgeMillis())
+        .isEqualTo(7_200_000);
+    for (String bad : new String[] {"10x", "-1s", "0ms", ""}) {
+      assertThatThrownBy(() -> StoreConfig.from(Map.of(StoreConfig.SNAPSHOT_MAX_AGE, bad)))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+          .hasMessageContaining("cairn.snapshot.max-age")
+          .hasMessageContaining("[" + bad + "]");
+    }
+  }
 }

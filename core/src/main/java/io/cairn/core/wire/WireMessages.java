@@ -98,7 +98,7 @@ public final class WireMessages {
         io.cairn.protocol.Mutation.newBuilder().setKey(bytes(mutation.key()));
     if (mutation instanceof Mutation.Put put) {
       b.setValue(bytes(put.value()));
-      b.setMustNotExist(put.condition() == Mutation.Condition.MUST_NOT_EXIST);
+      b.setMustNotExist(put.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST);
     } else {
       b.setDelete(true);
     }

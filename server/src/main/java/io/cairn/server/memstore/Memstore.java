@@ -87,6 +87,15 @@ public final class Memstore {
     return e.getValue() != TOMBSTONE;
   }
 
+  /** The sequence id of the newest cell (put or tombstone) of {@code key}, or -1 when none. */
+  public long latestSequenceId(Bytes key) {
+    Map.Entry<CellKey, Object> e = cells.ceilingEntry(new CellKey(key, Long.MAX_VALUE));
+    if (e == null || !e.getKey().row().equals(key)) {
+      return -1;
+    }
+    return e.getKey().sequenceId();
+  }
+
   /** Whether the newest cell of {@code key} at or below {@code readPoint} is a put. */
   public boolean exists(Bytes key, long readPoint) {
     return Boolean.TRUE.equals(latest(key, readPoint));

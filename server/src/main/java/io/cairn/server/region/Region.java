@@ -177,6 +177,36 @@ public final class Region {
     return exists;
   }
 
+  /**
+   * The sequence id of the newest cell (put or tombstone) of {@code key}, or -1 when it has none; 0
+   * for a cell a major compaction wrote below every read point. Caller holds the write lock.
+   */
+  public long latestSequenceId(Bytes key) {
+    RegionState s = state;
+    long seq = s.active().latestSequenceId(key);
+    if (seq >= 0) {
+      return seq;
+    }
+    for (Memstore m : s.frozen()) {
+      seq = m.latestSequenceId(key);
+      if (seq >= 0) {
+        return seq;
+      }
+    }
+    long newest = -1;
+    for (StoreFile f : s.files()) {
+      if (!f.reader().mightContainRow(key)) {
+        continue;
+      }
+      try (CellCursor c = f.reader().cursor()) {
+        if (c.seek(key) && c.row().equals(key)) {
+          newest = Math.max(newest, c.sequenceId());
+        }
+      }
+    }
+    return newest;
+  }
+
   /** Adds the batch's cells at {@code sequenceId}. Caller holds the write lock. */
   public void apply(List<Mutation> mutations, long sequenceId) {
     Memstore active = state.active();

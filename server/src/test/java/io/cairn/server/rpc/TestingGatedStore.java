@@ -68,6 +68,11 @@ final class TestingGatedStore implements KvStore {
   }
 
   @Override
+  public io.cairn.kv.KvSnapshot openSnapshot() {
+    return delegate.openSnapshot();
+  }
+
+  @Override
   public Optional<KvTable> table(String name) {
     return delegate.table(name).map(this::wrap);
   }

@@ -46,6 +46,13 @@ final class RemoteKvStore implements KvStore {
   }
 
   @Override
+  public io.cairn.kv.KvSnapshot openSnapshot() {
+    // TODO(issue 14): OpenSnapshot over the wire; until then reads at the latest read point
+    throw new io.cairn.core.error.CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "Snapshots over the network: not yet");
+  }
+
+  @Override
   public Optional<KvTable> table(String name) {
     return Optional.of(handle(name));
   }

@@ -40,6 +40,11 @@ final class TestingRecordingStore implements KvStore {
   }
 
   @Override
+  public io.cairn.kv.KvSnapshot openSnapshot() {
+    return delegate.openSnapshot();
+  }
+
+  @Override
   public Optional<KvTable> table(String name) {
     return delegate.table(name).map(RecordingTable::new);
   }
