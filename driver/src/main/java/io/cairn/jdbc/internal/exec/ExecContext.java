@@ -15,18 +15,27 @@ import io.cairn.kv.KvTable;
  * What operators of one statement execution share. {@code parallelism}: how many chunks of one
  * table scan run at once (the connection property {@code parallelism}); {@code aggregateMaxBytes}
  * bounds the memory of each of its grouped aggregations (the connection property {@code
- * aggregateMaxBytes}).
+ * aggregateMaxBytes}); {@code readPoint}: the snapshot every scan of the statement reads at
+ * ({@link io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan
+ * request); {@code pending}: the uncommitted writes of the statement's transaction, which its scans
+ * read over the store's rows.
  */
 public record ExecContext(
     KvStore store,
     EvalContext eval,
     ExecutionControl control,
     int parallelism,
-    long aggregateMaxBytes) {
+    long aggregateMaxBytes,
+    long readPoint,
+    TransactionWrites pending) {
   public ExecContext {
     requireNonNull(store, "store is null");
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
+    requireNonNull(pending, "pending is null");
+    if (readPoint < 0) {
+      throw new IllegalArgumentException("readPoint must be >= 0: [" + readPoint + "]");
+    }
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be positive: [" + parallelism + "]");
     }
@@ -34,6 +43,29 @@ public record ExecContext(
       throw new IllegalArgumentException(
           "aggregateMaxBytes must be positive: [" + aggregateMaxBytes + "]");
     }
+  }
+
+  /** A context of a statement outside a transaction whose scans each read their own snapshot. */
+  public ExecContext(
+      KvStore store,
+      EvalContext eval,
+      ExecutionControl control,
+      int parallelism,
+      long aggregateMaxBytes) {
+    this(
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        io.cairn.kv.ScanRequest.LATEST,
+        TransactionWrites.NONE);
+  }
+
+  /** The same context reading at {@code readPoint} over {@code pending}. */
+  public ExecContext at(long readPoint, TransactionWrites pending) {
+    return new ExecContext(
+        store, eval, control, parallelism, aggregateMaxBytes, readPoint, pending);
   }
 
   /**
