@@ -62,7 +62,10 @@ class TestEmbeddedTransactions {
     writer.setAutoCommit(false);
     try (Statement s = writer.createStatement()) {
       s.executeUpdate("UPSERT INTO U VALUES (7)");
-      s.executeUpdate("INSERT INTO T VALUES (1, 'again')"); // ID 1 exists: fails at commit
+      s.executeUpdate("INSERT INTO T VALUES (5, 'mine')"); // absent at the transaction's snapshot
+    }
+    try (Statement s = reader.createStatement()) {
+      s.executeUpdate("INSERT INTO T VALUES (5, 'theirs')"); // committed first
     }
     org.assertj.core.api.Assertions.assertThatThrownBy(writer::commit)
         .isInstanceOf(SQLException.class)
@@ -70,14 +73,132 @@ class TestEmbeddedTransactions {
         .extracting(e -> ((SQLException) e).getSQLState())
         .isEqualTo("23505");
     assertThat(countU(reader)).isZero();
-    assertThat(rows(reader)).containsExactly("1=one");
+    assertThat(rows(reader)).containsExactly("1=one", "5=theirs");
     try (Statement s = writer.createStatement()) {
       s.executeUpdate("UPSERT INTO U VALUES (8)");
       s.executeUpdate("UPSERT INTO T VALUES (2, 'two')");
     }
     writer.commit();
     assertThat(countU(reader)).isEqualTo(1);
-    assertThat(rows(reader)).containsExactly("1=one", "2=two");
+    assertThat(rows(reader)).containsExactly("1=one", "2=two", "5=theirs");
+  }
+
+  @Test
+  void anInsertOfAKeyTheTransactionSeesFailsAtOnce() throws SQLException {
+    writer.setAutoCommit(false);
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO U VALUES (7)");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> s.executeUpdate("INSERT INTO T VALUES (1, 'again')"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Duplicate key in [PUBLIC.T]")
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("23505");
+      s.executeUpdate("INSERT INTO T VALUES (3, 'three')");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> s.executeUpdate("INSERT INTO T VALUES (3, 'trois')"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("ID=3");
+      // a key the transaction deleted can be inserted again
+      s.executeUpdate("DELETE FROM T WHERE ID = 1");
+      s.executeUpdate("INSERT INTO T VALUES (1, 'uno')");
+    }
+    writer.commit();
+    assertThat(rows(reader)).containsExactly("1=uno", "3=three");
+    assertThat(countU(reader)).isEqualTo(1);
+  }
+
+  @Test
+  void anUpsertThenADeleteOfAKeyDeletesIt() throws SQLException {
+    writer.setAutoCommit(false);
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO T VALUES (2, 'two')");
+      s.executeUpdate("DELETE FROM T WHERE ID = 2");
+      s.executeUpdate("UPSERT INTO T VALUES (3, 'three')");
+      s.executeUpdate("DELETE FROM T WHERE ID = 1");
+      s.executeUpdate("UPSERT INTO T VALUES (1, 'uno')");
+      s.executeUpdate("DELETE FROM T WHERE ID = 3");
+    }
+    assertThat(rows(writer)).containsExactly("1=uno");
+    writer.commit();
+    assertThat(rows(reader)).containsExactly("1=uno");
+  }
+
+  @Test
+  void statementsSeeTheTransactionsOwnWrites() throws SQLException {
+    writer.setAutoCommit(false);
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO T VALUES (2, 'two'), (3, 'three'), (4, 'four')");
+      s.executeUpdate("UPDATE T SET V = 'deux' WHERE ID = 2");
+      s.executeUpdate("DELETE FROM T WHERE ID = 4");
+      s.executeUpdate("UPDATE T SET V = V || '!' WHERE ID <= 2");
+      assertThat(rows(writer)).containsExactly("1=one!", "2=deux!", "3=three");
+      try (ResultSet rs =
+          s.executeQuery("SELECT COUNT(*), MAX(ID), MIN(V) FROM T WHERE V <> 'three'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(2);
+        assertThat(rs.getInt(2)).isEqualTo(2);
+        assertThat(rs.getString(3)).isEqualTo("deux!");
+      }
+      try (ResultSet rs = s.executeQuery("SELECT V FROM T ORDER BY V DESC LIMIT 1 OFFSET 1")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("one!");
+      }
+      try (ResultSet rs = s.executeQuery("SELECT V FROM T WHERE ID = 3")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("three");
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT T.V FROM T JOIN U ON T.ID = U.ID")) { // U untouched
+        assertThat(rs.next()).isFalse();
+      }
+      s.executeUpdate("UPSERT INTO U SELECT ID FROM T WHERE ID > 1");
+      assertThat(countU(writer)).isEqualTo(2);
+    }
+    assertThat(rows(reader)).containsExactly("1=one");
+    assertThat(countU(reader)).isZero();
+    writer.commit();
+    assertThat(rows(reader)).containsExactly("1=one!", "2=deux!", "3=three");
+    assertThat(countU(reader)).isEqualTo(2);
+  }
+
+  @Test
+  void aTransactionReadsOneSnapshotWhileOthersCommit() throws SQLException {
+    writer.setAutoCommit(false);
+    assertThat(rows(writer)).containsExactly("1=one");
+    try (Statement s = reader.createStatement()) {
+      s.executeUpdate("UPSERT INTO T VALUES (2, 'two')");
+      s.executeUpdate("UPDATE T SET V = 'uno' WHERE ID = 1");
+    }
+    assertThat(rows(writer)).containsExactly("1=one"); // repeatable: the same snapshot
+    writer.commit(); // ends the transaction; the next one reads a new snapshot
+    assertThat(rows(writer)).containsExactly("1=uno", "2=two");
+  }
+
+  @Test
+  void theFirstOfTwoTransactionsChangingARowWins() throws SQLException {
+    writer.setAutoCommit(false);
+    reader.setAutoCommit(false);
+    try (Statement w = writer.createStatement();
+        Statement r = reader.createStatement()) {
+      w.executeUpdate("UPDATE T SET V = V || 'W' WHERE ID = 1");
+      r.executeUpdate("UPDATE T SET V = V || 'R' WHERE ID = 1");
+      reader.commit();
+      org.assertj.core.api.Assertions.assertThatThrownBy(writer::commit)
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Write conflict in [PUBLIC.T]")
+          .hasMessageContaining("ID=1")
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("40001");
+    }
+    reader.setAutoCommit(true);
+    assertThat(rows(reader)).containsExactly("1=oneR");
+    // the failed commit rolled the transaction back: the connection goes on
+    try (Statement w = writer.createStatement()) {
+      w.executeUpdate("UPDATE T SET V = V || 'W' WHERE ID = 1");
+    }
+    writer.commit();
+    assertThat(rows(reader)).containsExactly("1=oneRW");
   }
 
   @Test
@@ -91,8 +212,8 @@ class TestEmbeddedTransactions {
     }
     assertThat(rows(reader)).containsExactly("1=one");
     assertThat(countU(reader)).isZero();
-    // Queries read committed data, not the connection's own pending writes.
-    assertThat(rows(writer)).containsExactly("1=one");
+    // The transaction's own statements see its writes; other connections do not.
+    assertThat(rows(writer)).containsExactly("1=uno", "2=two");
 
     writer.commit();
     assertThat(rows(reader)).contains("1=uno", "2=two");

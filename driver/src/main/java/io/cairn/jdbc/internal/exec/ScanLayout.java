@@ -67,6 +67,11 @@ record ScanLayout(
     return of(node, kv, ranges, parallelism);
   }
 
+  /** One request over all the key ranges of {@code node}, without asking for statistics. */
+  static ScanLayout singleOf(ScanNode node, KvTable kv, EvalContext eval) {
+    return single(kv, ranges(node, node.keys(), eval), -1, -1);
+  }
+
   /** Whether {@code node} reads at most {@value #MAX_DIRECT_POINTS} complete primary keys. */
   private static boolean isPointLookup(ScanNode node) {
     int keyColumns = node.table().primaryKey().size();

@@ -33,13 +33,23 @@ final class TableScan implements Operator {
 
   private void open() {
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
+    if (ctx.pending().touches(node.table().kvTableName())) {
+      RowScanner opened = OverlayScan.open(node, kv, ctx); // the transaction's own writes
+      ctx.control().onCancel(opened::close);
+      scanner = opened;
+      return;
+    }
     ScanLayout layout = ScanLayout.of(node, kv, ctx.eval(), ctx.parallelism());
     ScanProgram program = layout.program(node);
     if (layout.isSingle()) {
       RowScanner opened =
           kv.scan(
               new ScanRequest(
-                  layout.units().get(0).ranges(), program, ctx.eval(), node.cacheBlocks()));
+                  layout.units().get(0).ranges(),
+                  program,
+                  ctx.eval(),
+                  node.cacheBlocks(),
+                  ctx.readPoint()));
       ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
@@ -48,7 +58,8 @@ final class TableScan implements Operator {
     try {
       for (ScanChunks.Unit unit : layout.units()) {
         ScanRequest request =
-            new ScanRequest(unit.ranges(), program, ctx.eval(), node.cacheBlocks());
+            new ScanRequest(
+                unit.ranges(), program, ctx.eval(), node.cacheBlocks(), ctx.readPoint());
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)

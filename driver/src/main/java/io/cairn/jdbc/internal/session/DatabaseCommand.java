@@ -170,12 +170,15 @@ final class DatabaseCommand implements PreparedCommand {
       values[i] = v == null ? null : Values.cast(v, types.get(i));
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
-    return new ExecContext(
-        session.database().store(),
-        eval,
-        control,
-        session.parallelism(),
-        session.aggregateMaxBytes());
+    ExecContext ctx =
+        new ExecContext(
+            session.database().store(),
+            eval,
+            control,
+            session.parallelism(),
+            session.aggregateMaxBytes());
+    // in a transaction: its snapshot, and its own writes over the store's rows
+    return session.autoCommit() ? ctx : ctx.at(session.transactionReadPoint(), session.pending());
   }
 
   /** The table as the catalog has it now (it may have been dropped since planning). */

@@ -8,7 +8,9 @@ import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.exec.ExecContext;
+import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -25,12 +27,16 @@ import java.util.Set;
 
 /**
  * A session on a {@link Database}, embedded or remote. In autocommit mode every DML statement is
- * applied atomically when it finishes; otherwise its writes are buffered until {@link #commit()},
- * which applies the writes to all tables atomically. Queries read committed data only. DDL is
- * applied at once, as in Phoenix. Writes are as durable as the connection's {@code durability}
- * property asks (null: each table's DURABILITY option). Closing the session gives its reference
- * back to the database (the last one closes a file database, or a remote database's network
- * connection).
+ * applied atomically when it finishes. Otherwise the session runs a transaction under snapshot
+ * isolation: its first statement pins a snapshot ({@link KvStore#openSnapshot()}) that all its
+ * statements read at, with the transaction's own buffered writes laid over the store's rows ({@link
+ * TransactionWrites}); {@link #commit()} applies the writes to all tables atomically, each with the
+ * condition its statement gave (a read-modify-write's row unchanged since the snapshot, an INSERT's
+ * key absent; blind writes have none), so that the first of two transactions that changed a row
+ * they both read wins and the other fails with WRITE_CONFLICT (40001), rolled back. DDL is applied
+ * at once, as in Phoenix. Writes are as durable as the connection's {@code durability} property
+ * asks (null: each table's DURABILITY option). Closing the session gives its reference back to the
+ * database (the last one closes a file database, or a remote database's network connection).
  */
 public final class DatabaseSession implements Session {
   /** Planning errors that a catalog copy lagging behind its source could cause. */
@@ -40,13 +46,19 @@ public final class DatabaseSession implements Session {
   private final Database database;
   private final Durability durability;
   private final int parallelism;
-  private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
+
+  /** The transaction's buffered writes, per KV table and key. */
+  private final TransactionWrites pending = new TransactionWrites();
+
+  /** The tables written to by the transaction, by KV table name, for commit's messages. */
+  private final Map<String, TableDescriptor> pendingTables = new LinkedHashMap<>();
+
+  /** The transaction's snapshot, opened by its first statement; null outside one. */
+  private KvSnapshot transactionSnapshot;
+
   private boolean autoCommit = true;
   private boolean closed;
   private final long aggregateMaxBytes;
-
-  /** Buffered writes of one table. */
-  record PendingWrites(TableDescriptor table, List<Mutation> mutations) {}
 
   /**
    * A session holding one connection of {@code database} (acquired by the caller), released by
@@ -214,6 +226,25 @@ public final class DatabaseSession implements Session {
     this.autoCommit = autoCommit;
   }
 
+  /**
+   * The read point of the transaction (autocommit off): the snapshot its first statement opened,
+   * kept until commit or rollback.
+   */
+  long transactionReadPoint() {
+    if (autoCommit) {
+      throw CairnException.internal("No transaction: autocommit is on");
+    }
+    if (transactionSnapshot == null) {
+      transactionSnapshot = database.store().openSnapshot();
+    }
+    return transactionSnapshot.readPoint();
+  }
+
+  /** The transaction's buffered writes, which its statements read over the store's rows. */
+  TransactionWrites pending() {
+    return autoCommit ? TransactionWrites.NONE : pending;
+  }
+
   /** Applies {@code batch} now (autocommit) or buffers it (transaction). */
   void write(TableDescriptor table, KvTable kv, List<Mutation> batch) {
     if (batch.isEmpty()) {
@@ -221,41 +252,59 @@ public final class DatabaseSession implements Session {
     }
     if (autoCommit) {
       Mutations.apply(table, kv, batch, durability);
-    } else {
-      pending
-          .computeIfAbsent(table.kvTableName(), k -> new PendingWrites(table, new ArrayList<>()))
-          .mutations()
-          .addAll(batch);
+      return;
     }
+    long readPoint = transactionReadPoint();
+    String name = table.kvTableName();
+    Mutations.checkAbsent(table, kv, batch, pending.of(name), readPoint);
+    for (Mutation m : batch) {
+      pending.add(name, Mutations.followUp(pending.of(name).get(m.key()), m, readPoint));
+    }
+    pendingTables.putIfAbsent(name, table);
   }
 
   @Override
   public void commit() {
     checkOpen();
-    List<PendingWrites> writes = new ArrayList<>(pending.values());
-    pending.clear();
-    List<TableDescriptor> tables = new ArrayList<>(writes.size());
-    List<KvStore.TableBatch> batches = new ArrayList<>(writes.size());
-    for (PendingWrites w : writes) {
-      KvTable kv =
-          database
-              .store()
-              .table(w.table().kvTableName())
-              .orElseThrow(
-                  () ->
-                      new CairnException(
-                          ErrorCode.TABLE_NOT_FOUND,
-                          "Cannot commit: table [" + w.table().qualifiedName() + "] was dropped"));
-      tables.add(w.table());
-      batches.add(new KvStore.TableBatch(kv, w.mutations()));
+    List<TableDescriptor> tables = new ArrayList<>();
+    List<KvStore.TableBatch> batches = new ArrayList<>();
+    try {
+      for (Map.Entry<String, TableDescriptor> e : pendingTables.entrySet()) {
+        TableDescriptor table = e.getValue();
+        KvTable kv =
+            database
+                .store()
+                .table(e.getKey())
+                .orElseThrow(
+                    () ->
+                        new CairnException(
+                            ErrorCode.TABLE_NOT_FOUND,
+                            "Cannot commit: table ["
+                                + table.qualifiedName()
+                                + "] was dropped; the transaction was rolled back"));
+        tables.add(table);
+        batches.add(new KvStore.TableBatch(kv, List.copyOf(pending.of(e.getKey()).values())));
+      }
+      Mutations.apply(database.store(), tables, batches, durability);
+    } finally {
+      endTransaction(); // committed, or rolled back by the failure
     }
-    Mutations.apply(database.store(), tables, batches, durability);
   }
 
   @Override
   public void rollback() {
     checkOpen();
+    endTransaction();
+  }
+
+  private void endTransaction() {
     pending.clear();
+    pendingTables.clear();
+    KvSnapshot s = transactionSnapshot;
+    transactionSnapshot = null;
+    if (s != null) {
+      s.close();
+    }
   }
 
   @Override
@@ -278,9 +327,12 @@ public final class DatabaseSession implements Session {
   @Override
   public void close() {
     if (!closed) {
-      pending.clear();
       closed = true;
-      database.release();
+      try {
+        endTransaction();
+      } finally {
+        database.release();
+      }
     }
   }
 }

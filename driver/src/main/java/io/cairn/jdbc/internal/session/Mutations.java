@@ -5,14 +5,27 @@ import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Values;
+import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Applies write batches and turns store errors into messages naming table and key values. */
 final class Mutations {
@@ -27,7 +40,7 @@ final class Mutations {
     try {
       kv.mutate(batch, durability);
     } catch (ConditionFailedException e) {
-      throw duplicate(table, batch.get(e.mutationIndex()), e);
+      throw failed(table, batch.get(e.mutationIndex()), e);
     }
   }
 
@@ -52,12 +65,122 @@ final class Mutations {
       store.mutate(batches, durability);
     } catch (ConditionFailedException e) {
       TableDescriptor table = tables.get(e.batchIndex());
-      throw duplicate(table, batches.get(e.batchIndex()).mutations().get(e.mutationIndex()), e);
+      throw failed(table, batches.get(e.batchIndex()).mutations().get(e.mutationIndex()), e);
     }
   }
 
-  private static CairnException duplicate(
+  /**
+   * Checks the INSERTs (MUST_NOT_EXIST puts) of a transaction's {@code batch} against what the
+   * transaction sees: its own earlier writes ({@code written}, and the batch's own earlier
+   * mutations), else the store's rows at {@code readPoint}, read in one request.
+   *
+   * @throws CairnException DUPLICATE_KEY naming the table and key values
+   */
+  static void checkAbsent(
+      TableDescriptor table,
+      KvTable kv,
+      List<Mutation> batch,
+      Map<Bytes, Mutation> written,
+      long readPoint) {
+    if (table.hiddenRowId()) {
+      return; // fresh row ids
+    }
+    Map<Bytes, Boolean> seen = new HashMap<>(); // key -> exists, after the batch's earlier ones
+    TreeSet<Bytes> toRead = new TreeSet<>();
+    for (Mutation m : batch) {
+      if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST
+          && !seen.containsKey(m.key())
+          && !written.containsKey(m.key())) {
+        toRead.add(m.key());
+      }
+      seen.put(m.key(), Boolean.TRUE);
+    }
+    Set<Bytes> stored = toRead.isEmpty() ? Set.of() : existing(table, kv, toRead, readPoint);
+    seen.clear();
+    for (Mutation m : batch) {
+      if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
+        Boolean inBatch = seen.get(m.key());
+        Mutation earlier = written.get(m.key());
+        boolean exists =
+            inBatch != null
+                ? inBatch
+                : earlier != null ? earlier instanceof Mutation.Put : stored.contains(m.key());
+        if (exists) {
+          throw new CairnException(
+              ErrorCode.DUPLICATE_KEY,
+              "Duplicate key in ["
+                  + table.qualifiedName()
+                  + "]: a row with primary key "
+                  + describeKey(table, m)
+                  + " already exists");
+        }
+      }
+      seen.put(m.key(), m instanceof Mutation.Put);
+    }
+  }
+
+  /** Which of {@code keys} have a row in the store at {@code readPoint}. */
+  private static Set<Bytes> existing(
+      TableDescriptor table, KvTable kv, TreeSet<Bytes> keys, long readPoint) {
+    List<KeyRange> ranges = new ArrayList<>(keys.size());
+    for (Bytes k : keys) {
+      ranges.add(KeyRange.point(k));
+    }
+    List<Expr> all = new ArrayList<>();
+    for (int i = 0; i < table.columns().size(); i++) {
+      all.add(new Expr.ColumnRef(i, table.columns().get(i).type()));
+    }
+    RowCodec codec = new RowCodec(table.layout());
+    Set<Bytes> found = new HashSet<>();
+    ScanRequest request =
+        new ScanRequest(
+            ranges,
+            new ScanProgram(table.layout(), Optional.empty(), all, ScanProgram.NO_LIMIT),
+            EvalContext.EMPTY,
+            true,
+            readPoint);
+    try (RowScanner scanner = kv.scan(request)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        found.add(codec.encodeKey(row));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The write a transaction keeps for a key after {@code next}, given its earlier write {@code
+   * prior} of the same key (null: none). The condition checked at commit is about the store's row
+   * as the transaction's snapshot had it, so the first write's condition stays: a later
+   * read-modify-write of a row the transaction wrote blindly read the transaction's own write, and
+   * an INSERT then a DELETE of a key still needs the key absent (unchanged since the snapshot) to
+   * delete nothing of another transaction's.
+   */
+  static Mutation followUp(Mutation prior, Mutation next, long readPoint) {
+    Mutation.Condition c = prior == null ? next.condition() : prior.condition();
+    if (next instanceof Mutation.Delete && c.kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
+      c = Mutation.Condition.unchangedSince(readPoint);
+    }
+    if (c.equals(next.condition())) {
+      return next;
+    }
+    return next instanceof Mutation.Put put
+        ? new Mutation.Put(put.key(), put.value(), c)
+        : new Mutation.Delete(next.key(), c);
+  }
+
+  private static CairnException failed(
       TableDescriptor table, Mutation failed, ConditionFailedException e) {
+    if (e.isConflict()) {
+      return new CairnException(
+          ErrorCode.WRITE_CONFLICT,
+          "Write conflict in ["
+              + table.qualifiedName()
+              + "]: the row with primary key "
+              + describeKey(table, failed)
+              + " was changed by another commit after this statement or transaction read it;"
+              + " nothing was written: run it again",
+          e);
+    }
     return new CairnException(
         ErrorCode.DUPLICATE_KEY,
         "Duplicate key in ["
@@ -69,10 +192,12 @@ final class Mutations {
   }
 
   private static String describeKey(TableDescriptor table, Mutation m) {
-    if (table.hiddenRowId() || !(m instanceof Mutation.Put put)) {
+    if (table.hiddenRowId()) {
       return "[" + m.key() + "]";
     }
-    Object[] row = new RowCodec(table.layout()).decode(put.key(), put.value());
+    Object[] row =
+        new RowCodec(table.layout())
+            .decode(m.key(), m instanceof Mutation.Put put ? put.value() : emptyValue(table));
     List<String> parts = new ArrayList<>();
     for (KeyColumn k : table.primaryKey()) {
       parts.add(
@@ -81,5 +206,10 @@ final class Mutations {
               + Values.toSqlString(row[k.columnIndex()]));
     }
     return "[" + String.join(", ", parts) + "]";
+  }
+
+  /** The value of a row whose non-key columns are all NULL (to decode a delete's key). */
+  private static Bytes emptyValue(TableDescriptor table) {
+    return new RowCodec(table.layout()).encodeValue(new Object[table.columns().size()]);
   }
 }
