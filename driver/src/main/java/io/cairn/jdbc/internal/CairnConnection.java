@@ -234,16 +234,22 @@ public final class CairnConnection implements Connection {
   @Override
   public void setTransactionIsolation(int level) throws SQLException {
     checkOpen();
-    if (level != TRANSACTION_READ_COMMITTED) {
+    // snapshot isolation serves the weaker levels too (a database may run a stronger one)
+    if (level != TRANSACTION_READ_UNCOMMITTED
+        && level != TRANSACTION_READ_COMMITTED
+        && level != TRANSACTION_REPEATABLE_READ) {
       throw JdbcErrors.notSupported(
-          "transaction isolation [" + level + "]: only TRANSACTION_READ_COMMITTED");
+          "transaction isolation ["
+              + level
+              + "]: transactions run under snapshot isolation (TRANSACTION_REPEATABLE_READ), which"
+              + " serves READ_UNCOMMITTED, READ_COMMITTED and REPEATABLE_READ, not SERIALIZABLE");
     }
   }
 
   @Override
   public int getTransactionIsolation() throws SQLException {
     checkOpen();
-    return TRANSACTION_READ_COMMITTED;
+    return TRANSACTION_REPEATABLE_READ;
   }
 
   @Override

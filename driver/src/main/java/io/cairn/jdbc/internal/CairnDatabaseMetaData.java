@@ -177,12 +177,14 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
 
   @Override
   public int getDefaultTransactionIsolation() {
-    return Connection.TRANSACTION_READ_COMMITTED;
+    return Connection.TRANSACTION_REPEATABLE_READ; // snapshot isolation
   }
 
   @Override
   public boolean supportsTransactionIsolationLevel(int level) {
-    return level == Connection.TRANSACTION_READ_COMMITTED;
+    return level == Connection.TRANSACTION_READ_UNCOMMITTED
+        || level == Connection.TRANSACTION_READ_COMMITTED
+        || level == Connection.TRANSACTION_REPEATABLE_READ;
   }
 
   @Override

@@ -52,8 +52,11 @@ class TestCairnConnection {
   @Test
   void isolationAndHoldability() throws SQLException {
     assertThat(connection.getTransactionIsolation())
-        .isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
+        .isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
     connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    assertThat(connection.getTransactionIsolation())
+        .as("snapshot isolation serves READ_COMMITTED")
+        .isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
     assertThatThrownBy(
             () -> connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE))
         .isInstanceOf(SQLFeatureNotSupportedException.class)

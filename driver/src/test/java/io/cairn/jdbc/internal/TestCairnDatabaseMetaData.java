@@ -110,7 +110,7 @@ class TestCairnDatabaseMetaData {
     assertThat(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_SERIALIZABLE)).isFalse();
     assertThat(md.supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isFalse();
     assertThat(md.getDefaultTransactionIsolation())
-        .isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
+        .isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
     assertThat(md.getConnection()).isSameAs(connection);
     assertThat(md.getSearchStringEscape()).isEqualTo("\\");
   }
