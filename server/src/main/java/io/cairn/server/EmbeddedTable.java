@@ -77,6 +77,10 @@ final class EmbeddedTable implements KvTable {
   private volatile Map<String, String> options;
   private volatile Durability defaultDurability;
   private volatile BlockFileOptions fileOptions;
+
+  /** The TTL option in milliseconds; 0 when rows never expire. */
+  private volatile long ttlMillis;
+
   private long nextId;
   private long idLimit;
   private long nextFileId;
@@ -218,6 +222,18 @@ final class EmbeddedTable implements KvTable {
     this.defaultDurability =
         Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
     this.fileOptions = BlockFileOptions.fromTableOptions(options);
+    String ttl = options.get("TTL");
+    long seconds = ttl == null ? 0 : Long.parseLong(ttl);
+    this.ttlMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+  }
+
+  /**
+   * The TTL cutoff now: cells with a sequence id at or below it are expired (invisible, and purged
+   * by flushes and compactions); -1 when nothing is (no TTL). Cutoffs only grow with time.
+   */
+  long expiredAtOrBelow() {
+    long ttl = ttlMillis;
+    return ttl == 0 ? -1 : store.timeIndex.expiredAtOrBelow(ttl);
   }
 
   /** Caller holds {@link #manifestLock}. */
@@ -323,18 +339,22 @@ final class EmbeddedTable implements KvTable {
 
   /**
    * Checks the batch's conditions against the latest applied state (and the batch's own earlier
-   * mutations); callers hold the write locks of the batch's regions.
+   * mutations), rows expired at {@code expiredAtOrBelow} (TTL, -1: none) counting as absent;
+   * callers hold the write locks of the batch's regions.
    *
    * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
    */
-  static void checkConditions(Region[] rs, List<Mutation> batch, int batchIndex) {
+  static void checkConditions(
+      Region[] rs, List<Mutation> batch, int batchIndex, long expiredAtOrBelow) {
     Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
       if (m instanceof Mutation.Put put && put.condition() == Mutation.Condition.MUST_NOT_EXIST) {
         Boolean inBatch = pending == null ? null : pending.get(put.key());
         boolean exists =
-            inBatch != null ? inBatch : rs[regionIndex(rs, put.key())].rowExists(put.key());
+            inBatch != null
+                ? inBatch
+                : rs[regionIndex(rs, put.key())].rowExists(put.key(), expiredAtOrBelow);
         if (exists) {
           throw new ConditionFailedException(batchIndex, i, put.key());
         }
@@ -406,6 +426,7 @@ final class EmbeddedTable implements KvTable {
     // the read point first, the regions second: a write the read point covers is in a region
     // this scan reads (a split after the read point leaves it in the parent's state)
     long readPoint = store.mvcc.beginRead();
+    long expired = expiredAtOrBelow();
     List<KeyRange> ranges = request.ranges();
     List<Region> used = new ArrayList<>();
     List<RegionState> states = new ArrayList<>();
@@ -423,7 +444,7 @@ final class EmbeddedTable implements KvTable {
       throw e;
     }
     SnapshotRows rows =
-        new SnapshotRows(ranges, used, states, steps, readPoint, cachePolicy(request));
+        new SnapshotRows(ranges, used, states, steps, readPoint, expired, cachePolicy(request));
     return new ProgramScanner(
         rows, request.program(), request.context(), store.config().aggregateMaxBytes());
   }
@@ -475,6 +496,7 @@ final class EmbeddedTable implements KvTable {
     private final List<RegionState> states;
     private final List<int[]> steps;
     private final long readPoint;
+    private final long expiredAtOrBelow;
     private final CachePolicy policy;
     private int step;
     private RowCursor current = RowCursors.EMPTY;
@@ -486,12 +508,14 @@ final class EmbeddedTable implements KvTable {
         List<RegionState> states,
         List<int[]> steps,
         long readPoint,
+        long expiredAtOrBelow,
         CachePolicy policy) {
       this.ranges = ranges;
       this.regions = regions;
       this.states = states;
       this.steps = steps;
       this.readPoint = readPoint;
+      this.expiredAtOrBelow = expiredAtOrBelow;
       this.policy = policy;
     }
 
@@ -504,7 +528,10 @@ final class EmbeddedTable implements KvTable {
           return false;
         }
         int[] s = steps.get(step++);
-        current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint, policy);
+        current =
+            regions
+                .get(s[1])
+                .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
       }
       return !closed;
     }
@@ -650,7 +677,16 @@ final class EmbeddedTable implements KvTable {
         flushedCells += m.cellCount();
       }
       try (CellCursor cursor = MergingCursor.of(sources)) {
-        file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false, collector);
+        long smallestReadPoint = store.mvcc.smallestReadPoint();
+        file =
+            writeFile(
+                region,
+                cursor,
+                smallestReadPoint,
+                purgeAtOrBelow(smallestReadPoint),
+                false,
+                false,
+                collector);
       }
       synchronized (manifestLock) {
         List<StoreFile> files = new ArrayList<>(region.peekState().files().size() + 1);
@@ -680,6 +716,7 @@ final class EmbeddedTable implements KvTable {
       }
       store.memstoreShrank(bytes);
       store.trimLog();
+      store.persistTimeIndex();
       LOG.debug("Flushed {} ({} bytes of memstore) to {}", region, bytes, file);
       // the compaction task also splits the region when its files grew past the split size
       if (region.peekState().files().size() >= store.config().compactionMinFiles()
@@ -692,15 +729,27 @@ final class EmbeddedTable implements KvTable {
   }
 
   /**
+   * The sequence id at or below which a flush or compaction purges cells: expired under the TTL
+   * (every older version of their rows is too) and at or below every read point in use; -1 when
+   * nothing expires.
+   */
+  private long purgeAtOrBelow(long smallestReadPoint) {
+    return Math.min(expiredAtOrBelow(), smallestReadPoint);
+  }
+
+  /**
    * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
    * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
    * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
-   * below it are dropped too and sequence ids at or below it become 0.
+   * below it are dropped too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped.
+   * Sequence ids are kept as they are: the time index maps them to commit times (TTL), also for a
+   * TTL set later by ALTER TABLE.
    */
   private StoreFile writeFile(
       Region region,
       CellCursor cursor,
       long smallestReadPoint,
+      long purgeAtOrBelow,
       boolean major,
       boolean throttle,
       StatisticsCollector collector) {
@@ -731,11 +780,14 @@ final class EmbeddedTable implements KvTable {
           rowDecided = false;
         }
         long seq = cursor.sequenceId();
+        if (seq <= purgeAtOrBelow) {
+          rowDecided = true; // expired, and so is every older version of the row
+        }
         if (!rowDecided) {
           if (seq <= smallestReadPoint) {
             rowDecided = true; // the newest version every reader sees; older ones are shadowed
             if (!(major && cursor.isDelete())) {
-              writer.append(r, major ? 0 : seq, cursor.isDelete(), cursor.value());
+              writer.append(r, seq, cursor.isDelete(), cursor.value());
               collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
               cells++;
             }
@@ -832,7 +884,15 @@ final class EmbeddedTable implements KvTable {
         StatisticsCollector collector =
             new StatisticsCollector(region.regionId(), region.range(), width);
         try (CellCursor cursor = MergingCursor.of(sources)) {
-          output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true, collector);
+          output =
+              writeFile(
+                  region,
+                  cursor,
+                  smallestReadPoint,
+                  purgeAtOrBelow(smallestReadPoint),
+                  dropDeletes,
+                  true,
+                  collector);
         }
         long bytesOut = output == null ? 0 : output.sizeBytes();
         synchronized (manifestLock) {
@@ -1201,7 +1261,9 @@ final class EmbeddedTable implements KvTable {
         if (state == null) {
           return; // split meanwhile
         }
-        try (RowCursor rows = region.scan(state, region.range(), readPoint, CachePolicy.NO_CACHE)) {
+        try (RowCursor rows =
+            region.scan(
+                state, region.range(), readPoint, expiredAtOrBelow(), CachePolicy.NO_CACHE)) {
           while (rows.next()) {
             collector.addRow(
                 rows.keyArray(),
