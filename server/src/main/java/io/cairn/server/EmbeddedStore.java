@@ -148,7 +148,7 @@ public final class EmbeddedStore implements KvStore {
     long replayed = wal.replay(this::replay);
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed));
     this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
-    timeIndex.persist(dir);
+    persistTimeIndex(); // when missing or changed: the open's sample counts from now on
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
     openStatistics();

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -177,6 +178,38 @@ class TestTableTtl {
       assertThat(readAll(t, scanAll())).as("counted from the open").hasSize(1);
       long gone = awaitRows(t, 0);
       assertThat(gone - reopened).isGreaterThanOrEqualTo(1000);
+    }
+  }
+
+  /**
+   * A store of an earlier release (golden/store-v1, no time index): its rows count from the open.
+   */
+  @Test
+  void rowsOfAStoreWithoutTimeIndexCountFromTheOpen() throws Exception {
+    Path golden =
+        Path.of(TestTableTtl.class.getResource("/golden/store-v1/store.manifest").toURI())
+            .getParent();
+    Path copy = dir.resolve("store");
+    try (Stream<Path> walk = Files.walk(golden)) {
+      for (Path p : walk.toList()) {
+        Path target = copy.resolve(golden.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    assertThat(copy.resolve(TimeIndex.FILE_NAME)).doesNotExist();
+    long opened = System.currentTimeMillis();
+    try (EmbeddedStore store = open()) {
+      assertThat(copy.resolve(TimeIndex.FILE_NAME)).exists();
+      KvTable t = store.table("T").orElseThrow();
+      t.compact(true);
+      t.alter(Map.of("TTL", "1"));
+      assertThat(readAll(t, scanAll())).hasSize(4);
+      long gone = awaitRows(t, 0);
+      assertThat(gone - opened).isGreaterThanOrEqualTo(1000);
     }
   }
 
