@@ -161,10 +161,19 @@ class TestEmbeddedStorageSql {
         "Value out of range");
     assertError(
         "CREATE TABLE N (A INTEGER PRIMARY KEY) SPLIT ON (1 +)", "42601", "Split point 1 [1 +]");
+    assertThat(failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
+  }
+
+  @Test
+  void saltBucketsIsRefused() {
+    SQLException salt = failure("CREATE TABLE N (A INTEGER PRIMARY KEY) SALT_BUCKETS=4");
+    assertThat((Throwable) salt).isInstanceOf(SQLFeatureNotSupportedException.class);
     assertError(
-        "CREATE TABLE N (A INTEGER PRIMARY KEY) SALT_BUCKETS=4 SPLIT ON (1)",
-        "42P16",
-        "SPLIT ON cannot be combined with SALT_BUCKETS");
+        "CREATE TABLE N (A INTEGER PRIMARY KEY, B VARCHAR) SALT_BUCKETS=4, COMPRESSION=LZ4",
+        "0A000",
+        "Table option [SALT_BUCKETS] is not supported",
+        "splits tables by SPLIT ON points (CREATE TABLE ... SPLIT ON (...)) and automatic region"
+            + " splits instead");
     assertThat(failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
   }
 
@@ -193,9 +202,8 @@ class TestEmbeddedStorageSql {
     assertError(
         "ALTER TABLE T SET SALT_BUCKETS=4",
         "0A000",
-        "Table option [SALT_BUCKETS] cannot be changed",
-        "expected one of [BLOCKCACHE, BLOCKSIZE, BLOOMFILTER, COMPRESSION, DATA_BLOCK_ENCODING,"
-            + " DURABILITY, GUIDE_POSTS_WIDTH, IN_MEMORY, TTL], found [SALT_BUCKETS]");
+        "Table option [SALT_BUCKETS] is not supported",
+        "splits tables by SPLIT ON points");
     assertError("ALTER TABLE T SET COLOR=RED", "42601", "Unknown table option [COLOR]");
     assertError(
         "ALTER TABLE T SET COMPRESSION=RAR",

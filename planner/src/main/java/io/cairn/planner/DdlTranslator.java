@@ -180,13 +180,6 @@ final class DdlTranslator {
               + table
               + "] without one (its rows are keyed by a hidden row id)");
     }
-    if (draft.options().containsKey("SALT_BUCKETS")) {
-      throw new CairnException(
-          ErrorCode.INVALID_TABLE_DEFINITION,
-          "SPLIT ON cannot be combined with SALT_BUCKETS (table ["
-              + table
-              + "]): a salted table is split by its salt byte");
-    }
     KeyColumn first = draft.primaryKey().get(0);
     ColumnDescriptor column = draft.columns().get(first.columnIndex());
     boolean descending = first.order() == SortOrder.DESC;

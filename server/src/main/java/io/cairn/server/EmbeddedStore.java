@@ -94,6 +94,10 @@ public final class EmbeddedStore implements KvStore {
   private final CompactionLog compactionLog = new CompactionLog();
   private final Object memoryPressure = new Object();
   final Mvcc mvcc;
+
+  /** Commit times of sequence ids, for TTL. */
+  final TimeIndex timeIndex;
+
   private long nextTableId;
   private volatile boolean closed;
 
@@ -116,6 +120,7 @@ public final class EmbeddedStore implements KvStore {
     this.flusher = null;
     this.compactor = null;
     this.mvcc = new Mvcc(0, config.snapshotMaxAgeMillis());
+    this.timeIndex = TimeIndex.empty();
     this.nextTableId = 1;
     this.readContext = ReadContext.uncached();
     this.metrics = null;
@@ -143,6 +148,8 @@ public final class EmbeddedStore implements KvStore {
             dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
     long replayed = wal.replay(this::replay);
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
+    this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
+    persistTimeIndex(); // when missing or changed: the open's sample counts from now on
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
     openStatistics();
@@ -626,7 +633,8 @@ public final class EmbeddedStore implements KvStore {
           continue; // split while we waited: route again
         }
         for (int i = 0; i < owners.size(); i++) {
-          EmbeddedTable.checkConditions(snapshot[i], batches.get(i), i, mvcc);
+          EmbeddedTable.checkConditions(
+              snapshot[i], batches.get(i), i, mvcc, owners.get(i).expiredAtOrBelow());
         }
         entry = mvcc.begin();
         for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
@@ -660,6 +668,7 @@ public final class EmbeddedStore implements KvStore {
         throw e;
       }
       mvcc.completeAndWait(entry);
+      timeIndex.committed(entry.sequenceId);
       memstoreGrew(added);
       for (Map.Entry<Region, EmbeddedTable> e : ownerOf.entrySet()) {
         if (e.getKey().activeMemstoreBytes() > config.memstoreFlushBytes()) {
@@ -922,6 +931,18 @@ public final class EmbeddedStore implements KvStore {
     }
   }
 
+  /** Writes the time index when it changed; a failure costs only TTL precision (logged). */
+  void persistTimeIndex() {
+    if (dir == null) {
+      return;
+    }
+    try {
+      timeIndex.persist(dir);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot write the time index of {}; rows with a TTL may expire later", dir, e);
+    }
+  }
+
   /** Deletes log segments whose edits are all in files; true when every edit is. */
   boolean trimLog() {
     if (wal == null) {
@@ -980,6 +1001,7 @@ public final class EmbeddedStore implements KvStore {
         }
         allFlushed = failure == null && trimLog();
         writeManifest();
+        persistTimeIndex();
       }
     } catch (RuntimeException e) {
       failure = e;

@@ -77,6 +77,10 @@ final class EmbeddedTable implements KvTable {
   private volatile Map<String, String> options;
   private volatile Durability defaultDurability;
   private volatile BlockFileOptions fileOptions;
+
+  /** The TTL option in milliseconds; 0 when rows never expire. */
+  private volatile long ttlMillis;
+
   private long nextId;
   private long idLimit;
   private long nextFileId;
@@ -218,6 +222,18 @@ final class EmbeddedTable implements KvTable {
     this.defaultDurability =
         Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
     this.fileOptions = BlockFileOptions.fromTableOptions(options);
+    String ttl = options.get("TTL");
+    long seconds = ttl == null ? 0 : Long.parseLong(ttl);
+    this.ttlMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+  }
+
+  /**
+   * The TTL cutoff now: cells with a sequence id at or below it are expired (invisible, and purged
+   * by flushes and compactions); -1 when nothing is (no TTL). Cutoffs only grow with time.
+   */
+  long expiredAtOrBelow() {
+    long ttl = ttlMillis;
+    return ttl == 0 ? -1 : store.timeIndex.expiredAtOrBelow(ttl);
   }
 
   /** Caller holds {@link #manifestLock}. */
@@ -323,13 +339,15 @@ final class EmbeddedTable implements KvTable {
 
   /**
    * Checks the batch's conditions against the latest applied state (and the batch's own earlier
-   * mutations); callers hold the write locks of the batch's regions.
+   * mutations), rows expired at {@code expiredAtOrBelow} (TTL, -1: none) counting as absent;
+   * callers hold the write locks of the batch's regions.
    *
    * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
    * @throws CairnException SNAPSHOT_TOO_OLD for an UNCHANGED_SINCE condition whose read point the
    *     store no longer keeps versions for (a compaction may have merged the versions it compares)
    */
-  static void checkConditions(Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc) {
+  static void checkConditions(
+      Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
     Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
@@ -339,7 +357,9 @@ final class EmbeddedTable implements KvTable {
         case MUST_NOT_EXIST -> {
           Boolean inBatch = pending == null ? null : pending.get(m.key());
           boolean exists =
-              inBatch != null ? inBatch : rs[regionIndex(rs, m.key())].rowExists(m.key());
+              inBatch != null
+                  ? inBatch
+                  : rs[regionIndex(rs, m.key())].rowExists(m.key(), expiredAtOrBelow);
           if (exists) {
             throw new ConditionFailedException(batchIndex, i, m.key());
           }
@@ -421,6 +441,7 @@ final class EmbeddedTable implements KvTable {
     // the read point first, the regions second: a write the read point covers is in a region
     // this scan reads (a split after the read point leaves it in the parent's state)
     long readPoint = store.mvcc.beginRead(request.readPoint());
+    long expired = expiredAtOrBelow();
     List<KeyRange> ranges = request.ranges();
     List<Region> used = new ArrayList<>();
     List<RegionState> states = new ArrayList<>();
@@ -438,7 +459,7 @@ final class EmbeddedTable implements KvTable {
       throw e;
     }
     SnapshotRows rows =
-        new SnapshotRows(ranges, used, states, steps, readPoint, cachePolicy(request));
+        new SnapshotRows(ranges, used, states, steps, readPoint, expired, cachePolicy(request));
     return new ProgramScanner(
         rows, request.program(), request.context(), store.config().aggregateMaxBytes());
   }
@@ -490,6 +511,7 @@ final class EmbeddedTable implements KvTable {
     private final List<RegionState> states;
     private final List<int[]> steps;
     private final long readPoint;
+    private final long expiredAtOrBelow;
     private final CachePolicy policy;
     private int step;
     private RowCursor current = RowCursors.EMPTY;
@@ -501,12 +523,14 @@ final class EmbeddedTable implements KvTable {
         List<RegionState> states,
         List<int[]> steps,
         long readPoint,
+        long expiredAtOrBelow,
         CachePolicy policy) {
       this.ranges = ranges;
       this.regions = regions;
       this.states = states;
       this.steps = steps;
       this.readPoint = readPoint;
+      this.expiredAtOrBelow = expiredAtOrBelow;
       this.policy = policy;
     }
 
@@ -519,7 +543,10 @@ final class EmbeddedTable implements KvTable {
           return false;
         }
         int[] s = steps.get(step++);
-        current = regions.get(s[1]).scan(states.get(s[1]), ranges.get(s[0]), readPoint, policy);
+        current =
+            regions
+                .get(s[1])
+                .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
       }
       return !closed;
     }
@@ -665,7 +692,16 @@ final class EmbeddedTable implements KvTable {
         flushedCells += m.cellCount();
       }
       try (CellCursor cursor = MergingCursor.of(sources)) {
-        file = writeFile(region, cursor, store.mvcc.smallestReadPoint(), false, false, collector);
+        long smallestReadPoint = store.mvcc.smallestReadPoint();
+        file =
+            writeFile(
+                region,
+                cursor,
+                smallestReadPoint,
+                purgeAtOrBelow(smallestReadPoint),
+                false,
+                false,
+                collector);
       }
       synchronized (manifestLock) {
         List<StoreFile> files = new ArrayList<>(region.peekState().files().size() + 1);
@@ -695,6 +731,7 @@ final class EmbeddedTable implements KvTable {
       }
       store.memstoreShrank(bytes);
       store.trimLog();
+      store.persistTimeIndex();
       LOG.debug("Flushed {} ({} bytes of memstore) to {}", region, bytes, file);
       // the compaction task also splits the region when its files grew past the split size
       if (region.peekState().files().size() >= store.config().compactionMinFiles()
@@ -707,15 +744,27 @@ final class EmbeddedTable implements KvTable {
   }
 
   /**
+   * The sequence id at or below which a flush or compaction purges cells: expired under the TTL
+   * (every older version of their rows is too) and at or below every read point in use; -1 when
+   * nothing expires.
+   */
+  private long purgeAtOrBelow(long smallestReadPoint) {
+    return Math.min(expiredAtOrBelow(), smallestReadPoint);
+  }
+
+  /**
    * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
    * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
    * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
-   * below it are dropped too and sequence ids at or below it become 0.
+   * below it are dropped too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped.
+   * Sequence ids are kept as they are: the time index maps them to commit times (TTL), also for a
+   * TTL set later by ALTER TABLE.
    */
   private StoreFile writeFile(
       Region region,
       CellCursor cursor,
       long smallestReadPoint,
+      long purgeAtOrBelow,
       boolean major,
       boolean throttle,
       StatisticsCollector collector) {
@@ -746,11 +795,14 @@ final class EmbeddedTable implements KvTable {
           rowDecided = false;
         }
         long seq = cursor.sequenceId();
+        if (seq <= purgeAtOrBelow) {
+          rowDecided = true; // expired, and so is every older version of the row
+        }
         if (!rowDecided) {
           if (seq <= smallestReadPoint) {
             rowDecided = true; // the newest version every reader sees; older ones are shadowed
             if (!(major && cursor.isDelete())) {
-              writer.append(r, major ? 0 : seq, cursor.isDelete(), cursor.value());
+              writer.append(r, seq, cursor.isDelete(), cursor.value());
               collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
               cells++;
             }
@@ -847,7 +899,15 @@ final class EmbeddedTable implements KvTable {
         StatisticsCollector collector =
             new StatisticsCollector(region.regionId(), region.range(), width);
         try (CellCursor cursor = MergingCursor.of(sources)) {
-          output = writeFile(region, cursor, smallestReadPoint, dropDeletes, true, collector);
+          output =
+              writeFile(
+                  region,
+                  cursor,
+                  smallestReadPoint,
+                  purgeAtOrBelow(smallestReadPoint),
+                  dropDeletes,
+                  true,
+                  collector);
         }
         long bytesOut = output == null ? 0 : output.sizeBytes();
         synchronized (manifestLock) {
@@ -1216,7 +1276,9 @@ final class EmbeddedTable implements KvTable {
         if (state == null) {
           return; // split meanwhile
         }
-        try (RowCursor rows = region.scan(state, region.range(), readPoint, CachePolicy.NO_CACHE)) {
+        try (RowCursor rows =
+            region.scan(
+                state, region.range(), readPoint, expiredAtOrBelow(), CachePolicy.NO_CACHE)) {
           while (rows.next()) {
             collector.addRow(
                 rows.keyArray(),

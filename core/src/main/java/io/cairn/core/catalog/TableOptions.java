@@ -27,15 +27,25 @@ public final class TableOptions {
           "BLOOMFILTER", new Choice(List.of("NONE", "ROW")),
           "DURABILITY", new Choice(List.of("FSYNC", "SYNC", "ASYNC", "SKIP")),
           "BLOCKSIZE", new Range(1024, 16L * 1024 * 1024),
-          "SALT_BUCKETS", new Range(1, 256),
           "GUIDE_POSTS_WIDTH", new Range(1, Long.MAX_VALUE),
           "TTL", new Range(1, Long.MAX_VALUE),
           "BLOCKCACHE", new Choice(List.of("TRUE", "FALSE")),
           "IN_MEMORY", new Choice(List.of("TRUE", "FALSE")));
 
   /**
+   * Phoenix options Cairn refuses rather than accept and ignore, with what Cairn does instead. A
+   * salted table would need a hash byte in every row key and scans merging the buckets back into
+   * key order; Cairn spreads a table's writes with SPLIT ON points and automatic region splits.
+   */
+  private static final Map<String, String> REFUSED =
+      Map.of(
+          "SALT_BUCKETS",
+          "Cairn does not salt row keys; it splits tables by SPLIT ON points (CREATE TABLE ..."
+              + " SPLIT ON (...)) and automatic region splits instead");
+
+  /**
    * Options that ALTER TABLE may change: storage and maintenance settings that apply to data
-   * written (or compacted) afterwards. SALT_BUCKETS is not among them: it fixes the row-key layout.
+   * written (or compacted) afterwards, and TTL, which applies to every row at once.
    */
   private static final List<String> ALTERABLE =
       List.of(
@@ -61,11 +71,12 @@ public final class TableOptions {
    * that can change after the table is created.
    *
    * @throws CairnException UNKNOWN_TABLE_OPTION, INVALID_TABLE_OPTION_VALUE, or NOT_SUPPORTED for
-   *     an option that cannot change (SALT_BUCKETS)
+   *     an option that cannot change or that Cairn refuses (SALT_BUCKETS)
    */
   public static Map<String, String> validateChanges(Map<String, String> options) {
     for (String name : options.keySet()) {
       String upper = name.toUpperCase(Locale.ROOT);
+      checkNotRefused(upper);
       if (OPTIONS.containsKey(upper) && !ALTERABLE.contains(upper)) {
         throw new CairnException(
             ErrorCode.NOT_SUPPORTED,
@@ -90,12 +101,14 @@ public final class TableOptions {
   /**
    * Validates options and returns them canonicalised (upper-case names and choice values).
    *
-   * @throws CairnException UNKNOWN_TABLE_OPTION or INVALID_TABLE_OPTION_VALUE
+   * @throws CairnException UNKNOWN_TABLE_OPTION or INVALID_TABLE_OPTION_VALUE; NOT_SUPPORTED for an
+   *     option Cairn refuses (SALT_BUCKETS)
    */
   public static Map<String, String> validate(Map<String, String> options) {
     Map<String, String> result = new TreeMap<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
       String name = e.getKey().toUpperCase(Locale.ROOT);
+      checkNotRefused(name);
       Domain domain = OPTIONS.get(name);
       if (domain == null) {
         throw new CairnException(
@@ -105,6 +118,20 @@ public final class TableOptions {
       result.put(name, validateValue(name, domain, e.getValue()));
     }
     return result;
+  }
+
+  private static void checkNotRefused(String name) {
+    String instead = REFUSED.get(name);
+    if (instead != null) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Table option ["
+              + name
+              + "] is not supported: "
+              + instead
+              + ". Supported options: "
+              + names());
+    }
   }
 
   private static String validateValue(String name, Domain domain, String value) {

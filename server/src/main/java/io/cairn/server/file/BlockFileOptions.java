@@ -86,7 +86,7 @@ public record BlockFileOptions(
           }
           case "GUIDE_POSTS_WIDTH" -> guidePostWidth = Long.parseLong(value);
           default -> {
-            // Other table options (SALT_BUCKETS, TTL, ...) are not about block files.
+            // Other table options (TTL, DURABILITY, ...) are not about block files.
           }
         }
       } catch (IllegalArgumentException e) {

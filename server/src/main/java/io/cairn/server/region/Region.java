@@ -179,7 +179,7 @@ public final class Region {
 
   /**
    * The sequence id of the newest cell (put or tombstone) of {@code key}, or -1 when it has none; 0
-   * for a cell a major compaction wrote below every read point. Caller holds the write lock.
+   * for a cell of a file an earlier release compacted. Caller holds the write lock.
    */
   public long latestSequenceId(Bytes key) {
     RegionState s = state;
@@ -205,6 +205,21 @@ public final class Region {
       }
     }
     return newest;
+  }
+
+  /**
+   * As {@link #rowExists(Bytes)}, a row whose newest cell has a sequence id at or below {@code
+   * expiredAtOrBelow} (expired under the table's TTL) counting as absent. Caller holds the write
+   * lock.
+   */
+  public boolean rowExists(Bytes key, long expiredAtOrBelow) {
+    if (expiredAtOrBelow < 0) {
+      return rowExists(key);
+    }
+    try (RowCursor rows =
+        scan(state, KeyRange.point(key), Long.MAX_VALUE, expiredAtOrBelow, CachePolicy.CACHE)) {
+      return rows.next();
+    }
   }
 
   /** Adds the batch's cells at {@code sequenceId}. Caller holds the write lock. */
@@ -442,6 +457,19 @@ public final class Region {
    * blocks missing from the block cache by {@code policy}.
    */
   public RowCursor scan(RegionState s, KeyRange scanRange, long readPoint, CachePolicy policy) {
+    return scan(s, scanRange, readPoint, -1, policy);
+  }
+
+  /**
+   * As {@link #scan(RegionState, KeyRange, long, CachePolicy)}, leaving out rows whose newest
+   * visible cell has a sequence id at or below {@code expiredAtOrBelow} (TTL; -1: none).
+   */
+  public RowCursor scan(
+      RegionState s,
+      KeyRange scanRange,
+      long readPoint,
+      long expiredAtOrBelow,
+      CachePolicy policy) {
     KeyRange clipped = intersect(scanRange, range);
     if (clipped == null) {
       return RowCursors.EMPTY;
@@ -462,7 +490,7 @@ public final class Region {
     if (sources.isEmpty()) {
       return RowCursors.EMPTY;
     }
-    return new VisibleRows(MergingCursor.of(sources), clipped, readPoint);
+    return new VisibleRows(MergingCursor.of(sources), clipped, readPoint, expiredAtOrBelow);
   }
 
   private static boolean overlaps(StoreFile f, KeyRange r) {

@@ -10,15 +10,17 @@ import java.util.Arrays;
 
 /**
  * The rows of a key range visible at a read point, from a sorted cell cursor: per row the newest
- * cell at or below the read point; a row whose such cell is a tombstone is left out. Allocation
- * free per row: the key is copied into a scratch array, the value is the cursor's own view (the
- * cursor only moves on the next call). Closes the cursor when exhausted or closed.
+ * cell at or below the read point; a row whose such cell is a tombstone, or expired (its sequence
+ * id at or below a TTL cutoff), is left out. Allocation free per row: the key is copied into a
+ * scratch array, the value is the cursor's own view (the cursor only moves on the next call).
+ * Closes the cursor when exhausted or closed.
  */
 public final class VisibleRows implements RowCursor {
   private final CellCursor cursor;
   private final KeyRange range;
   private final byte[] stop;
   private final long readPoint;
+  private final long expiredAtOrBelow;
   private boolean started;
   private boolean valid;
   private boolean closed;
@@ -26,10 +28,19 @@ public final class VisibleRows implements RowCursor {
   private int keyLength;
 
   public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
+    this(cursor, range, readPoint, -1);
+  }
+
+  /**
+   * @param expiredAtOrBelow rows whose newest visible cell has a sequence id at or below this are
+   *     expired (TTL) and left out; -1 when nothing expires
+   */
+  public VisibleRows(CellCursor cursor, KeyRange range, long readPoint, long expiredAtOrBelow) {
     this.cursor = requireNonNull(cursor, "cursor is null");
     this.range = requireNonNull(range, "range is null");
     this.stop = range.stop().isEmpty() ? null : range.stop().peekArray();
     this.readPoint = readPoint;
+    this.expiredAtOrBelow = expiredAtOrBelow;
   }
 
   @Override
@@ -73,7 +84,8 @@ public final class VisibleRows implements RowCursor {
       if (!sameRow) {
         continue; // every version of that row is newer than the read point
       }
-      if (!cursor.isDelete()) {
+      // the newest visible version decides: an older one never shows through an expired one
+      if (!cursor.isDelete() && cursor.sequenceId() > expiredAtOrBelow) {
         return true;
       }
       valid = cursor.nextRow();

@@ -28,7 +28,7 @@ class TestBlockFileOptions {
                     "BLOCKSIZE", "4096",
                     "BLOOMFILTER", "NONE",
                     "GUIDE_POSTS_WIDTH", "1000",
-                    "SALT_BUCKETS", "4")))
+                    "TTL", "60")))
         .isEqualTo(
             new BlockFileOptions(DataBlockEncoding.ROW_INDEX, Compression.ZSTD, 4096, false, 1000));
     assertThat(BlockFileOptions.fromTableOptions(Map.of("bloomfilter", "row")).rowBloom()).isTrue();
