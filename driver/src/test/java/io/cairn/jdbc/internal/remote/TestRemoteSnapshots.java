@@ -24,6 +24,11 @@ import io.cairn.kv.PageScanner;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.MutateResult;
+import io.cairn.protocol.Request;
+import io.cairn.protocol.Response;
+import io.cairn.protocol.ScanPage;
+import io.cairn.protocol.SnapshotOpened;
 import io.cairn.server.StoreConfig;
 import io.cairn.server.rpc.CairnServer;
 import io.cairn.server.rpc.ServerConfig;
@@ -46,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The KV SPI's snapshots over the network against a real server (in this JVM): scans at a
  * snapshot's read point across many pages, UNCHANGED_SINCE conditions after a concurrent commit,
- * SNAPSHOT_TOO_OLD, and the server's count of what the client holds.
+ * SNAPSHOT_TOO_OLD, and the server's count of what the client holds; and against a scripted server,
+ * the requests the client sends.
  */
 class TestRemoteSnapshots {
   private static final DataType K_TYPE = DataType.BIGINT.withNullable(false);
@@ -91,18 +97,23 @@ class TestRemoteSnapshots {
 
   /** Creates T(K BIGINT PRIMARY KEY, V VARCHAR) through the server's catalog. */
   private static TableDescriptor create(RemoteKvStore store, String name) {
-    TableDescriptor draft =
-        new TableDescriptor(
-            0,
-            "PUBLIC",
-            name,
-            List.of(
-                new ColumnDescriptor("K", 1, K_TYPE),
-                new ColumnDescriptor("V", 2, DataType.varchar(100))),
-            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
-            Map.of(),
-            1);
-    return new RemoteCatalog(store.connection()).createTable(draft, false, List.of()).orElseThrow();
+    return new RemoteCatalog(store.connection())
+        .createTable(descriptor(name), false, List.of())
+        .orElseThrow();
+  }
+
+  /** The draft of T(K BIGINT PRIMARY KEY, V VARCHAR). */
+  private static TableDescriptor descriptor(String name) {
+    return new TableDescriptor(
+        0,
+        "PUBLIC",
+        name,
+        List.of(
+            new ColumnDescriptor("K", 1, K_TYPE),
+            new ColumnDescriptor("V", 2, DataType.varchar(100))),
+        List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+        Map.of(),
+        1);
   }
 
   private static Mutation.Put put(TableDescriptor t, long k, String v) {
@@ -310,6 +321,68 @@ class TestRemoteSnapshots {
     snapshot.close(); // an expired snapshot closes quietly, once
     snapshot.close();
     assertThat(readAll(table.scan(scanAll(t)))).hasSize(10);
+  }
+
+  @Test
+  void readsAndWritesSendTheirReadPointsAndCloseDoesNotWaitForTheAnswer() throws Exception {
+    try (TestingRpcServer scripted =
+        new TestingRpcServer(
+            (request, c) -> {
+              switch (request.getBodyCase()) {
+                case OPEN_SNAPSHOT ->
+                    c.answer(
+                        request,
+                        Response.newBuilder()
+                            .setSnapshotOpened(
+                                SnapshotOpened.newBuilder().setSnapshotId(7).setReadPoint(42)));
+                case GET ->
+                    c.answer(
+                        request,
+                        Response.newBuilder()
+                            .setScanPage(ScanPage.newBuilder().setColumnCount(2).setDone(true)));
+                case MUTATE ->
+                    c.answer(
+                        request,
+                        Response.newBuilder().setMutateResult(MutateResult.getDefaultInstance()));
+                default -> {} // CloseSnapshot: never answered
+              }
+            })) {
+      RpcConnection connection = new RpcConnection(scripted.config());
+      connections.add(connection);
+      RemoteKvStore store = new RemoteKvStore(connection);
+      KvTable table = store.handle("T9");
+      KvSnapshot snapshot = store.openSnapshot();
+      assertThat(scripted.nextRequest().hasOpenSnapshot()).isTrue();
+      assertThat(snapshot.readPoint()).isEqualTo(42);
+
+      TableDescriptor t = descriptor("T");
+      ScanRequest point =
+          new ScanRequest(
+              List.of(KeyRange.point(put(t, 1, null).key())),
+              scanAll(t).program(),
+              EvalContext.EMPTY,
+              true);
+      assertThat(readAll(table.scan(point.atReadPoint(snapshot.readPoint())))).isEmpty();
+      assertThat(scripted.nextRequest().getGet().getScan().getReadPoint()).isEqualTo(42);
+      assertThat(readAll(table.scan(point))).isEmpty();
+      assertThat(scripted.nextRequest().getGet().getScan().getReadPoint()).isZero();
+
+      table.mutate(
+          List.of(
+              put(t, 1, "x", Mutation.Condition.unchangedSince(42)),
+              new Mutation.Delete(put(t, 2, null).key(), Mutation.Condition.unchangedSince(42))));
+      Request mutate = scripted.nextRequest();
+      assertThat(mutate.getMutate().getBatches(0).getMutationsList())
+          .extracting(io.cairn.protocol.Mutation::getUnchangedSince)
+          .containsExactly(42L, 42L);
+
+      snapshot.close(); // returns although the server never answers
+      Request close = scripted.nextRequest();
+      assertThat(close.getCloseSnapshot().getSnapshotId()).isEqualTo(7);
+      snapshot.close(); // sends nothing: the next request the server sees is the next Get
+      readAll(table.scan(point));
+      assertThat(scripted.nextRequest().hasGet()).isTrue();
+    }
   }
 
   @Test
