@@ -261,13 +261,13 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       if (snapshots.size() >= limit) {
         throw new CairnException(
             ErrorCode.SERVER_BUSY,
-            "Too many open snapshots on this connection: expected at most ["
-                + limit
-                + "] ("
-                + ServerConfig.MAX_SNAPSHOTS_PER_CONNECTION
-                + "), found ["
+            "Too many open snapshots: this connection holds ["
                 + snapshots.size()
-                + "]; close snapshots (CloseSnapshot) before opening more");
+                + "], the most "
+                + ServerConfig.MAX_SNAPSHOTS_PER_CONNECTION
+                + " ["
+                + limit
+                + "] allows; close snapshots (CloseSnapshot) before opening more");
       }
       ServerSnapshot s =
           new ServerSnapshot(
