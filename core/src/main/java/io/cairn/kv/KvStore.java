@@ -55,7 +55,7 @@ public interface KvStore extends AutoCloseable {
         b.table().mutate(b.mutations(), durability);
       } catch (ConditionFailedException e) {
         throw new ConditionFailedException(
-            i, e.mutationIndex(), b.mutations().get(e.mutationIndex()).key());
+            i, e.mutationIndex(), b.mutations().get(e.mutationIndex()).key(), e.kind());
       }
     }
   }

@@ -35,7 +35,8 @@ public final class WireMessages {
         ScanSpec.newBuilder()
             .setTable(table)
             .setProgram(WirePrograms.toProto(request.program()))
-            .setNoCache(!request.cacheBlocks());
+            .setNoCache(!request.cacheBlocks())
+            .setReadPoint(request.readPoint());
     for (KeyRange range : request.ranges()) {
       b.addRanges(toProto(range));
     }
@@ -58,6 +59,7 @@ public final class WireMessages {
     if (!spec.hasProgram()) {
       throw WireValues.malformed("a scan without a program");
     }
+    long readPoint = readPoint(spec.getReadPoint(), "a scan");
     List<KeyRange> ranges = new ArrayList<>(spec.getRangesCount());
     for (io.cairn.protocol.KeyRange range : spec.getRangesList()) {
       ranges.add(fromProto(range));
@@ -77,7 +79,17 @@ public final class WireMessages {
         ranges,
         WirePrograms.fromProto(spec.getProgram()),
         new EvalContext(parameters, time),
-        !spec.getNoCache());
+        !spec.getNoCache(),
+        readPoint);
+  }
+
+  /** A read point from the wire (uint64): at most Long.MAX_VALUE. */
+  private static long readPoint(long value, String what) {
+    if (value < 0) {
+      throw WireValues.malformed(
+          what + " with a read point beyond 2^63 - 1 [" + Long.toUnsignedString(value) + "]");
+    }
+    return value;
   }
 
   public static io.cairn.protocol.KeyRange toProto(KeyRange range) {
@@ -93,33 +105,56 @@ public final class WireMessages {
 
   // --- writes --------------------------------------------------------------------------------
 
+  /**
+   * A mutation's message: MUST_NOT_EXIST travels as {@code must_not_exist} (as before conditions
+   * had kinds), UNCHANGED_SINCE as its read point in {@code unchanged_since}.
+   */
   public static io.cairn.protocol.Mutation toProto(Mutation mutation) {
     io.cairn.protocol.Mutation.Builder b =
         io.cairn.protocol.Mutation.newBuilder().setKey(bytes(mutation.key()));
     if (mutation instanceof Mutation.Put put) {
       b.setValue(bytes(put.value()));
-      b.setMustNotExist(put.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST);
     } else {
       b.setDelete(true);
+    }
+    Mutation.Condition condition = mutation.condition();
+    switch (condition.kind()) {
+      case NONE -> {}
+      case MUST_NOT_EXIST -> b.setMustNotExist(true);
+      case UNCHANGED_SINCE -> b.setUnchangedSince(condition.readPoint());
     }
     return b.build();
   }
 
+  /**
+   * @throws CairnException PROTOCOL_ERROR for an empty key, a delete with a value or
+   *     must_not_exist, or a mutation with two conditions
+   */
   public static Mutation fromProto(io.cairn.protocol.Mutation message) {
     if (message.getKey().isEmpty()) {
       throw WireValues.malformed("a mutation with an empty key");
     }
     Bytes key = bytes(message.getKey());
+    long unchangedSince = readPoint(message.getUnchangedSince(), "a mutation");
+    if (message.getMustNotExist() && unchangedSince != 0) {
+      throw WireValues.malformed(
+          "a mutation with two conditions (must_not_exist and unchanged_since ["
+              + unchangedSince
+              + "])");
+    }
+    Mutation.Condition condition =
+        unchangedSince != 0
+            ? Mutation.Condition.unchangedSince(unchangedSince)
+            : message.getMustNotExist()
+                ? Mutation.Condition.MUST_NOT_EXIST
+                : Mutation.Condition.NONE;
     if (message.getDelete()) {
       if (!message.getValue().isEmpty() || message.getMustNotExist()) {
-        throw WireValues.malformed("a delete with a value or a condition");
+        throw WireValues.malformed("a delete with a value or must_not_exist");
       }
-      return new Mutation.Delete(key);
+      return new Mutation.Delete(key, condition);
     }
-    return new Mutation.Put(
-        key,
-        bytes(message.getValue()),
-        message.getMustNotExist() ? Mutation.Condition.MUST_NOT_EXIST : Mutation.Condition.NONE);
+    return new Mutation.Put(key, bytes(message.getValue()), condition);
   }
 
   public static List<Mutation> fromProto(List<io.cairn.protocol.Mutation> messages) {
@@ -247,18 +282,38 @@ public final class WireMessages {
       b.setConditionFailed(true)
           .setBatchIndex(c.batchIndex())
           .setMutationIndex(c.mutationIndex())
-          .setKey(ByteString.copyFrom(c.key().peekArray()));
+          .setKey(ByteString.copyFrom(c.key().peekArray()))
+          .setConditionKind(toProto(c.kind()));
     }
     return b.build();
   }
 
-  /** The exception an error message stands for, thrown on the client. */
+  /**
+   * The exception an error message stands for, thrown on the client: a failed condition is a {@link
+   * ConditionFailedException} of its kind (no kind: MUST_NOT_EXIST, as older servers send).
+   */
   public static CairnException fromProto(Error error) {
     if (error.getConditionFailed()) {
-      return new ConditionFailedException(
-          error.getBatchIndex(), error.getMutationIndex(), bytes(error.getKey()));
+      Mutation.Condition.Kind kind =
+          switch (error.getConditionKind()) {
+            case CONDITION_NONE, CONDITION_MUST_NOT_EXIST -> Mutation.Condition.Kind.MUST_NOT_EXIST;
+            case CONDITION_UNCHANGED_SINCE -> Mutation.Condition.Kind.UNCHANGED_SINCE;
+            case UNRECOGNIZED -> null; // a newer server's kind: its code and message as they are
+          };
+      if (kind != null) {
+        return new ConditionFailedException(
+            error.getBatchIndex(), error.getMutationIndex(), bytes(error.getKey()), kind);
+      }
     }
     return new CairnException(ErrorCode.fromCode(error.getCode()), error.getMessage());
+  }
+
+  public static io.cairn.protocol.ConditionKind toProto(Mutation.Condition.Kind kind) {
+    return switch (kind) {
+      case NONE -> io.cairn.protocol.ConditionKind.CONDITION_NONE;
+      case MUST_NOT_EXIST -> io.cairn.protocol.ConditionKind.CONDITION_MUST_NOT_EXIST;
+      case UNCHANGED_SINCE -> io.cairn.protocol.ConditionKind.CONDITION_UNCHANGED_SINCE;
+    };
   }
 
   // --- bytes ---------------------------------------------------------------------------------

@@ -194,7 +194,8 @@ class TestWireCodec {
             List.of(KeyRange.ALL, KeyRange.point(Bytes.wrap(new byte[] {1, 2}))),
             program,
             context,
-            c.seed() % 3 == 0);
+            c.seed() % 3 == 0,
+            c.seed() % 4 == 0 ? ScanRequest.LATEST : Math.floorMod(c.seed(), Long.MAX_VALUE));
     ScanSpec spec = ScanSpec.parseFrom(WireMessages.toProto("T7", request).toByteArray());
     assertThat(spec.getTable()).isEqualTo("T7");
     ScanRequest decoded = WireMessages.fromProto(spec);
@@ -203,6 +204,103 @@ class TestWireCodec {
     assertThat(WireMessages.toProto("T7", decoded)).isEqualTo(spec);
     assertThat(decoded.program().layout()).isEqualTo(request.program().layout());
     assertThat(decoded.cacheBlocks()).isEqualTo(request.cacheBlocks());
+    assertThat(decoded.readPoint()).isEqualTo(request.readPoint());
+    assertProtocolError(
+        () -> WireMessages.fromProto(spec.toBuilder().setReadPoint(-1).build()), "read point");
+  }
+
+  @Provide
+  Arbitrary<List<Mutation>> mutations() {
+    Arbitrary<Bytes> keys =
+        Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(8).map(Bytes::wrap);
+    Arbitrary<Bytes> values = Arbitraries.bytes().array(byte[].class).ofMaxSize(8).map(Bytes::wrap);
+    Arbitrary<Long> readPoints =
+        Arbitraries.oneOf(
+            Arbitraries.longs().between(1, Long.MAX_VALUE), Arbitraries.of(1L, Long.MAX_VALUE));
+    Arbitrary<Mutation.Condition> putConditions =
+        Arbitraries.oneOf(
+            Arbitraries.of(Mutation.Condition.NONE, Mutation.Condition.MUST_NOT_EXIST),
+            readPoints.map(Mutation.Condition::unchangedSince));
+    Arbitrary<Mutation.Condition> deleteConditions =
+        Arbitraries.oneOf(
+            Arbitraries.just(Mutation.Condition.NONE),
+            readPoints.map(Mutation.Condition::unchangedSince));
+    return Arbitraries.<Mutation>oneOf(
+            Combinators.combine(keys, values, putConditions).as(Mutation.Put::new),
+            Combinators.combine(keys, deleteConditions).as(Mutation.Delete::new))
+        .list()
+        .ofMaxSize(6);
+  }
+
+  @Property(tries = 300)
+  void mutationsWithTheirConditionsRoundTrip(
+      @ForAll("mutations") List<Mutation> mutations, @ForAll int batchIndex)
+      throws InvalidProtocolBufferException {
+    io.cairn.protocol.TableBatch batch =
+        io.cairn.protocol.TableBatch.parseFrom(WireMessages.toProto("T3", mutations).toByteArray());
+    assertThat(WireMessages.fromProto(batch.getMutationsList())).isEqualTo(mutations);
+    // each failing condition comes back to the client as the same ConditionFailedException
+    for (int i = 0; i < mutations.size(); i++) {
+      Mutation m = mutations.get(i);
+      if (m.condition().kind() == Mutation.Condition.Kind.NONE) {
+        continue;
+      }
+      ConditionFailedException failed =
+          new ConditionFailedException(batchIndex, i, m.key(), m.condition().kind());
+      CairnException back =
+          WireMessages.fromProto(
+              io.cairn.protocol.Error.parseFrom(WireMessages.toProto(failed).toByteArray()));
+      assertThat(back).isInstanceOf(ConditionFailedException.class).hasMessage(failed.getMessage());
+      ConditionFailedException c = (ConditionFailedException) back;
+      assertThat(c.errorCode()).isEqualTo(failed.errorCode());
+      assertThat(c.kind()).isEqualTo(m.condition().kind());
+      assertThat(c.isConflict()).isEqualTo(failed.isConflict());
+      assertThat(Arrays.asList(c.batchIndex(), c.mutationIndex())).containsExactly(batchIndex, i);
+      assertThat(c.key()).isEqualTo(m.key());
+    }
+  }
+
+  /**
+   * The bytes of version 1's messages before conditions had kinds and scans had read points: an old
+   * peer's messages decode as they did, and what an old peer can read is encoded as it was.
+   */
+  @Example
+  void messagesOfPeersBeforeSnapshotsKeepTheirMeaningAndBytes()
+      throws InvalidProtocolBufferException {
+    Bytes key = Bytes.wrap(new byte[] {1, 2});
+    // key (1), value (3), must_not_exist (4): an INSERT as every client has sent it
+    byte[] insert = {0x0a, 0x02, 1, 2, 0x1a, 0x01, 9, 0x20, 0x01};
+    Mutation.Put put =
+        new Mutation.Put(key, Bytes.wrap(new byte[] {9}), Mutation.Condition.MUST_NOT_EXIST);
+    assertThat(WireMessages.toProto(put).toByteArray()).isEqualTo(insert);
+    assertThat(WireMessages.fromProto(io.cairn.protocol.Mutation.parseFrom(insert))).isEqualTo(put);
+    // key (1), delete (2)
+    byte[] delete = {0x0a, 0x02, 1, 2, 0x10, 0x01};
+    assertThat(WireMessages.toProto(new Mutation.Delete(key)).toByteArray()).isEqualTo(delete);
+    // a put of an UNCHANGED_SINCE condition adds only field 5 (varint 300)
+    Mutation.Put conditional =
+        new Mutation.Put(key, Bytes.wrap(new byte[] {9}), Mutation.Condition.unchangedSince(300));
+    assertThat(WireMessages.toProto(conditional).toByteArray())
+        .isEqualTo(new byte[] {0x0a, 0x02, 1, 2, 0x1a, 0x01, 9, 0x28, (byte) 0xac, 0x02});
+    // an old server's condition_failed (7) without a kind is a failed MUST_NOT_EXIST
+    io.cairn.protocol.Error old =
+        io.cairn.protocol.Error.newBuilder()
+            .setCode(ErrorCode.DUPLICATE_KEY.code())
+            .setSqlState(ErrorCode.DUPLICATE_KEY.sqlState())
+            .setMessage("A row with key [0102] already exists")
+            .setBatchIndex(1)
+            .setMutationIndex(3)
+            .setKey(ByteString.copyFrom(new byte[] {1, 2}))
+            .setConditionFailed(true)
+            .build();
+    assertThat(WireMessages.fromProto(old))
+        .isInstanceOfSatisfying(
+            ConditionFailedException.class,
+            c -> {
+              assertThat(c.kind()).isEqualTo(Mutation.Condition.Kind.MUST_NOT_EXIST);
+              assertThat(c.errorCode()).isEqualTo(ErrorCode.DUPLICATE_KEY);
+              assertThat(c.mutationIndex()).isEqualTo(3);
+            });
   }
 
   @Example
@@ -477,6 +575,23 @@ class TestWireCodec {
                     .setMustNotExist(true)
                     .build()),
         "delete");
+    assertProtocolError(
+        () ->
+            WireMessages.fromProto(
+                io.cairn.protocol.Mutation.newBuilder()
+                    .setKey(ByteString.copyFrom(new byte[] {1}))
+                    .setMustNotExist(true)
+                    .setUnchangedSince(7)
+                    .build()),
+        "two conditions");
+    assertProtocolError(
+        () ->
+            WireMessages.fromProto(
+                io.cairn.protocol.Mutation.newBuilder()
+                    .setKey(ByteString.copyFrom(new byte[] {1}))
+                    .setUnchangedSince(-1)
+                    .build()),
+        "18446744073709551615");
     assertProtocolError(() -> WireMessages.fromProto(ScanSpec.getDefaultInstance()), "program");
   }
 

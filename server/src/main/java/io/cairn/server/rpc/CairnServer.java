@@ -370,6 +370,7 @@ public final class CairnServer implements AutoCloseable {
               Instant.ofEpochMilli(c.openedAtMillis()),
               c.answered(),
               c.openScanners(),
+              c.openSnapshots(),
               c.bytesIn(),
               c.bytesOut()));
     }
@@ -465,6 +466,7 @@ public final class CairnServer implements AutoCloseable {
       long timeout = config.scannerIdleTimeout().toNanos();
       for (ServerConnection c : context.connections()) {
         c.expireScanners(now, timeout);
+        c.expireSnapshots(now);
       }
     } catch (RuntimeException e) {
       LOG.warn("Expiring idle scanners failed", e);

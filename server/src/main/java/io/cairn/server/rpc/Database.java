@@ -18,14 +18,25 @@ final class Database {
   private final KvStore store;
   private final StoreCatalog catalog;
   private final long instanceId;
+  private final long snapshotMaxAgeMillis;
   private final Object ddlLock = new Object();
   private final Set<ServerConnection> connections = ConcurrentHashMap.newKeySet();
 
-  Database(String name, KvStore store, StoreCatalog catalog, long instanceId) {
+  /**
+   * @param snapshotMaxAgeMillis how long the store keeps a snapshot's versions (its
+   *     cairn.snapshot.max-age): a connection forgets its snapshots past it
+   */
+  Database(
+      String name,
+      KvStore store,
+      StoreCatalog catalog,
+      long instanceId,
+      long snapshotMaxAgeMillis) {
     this.name = requireNonNull(name, "name is null");
     this.store = requireNonNull(store, "store is null");
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.instanceId = instanceId;
+    this.snapshotMaxAgeMillis = snapshotMaxAgeMillis;
   }
 
   /** The name clients give in Hello; empty for the default database. */
@@ -44,6 +55,11 @@ final class Database {
 
   StoreCatalog catalog() {
     return catalog;
+  }
+
+  /** The store's maximum snapshot age (cairn.snapshot.max-age). */
+  long snapshotMaxAgeMillis() {
+    return snapshotMaxAgeMillis;
   }
 
   Object ddlLock() {

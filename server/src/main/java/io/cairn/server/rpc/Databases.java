@@ -6,6 +6,8 @@ import io.cairn.core.catalog.StoreCatalog;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
+import io.cairn.server.EmbeddedStore;
+import io.cairn.server.StoreConfig;
 import io.cairn.server.Stores;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,7 +106,9 @@ final class Databases implements AutoCloseable {
       Optional<Path> dir = directory(name);
       KvStore store = opener.open(name, dir, storeSettings);
       try {
-        db = new Database(name, store, StoreCatalog.open(store), instanceId);
+        db =
+            new Database(
+                name, store, StoreCatalog.open(store), instanceId, snapshotMaxAgeMillis(store));
       } catch (RuntimeException e) {
         try {
           store.close();
@@ -118,6 +122,16 @@ final class Databases implements AutoCloseable {
           "Opened database {} ({})", db.displayName(), dir.map(Path::toString).orElse("in memory"));
       return db;
     }
+  }
+
+  /**
+   * The maximum snapshot age of {@code store}: an embedded store's own, else what the settings say
+   * (a store opened another way, e.g. in tests).
+   */
+  private long snapshotMaxAgeMillis(KvStore store) {
+    return store instanceof EmbeddedStore embedded
+        ? embedded.config().snapshotMaxAgeMillis()
+        : StoreConfig.from(storeSettings).snapshotMaxAgeMillis();
   }
 
   /** The open databases. */

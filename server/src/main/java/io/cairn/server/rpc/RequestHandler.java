@@ -41,6 +41,7 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanNext;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
+import io.cairn.protocol.SnapshotOpened;
 import io.cairn.protocol.TableBatch;
 import io.cairn.protocol.TableDescriptorResult;
 import io.cairn.protocol.TableInfo;
@@ -99,6 +100,15 @@ final class RequestHandler {
       case SCAN_NEXT -> answer.setScanPage(scanNext(connection, call, request.getScanNext()));
       case CLOSE_SCAN -> {
         connection.closeScanner(request.getCloseScan().getScannerId());
+        answer.setDone(Done.getDefaultInstance());
+      }
+      case OPEN_SNAPSHOT -> {
+        ServerSnapshot s = connection.openSnapshot(database(connection));
+        answer.setSnapshotOpened(
+            SnapshotOpened.newBuilder().setSnapshotId(s.id()).setReadPoint(s.readPoint()));
+      }
+      case CLOSE_SNAPSHOT -> {
+        connection.closeSnapshot(request.getCloseSnapshot().getSnapshotId());
         answer.setDone(Done.getDefaultInstance());
       }
       case ADMIN -> answer.setAdminResult(admin(database(connection), request.getAdmin()));

@@ -39,6 +39,8 @@ import java.util.regex.Pattern;
  * @param pageMaxBytes default encoded bytes per scan page
  * @param pageMaxMillis default time a page may take before it is answered with what it has
  * @param scannerIdleTimeout an open scanner untouched this long is closed
+ * @param maxSnapshotsPerConnection snapshots (OpenSnapshot) one connection may hold open at once;
+ *     beyond, SERVER_BUSY
  * @param slowRequestMillis requests that take at least this long are logged as slow
  * @param shutdownTimeout how long a graceful shutdown lets running requests finish
  * @param hashCacheMaxBytes all connections' broadcast hash caches together
@@ -62,6 +64,7 @@ public record ServerConfig(
     int pageMaxBytes,
     int pageMaxMillis,
     Duration scannerIdleTimeout,
+    int maxSnapshotsPerConnection,
     long slowRequestMillis,
     Duration shutdownTimeout,
     long hashCacheMaxBytes,
@@ -85,6 +88,7 @@ public record ServerConfig(
   public static final String PAGE_MAX_BYTES = "page.max-bytes";
   public static final String PAGE_MAX_MILLIS = "page.max-millis";
   public static final String SCANNER_IDLE_TIMEOUT = "scanner-idle-timeout";
+  public static final String MAX_SNAPSHOTS_PER_CONNECTION = "max-snapshots-per-connection";
   public static final String SLOW_REQUEST_MILLIS = "slow-request-millis";
   public static final String SHUTDOWN_TIMEOUT = "shutdown-timeout";
   public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
@@ -117,6 +121,7 @@ public record ServerConfig(
           PAGE_MAX_BYTES,
           PAGE_MAX_MILLIS,
           SCANNER_IDLE_TIMEOUT,
+          MAX_SNAPSHOTS_PER_CONNECTION,
           SLOW_REQUEST_MILLIS,
           SHUTDOWN_TIMEOUT,
           HASH_CACHE_MAX_BYTES,
@@ -217,6 +222,7 @@ public record ServerConfig(
         pageBytes,
         (int) number(properties, PAGE_MAX_MILLIS, 1000, 1, 3_600_000),
         duration(properties, SCANNER_IDLE_TIMEOUT, Duration.ofMinutes(10), Duration.ofMillis(1)),
+        (int) number(properties, MAX_SNAPSHOTS_PER_CONNECTION, 1024, 1, 1 << 20),
         number(properties, SLOW_REQUEST_MILLIS, 1000, 0, Long.MAX_VALUE),
         duration(properties, SHUTDOWN_TIMEOUT, Duration.ofSeconds(30), Duration.ZERO),
         size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
@@ -257,6 +263,7 @@ public record ServerConfig(
         pageMaxBytes,
         pageMaxMillis,
         scannerIdleTimeout,
+        maxSnapshotsPerConnection,
         slowRequestMillis,
         shutdownTimeout,
         hashCacheMaxBytes,
@@ -296,6 +303,8 @@ public record ServerConfig(
         + pageMaxMillis
         + " ms, scannerIdleTimeout="
         + scannerIdleTimeout
+        + ", maxSnapshotsPerConnection="
+        + maxSnapshotsPerConnection
         + ", slowRequestMillis="
         + slowRequestMillis
         + ", shutdownTimeout="

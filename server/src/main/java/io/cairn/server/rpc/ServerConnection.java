@@ -10,6 +10,7 @@ import io.cairn.protocol.Event;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ShuttingDown;
+import io.cairn.server.StoreConfig;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -34,8 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: its session (Hello first), the requests it has running, its scanners and
- * hash caches, and the backpressure that keeps what the server holds for it bounded.
+ * One client connection: its session (Hello first), the requests it has running, its scanners,
+ * snapshots and hash caches, and the backpressure that keeps what the server holds for it bounded.
  *
  * <p>Threads: the channel's event loop reads requests and writes answers; every request's work runs
  * on the server's worker pool ({@link RequestHandler}), never on the event loop. The fields marked
@@ -86,11 +87,13 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   // any thread
   private final Map<Long, Call> calls = new ConcurrentHashMap<>();
   private final Map<Long, ServerScanner> scanners = new ConcurrentHashMap<>();
+  private final Map<Long, ServerSnapshot> snapshots = new ConcurrentHashMap<>();
 
   /** ScanNext calls waiting behind a running one of the same scanner, by scanner id. */
   private final Map<Long, ArrayDeque<Call>> pagesInOrder = new HashMap<>();
 
   private final AtomicLong scannerIds = new AtomicLong();
+  private final AtomicLong snapshotIds = new AtomicLong();
   private final AtomicLong requestCount = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
   private final AtomicLong bytesIn = new AtomicLong();
@@ -161,6 +164,11 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   int openScanners() {
     return scanners.size();
+  }
+
+  /** Snapshots held now (one past its maximum age counts until the next sweep forgets it). */
+  int openSnapshots() {
+    return snapshots.size();
   }
 
   /**
@@ -234,6 +242,78 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     return expired;
   }
 
+  // --- snapshots -------------------------------------------------------------------------------
+
+  /**
+   * Opens a snapshot of {@code db}'s store, held by this connection until {@link #closeSnapshot},
+   * the connection's close or the store's maximum snapshot age.
+   *
+   * @throws CairnException SERVER_BUSY when the connection holds max-snapshots-per-connection
+   *     already, CONNECTION_CLOSED when it closed
+   */
+  ServerSnapshot openSnapshot(Database db) {
+    expireSnapshots(System.nanoTime());
+    int limit = server.config().maxSnapshotsPerConnection();
+    synchronized (stateLock) {
+      if (closed) {
+        throw new CairnException(ErrorCode.CONNECTION_CLOSED, "The connection closed");
+      }
+      if (snapshots.size() >= limit) {
+        throw new CairnException(
+            ErrorCode.SERVER_BUSY,
+            "Too many open snapshots: this connection holds ["
+                + snapshots.size()
+                + "], the most "
+                + ServerConfig.MAX_SNAPSHOTS_PER_CONNECTION
+                + " ["
+                + limit
+                + "] allows; close snapshots (CloseSnapshot) before opening more");
+      }
+      ServerSnapshot s =
+          new ServerSnapshot(
+              snapshotIds.incrementAndGet(), db.store().openSnapshot(), System.nanoTime());
+      snapshots.put(s.id(), s);
+      server.metrics().snapshotOpened();
+      return s;
+    }
+  }
+
+  /** Releases and forgets snapshot {@code id}; false when the connection does not hold it. */
+  boolean closeSnapshot(long id) {
+    ServerSnapshot s = snapshots.remove(id);
+    if (s == null) {
+      return false;
+    }
+    s.close();
+    server.metrics().snapshotClosed();
+    return true;
+  }
+
+  /**
+   * Forgets (and releases, if the store has not yet) the snapshots past the database's maximum
+   * snapshot age; returns how many.
+   */
+  int expireSnapshots(long nowNanos) {
+    Database db = database;
+    if (db == null || snapshots.isEmpty()) {
+      return 0;
+    }
+    long maxAge = TimeUnit.MILLISECONDS.toNanos(db.snapshotMaxAgeMillis());
+    int expired = 0;
+    for (ServerSnapshot s : snapshots.values()) {
+      if (s.expired(nowNanos, maxAge) && closeSnapshot(s.id())) {
+        expired++;
+        LOG.debug(
+            "Snapshot {} (read point {}) of connection {} expired ({})",
+            s.id(),
+            s.readPoint(),
+            describe(),
+            StoreConfig.SNAPSHOT_MAX_AGE);
+      }
+    }
+    return expired;
+  }
+
   // --- Netty -----------------------------------------------------------------------------------
 
   @Override
@@ -250,6 +330,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     phase = Phase.CLOSED;
     waiting.clear();
     List<ServerScanner> open;
+    List<ServerSnapshot> pinned;
     synchronized (stateLock) {
       closed = true;
       Database db = database;
@@ -258,6 +339,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       }
       open = new ArrayList<>(scanners.values());
       scanners.clear();
+      pinned = new ArrayList<>(snapshots.values());
+      snapshots.clear();
     }
     // a client that went away gets no answers: stop its work and give back what it held
     for (Call call : calls.values()) {
@@ -267,14 +350,19 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       s.close();
       server.metrics().scannerClosed();
     }
+    for (ServerSnapshot s : pinned) {
+      s.close();
+      server.metrics().snapshotClosed();
+    }
     hashCaches.close();
     server.connections().remove(this);
     server.metrics().connectionClosed();
     LOG.debug(
-        "Connection {} closed after {} requests ({} scanners closed)",
+        "Connection {} closed after {} requests ({} scanners, {} snapshots closed)",
         describe(),
         requestCount.get(),
-        open.size());
+        open.size(),
+        pinned.size());
     super.channelInactive(ctx);
   }
 
@@ -509,6 +597,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         && phase == Phase.OPEN
         && type != Request.BodyCase.HELLO
         && type != Request.BodyCase.CLOSE_SCAN
+        && type != Request.BodyCase.CLOSE_SNAPSHOT
         && !call.cancelled();
   }
 

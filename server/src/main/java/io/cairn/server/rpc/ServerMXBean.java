@@ -27,6 +27,9 @@ public interface ServerMXBean {
   /** Scanners open now, over every connection. */
   int getOpenScanners();
 
+  /** Snapshots (OpenSnapshot) open now, over every connection. */
+  int getOpenSnapshots();
+
   /** Requests waiting for a worker thread now. */
   int getQueuedRequests();
 

@@ -27,6 +27,7 @@ final class ServerMetrics implements ServerMXBean {
   private final LongAdder bytesIn = new LongAdder();
   private final LongAdder bytesOut = new LongAdder();
   private final AtomicInteger openScanners = new AtomicInteger();
+  private final AtomicInteger openSnapshots = new AtomicInteger();
   private volatile ThreadPoolExecutor pool;
   private volatile LongSupplier hashCacheBytes = () -> 0;
   private ObjectName registered;
@@ -73,6 +74,14 @@ final class ServerMetrics implements ServerMXBean {
     openScanners.decrementAndGet();
   }
 
+  void snapshotOpened() {
+    openSnapshots.incrementAndGet();
+  }
+
+  void snapshotClosed() {
+    openSnapshots.decrementAndGet();
+  }
+
   @Override
   public int getConnections() {
     return connections.get();
@@ -111,6 +120,11 @@ final class ServerMetrics implements ServerMXBean {
   @Override
   public int getOpenScanners() {
     return openScanners.get();
+  }
+
+  @Override
+  public int getOpenSnapshots() {
+    return openSnapshots.get();
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.time.Instant;
  * @param sessionId the session id the server gave it in its handshake answer
  * @param requestsServed requests answered so far
  * @param openScanners scanners it holds open now
+ * @param openSnapshots snapshots (pinned read points) it holds open now
  * @param bytesIn bytes received from it (frames, after TLS)
  * @param bytesOut bytes sent to it
  */
@@ -22,6 +23,7 @@ public record ClientInfo(
     Instant connectedSince,
     long requestsServed,
     int openScanners,
+    int openSnapshots,
     long bytesIn,
     long bytesOut) {
   public ClientInfo {

@@ -28,6 +28,7 @@ final class StatusJson {
           .field("connectedSince", c.connectedSince().toString())
           .field("requestsServed", c.requestsServed())
           .field("openScanners", c.openScanners())
+          .field("openSnapshots", c.openSnapshots())
           .field("bytesIn", c.bytesIn())
           .field("bytesOut", c.bytesOut())
           .endObject();

@@ -256,6 +256,7 @@ final class StatusPage {
         "Connected since",
         "Requests",
         "Open scanners",
+        "Open snapshots",
         "Bytes in",
         "Bytes out");
     for (ClientInfo c : clients) {
@@ -266,6 +267,7 @@ final class StatusPage {
       text(time(c.connectedSince()));
       number(c.requestsServed());
       number(c.openScanners());
+      number(c.openSnapshots());
       size(c.bytesIn());
       size(c.bytesOut());
       out.append("</tr>\n");

@@ -33,6 +33,7 @@ class TestServerConfig {
     assertThat(c.pageMaxBytes()).isEqualTo(1 << 20);
     assertThat(c.pageMaxMillis()).isEqualTo(1000);
     assertThat(c.scannerIdleTimeout()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.maxSnapshotsPerConnection()).isEqualTo(1024);
     assertThat(c.slowRequestMillis()).isEqualTo(1000);
     assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(c.hashCacheMaxBytes()).isEqualTo(256L << 20);
@@ -59,6 +60,7 @@ class TestServerConfig {
     p.put("page.max-bytes", "64k");
     p.put("page.max-millis", "250");
     p.put("scanner-idle-timeout", "90s");
+    p.put("max-snapshots-per-connection", "12");
     p.put("slow-request-millis", "0");
     p.put("shutdown-timeout", "2m");
     p.put("hash-cache.max-bytes", "1g");
@@ -82,6 +84,7 @@ class TestServerConfig {
     assertThat(c.pageMaxBytes()).isEqualTo(64 << 10);
     assertThat(c.pageMaxMillis()).isEqualTo(250);
     assertThat(c.scannerIdleTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(c.maxSnapshotsPerConnection()).isEqualTo(12);
     assertThat(c.slowRequestMillis()).isZero();
     assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
     assertThat(c.hashCacheMaxBytes()).isEqualTo(1L << 30);

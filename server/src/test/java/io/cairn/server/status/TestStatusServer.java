@@ -125,7 +125,7 @@ class TestStatusServer {
         StoreStatus.collect(store),
         List.of(
             new ClientInfo(
-                "127.0.0.1:50123", "alice", 42, started.plusSeconds(60), 1234, 2, 5678, 91011)),
+                "127.0.0.1:50123", "alice", 42, started.plusSeconds(60), 1234, 2, 3, 5678, 91011)),
         slow.recent());
   }
 
@@ -263,6 +263,8 @@ class TestStatusServer {
     assertThat(json.at("/store/blockCache/bufferPool/bufferSize").asInt()).isPositive();
     assertThat(json.at("/clients/0/user").asText()).isEqualTo("alice");
     assertThat(json.at("/clients/0/sessionId").asLong()).isEqualTo(42);
+    assertThat(json.at("/clients/0/openScanners").asInt()).isEqualTo(2);
+    assertThat(json.at("/clients/0/openSnapshots").asInt()).isEqualTo(3);
     assertThat(json.at("/store/compactions/running").isArray()).isTrue();
     assertThat(json.at("/slowRequests").isArray()).isTrue();
   }

@@ -6,15 +6,22 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.TableSpec;
+import io.cairn.protocol.CloseSnapshot;
 import io.cairn.protocol.Mutate;
+import io.cairn.protocol.OpenSnapshot;
 import io.cairn.protocol.Request;
+import io.cairn.protocol.Response;
+import io.cairn.protocol.SnapshotOpened;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The KV SPI over the network: the store of a Cairn server, reached through an {@link
@@ -45,11 +52,77 @@ final class RemoteKvStore implements KvStore {
             + " TABLE");
   }
 
+  /**
+   * One round trip (OpenSnapshot): the server pins its current read point for this network
+   * connection until the snapshot is closed, the connection breaks, or the server's store reaches
+   * its maximum snapshot age.
+   */
   @Override
-  public io.cairn.kv.KvSnapshot openSnapshot() {
-    // TODO(issue 14): OpenSnapshot over the wire; until then reads at the latest read point
-    throw new io.cairn.core.error.CairnException(
-        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "Snapshots over the network: not yet");
+  public KvSnapshot openSnapshot() {
+    RpcChannel channel = connection.awaitChannel();
+    Duration timeout = connection.config().requestTimeout();
+    Response response =
+        Rpc.await(
+            channel
+                .send(
+                    Request.newBuilder().setOpenSnapshot(OpenSnapshot.getDefaultInstance()),
+                    "OpenSnapshot",
+                    timeout)
+                .future());
+    if (!response.hasSnapshotOpened()) {
+      throw RemoteCatalog.unexpected("OpenSnapshot", "SnapshotOpened", response);
+    }
+    SnapshotOpened opened = response.getSnapshotOpened();
+    if (opened.getReadPoint() < 0) {
+      throw new CairnException(
+          ErrorCode.PROTOCOL_ERROR,
+          "OpenSnapshot: expected a read point below 2^63 from the Cairn server at "
+              + connection.server()
+              + ", found ["
+              + Long.toUnsignedString(opened.getReadPoint())
+              + "]");
+    }
+    return new RemoteSnapshot(channel, opened.getSnapshotId(), opened.getReadPoint(), timeout);
+  }
+
+  /**
+   * A snapshot held by the server for the network connection that opened it. Closing sends
+   * CloseSnapshot on that connection without waiting for the answer (a failure is only logged: a
+   * broken connection released the snapshot already); a snapshot is closed once.
+   */
+  private static final class RemoteSnapshot implements KvSnapshot {
+    private final RpcChannel channel;
+    private final long id;
+    private final long readPoint;
+    private final Duration timeout;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    RemoteSnapshot(RpcChannel channel, long id, long readPoint, Duration timeout) {
+      this.channel = channel;
+      this.id = id;
+      this.readPoint = readPoint;
+      this.timeout = timeout;
+    }
+
+    @Override
+    public long readPoint() {
+      return readPoint;
+    }
+
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        channel.sendAndForget(
+            Request.newBuilder().setCloseSnapshot(CloseSnapshot.newBuilder().setSnapshotId(id)),
+            "CloseSnapshot of read point " + readPoint,
+            timeout);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "snapshot " + id + " at read point " + readPoint + " on " + channel.server();
+    }
   }
 
   @Override

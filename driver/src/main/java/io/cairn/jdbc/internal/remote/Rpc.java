@@ -29,8 +29,8 @@ final class Rpc {
 
   /**
    * A failure that completed a future on an event-loop thread, thrown again in the waiting thread:
-   * the same error code and message (and for a failed condition, the same batch, mutation and key),
-   * with the original as the cause.
+   * the same error code and message (and for a failed condition, the same batch, mutation, key and
+   * kind), with the original as the cause.
    */
   static RuntimeException rethrown(Throwable failure) {
     Throwable t = failure;
@@ -39,7 +39,7 @@ final class Rpc {
     }
     if (t instanceof ConditionFailedException c) {
       ConditionFailedException copy =
-          new ConditionFailedException(c.batchIndex(), c.mutationIndex(), c.key());
+          new ConditionFailedException(c.batchIndex(), c.mutationIndex(), c.key(), c.kind());
       copy.initCause(c);
       return copy;
     }

@@ -188,7 +188,6 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
     c.writeAndFlush(message);
   }
 
-  /** Sends a request whose answer nobody waits for (its errors are only logged). */
   /**
    * Releases a server scanner from the client's side: with no page request in flight, closes the
    * scanner {@code id} when it may still be {@code open}; otherwise cancels the request {@code
@@ -224,6 +223,7 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
         timeout);
   }
 
+  /** Sends a request whose answer nobody waits for (its errors are only logged). */
   void sendAndForget(Request.Builder request, String description, Duration timeout) {
     send(request, description, timeout)
         .future()

@@ -11,7 +11,8 @@
  *   <li>{@link io.cairn.jdbc.internal.remote.RemoteKvStore}, {@link
  *       io.cairn.jdbc.internal.remote.RemoteKvTable}, {@link
  *       io.cairn.jdbc.internal.remote.RemoteScanner}: the KV SPI over the wire (paged scans with
- *       one page prefetched, Get for point keys, atomic multi-table Mutate); {@link
+ *       one page prefetched, Get for point keys, scans and conditional writes at the read point of
+ *       a snapshot the server holds for the connection, atomic multi-table Mutate); {@link
  *       io.cairn.jdbc.internal.remote.RemotePageScanner}: a scan's pages asked for one at a time
  *       with completions on the event loop, as the chunks of parallel scans read them.
  *   <li>{@link io.cairn.jdbc.internal.remote.RemoteCatalog}: a copy of the server's catalog that
