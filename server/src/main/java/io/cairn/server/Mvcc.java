@@ -48,9 +48,11 @@ final class Mvcc {
   private volatile long horizon;
 
   Mvcc(long lastSequenceId, long snapshotMaxAgeMillis) {
-    this.lastSequenceId = lastSequenceId;
-    this.readPoint = lastSequenceId;
-    this.horizon = lastSequenceId;
+    // read points start at 1: 0 is ScanRequest.LATEST, and a snapshot of an empty store is not
+    long last = Math.max(1, lastSequenceId);
+    this.lastSequenceId = last;
+    this.readPoint = last;
+    this.horizon = last;
     this.snapshotMaxAgeMillis = snapshotMaxAgeMillis;
   }
 

@@ -133,6 +133,19 @@ class TestSnapshots {
   }
 
   @Test
+  void aSnapshotOfAnEmptyStoreHidesLaterCommits() {
+    try (EmbeddedStore store = new EmbeddedStore("empty")) {
+      KvSnapshot s = store.openSnapshot(); // before any commit
+      assertThat(s.readPoint()).isPositive();
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 10)));
+      assertThat(readAll(t, scanAll().atReadPoint(s.readPoint()))).isEmpty();
+      t.mutate(List.of(conditionalPut(2, 20, s.readPoint()))); // a condition on it is valid
+      s.close();
+    }
+  }
+
+  @Test
   void aReadPointFromTheFutureIsRefused() {
     try (EmbeddedStore store = new EmbeddedStore("future")) {
       KvTable t = store.createTable("T");
