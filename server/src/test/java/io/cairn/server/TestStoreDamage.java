@@ -324,6 +324,54 @@ class TestStoreDamage {
     }
   }
 
+  @Test
+  void theStoreCommandChecksAndSalvages() throws IOException {
+    writeAndCrash();
+    List<Path> segments = segments();
+    Path middle = segments.get(segments.size() / 2);
+    Files.delete(middle);
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code =
+        StoreMain.run(
+            new java.io.PrintWriter(out),
+            new java.io.PrintWriter(err),
+            "check",
+            store().toString());
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("[XX001]", middle.getFileName().toString());
+
+    out.getBuffer().setLength(0);
+    code =
+        StoreMain.run(
+            new java.io.PrintWriter(out),
+            new java.io.PrintWriter(err),
+            "salvage",
+            store().toString());
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString())
+        .contains("salvaged: 1 damaged or missing file(s)", middle + " (missing)");
+
+    out.getBuffer().setLength(0);
+    code =
+        StoreMain.run(
+            new java.io.PrintWriter(out),
+            new java.io.PrintWriter(err),
+            "check",
+            store().toString());
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString()).contains("every check passed");
+
+    code =
+        StoreMain.run(
+            new java.io.PrintWriter(out),
+            new java.io.PrintWriter(err),
+            "check",
+            temp.resolve("nothing").toString());
+    assertThat(code).isEqualTo(1);
+    assertThat(temp.resolve("nothing")).doesNotExist();
+  }
+
   private static void truncate(Path file, long size) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
       ch.truncate(size);
