@@ -13,9 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -211,7 +214,7 @@ public final class WriteAheadLog implements AutoCloseable {
     synchronized (segments) {
       snapshot = List.copyOf(segments);
     }
-    java.util.TreeMap<Long, Long> sizes = new java.util.TreeMap<>();
+    TreeMap<Long, Long> sizes = new TreeMap<>();
     snapshot.forEach(segment -> sizes.put(segment.number, segment.bytes));
     List<WalCheck.Problem> problems = new ArrayList<>();
     if (markerError != null) {
@@ -232,7 +235,7 @@ public final class WriteAheadLog implements AutoCloseable {
               + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problems)" : ""),
           markerError != null && problems.size() == 1 ? markerError : null);
     }
-    java.util.Set<Long> skipped = new java.util.HashSet<>();
+    Set<Long> skipped = new HashSet<>();
     List<WalDamage> damages = new ArrayList<>();
     for (WalCheck.Problem problem : problems) {
       if (!problem.missingRun()) {
@@ -244,7 +247,7 @@ public final class WriteAheadLog implements AutoCloseable {
       }
     }
     // per segment number: the lowest and highest sequence id replayed from it
-    java.util.TreeMap<Long, long[]> bounds = new java.util.TreeMap<>();
+    TreeMap<Long, long[]> bounds = new TreeMap<>();
     long highest = 0;
     for (int i = 0; i < snapshot.size(); i++) {
       Segment segment = snapshot.get(i);
