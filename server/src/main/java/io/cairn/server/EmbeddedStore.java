@@ -21,6 +21,7 @@ import io.cairn.server.region.Region;
 import io.cairn.server.wal.WalConfig;
 import io.cairn.server.wal.WalEdit;
 import io.cairn.server.wal.WalRecord;
+import io.cairn.server.wal.WalReplay;
 import io.cairn.server.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -62,6 +63,12 @@ public final class EmbeddedStore implements KvStore {
   static final String STORE_MAGIC = "cairn-store";
   static final int STORE_VERSION = 1;
 
+  /**
+   * The store manifest's line saying the log keeps a marker (wal/wal.marker) that the open checks:
+   * written by every Cairn that writes the marker; missing in older stores.
+   */
+  static final String WAL_MARKER_LINE = "wal-marker 1";
+
   private final String name;
   private final Path dir;
   private final StoreConfig config;
@@ -101,6 +108,11 @@ public final class EmbeddedStore implements KvStore {
   private long nextTableId;
   private volatile boolean closed;
 
+  /** The checks at open and what salvage set aside; the opening thread only, until it returns. */
+  private final StoreSalvage salvage;
+
+  private final SalvageReport salvageReport;
+
   /**
    * Whether anything was written (a commit, DDL, a flush or a compaction) since the store opened.
    */
@@ -124,6 +136,8 @@ public final class EmbeddedStore implements KvStore {
     this.nextTableId = 1;
     this.readContext = ReadContext.uncached();
     this.metrics = null;
+    this.salvage = null;
+    this.salvageReport = SalvageReport.NONE;
   }
 
   private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
@@ -141,24 +155,47 @@ public final class EmbeddedStore implements KvStore {
     }
     this.storeId = field(manifest, "store-id");
     this.nextTableId = Long.parseLong(field(manifest, "next-table-id"));
+    this.salvage = new StoreSalvage(dir, config.openSalvage());
     long lastSequenceId = Long.parseLong(field(manifest, "last-sequence-id"));
     lastSequenceId = Math.max(lastSequenceId, loadTables());
     this.wal =
         WriteAheadLog.open(
             dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
-    long replayed = wal.replay(this::replay);
+    WalReplay replay;
+    try {
+      replay = wal.replay(this::replay, manifest.contains(WAL_MARKER_LINE), salvage.enabled());
+    } catch (CairnException e) {
+      throw StoreSalvage.withHint(e);
+    }
+    salvage.walDamaged(replay.damages());
+    long replayed = replay.highestSequenceId();
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
     this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
     persistTimeIndex(); // when missing or changed: the open's sample counts from now on
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
-    openStatistics();
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         memstoreBytes.addAndGet(r.memstoreBytes());
+      }
+    }
+    if (!replay.damages().isEmpty()) {
+      // salvage: what replay read around the damage is only in memstores; into files with it, then
+      // the log is emptied (before anything is appended), so that the next open neither misses
+      // the lost segments again nor replays what is in files now
+      written = true;
+      for (EmbeddedTable t : tables.values()) {
+        t.flushAll();
+      }
+      wal.deleteAllSegments();
+    }
+    openStatistics();
+    for (EmbeddedTable t : tables.values()) {
+      for (Region r : t.regionList()) {
         requestCompaction(t, r);
       }
     }
+    this.salvageReport = salvage.report();
     this.metrics = new StoreMetrics(dir, readContext);
     LOG.info(
         "Opened store {} ({} tables, replayed the log up to sequence id {})",
@@ -185,6 +222,19 @@ public final class EmbeddedStore implements KvStore {
       }
       throw e;
     }
+  }
+
+  /**
+   * What the open with {@code cairn.open.salvage=true} found damaged and set aside; {@link
+   * SalvageReport#NONE} when nothing was (always so without salvage: damage fails the open).
+   */
+  public SalvageReport salvageReport() {
+    return salvageReport;
+  }
+
+  /** The checks at open (and salvage); null in memory. */
+  StoreSalvage salvage() {
+    return salvage;
   }
 
   private static FileChannel lock(Path dir) {
@@ -249,6 +299,9 @@ public final class EmbeddedStore implements KvStore {
       try {
         Files.createDirectories(dir.resolve("tables"));
         Files.createDirectories(dir.resolve("wal"));
+        // the log is checked against its marker from the start (before the manifest: a crash in
+        // between leaves a directory without manifest, which is not opened as a store)
+        WriteAheadLog.createMarker(dir.resolve("wal"));
       } catch (IOException e) {
         throw new CairnException(
             ErrorCode.IO_ERROR, "Cannot create store [" + dir + "]: " + AtomicFiles.describe(e), e);
@@ -258,7 +311,8 @@ public final class EmbeddedStore implements KvStore {
               STORE_MAGIC + " " + STORE_VERSION,
               "store-id " + UUID.randomUUID(),
               "next-table-id 1",
-              "last-sequence-id 0");
+              "last-sequence-id 0",
+              WAL_MARKER_LINE);
       AtomicFiles.write(path, lines);
       LOG.info("Created store {}", dir);
       return lines;
@@ -309,13 +363,15 @@ public final class EmbeddedStore implements KvStore {
   }
 
   private void writeManifest() {
-    AtomicFiles.write(
-        dir.resolve(STORE_MANIFEST),
-        List.of(
-            STORE_MAGIC + " " + STORE_VERSION,
-            "store-id " + storeId,
-            "next-table-id " + nextTableId,
-            "last-sequence-id " + (mvcc == null ? 0 : mvcc.readPoint())));
+    List<String> lines = new ArrayList<>();
+    lines.add(STORE_MAGIC + " " + STORE_VERSION);
+    lines.add("store-id " + storeId);
+    lines.add("next-table-id " + nextTableId);
+    lines.add("last-sequence-id " + (mvcc == null ? 0 : mvcc.readPoint()));
+    if (wal != null && wal.hasMarker()) {
+      lines.add(WAL_MARKER_LINE); // from now on a missing marker is damage
+    }
+    AtomicFiles.write(dir.resolve(STORE_MANIFEST), lines);
   }
 
   /** Opens every table with a manifest; returns the highest flushed sequence id. */
@@ -1071,11 +1127,9 @@ public final class EmbeddedStore implements KvStore {
   }
 
   private void deleteLogSegments() {
-    try (Stream<Path> segments = Files.list(dir.resolve("wal"))) {
-      for (Path p : segments.toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
+    try {
+      wal.deleteAllSegments(); // and the marker says so
+    } catch (RuntimeException e) {
       LOG.warn("Cannot delete the log segments of {}; the next open replays them", dir, e);
     }
   }

@@ -166,23 +166,28 @@ final class EmbeddedTable implements KvTable {
           ErrorCode.IO_ERROR, "Cannot list " + dir + ": " + AtomicFiles.describe(e), e);
     }
     Region[] regions = new Region[manifest.regions().size()];
+    Set<String> setAside = new HashSet<>(); // by salvage: damaged, now under DIR/salvaged/
     try {
       for (int i = 0; i < regions.length; i++) {
         TableManifest.RegionEntry e = manifest.regions().get(i);
         List<StoreFile> files = new ArrayList<>();
         for (String f : e.files()) {
+          if (setAside.contains(f)) {
+            continue;
+          }
           StoreFile sf = open.get(f);
           if (sf == null) {
-            Path path = dir.resolve(f);
-            if (!Files.exists(path)) {
-              throw new CairnException(
-                  ErrorCode.DATA_CORRUPTED,
-                  "Table manifest "
-                      + dir.resolve(TableManifest.FILE_NAME)
-                      + " lists a missing file "
-                      + path);
+            // exists, checksums of header, trailer and index, and the file id its name says
+            BlockFileReader reader =
+                store
+                    .salvage()
+                    .openListedFile(
+                        dir.resolve(TableManifest.FILE_NAME), dir.resolve(f), store.readContext());
+            if (reader == null) {
+              setAside.add(f);
+              continue;
             }
-            sf = new StoreFile(BlockFileReader.open(path, store.readContext()));
+            sf = new StoreFile(reader);
             open.put(f, sf);
           } else {
             sf.retain(); // shared by the daughters of a split
@@ -197,16 +202,23 @@ final class EmbeddedTable implements KvTable {
       open.values().forEach(StoreFile::closeKeepingFile);
       throw e;
     }
-    return new EmbeddedTable(
-        store,
-        manifest.tableId(),
-        manifest.name(),
-        dir,
-        manifest.options(),
-        regions,
-        manifest.idLimit(),
-        Math.max(manifest.nextFileId(), maxFileId + 1),
-        manifest.nextRegionId());
+    EmbeddedTable table =
+        new EmbeddedTable(
+            store,
+            manifest.tableId(),
+            manifest.name(),
+            dir,
+            manifest.options(),
+            regions,
+            manifest.idLimit(),
+            Math.max(manifest.nextFileId(), maxFileId + 1),
+            manifest.nextRegionId());
+    if (!setAside.isEmpty()) {
+      synchronized (table.manifestLock) {
+        table.writeManifest(); // without the files set aside, so the next open does not miss them
+      }
+    }
+    return table;
   }
 
   private static long fileId(String fileName) {

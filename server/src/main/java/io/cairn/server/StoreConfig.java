@@ -33,6 +33,9 @@ import java.util.TreeSet;
  * @param snapshotMaxAgeMillis how long the store keeps the versions a snapshot (a statement's or a
  *     transaction's read point) needs; an older snapshot's reads and conditional writes may fail
  *     with SNAPSHOT_TOO_OLD
+ * @param openSalvage open a damaged store anyway ({@code cairn.open.salvage}, default false):
+ *     damaged or missing files are set aside under {@code DIR/salvaged/} and reported ({@link
+ *     EmbeddedStore#salvageReport()}, WARN) instead of failing the open with DATA_CORRUPTED
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -46,7 +49,8 @@ public record StoreConfig(
     BlockCacheConfig blockCache,
     int readBuffers,
     long aggregateMaxBytes,
-    long snapshotMaxAgeMillis) {
+    long snapshotMaxAgeMillis,
+    boolean openSalvage) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -59,6 +63,7 @@ public record StoreConfig(
   public static final String READ_BUFFERS = "cairn.read-buffers";
   public static final String AGGREGATE_MAX_BYTES = "cairn.aggregate.max-bytes";
   public static final String SNAPSHOT_MAX_AGE = "cairn.snapshot.max-age";
+  public static final String OPEN_SALVAGE = "cairn.open.salvage";
 
   private static final Set<String> KEYS =
       Set.of(
@@ -74,7 +79,8 @@ public record StoreConfig(
           BlockCacheConfig.L1_SIZE,
           READ_BUFFERS,
           AGGREGATE_MAX_BYTES,
-          SNAPSHOT_MAX_AGE);
+          SNAPSHOT_MAX_AGE,
+          OPEN_SALVAGE);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
@@ -91,7 +97,8 @@ public record StoreConfig(
         BlockCacheConfig.defaults(),
         256,
         AggregationMemory.DEFAULT_MAX_BYTES,
-        10 * 60_000L);
+        10 * 60_000L,
+        false);
   }
 
   /**
@@ -121,7 +128,8 @@ public record StoreConfig(
             BlockCacheConfig.from(settings, d.blockCache),
             (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)),
             size(settings, AGGREGATE_MAX_BYTES, d.aggregateMaxBytes, 1024),
-            Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1));
+            Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1),
+            bool(settings, OPEN_SALVAGE, d.openSalvage));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,
@@ -133,6 +141,18 @@ public record StoreConfig(
 
   private static long size(Map<String, String> settings, String key, long fallback, long min) {
     return Settings.size(settings, key, fallback, min);
+  }
+
+  private static boolean bool(Map<String, String> settings, String key, boolean fallback) {
+    String text = settings.get(key);
+    if (text == null) {
+      return fallback;
+    }
+    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw invalid(key, "true or false", text);
+    };
   }
 
   private static double ratio(Map<String, String> settings, double fallback) {

@@ -47,4 +47,21 @@ class TestStoreConfig {
           .hasMessageContaining("[" + bad + "]");
     }
   }
+
+  @Test
+  void openSalvage() {
+    assertThat(StoreConfig.defaults().openSalvage()).isFalse();
+    assertThat(StoreConfig.from(Map.of()).openSalvage()).isFalse();
+    assertThat(StoreConfig.from(Map.of("cairn.open.salvage", "true")).openSalvage()).isTrue();
+    assertThat(StoreConfig.from(Map.of(StoreConfig.OPEN_SALVAGE, " FALSE ")).openSalvage())
+        .isFalse();
+    for (String bad : new String[] {"yes", "1", ""}) {
+      assertThatThrownBy(() -> StoreConfig.from(Map.of(StoreConfig.OPEN_SALVAGE, bad)))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+          .hasMessageContaining("cairn.open.salvage")
+          .hasMessageContaining("[" + bad + "]");
+    }
+  }
 }

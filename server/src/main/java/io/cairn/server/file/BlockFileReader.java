@@ -61,6 +61,17 @@ public final class BlockFileReader implements AutoCloseable {
 
   /** As {@link #open(Path)}, reading through {@code context}'s pool and cache. */
   public static BlockFileReader open(Path path, ReadContext context) {
+    return open(path, context, -1);
+  }
+
+  /**
+   * As {@link #open(Path, ReadContext)}, checking also that the file id in the header and trailer
+   * is {@code expectedFileId} (the id the store lists the file under): a valid file in the wrong
+   * place (copied over another, restored from elsewhere) is DATA_CORRUPTED naming both ids.
+   *
+   * @param expectedFileId the id the file must carry, or -1 for any
+   */
+  public static BlockFileReader open(Path path, ReadContext context, long expectedFileId) {
     requireNonNull(path, "path is null");
     requireNonNull(context, "context is null");
     FileChannel channel;
@@ -70,7 +81,7 @@ public final class BlockFileReader implements AutoCloseable {
       throw FileErrors.ioError(path, "open", e);
     }
     try {
-      return open(path, channel, context);
+      return open(path, channel, context, expectedFileId);
     } catch (RuntimeException e) {
       try {
         channel.close();
@@ -81,7 +92,8 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
-  private static BlockFileReader open(Path path, FileChannel channel, ReadContext context) {
+  private static BlockFileReader open(
+      Path path, FileChannel channel, ReadContext context, long expectedFileId) {
     long size;
     try {
       size = channel.size();
@@ -134,6 +146,16 @@ public final class BlockFileReader implements AutoCloseable {
           path,
           trailerStart + 40,
           "file id: header says [" + fileId + "], trailer says [" + trailerFileId + "]");
+    }
+    if (expectedFileId >= 0 && fileId != expectedFileId) {
+      throw FileErrors.corrupted(
+          path,
+          HEADER_SIZE - 12, // the header's file id
+          "file id: expected ["
+              + expectedFileId
+              + "] (the id the store lists this file under), found ["
+              + fileId
+              + "] in its header and trailer: another block file was copied or restored here");
     }
     if (fileInfoOffset + fileInfoSize != trailerStart
         || fileInfoOffset < HEADER_SIZE

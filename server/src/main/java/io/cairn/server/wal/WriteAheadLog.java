@@ -13,8 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,6 +65,17 @@ public final class WriteAheadLog implements AutoCloseable {
   private long nextSegmentNumber; // writer thread only (after open)
 
   /**
+   * The marker as last written or read (null: the log has none yet, or it could not be read); the
+   * file is written under this lock.
+   */
+  private final Object markerLock = new Object();
+
+  private WalMarker marker; // guarded by markerLock
+
+  /** Why the marker could not be read at open, or null; reported by replay. */
+  private final CairnException markerError;
+
+  /**
    * The queue: a lock-free stack of records, newest first, down to a marker the writer left when it
    * last took the stack. A record's ticket is its predecessor's plus one, fixed by the push, so
    * ticket order is enqueue order. A closed marker on top refuses further pushes.
@@ -83,12 +98,22 @@ public final class WriteAheadLog implements AutoCloseable {
   private final ArrayList<byte[]> batch = new ArrayList<>(); // writer thread only
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private WriteAheadLog(Path directory, WalConfig config, WalFiles files, List<Segment> existing) {
+  private WriteAheadLog(
+      Path directory,
+      WalConfig config,
+      WalFiles files,
+      List<Segment> existing,
+      WalMarker marker,
+      CairnException markerError) {
     this.directory = directory;
     this.config = config;
     this.files = files;
     this.segments = new ArrayList<>(existing);
-    this.nextSegmentNumber = existing.isEmpty() ? 1 : existing.get(existing.size() - 1).number + 1;
+    this.marker = marker;
+    this.markerError = markerError;
+    long highest = existing.isEmpty() ? 0 : existing.get(existing.size() - 1).number;
+    // numbers are never reused, not even after a clean close deleted every segment
+    this.nextSegmentNumber = Math.max(highest, marker == null ? 0 : marker.lastSegment()) + 1;
     this.writeBuffer = ByteBuffer.allocateDirect(config.writeBufferBytes());
     this.writer = new Thread(this::runWriter, "cairn-wal-writer");
     writer.setDaemon(true);
@@ -124,7 +149,17 @@ public final class WriteAheadLog implements AutoCloseable {
           ErrorCode.IO_ERROR, "Cannot open WAL directory [" + dir + "]: " + e.getMessage(), e);
     }
     existing.sort((a, b) -> Long.compare(a.number, b.number));
-    WriteAheadLog wal = new WriteAheadLog(dir, config, files, existing);
+    WalMarker marker = null;
+    CairnException markerError = null;
+    try {
+      marker = WalMarker.read(dir).orElse(null);
+    } catch (CairnException e) {
+      if (e.errorCode() == ErrorCode.IO_ERROR) {
+        throw e;
+      }
+      markerError = e; // reported by replay, which salvage may pass
+    }
+    WriteAheadLog wal = new WriteAheadLog(dir, config, files, existing, marker, markerError);
     wal.writer.start();
     return wal;
   }
@@ -132,16 +167,39 @@ public final class WriteAheadLog implements AutoCloseable {
   /**
    * Reads every segment in order and passes each valid record to the handler; returns the highest
    * sequence id seen (0 when none). Records come in log order, which is not sequence id order.
-   *
-   * <p>A torn record at the tail of the last segment (incomplete length or payload, or a bad
-   * checksum with nothing valid after it) is truncated away and logged at WARN with file and
-   * offset. A corrupt record followed by valid data (in the same segment or a later one) stops
-   * recovery with {@link ErrorCode#DATA_CORRUPTED} naming the file and the offset.
+   * Checks the segments against the marker when the log has one, as {@link #replay(Consumer,
+   * boolean, boolean) replay(handler, false, false)}.
    *
    * @throws IllegalStateException when called twice or after the first append
    * @throws CairnException DATA_CORRUPTED, UNSUPPORTED_FORMAT_VERSION or IO_ERROR
    */
   public long replay(Consumer<WalRecord> handler) {
+    return replay(handler, false, false).highestSequenceId();
+  }
+
+  /**
+   * Checks that the log is complete, then reads every segment in order and passes each valid record
+   * to the handler. Records come in log order, which is not sequence id order.
+   *
+   * <p>Complete: every segment the marker ({@code wal.marker}) names is present and holds at least
+   * its header. A torn record at the tail of the last segment (incomplete length or payload, or a
+   * bad checksum with nothing valid after it) is the remains of an interrupted write: it is
+   * truncated away and logged at WARN with file and offset. A corrupt record followed by valid data
+   * (in the same segment or a later one) is damage.
+   *
+   * <p>Damage is {@link ErrorCode#DATA_CORRUPTED} naming the file (and the offset), before any
+   * record is handed over when the check finds it. With {@code salvage} it is reported instead: the
+   * result lists what was missing or unreadable (with the sequence ids around a gap), each damaged
+   * segment's records up to the damage are handed over, the rest of it is skipped, and replay goes
+   * on with the next segment. The caller is then to flush what was replayed and {@link
+   * #deleteAllSegments()}, so that the damage is not found again.
+   *
+   * @param markerRequired whether a missing marker is damage (the store says the log keeps one);
+   *     else a log without a marker (written before markers existed) is replayed unchecked
+   * @throws IllegalStateException when called twice or after the first append
+   * @throws CairnException DATA_CORRUPTED, UNSUPPORTED_FORMAT_VERSION or IO_ERROR
+   */
+  public WalReplay replay(Consumer<WalRecord> handler, boolean markerRequired, boolean salvage) {
     requireNonNull(handler, "handler is null");
     synchronized (replayLock) {
       if (replayed) {
@@ -156,12 +214,75 @@ public final class WriteAheadLog implements AutoCloseable {
     synchronized (segments) {
       snapshot = List.copyOf(segments);
     }
+    TreeMap<Long, Long> sizes = new TreeMap<>();
+    snapshot.forEach(segment -> sizes.put(segment.number, segment.bytes));
+    List<WalCheck.Problem> problems = new ArrayList<>();
+    if (markerError != null) {
+      Path markerPath = directory.resolve(WalMarker.FILE_NAME);
+      problems.add(new WalCheck.Problem(markerPath, -1, -1, markerError.getMessage(), true));
+    }
+    WalMarker checked;
+    synchronized (markerLock) {
+      checked = marker;
+    }
+    problems.addAll(
+        WalCheck.check(directory, checked, markerRequired && markerError == null, sizes));
+    if (!problems.isEmpty() && !salvage) {
+      WalCheck.Problem first = problems.get(0);
+      throw new CairnException(
+          markerError != null ? markerError.errorCode() : ErrorCode.DATA_CORRUPTED,
+          first.problem()
+              + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problems)" : ""),
+          markerError != null && problems.size() == 1 ? markerError : null);
+    }
+    Set<Long> skipped = new HashSet<>();
+    List<WalDamage> damages = new ArrayList<>();
+    for (WalCheck.Problem problem : problems) {
+      if (!problem.missingRun()) {
+        if (problem.present()
+            && !problem.file().getFileName().toString().equals(WalMarker.FILE_NAME)) {
+          skipped.add(WalFormat.parseSegmentNumber(problem.file().getFileName().toString()));
+        }
+        damages.add(new WalDamage(problem.file(), problem.problem(), problem.present()));
+      }
+    }
+    // per segment number: the lowest and highest sequence id replayed from it
+    TreeMap<Long, long[]> bounds = new TreeMap<>();
     long highest = 0;
     for (int i = 0; i < snapshot.size(); i++) {
       Segment segment = snapshot.get(i);
+      if (skipped.contains(segment.number)) {
+        segment.maxSequenceId = -1; // nothing of it was replayed: trimming may delete it
+        continue;
+      }
       boolean last = i == snapshot.size() - 1;
-      SegmentReader.Result result =
-          SegmentReader.replay(segment.file, segment.number, last, handler);
+      long[] seen = {Long.MAX_VALUE, -1};
+      Consumer<WalRecord> counting =
+          record -> {
+            handler.accept(record);
+            seen[0] = Math.min(seen[0], record.sequenceId());
+            seen[1] = Math.max(seen[1], record.sequenceId());
+          };
+      SegmentReader.Result result;
+      try {
+        result = SegmentReader.replay(segment.file, segment.number, last, counting);
+      } catch (CairnException e) {
+        if (!salvage || e.errorCode() == ErrorCode.IO_ERROR) {
+          throw e;
+        }
+        damages.add(
+            new WalDamage(
+                segment.file,
+                e.getMessage()
+                    + "; the records before the damage were replayed"
+                    + (seen[1] >= 0 ? " (sequence ids up to [" + seen[1] + "])" : " (none)")
+                    + ", the rest of the segment was skipped",
+                true));
+        result = new SegmentReader.Result(seen[1], segment.bytes, false);
+      }
+      if (seen[1] >= 0) {
+        bounds.put(segment.number, seen);
+      }
       synchronized (segments) {
         if (result.deleted()) {
           segments.remove(segment);
@@ -172,7 +293,26 @@ public final class WriteAheadLog implements AutoCloseable {
       }
       highest = Math.max(highest, result.maxSequenceId());
     }
-    return highest;
+    for (WalCheck.Problem problem : problems) {
+      if (problem.missingRun()) {
+        Map.Entry<Long, long[]> before = bounds.lowerEntry(problem.firstMissing());
+        Map.Entry<Long, long[]> after = bounds.higherEntry(problem.lastMissing());
+        damages.add(
+            new WalDamage(
+                problem.file(),
+                problem.problem()
+                    + "; lost: the logged sequence ids after about ["
+                    + (before == null ? "the flushed ones" : before.getValue()[1])
+                    + "] and before about ["
+                    + (after == null ? "the end of the log" : after.getValue()[0])
+                    + "]",
+                false));
+      }
+    }
+    for (WalDamage damage : damages) {
+      log.warn("Salvaging the WAL in [{}]: {}", directory, damage.problem());
+    }
+    return new WalReplay(highest, damages);
   }
 
   /**
@@ -262,8 +402,11 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /**
    * Everything with sequence id &lt; {@code floor} is persisted elsewhere (flushed to files):
-   * deletes every segment but the one being written whose records all have sequence ids &lt; {@code
-   * floor}. Segments not yet replayed are kept.
+   * deletes the oldest segments as long as all their records have sequence ids &lt; {@code floor},
+   * stopping at the first that has a later record, at the one being written and at one not yet
+   * replayed. Only the oldest go, so the segments left are always a contiguous run of numbers,
+   * which is what the marker records (updated before the files are deleted) and the next open
+   * checks.
    *
    * @throws CairnException IO_ERROR when a segment cannot be deleted
    */
@@ -272,16 +415,24 @@ public final class WriteAheadLog implements AutoCloseable {
     synchronized (segments) {
       for (Iterator<Segment> it = segments.iterator(); it.hasNext(); ) {
         Segment segment = it.next();
-        if (segment != current && segment.maxSequenceId < floor) {
-          obsolete.add(segment);
-          it.remove();
+        if (segment == current || segment.maxSequenceId >= floor) {
+          break;
         }
+        obsolete.add(segment);
+        it.remove();
       }
     }
     if (obsolete.isEmpty()) {
       return;
     }
     try {
+      synchronized (markerLock) {
+        long first = obsolete.get(obsolete.size() - 1).number + 1;
+        if (marker != null && first > marker.firstSegment()) {
+          writeMarker(
+              new WalMarker(Math.min(first, marker.lastSegment() + 1), marker.lastSegment()));
+        }
+      }
       for (Segment segment : obsolete) {
         Files.deleteIfExists(segment.file);
         log.debug(
@@ -291,12 +442,88 @@ public final class WriteAheadLog implements AutoCloseable {
             floor);
       }
       files.syncDirectory(directory);
-    } catch (IOException e) {
+    } catch (IOException | CairnException e) {
+      synchronized (segments) {
+        segments.addAll(0, obsolete); // they may still be there: the next trim tries again
+      }
       throw new CairnException(
           ErrorCode.IO_ERROR,
           "Cannot delete WAL segment in [" + directory + "]: " + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Deletes every segment file of the log, which must be closed or not yet appended to: every edit
+   * in it is in the store's files (a clean close, or a salvage that flushed what it replayed). The
+   * marker is updated first, so that the next open expects no segment and the next segment gets a
+   * new number.
+   *
+   * @throws IllegalStateException when appends may still run
+   * @throws CairnException IO_ERROR
+   */
+  public void deleteAllSegments() {
+    if (appendStarted && !closed.get()) {
+      throw new IllegalStateException("WAL [" + directory + "] is still being appended to");
+    }
+    try {
+      List<Path> found = new ArrayList<>();
+      long highest = 0;
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+        for (Path file : stream) {
+          long number = WalFormat.parseSegmentNumber(file.getFileName().toString());
+          if (number >= 0) {
+            found.add(file);
+            highest = Math.max(highest, number);
+          }
+        }
+      }
+      synchronized (markerLock) {
+        long last = Math.max(highest, marker == null ? 0 : marker.lastSegment());
+        writeMarker(new WalMarker(last + 1, last));
+      }
+      for (Path file : found) {
+        Files.deleteIfExists(file);
+      }
+      files.syncDirectory(directory);
+      synchronized (segments) {
+        segments.clear();
+      }
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR,
+          "Cannot delete the WAL segments in [" + directory + "]: " + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Whether the log has a marker (read at open or written since). */
+  public boolean hasMarker() {
+    synchronized (markerLock) {
+      return marker != null;
+    }
+  }
+
+  /**
+   * Writes the marker of a new, empty log in {@code dir} (created if missing): no segment yet. A
+   * store does so when it is created, so that its log is checked from the start.
+   *
+   * @throws CairnException IO_ERROR
+   */
+  public static void createMarker(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "Cannot create WAL directory [" + dir + "]: " + e.getMessage(), e);
+    }
+    new WalMarker(1, 0).write(dir);
+  }
+
+  /** Caller holds markerLock. */
+  private void writeMarker(WalMarker next) {
+    next.write(directory);
+    marker = next;
   }
 
   /** Number of segment files. */
@@ -530,7 +757,13 @@ public final class WriteAheadLog implements AutoCloseable {
       writeFully(channel, WalFormat.encodeHeader(number));
       channel.force(true);
       files.syncDirectory(directory);
-    } catch (IOException e) {
+      // before any record goes in: every record lies in a segment the marker names
+      synchronized (markerLock) {
+        writeMarker(
+            new WalMarker(
+                marker == null ? number : Math.min(marker.firstSegment(), number), number));
+      }
+    } catch (IOException | CairnException e) {
       closeQuietly(channel);
       throw new IOException("Cannot create WAL segment [" + file + "]: " + e.getMessage(), e);
     }

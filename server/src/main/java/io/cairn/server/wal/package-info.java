@@ -6,9 +6,12 @@
  * <h2>Files</h2>
  *
  * A log is a directory of segment files named {@code wal-NNNNNNNNNNNNNNNNNNNN.log}: the segment
- * number in 20 decimal digits, zero-padded, so that name order is number order. Numbers grow; gaps
- * are allowed (old segments are deleted out of order once their edits are flushed). Other files in
- * the directory are ignored. All fixed-width integers are big-endian.
+ * number in 20 decimal digits, zero-padded, so that name order is number order. Numbers grow and
+ * are never reused; segments are deleted oldest first once their edits are flushed. The marker
+ * {@code wal.marker} ({@link io.cairn.server.wal.WalMarker}) records the oldest segment the log
+ * must still hold and the newest ever created; replay first checks that every segment between them
+ * is present ({@code DATA_CORRUPTED} naming the missing one otherwise). Other files in the
+ * directory are ignored. All fixed-width integers are big-endian.
  *
  * <h2>Segment header (24 bytes, format version 1)</h2>
  *

@@ -61,7 +61,7 @@ class TestWalReplayProperties {
       }
       List<Path> segments;
       try (Stream<Path> files = Files.list(dir)) {
-        segments = files.sorted().toList();
+        segments = files.filter(f -> f.toString().endsWith(".log")).sorted().toList();
       }
       Path lastSegment = segments.get(segments.size() - 1);
       long size = Files.size(lastSegment);
