@@ -15,10 +15,10 @@ import io.cairn.kv.KvTable;
  * What operators of one statement execution share. {@code parallelism}: how many chunks of one
  * table scan run at once (the connection property {@code parallelism}); {@code aggregateMaxBytes}
  * bounds the memory of each of its grouped aggregations (the connection property {@code
- * aggregateMaxBytes}); {@code readPoint}: the snapshot every scan of the statement reads at
- * ({@link io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan
- * request); {@code pending}: the uncommitted writes of the statement's transaction, which its scans
- * read over the store's rows.
+ * aggregateMaxBytes}); {@code readPoint}: the snapshot every scan of the statement reads at ({@link
+ * io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan request); {@code
+ * pending}: the uncommitted writes of the statement's transaction, which its scans read over the
+ * store's rows.
  */
 public record ExecContext(
     KvStore store,

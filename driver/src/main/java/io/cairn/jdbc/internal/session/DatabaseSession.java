@@ -8,7 +8,10 @@ import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.exec.ExecContext;
+import io.cairn.jdbc.internal.exec.Snapshots;
+import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Durability;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -42,7 +45,12 @@ public final class DatabaseSession implements Session {
   private final int parallelism;
   private final Map<String, PendingWrites> pending = new LinkedHashMap<>();
   private boolean autoCommit = true;
+  private boolean readOnly;
   private boolean closed;
+
+  /** The open transaction's snapshot, taken at its first statement; null outside one. */
+  private KvSnapshot transactionSnapshot;
+
   private final long aggregateMaxBytes;
 
   /** Buffered writes of one table. */
@@ -214,6 +222,50 @@ public final class DatabaseSession implements Session {
     this.autoCommit = autoCommit;
   }
 
+  @Override
+  public void setReadOnly(boolean readOnly) {
+    checkOpen();
+    this.readOnly = readOnly;
+  }
+
+  /** Whether DML and DDL are refused (READ_ONLY_TRANSACTION). */
+  boolean readOnly() {
+    return readOnly;
+  }
+
+  // TODO(lead): the simplest version, until the transaction work lands (reconcile with it):
+  // the transaction's snapshot is opened lazily and kept until commit, rollback or close.
+  /**
+   * The read point of the open transaction (autocommit off): its snapshot is opened by its first
+   * statement and kept until commit, rollback or close.
+   */
+  long transactionReadPoint() {
+    checkOpen();
+    if (transactionSnapshot == null) {
+      transactionSnapshot = openSnapshot();
+    }
+    return transactionSnapshot.readPoint();
+  }
+
+  // TODO(lead): the simplest version, until the transaction work lands: no overlay yet.
+  /** The open transaction's uncommitted writes, which its statements read over the store's. */
+  TransactionWrites pending() {
+    return TransactionWrites.NONE;
+  }
+
+  /** A newly pinned read point of the store, for one statement or transaction: close it. */
+  KvSnapshot openSnapshot() {
+    return Snapshots.open(database.store());
+  }
+
+  private void endTransactionSnapshot() {
+    KvSnapshot s = transactionSnapshot;
+    transactionSnapshot = null;
+    if (s != null) {
+      s.close();
+    }
+  }
+
   /** Applies {@code batch} now (autocommit) or buffers it (transaction). */
   void write(TableDescriptor table, KvTable kv, List<Mutation> batch) {
     if (batch.isEmpty()) {
@@ -232,6 +284,7 @@ public final class DatabaseSession implements Session {
   @Override
   public void commit() {
     checkOpen();
+    endTransactionSnapshot();
     List<PendingWrites> writes = new ArrayList<>(pending.values());
     pending.clear();
     List<TableDescriptor> tables = new ArrayList<>(writes.size());
@@ -255,6 +308,7 @@ public final class DatabaseSession implements Session {
   @Override
   public void rollback() {
     checkOpen();
+    endTransactionSnapshot();
     pending.clear();
   }
 
@@ -278,6 +332,7 @@ public final class DatabaseSession implements Session {
   @Override
   public void close() {
     if (!closed) {
+      endTransactionSnapshot();
       pending.clear();
       closed = true;
       database.release();

@@ -58,6 +58,16 @@ final class Mutations {
 
   private static CairnException duplicate(
       TableDescriptor table, Mutation failed, ConditionFailedException e) {
+    if (e.isConflict()) {
+      return new CairnException(
+          ErrorCode.WRITE_CONFLICT,
+          "Write conflict in ["
+              + table.qualifiedName()
+              + "]: the row with primary key "
+              + describeKey(table, failed)
+              + " was changed by another commit since it was read",
+          e);
+    }
     return new CairnException(
         ErrorCode.DUPLICATE_KEY,
         "Duplicate key in ["
