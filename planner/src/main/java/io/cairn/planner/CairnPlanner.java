@@ -318,6 +318,10 @@ public final class CairnPlanner {
         text = dml.text();
         statementHints = Hints.statementHints(dml.names(), warnings);
       }
+      OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text);
+      if (onDuplicateKey != null) {
+        text = onDuplicateKey.statement();
+      }
       SqlNode parsed = parse(text);
       warnings.addAll(Hints.warnings(parsed));
       SqlNode validated;
@@ -352,7 +356,15 @@ public final class CairnPlanner {
       PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder(), statementHints);
       SqlKind kind = validated.getKind();
       if (rel instanceof TableModify modify) {
-        return dml(modify, validated, physical, parameterTypes);
+        StatementPlan plan = dml(modify, validated, physical, parameterTypes);
+        return onDuplicateKey == null
+            ? plan
+            : OnDuplicateKeyClause.apply(
+                (StatementPlan.Upsert) plan,
+                ((SqlInsert) parsed).getSource().getKind() == SqlKind.VALUES,
+                onDuplicateKey,
+                PARSER_CONFIG,
+                this::rowExpressions);
       }
       if (kind == SqlKind.INSERT || kind == SqlKind.DELETE || kind == SqlKind.UPDATE) {
         throw CairnException.internal("Expected a table modification for " + kind);
@@ -446,6 +458,129 @@ public final class CairnPlanner {
       } catch (CairnException e) {
         throw new CairnException(e.errorCode(), what + ": " + e.getMessage(), e);
       }
+    }
+
+    /**
+     * Expressions over {@code table}'s row (ON DUPLICATE KEY UPDATE's assignments, see {@link
+     * OnDuplicateKeyClause.ExpressionPlanner}): validated and converted as {@code SELECT
+     * expressions FROM table}, each checked to be assignable to its column as UPDATE would.
+     */
+    private List<Expr> rowExpressions(
+        TableDescriptor table,
+        List<Integer> columns,
+        List<SqlNode> expressions,
+        List<DataType> parameterTypes) {
+      String what = "ON DUPLICATE KEY UPDATE";
+      List<SqlNode> typed = new ArrayList<>();
+      for (int i = 0; i < expressions.size(); i++) {
+        SqlNode e = expressions.get(i);
+        if (containsQuery(e)) {
+          throw new CairnException(
+              ErrorCode.NOT_SUPPORTED,
+              what + ": expected expressions of the row, found a subquery");
+        }
+        if (e instanceof SqlDynamicParam) {
+          // a parameter alone takes its column's type (as in UPDATE); the cast goes again below
+          RelDataType type =
+              Types.toRelType(typeFactory, table.columns().get(columns.get(i)).type());
+          e =
+              SqlStdOperatorTable.CAST.createCall(
+                  e.getParserPosition(), e, SqlTypeUtil.convertTypeToSpec(type));
+        }
+        typed.add(e);
+      }
+      SqlSelect select =
+          (SqlSelect)
+              parse(
+                  "SELECT 1 FROM " + quoted(table.schemaName()) + "." + quoted(table.tableName()));
+      select.setSelectList(new SqlNodeList(typed, SqlParserPos.ZERO));
+      SqlNode validated;
+      try {
+        validated = validator.validate(select);
+      } catch (CalciteContextException e) {
+        CairnException error = Errors.validation(e);
+        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
+      }
+      for (RelDataTypeField f : validator.getParameterRowType(validated).getFieldList()) {
+        parameterTypes.add(Types.toDataType(f.getType()));
+      }
+      SqlToRelConverter converter =
+          new SqlToRelConverter(
+              (rowType, queryString, schemaPath, viewPath) -> {
+                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
+              },
+              validator,
+              reader,
+              cluster,
+              StandardConvertletTable.INSTANCE,
+              SqlToRelConverter.config().withExpand(false));
+      RelNode rel = converter.convertQuery(validated, false, true).rel;
+      if (!(rel instanceof Project project)
+          || !(project.getInput() instanceof org.apache.calcite.rel.core.TableScan)) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            what
+                + ": expected expressions of the row's columns, found an aggregate or window"
+                + " function");
+      }
+      List<Expr> result = new ArrayList<>();
+      RexToExpr toExpr = new RexToExpr(cluster.getRexBuilder());
+      for (int i = 0; i < columns.size(); i++) {
+        RexNode rex = project.getProjects().get(i);
+        var column = table.columns().get(columns.get(i));
+        RelDataType targetType = Types.toRelType(typeFactory, column.type());
+        RelDataType sourceType = rex.getType();
+        if (sourceType.getSqlTypeName() != SqlTypeName.NULL
+            && !SqlTypeUtil.canAssignFrom(targetType, sourceType)
+            && !implicitlyCoercible(sourceType, targetType)) {
+          throw new CairnException(
+              ErrorCode.TYPE_MISMATCH,
+              what
+                  + ": expected a value of type ["
+                  + column.type().sql()
+                  + "] for column ["
+                  + column.name()
+                  + "], found ["
+                  + Types.toDataType(sourceType).sql()
+                  + "]");
+        }
+        Expr value = toExpr.convert(rex);
+        if (expressions.get(i) instanceof SqlDynamicParam
+            && value instanceof Expr.Call cast
+            && cast.operands().size() == 1
+            && cast.operands().get(0) instanceof Expr.Param param) {
+          value = param; // the store assignment checks its value, not a cast
+        }
+        result.add(value);
+      }
+      return result;
+    }
+
+    private static String quoted(String name) {
+      return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static boolean containsQuery(SqlNode node) {
+      if (node == null) {
+        return false;
+      }
+      if (node instanceof SqlSelect || node.getKind().belongsTo(SqlKind.QUERY)) {
+        return true;
+      }
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          if (containsQuery(item)) {
+            return true;
+          }
+        }
+      } else if (node instanceof SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+          if (containsQuery(operand)) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     /** Whether INSERT's implicit type coercion would convert {@code from} to {@code to}. */

@@ -77,7 +77,8 @@ public final class Explainer {
         lines.add(
             (u.insert() ? "INSERT INTO " : "UPSERT INTO ")
                 + u.table().qualifiedName()
-                + (u.targetsAllColumns() ? "" : " " + columnNames(u.table(), u.targetColumns())));
+                + (u.targetsAllColumns() ? "" : " " + columnNames(u.table(), u.targetColumns()))
+                + u.onDuplicateKey().map(d -> onDuplicateKey(u.table(), d)).orElse(""));
         node(u.source(), 1, lines);
       } else if (plan instanceof StatementPlan.Delete d) {
         lines.add("DELETE FROM " + d.table().qualifiedName());
@@ -107,6 +108,20 @@ public final class Explainer {
       } else {
         lines.add(plan.getClass().getSimpleName().toUpperCase(Locale.ROOT));
       }
+    }
+
+    /** {@code ON DUPLICATE KEY IGNORE} or {@code ... UPDATE N = N + 1, ...} (existing values). */
+    private static String onDuplicateKey(
+        TableDescriptor table, StatementPlan.OnDuplicateKey clause) {
+      if (clause.ignore()) {
+        return " ON DUPLICATE KEY IGNORE";
+      }
+      IntFunction<String> names = i -> table.columns().get(i).name();
+      List<String> assignments = new ArrayList<>();
+      for (StatementPlan.OnDuplicateKey.Assignment a : clause.assignments()) {
+        assignments.add(names.apply(a.column()) + " = " + ExprPrinter.print(a.value(), names));
+      }
+      return " ON DUPLICATE KEY UPDATE " + String.join(", ", assignments);
     }
 
     private String columnNames(TableDescriptor table, List<Integer> columns) {

@@ -378,6 +378,7 @@ public final class CairnConnection implements Connection {
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
     checkOpen();
+    session.setReadOnly(readOnly);
     this.readOnly = readOnly;
   }
 

@@ -33,6 +33,7 @@ public final class TestingSession implements Session {
   public String storeName = "mem:test";
   public Properties openedWith;
   public boolean autoCommit = true;
+  public boolean readOnly;
   public int commits;
   public int rollbacks;
   public int closes;
@@ -151,6 +152,11 @@ public final class TestingSession implements Session {
       commits++;
     }
     this.autoCommit = autoCommit;
+  }
+
+  @Override
+  public void setReadOnly(boolean readOnly) {
+    this.readOnly = readOnly;
   }
 
   @Override

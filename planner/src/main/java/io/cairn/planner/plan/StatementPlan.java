@@ -3,10 +3,12 @@ package io.cairn.planner.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.kv.Bytes;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -54,24 +56,72 @@ public sealed interface StatementPlan
   /**
    * UPSERT / INSERT: {@code source} yields rows whose i-th value goes to table column {@code
    * targetColumns.get(i)}; table columns not targeted are NULL for new rows and, for UPSERT, kept
-   * for existing rows (Phoenix semantics). {@code insert} fails on an existing key.
+   * for existing rows (Phoenix semantics). {@code insert} fails on an existing key. {@code
+   * onDuplicateKey}: what an UPSERT ... VALUES does to a row whose key exists (Phoenix's atomic
+   * upsert); empty: the values overwrite it.
    */
   record Upsert(
       TableDescriptor table,
       PlanNode source,
       List<Integer> targetColumns,
       boolean insert,
-      List<DataType> parameterTypes)
+      List<DataType> parameterTypes,
+      Optional<OnDuplicateKey> onDuplicateKey)
       implements StatementPlan {
     public Upsert {
       requireNonNull(table, "table is null");
       requireNonNull(source, "source is null");
       targetColumns = List.copyOf(targetColumns);
       parameterTypes = List.copyOf(parameterTypes);
+      requireNonNull(onDuplicateKey, "onDuplicateKey is null");
+      if (insert && onDuplicateKey.isPresent()) {
+        throw new IllegalArgumentException("INSERT has no ON DUPLICATE KEY clause");
+      }
+    }
+
+    /** An UPSERT or INSERT without ON DUPLICATE KEY. */
+    public Upsert(
+        TableDescriptor table,
+        PlanNode source,
+        List<Integer> targetColumns,
+        boolean insert,
+        List<DataType> parameterTypes) {
+      this(table, source, targetColumns, insert, parameterTypes, Optional.empty());
     }
 
     public boolean targetsAllColumns() {
       return targetColumns.size() == table.columns().size();
+    }
+  }
+
+  /**
+   * {@code ON DUPLICATE KEY UPDATE column = expression, ...} or {@code ON DUPLICATE KEY IGNORE} of
+   * an UPSERT ... VALUES: for each row whose key exists, IGNORE leaves it as it is; UPDATE sets
+   * each assignment's column to its value, an expression over the existing row (column references
+   * are table column indexes: the existing values; parameters are the statement's), the other
+   * columns kept. A row whose key is absent is inserted from the VALUES.
+   */
+  record OnDuplicateKey(boolean ignore, List<Assignment> assignments) {
+    /** {@code ON DUPLICATE KEY IGNORE}. */
+    public static final OnDuplicateKey IGNORE = new OnDuplicateKey(true, List.of());
+
+    /** Table column {@code column} (not a primary-key column) takes {@code value}. */
+    public record Assignment(int column, Expr value) {
+      public Assignment {
+        requireNonNull(value, "value is null");
+      }
+    }
+
+    public OnDuplicateKey {
+      assignments = List.copyOf(assignments);
+      if (ignore != assignments.isEmpty()) {
+        throw new IllegalArgumentException(
+            "ON DUPLICATE KEY: expected IGNORE or at least one assignment, found ignore ["
+                + ignore
+                + "] with ["
+                + assignments.size()
+                + "] assignments");
+      }
     }
   }
 

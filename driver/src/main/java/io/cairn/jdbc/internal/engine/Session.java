@@ -28,6 +28,12 @@ public interface Session extends AutoCloseable {
   /** Discards the writes buffered since the last commit. */
   void rollback();
 
+  /**
+   * Whether the session refuses writes: with {@code true}, DML and DDL fail with
+   * READ_ONLY_TRANSACTION (25006) and queries run ({@code Connection.setReadOnly}).
+   */
+  void setReadOnly(boolean readOnly);
+
   /** Tables visible to this session, for DatabaseMetaData. Sorted by schema, then name. */
   List<TableDescriptor> tables();
 

@@ -1,6 +1,7 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.PlanNode;
@@ -10,16 +11,34 @@ import io.cairn.planner.plan.ScanNode;
 public final class QueryExecution implements RowCursor {
   private final Operator root;
   private final ExecContext ctx;
+  private final KvSnapshot snapshot;
   private boolean closed;
 
-  private QueryExecution(Operator root, ExecContext ctx) {
+  private QueryExecution(Operator root, ExecContext ctx, KvSnapshot snapshot) {
     this.root = root;
     this.ctx = ctx;
+    this.snapshot = snapshot;
   }
 
   /** Builds the operators; nothing runs until the first {@link #next()}. */
   public static QueryExecution start(PlanNode plan, ExecContext ctx) {
-    return new QueryExecution(Operators.build(plan, ctx), ctx);
+    return new QueryExecution(Operators.build(plan, ctx), ctx, Snapshots.LATEST);
+  }
+
+  /**
+   * Builds the operators of a statement reading at {@code snapshot} ({@code ctx}'s read point),
+   * which the execution owns from now on: it is closed with the execution (at its end, on an error,
+   * a cancel or a timeout, or when the cursor is closed), or here when building fails.
+   */
+  public static QueryExecution start(PlanNode plan, ExecContext ctx, KvSnapshot snapshot) {
+    Operator root;
+    try {
+      root = Operators.build(plan, ctx);
+    } catch (RuntimeException e) {
+      snapshot.close();
+      throw e;
+    }
+    return new QueryExecution(root, ctx, snapshot);
   }
 
   /**
@@ -65,7 +84,11 @@ public final class QueryExecution implements RowCursor {
   public void close() {
     if (!closed) {
       closed = true;
-      root.close();
+      try {
+        root.close();
+      } finally {
+        snapshot.close();
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.exec;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.AsyncPageScans;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.PageScanner;
 import io.cairn.kv.RowScanner;
@@ -24,6 +25,7 @@ final class TableScan implements Operator {
   private final ExecContext ctx;
   private RowScanner scanner;
   private Operator chunked;
+  private KvSnapshot snapshot;
   private int sinceCheck;
 
   TableScan(ScanNode node, ExecContext ctx) {
@@ -41,6 +43,12 @@ final class TableScan implements Operator {
     }
     ScanLayout layout = ScanLayout.of(node, kv, ctx.eval(), ctx.parallelism());
     ScanProgram program = layout.program(node);
+    long readPoint = ctx.readPoint();
+    if (!layout.isSingle() && readPoint == ScanRequest.LATEST) {
+      // the statement's only scan (it took no snapshot): its chunks read at one read point
+      snapshot = Snapshots.open(ctx.store());
+      readPoint = snapshot.readPoint();
+    }
     if (layout.isSingle()) {
       RowScanner opened =
           kv.scan(
@@ -49,7 +57,7 @@ final class TableScan implements Operator {
                   program,
                   ctx.eval(),
                   node.cacheBlocks(),
-                  ctx.readPoint()));
+                  readPoint));
       ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
@@ -58,8 +66,7 @@ final class TableScan implements Operator {
     try {
       for (ScanChunks.Unit unit : layout.units()) {
         ScanRequest request =
-            new ScanRequest(
-                unit.ranges(), program, ctx.eval(), node.cacheBlocks(), ctx.readPoint());
+            new ScanRequest(unit.ranges(), program, ctx.eval(), node.cacheBlocks(), readPoint);
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)
@@ -115,11 +122,17 @@ final class TableScan implements Operator {
 
   @Override
   public void close() {
-    if (chunked != null) {
-      chunked.close();
-    }
-    if (scanner != null) {
-      scanner.close();
+    try {
+      if (chunked != null) {
+        chunked.close();
+      }
+      if (scanner != null) {
+        scanner.close();
+      }
+    } finally {
+      if (snapshot != null) {
+        snapshot.close();
+      }
     }
   }
 }

@@ -7,6 +7,8 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.ExprCompiler;
+import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.jdbc.internal.engine.ColumnInfo;
@@ -17,8 +19,11 @@ import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.RowCursor;
 import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
+import io.cairn.jdbc.internal.exec.Snapshots;
+import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
@@ -30,13 +35,30 @@ import io.cairn.planner.plan.StatementPlan;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /** A planned statement bound to a session; executes queries, DML and DDL. */
 final class DatabaseCommand implements PreparedCommand {
   private static final int CHECK_INTERVAL = 1024;
+
+  /** How often a conflicting read-modify-write statement runs at most. */
+  static final int MAX_ATTEMPTS = 100;
+
+  /** How long a conflicting read-modify-write statement is retried at most. */
+  static final long MAX_RETRY_MILLIS = 10_000;
+
+  /** Existing rows of an UPSERT are read this many keys per request. */
+  private static final int LOOKUP_BATCH = 1024;
 
   private final DatabaseSession session;
   private final StatementPlan plan;
@@ -90,15 +112,19 @@ final class DatabaseCommand implements PreparedCommand {
     if (plan instanceof StatementPlan.Explain e) {
       return new CommandResult.Rows(new ListCursor(explain(e, control)));
     }
+    if (session.readOnly() && kind() != Kind.QUERY) {
+      throw new CairnException(
+          ErrorCode.READ_ONLY_TRANSACTION,
+          "The connection is read-only (Connection.setReadOnly(true)): expected a query, found ["
+              + (kind() == Kind.DML ? "DML" : "DDL")
+              + "]");
+    }
     ExecContext ctx = context(parameters, control);
     if (plan instanceof StatementPlan.Query q) {
-      return new CommandResult.Rows(QueryExecution.start(q.root(), ctx));
+      return new CommandResult.Rows(query(q, ctx));
     }
-    if (plan instanceof StatementPlan.Upsert u) {
-      return new CommandResult.UpdateCount(upsert(u, ctx));
-    }
-    if (plan instanceof StatementPlan.Delete d) {
-      return new CommandResult.UpdateCount(delete(d, ctx));
+    if (plan instanceof StatementPlan.Upsert || plan instanceof StatementPlan.Delete) {
+      return new CommandResult.UpdateCount(dml(ctx));
     }
     if (plan instanceof StatementPlan.CreateTable c) {
       session.database().catalog().createTable(c.draft(), c.ifNotExists(), c.splitPoints());
@@ -170,15 +196,123 @@ final class DatabaseCommand implements PreparedCommand {
       values[i] = v == null ? null : Values.cast(v, types.get(i));
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
-    ExecContext ctx =
-        new ExecContext(
-            session.database().store(),
-            eval,
-            control,
-            session.parallelism(),
-            session.aggregateMaxBytes());
-    // in a transaction: its snapshot, and its own writes over the store's rows
-    return session.autoCommit() ? ctx : ctx.at(session.transactionReadPoint(), session.pending());
+    return new ExecContext(
+        session.database().store(),
+        eval,
+        control,
+        session.parallelism(),
+        session.aggregateMaxBytes());
+  }
+
+  /**
+   * Starts a query: in a transaction at the transaction's read point; otherwise at a snapshot of
+   * its own when it runs more than one scan (closed with its cursor), or at none (its only scan
+   * takes one if it runs more than one request).
+   */
+  private QueryExecution query(StatementPlan.Query q, ExecContext ctx) {
+    if (!session.autoCommit()) {
+      return QueryExecution.start(
+          q.root(), ctx.at(session.transactionReadPoint(), session.pending()));
+    }
+    if (Snapshots.scans(q.root()) <= 1) {
+      return QueryExecution.start(q.root(), ctx);
+    }
+    KvSnapshot snapshot = session.openSnapshot();
+    return QueryExecution.start(
+        q.root(), ctx.at(snapshot.readPoint(), TransactionWrites.NONE), snapshot);
+  }
+
+  /**
+   * Runs UPSERT, INSERT, UPDATE or DELETE. In a transaction its writes are buffered, it reads at
+   * the transaction's read point over the transaction's writes, and the rows it read and changed
+   * are written at commit on condition they are unchanged since that read point. In autocommit mode
+   * a statement that reads (a source with a scan, the existing rows of a partial-column UPSERT or
+   * of ON DUPLICATE KEY) reads at a snapshot of its own and writes each row on condition that
+   * nobody changed it since that read point; when another commit did (WRITE_CONFLICT), it runs
+   * again from the start at a new snapshot after a short random pause, at most {@value
+   * #MAX_ATTEMPTS} times within {@value #MAX_RETRY_MILLIS} ms, so that read-modify-writes are
+   * atomic per row (optimistic concurrency). A blind write (UPSERT VALUES of every column) reads
+   * nothing and has no condition; INSERT's condition is must-not-exist and is never retried.
+   */
+  private long dml(ExecContext ctx) {
+    boolean conditional = !(plan instanceof StatementPlan.Upsert u && u.insert());
+    if (!session.autoCommit()) {
+      // a read-modify-write's rows are checked at commit: unchanged since the transaction's
+      // snapshot (a blind write needs no snapshot, so a load opens none)
+      return reads()
+          ? write(ctx.at(session.transactionReadPoint(), session.pending()), conditional)
+          : write(ctx, false);
+    }
+    if (!reads()) {
+      return write(ctx, false);
+    }
+    long started = System.nanoTime();
+    for (int attempt = 1; ; attempt++) {
+      try (KvSnapshot snapshot = session.openSnapshot()) {
+        return write(ctx.at(snapshot.readPoint(), TransactionWrites.NONE), conditional);
+      } catch (CairnException e) {
+        if (e.errorCode() != ErrorCode.WRITE_CONFLICT || !conditional) {
+          throw e;
+        }
+        long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        if (attempt >= MAX_ATTEMPTS || elapsedMillis >= MAX_RETRY_MILLIS) {
+          throw new CairnException(
+              ErrorCode.WRITE_CONFLICT,
+              "Write conflict: other commits kept changing the rows this statement read; gave up"
+                  + " after ["
+                  + attempt
+                  + "] attempts in ["
+                  + elapsedMillis
+                  + "] ms (at most "
+                  + MAX_ATTEMPTS
+                  + " attempts within "
+                  + MAX_RETRY_MILLIS
+                  + " ms): "
+                  + e.getMessage(),
+              e);
+        }
+      }
+      pauseBeforeRetry(attempt, ctx.control());
+    }
+  }
+
+  /** Whether the DML statement reads rows (its source scans, or it merges with existing rows). */
+  private boolean reads() {
+    if (plan instanceof StatementPlan.Upsert u) {
+      return Snapshots.scans(u.source()) > 0 || merges(u) || u.onDuplicateKey().isPresent();
+    }
+    return true; // DELETE reads the rows it deletes
+  }
+
+  /** Whether the UPSERT keeps the columns it does not target of existing rows. */
+  private static boolean merges(StatementPlan.Upsert u) {
+    return !u.targetsAllColumns() && !u.insert() && !u.table().hiddenRowId();
+  }
+
+  /**
+   * A random pause of up to 0.1 ms doubled per attempt (at most 8 ms), so that conflicting
+   * statements spread out; honours cancel and the timeout.
+   */
+  private static void pauseBeforeRetry(int attempt, ExecutionControl control) {
+    control.check();
+    long maxNanos = Math.min(100_000L << Math.min(attempt - 1, 7), 8_000_000L);
+    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 4, maxNanos + 1));
+    control.check();
+  }
+
+  /**
+   * One attempt of the DML statement: reads at {@code ctx}'s read point and writes its batch, each
+   * mutation on condition that its row is unchanged since that read point when {@code conditional}.
+   */
+  private long write(ExecContext ctx, boolean conditional) {
+    Mutation.Condition condition =
+        conditional && ctx.readPoint() != ScanRequest.LATEST
+            ? Mutation.Condition.unchangedSince(ctx.readPoint())
+            : Mutation.Condition.NONE;
+    if (plan instanceof StatementPlan.Upsert u) {
+      return upsert(u, ctx, condition);
+    }
+    return delete((StatementPlan.Delete) plan, ctx, condition);
   }
 
   /** The table as the catalog has it now (it may have been dropped since planning). */
@@ -198,18 +332,18 @@ final class DatabaseCommand implements PreparedCommand {
     return ExecContext.kvTable(session.database().store(), table);
   }
 
-  private long upsert(StatementPlan.Upsert u, ExecContext ctx) {
+  private long upsert(StatementPlan.Upsert u, ExecContext ctx, Mutation.Condition condition) {
     TableDescriptor table = u.table();
     KvTable kv = kvTable(table);
     RowCodec codec = new RowCodec(table.layout());
     List<ColumnDescriptor> columns = table.columns();
+    Mutation.Condition putCondition = u.insert() ? Mutation.Condition.MUST_NOT_EXIST : condition;
+    // rows merged with the existing ones are collected first, then read in one go
+    List<Object[]> collected =
+        merges(u) || u.onDuplicateKey().isPresent() ? new ArrayList<>() : null;
     List<Mutation> batch = new ArrayList<>();
-    boolean merge = !u.targetsAllColumns() && !u.insert() && !table.hiddenRowId();
-    boolean[] targeted = new boolean[columns.size()];
-    for (int t : u.targetColumns()) {
-      targeted[t] = true;
-    }
     long count = 0;
+    long read = 0;
     try (QueryExecution source = QueryExecution.start(u.source(), ctx)) {
       for (Object[] row = source.next(); row != null; row = source.next()) {
         Object[] full = new Object[columns.size()];
@@ -219,31 +353,96 @@ final class DatabaseCommand implements PreparedCommand {
           full[c] = Values.assign(row[i], column.type(), column.name());
         }
         checkKeyNotNull(table, full);
-        if (merge) {
-          Object[] existing = lookup(kv, codec, table, full);
-          if (existing != null) {
-            for (int c = 0; c < full.length; c++) {
-              if (!targeted[c]) {
-                full[c] = existing[c];
-              }
-            }
-          }
+        if (collected != null) {
+          collected.add(full);
+        } else {
+          checkNotNull(table, full);
+          Bytes key =
+              table.hiddenRowId() ? RowCodec.encodeRowId(kv.allocateIds(1)) : codec.encodeKey(full);
+          batch.add(new Mutation.Put(key, codec.encodeValue(full), putCondition));
+          count++;
         }
-        checkNotNull(table, full);
-        Bytes key =
-            table.hiddenRowId() ? RowCodec.encodeRowId(kv.allocateIds(1)) : codec.encodeKey(full);
-        batch.add(
-            new Mutation.Put(
-                key,
-                codec.encodeValue(full),
-                u.insert() ? Mutation.Condition.MUST_NOT_EXIST : Mutation.Condition.NONE));
-        if (++count % CHECK_INTERVAL == 0) {
+        if (++read % CHECK_INTERVAL == 0) {
           ctx.control().check();
         }
       }
     }
+    if (collected != null) {
+      count = mergeWithExisting(u, ctx, kv, codec, collected, putCondition, batch);
+    }
     ctx.control().check();
     session.write(table, kv, batch);
+    return count;
+  }
+
+  /**
+   * Turns the rows of an UPSERT that keeps what it does not write of existing rows into puts, in
+   * order: each row's existing version (read at the statement's read point, over the transaction's
+   * writes and the statement's earlier rows) is kept in the columns not targeted (partial-column
+   * UPSERT), or, with ON DUPLICATE KEY, left alone (IGNORE) or updated by the assignments evaluated
+   * over it. Absent keys get the new row. Returns the rows written.
+   */
+  private long mergeWithExisting(
+      StatementPlan.Upsert u,
+      ExecContext ctx,
+      KvTable kv,
+      RowCodec codec,
+      List<Object[]> rows,
+      Mutation.Condition condition,
+      List<Mutation> batch) {
+    TableDescriptor table = u.table();
+    List<ColumnDescriptor> columns = table.columns();
+    List<Bytes> keys = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      keys.add(codec.encodeKey(row));
+    }
+    Map<Bytes, Object[]> current = existingRows(kv, codec, table, new TreeSet<>(keys), ctx);
+    boolean[] targeted = new boolean[columns.size()];
+    for (int t : u.targetColumns()) {
+      targeted[t] = true;
+    }
+    StatementPlan.OnDuplicateKey onDuplicate = u.onDuplicateKey().orElse(null);
+    List<StatementPlan.OnDuplicateKey.Assignment> assignments =
+        onDuplicate == null ? List.of() : onDuplicate.assignments();
+    RowExpression[] values = new RowExpression[assignments.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = ExprCompiler.compile(assignments.get(i).value());
+    }
+    Map<Bytes, Object[]> written = new LinkedHashMap<>();
+    long count = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      Bytes key = keys.get(i);
+      Object[] row = rows.get(i);
+      Object[] existing = current.get(key);
+      if (existing != null) {
+        if (onDuplicate == null) {
+          for (int c = 0; c < row.length; c++) {
+            if (!targeted[c]) {
+              row[c] = existing[c];
+            }
+          }
+        } else if (onDuplicate.ignore()) {
+          continue;
+        } else {
+          row = existing.clone();
+          for (int a = 0; a < values.length; a++) {
+            ColumnDescriptor column = columns.get(assignments.get(a).column());
+            row[assignments.get(a).column()] =
+                Values.assign(
+                    values[a].evaluate(existing, ctx.eval()), column.type(), column.name());
+          }
+        }
+      }
+      checkNotNull(table, row);
+      current.put(key, row);
+      written.put(key, row);
+      if (++count % CHECK_INTERVAL == 0) {
+        ctx.control().check();
+      }
+    }
+    for (Map.Entry<Bytes, Object[]> e : written.entrySet()) {
+      batch.add(new Mutation.Put(e.getKey(), codec.encodeValue(e.getValue()), condition));
+    }
     return count;
   }
 
@@ -273,23 +472,48 @@ final class DatabaseCommand implements PreparedCommand {
             + "] does not allow NULL: expected a value, found [NULL]");
   }
 
-  private static Object[] lookup(KvTable kv, RowCodec codec, TableDescriptor table, Object[] row) {
+  /**
+   * The rows of {@code keys} that exist at {@code ctx}'s read point, over the transaction's writes,
+   * by key: one request per {@value #LOOKUP_BATCH} keys.
+   */
+  private static Map<Bytes, Object[]> existingRows(
+      KvTable kv, RowCodec codec, TableDescriptor table, SortedSet<Bytes> keys, ExecContext ctx) {
+    Map<Bytes, Object[]> rows = new HashMap<>();
+    NavigableMap<Bytes, Mutation> pending = ctx.pending().of(table.kvTableName());
+    List<KeyRange> toRead = new ArrayList<>();
+    for (Bytes key : keys) {
+      Mutation m = pending.get(key);
+      if (m == null) {
+        toRead.add(KeyRange.point(key));
+      } else if (m instanceof Mutation.Put put) {
+        rows.put(key, codec.decode(put.key(), put.value()));
+      }
+    }
     List<Expr> all = new ArrayList<>();
     for (int i = 0; i < table.columns().size(); i++) {
       all.add(new Expr.ColumnRef(i, table.columns().get(i).type()));
     }
-    ScanRequest request =
-        new ScanRequest(
-            List.of(KeyRange.point(codec.encodeKey(row))),
-            new ScanProgram(table.layout(), Optional.empty(), all, 1),
-            EvalContext.EMPTY,
-            true);
-    try (RowScanner scanner = kv.scan(request)) {
-      return scanner.next();
+    ScanProgram program =
+        new ScanProgram(table.layout(), Optional.empty(), all, ScanProgram.NO_LIMIT);
+    for (int from = 0; from < toRead.size(); from += LOOKUP_BATCH) {
+      ScanRequest request =
+          new ScanRequest(
+              toRead.subList(from, Math.min(from + LOOKUP_BATCH, toRead.size())),
+              program,
+              ctx.eval(),
+              true,
+              ctx.readPoint());
+      try (RowScanner scanner = kv.scan(request)) {
+        for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+          rows.put(codec.encodeKey(row), row);
+        }
+      }
+      ctx.control().check();
     }
+    return rows;
   }
 
-  private long delete(StatementPlan.Delete d, ExecContext ctx) {
+  private long delete(StatementPlan.Delete d, ExecContext ctx, Mutation.Condition condition) {
     TableDescriptor table = d.table();
     KvTable kv = kvTable(table);
     RowCodec codec = new RowCodec(table.layout());
@@ -298,7 +522,7 @@ final class DatabaseCommand implements PreparedCommand {
     try (QueryExecution source = QueryExecution.start(d.source(), ctx)) {
       for (Object[] row = source.next(); row != null; row = source.next()) {
         Bytes key = table.hiddenRowId() ? Bytes.copyOf((byte[]) row[0]) : codec.encodeKey(row);
-        batch.add(new Mutation.Delete(key));
+        batch.add(new Mutation.Delete(key, condition));
         if (++count % CHECK_INTERVAL == 0) {
           ctx.control().check();
         }

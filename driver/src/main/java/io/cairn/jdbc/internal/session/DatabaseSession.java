@@ -57,7 +57,9 @@ public final class DatabaseSession implements Session {
   private KvSnapshot transactionSnapshot;
 
   private boolean autoCommit = true;
+  private boolean readOnly;
   private boolean closed;
+
   private final long aggregateMaxBytes;
 
   /**
@@ -226,6 +228,17 @@ public final class DatabaseSession implements Session {
     this.autoCommit = autoCommit;
   }
 
+  @Override
+  public void setReadOnly(boolean readOnly) {
+    checkOpen();
+    this.readOnly = readOnly;
+  }
+
+  /** Whether DML and DDL are refused (READ_ONLY_TRANSACTION). */
+  boolean readOnly() {
+    return readOnly;
+  }
+
   /**
    * The read point of the transaction (autocommit off): the snapshot its first statement opened,
    * kept until commit or rollback.
@@ -245,6 +258,11 @@ public final class DatabaseSession implements Session {
     return autoCommit ? TransactionWrites.NONE : pending;
   }
 
+  /** A newly pinned read point of the store, for one statement: close it. */
+  KvSnapshot openSnapshot() {
+    return database.store().openSnapshot();
+  }
+
   /** Applies {@code batch} now (autocommit) or buffers it (transaction). */
   void write(TableDescriptor table, KvTable kv, List<Mutation> batch) {
     if (batch.isEmpty()) {
@@ -254,11 +272,14 @@ public final class DatabaseSession implements Session {
       Mutations.apply(table, kv, batch, durability);
       return;
     }
-    long readPoint = transactionReadPoint();
     String name = table.kvTableName();
-    Mutations.checkAbsent(table, kv, batch, pending.of(name), readPoint);
+    if (batch.stream()
+        .anyMatch(m -> m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST)) {
+      Mutations.checkAbsent(table, kv, batch, pending.of(name), transactionReadPoint());
+    }
     for (Mutation m : batch) {
-      pending.add(name, Mutations.followUp(pending.of(name).get(m.key()), m, readPoint));
+      pending.add(
+          name, Mutations.followUp(pending.of(name).get(m.key()), m, this::transactionReadPoint));
     }
     pendingTables.putIfAbsent(name, table);
   }

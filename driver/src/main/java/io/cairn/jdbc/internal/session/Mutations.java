@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /** Applies write batches and turns store errors into messages naming table and key values. */
 final class Mutations {
@@ -155,10 +156,10 @@ final class Mutations {
    * an INSERT then a DELETE of a key still needs the key absent (unchanged since the snapshot) to
    * delete nothing of another transaction's.
    */
-  static Mutation followUp(Mutation prior, Mutation next, long readPoint) {
+  static Mutation followUp(Mutation prior, Mutation next, LongSupplier readPoint) {
     Mutation.Condition c = prior == null ? next.condition() : prior.condition();
     if (next instanceof Mutation.Delete && c.kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
-      c = Mutation.Condition.unchangedSince(readPoint);
+      c = Mutation.Condition.unchangedSince(readPoint.getAsLong());
     }
     if (c.equals(next.condition())) {
       return next;

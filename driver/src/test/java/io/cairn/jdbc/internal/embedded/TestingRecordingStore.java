@@ -27,6 +27,16 @@ final class TestingRecordingStore implements KvStore {
   final Map<String, TableSpec> specs = Collections.synchronizedMap(new TreeMap<>());
   int closes;
 
+  /**
+   * How many of the next batches with an UNCHANGED_SINCE condition fail as if another commit had
+   * changed their first conditional row since its read point (nothing of them is applied).
+   */
+  final java.util.concurrent.atomic.AtomicInteger conflicts =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Runs at each conflict {@link #conflicts} makes, before it is thrown. */
+  volatile Runnable onConflict = () -> {};
+
   private final KvStore delegate;
 
   TestingRecordingStore(String name) {
@@ -88,6 +98,17 @@ final class TestingRecordingStore implements KvStore {
     @Override
     public void mutate(List<Mutation> batch, Durability durability) {
       calls.add(table.name() + " mutate " + durability);
+      for (int i = 0; i < batch.size(); i++) {
+        Mutation m = batch.get(i);
+        if (m.condition().kind() == Mutation.Condition.Kind.UNCHANGED_SINCE) {
+          if (conflicts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            onConflict.run();
+            throw new io.cairn.kv.ConditionFailedException(
+                0, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
+          }
+          break;
+        }
+      }
       table.mutate(batch, durability);
     }
 

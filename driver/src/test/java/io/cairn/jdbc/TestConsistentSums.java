@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * between accounts (each transfer one atomic commit of two rows), always gives the total. Before
  * statement snapshots each chunk read its own, and most such sums came out wrong.
  */
-class TestStatementSnapshots {
+class TestConsistentSums {
   private static final int ACCOUNTS = 4_000;
   private static final long BALANCE = 100;
 

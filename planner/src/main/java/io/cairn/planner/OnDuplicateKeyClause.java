@@ -1,0 +1,316 @@
+package io.cairn.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import io.cairn.planner.plan.StatementPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+
+/**
+ * Phoenix's {@code UPSERT INTO t (columns) VALUES (...) ON DUPLICATE KEY UPDATE column = expression
+ * [, ...]} and {@code ... ON DUPLICATE KEY IGNORE}, which Calcite's grammar lacks: {@link #strip}
+ * finds the clause at the end of the statement (outside literals, quoted names, comments and
+ * parentheses) and blanks it, so Calcite plans the UPSERT alone with its error positions right; the
+ * assignments are parsed as those of an UPDATE and planned as expressions over the table's row
+ * ({@link ExpressionPlanner}).
+ *
+ * <p>Only UPSERT ... VALUES takes the clause (as in Phoenix): INSERT and UPSERT ... SELECT fail
+ * with NOT_SUPPORTED (0A000), and so does a table without a primary key (it has no duplicate keys).
+ * A primary-key column cannot be assigned, nor a column twice.
+ */
+final class OnDuplicateKeyClause {
+  /**
+   * The clause found in a statement.
+   *
+   * @param statement the statement with the clause blanked out
+   * @param ignore ON DUPLICATE KEY IGNORE
+   * @param assignments for UPDATE, the text of the assignments: the statement with everything
+   *     before them blanked (so positions in errors are the statement's)
+   */
+  record Found(String statement, boolean ignore, String assignments) {
+    Found {
+      requireNonNull(statement, "statement is null");
+      requireNonNull(assignments, "assignments is null");
+    }
+  }
+
+  /** Plans expressions over a table's row. */
+  interface ExpressionPlanner {
+    /**
+     * {@code expressions} as Cairn expressions over {@code table}'s columns (column references are
+     * table column indexes), validated as a {@code SELECT} of them from the table, each assignable
+     * to the column of {@code table} at the same position of {@code columns}; their parameters are
+     * numbered from 0 in order, with their types appended to {@code parameterTypes}.
+     */
+    List<Expr> plan(
+        TableDescriptor table,
+        List<Integer> columns,
+        List<SqlNode> expressions,
+        List<DataType> parameterTypes);
+  }
+
+  private OnDuplicateKeyClause() {}
+
+  /**
+   * The clause at the end of {@code text}, an UPSERT or INSERT, blanked out; null when there is
+   * none (or the statement is of another kind).
+   */
+  static Found strip(String text) {
+    int verb = CairnPlanner.Statements.skipSpaceAndComments(text, 0);
+    if (!startsWithWord(text, verb, "UPSERT") && !startsWithWord(text, verb, "INSERT")) {
+      return null;
+    }
+    int depth = 0;
+    int i = verb;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '\'' || c == '"') {
+        i = skipQuoted(text, i);
+      } else if (text.startsWith("--", i)) {
+        int nl = text.indexOf('\n', i);
+        i = nl < 0 ? text.length() : nl + 1;
+      } else if (text.startsWith("/*", i)) {
+        int end = text.indexOf("*/", i + 2);
+        i = end < 0 ? text.length() : end + 2;
+      } else if (c == '(') {
+        depth++;
+        i++;
+      } else if (c == ')') {
+        depth = Math.max(0, depth - 1);
+        i++;
+      } else if (Character.isLetter(c) && (i == 0 || !isWordPart(text.charAt(i - 1)))) {
+        if (depth == 0) {
+          Found found = clauseAt(text, i);
+          if (found != null) {
+            return found;
+          }
+        }
+        while (i < text.length() && isWordPart(text.charAt(i))) {
+          i++;
+        }
+      } else {
+        i++;
+      }
+    }
+    return null;
+  }
+
+  /** The clause when {@code ON DUPLICATE KEY} starts at {@code start}, else null. */
+  private static Found clauseAt(String text, int start) {
+    int i = start;
+    for (String word : List.of("ON", "DUPLICATE", "KEY")) {
+      if (!startsWithWord(text, i, word)) {
+        return null;
+      }
+      i = CairnPlanner.Statements.skipSpaceAndComments(text, i + word.length());
+    }
+    String statement = text.substring(0, start) + blank(text.substring(start));
+    if (startsWithWord(text, i, "IGNORE")) {
+      int end = CairnPlanner.Statements.skipSpaceAndComments(text, i + "IGNORE".length());
+      if (end < text.length()) {
+        throw new CairnException(
+            ErrorCode.SYNTAX_ERROR,
+            "Syntax error after ON DUPLICATE KEY IGNORE: expected the end of the statement, found ["
+                + text.substring(end)
+                + "]");
+      }
+      return new Found(statement, true, "");
+    }
+    if (startsWithWord(text, i, "UPDATE")) {
+      int from = i + "UPDATE".length();
+      return new Found(statement, false, blank(text.substring(0, from)) + text.substring(from));
+    }
+    throw new CairnException(
+        ErrorCode.SYNTAX_ERROR,
+        "Syntax error after ON DUPLICATE KEY: expected [UPDATE] or [IGNORE], found ["
+            + (i < text.length() ? text.substring(i) : "the end of the statement")
+            + "]");
+  }
+
+  /**
+   * {@code upsert} with the clause: checks where it may be ({@code valuesSource}: the UPSERT's
+   * source is VALUES), parses the assignments and plans them over the table.
+   */
+  static StatementPlan.Upsert apply(
+      StatementPlan.Upsert upsert,
+      boolean valuesSource,
+      Found found,
+      SqlParser.Config parserConfig,
+      ExpressionPlanner planner) {
+    TableDescriptor table = upsert.table();
+    if (upsert.insert()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "ON DUPLICATE KEY is not supported with INSERT (which fails on a duplicate key): use"
+              + " UPSERT INTO ... VALUES ... ON DUPLICATE KEY");
+    }
+    if (!valuesSource) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "ON DUPLICATE KEY is supported with UPSERT ... VALUES only, as in Phoenix: found an"
+              + " UPSERT ... SELECT into ["
+              + table.qualifiedName()
+              + "]");
+    }
+    if (table.hiddenRowId()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "ON DUPLICATE KEY needs a primary key: table ["
+              + table.qualifiedName()
+              + "] has none, so its rows never have duplicate keys");
+    }
+    if (found.ignore()) {
+      return withClause(upsert, StatementPlan.OnDuplicateKey.IGNORE, List.of());
+    }
+    SqlUpdate update = parseAssignments(found.assignments(), parserConfig);
+    List<Integer> columns = new ArrayList<>();
+    for (SqlNode target : update.getTargetColumnList()) {
+      SqlIdentifier id = (SqlIdentifier) target;
+      String name = id.names.get(id.names.size() - 1);
+      int column =
+          table
+              .columnIndex(name)
+              .orElseThrow(
+                  () ->
+                      new CairnException(
+                          ErrorCode.COLUMN_NOT_FOUND,
+                          "ON DUPLICATE KEY UPDATE: column ["
+                              + name
+                              + "] not found in ["
+                              + table.qualifiedName()
+                              + "]"));
+      if (table.isPrimaryKeyColumn(column)) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "ON DUPLICATE KEY UPDATE cannot change primary key column ["
+                + name
+                + "] of ["
+                + table.qualifiedName()
+                + "]: the row would move to another key");
+      }
+      if (columns.contains(column)) {
+        throw new CairnException(
+            ErrorCode.VALIDATION_ERROR,
+            "ON DUPLICATE KEY UPDATE: column [" + name + "] is assigned more than once");
+      }
+      columns.add(column);
+    }
+    List<DataType> parameterTypes = new ArrayList<>();
+    List<Expr> values =
+        planner.plan(table, columns, update.getSourceExpressionList(), parameterTypes);
+    int shift = upsert.parameterTypes().size();
+    List<StatementPlan.OnDuplicateKey.Assignment> assignments = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      assignments.add(
+          new StatementPlan.OnDuplicateKey.Assignment(
+              columns.get(i), shiftParameters(values.get(i), shift)));
+    }
+    return withClause(upsert, new StatementPlan.OnDuplicateKey(false, assignments), parameterTypes);
+  }
+
+  private static StatementPlan.Upsert withClause(
+      StatementPlan.Upsert upsert,
+      StatementPlan.OnDuplicateKey clause,
+      List<DataType> moreParameters) {
+    List<DataType> parameters = new ArrayList<>(upsert.parameterTypes());
+    parameters.addAll(moreParameters);
+    return new StatementPlan.Upsert(
+        upsert.table(),
+        upsert.source(),
+        upsert.targetColumns(),
+        false,
+        parameters,
+        Optional.of(clause));
+  }
+
+  /** The assignments as those of {@code UPDATE X SET assignments} (X is never looked at). */
+  private static SqlUpdate parseAssignments(String assignments, SqlParser.Config config) {
+    String head = "UPDATE X SET ";
+    int firstLine = assignments.indexOf('\n');
+    String text =
+        assignments.length() > head.length()
+                && (firstLine < 0 || firstLine >= head.length())
+                && assignments.substring(0, head.length()).isBlank()
+            ? head + assignments.substring(head.length())
+            : head + assignments;
+    try {
+      SqlNode parsed = SqlParser.create(text, config).parseStmt();
+      if (!(parsed instanceof SqlUpdate update) || update.getCondition() != null) {
+        throw new CairnException(
+            ErrorCode.SYNTAX_ERROR,
+            "Syntax error in ON DUPLICATE KEY UPDATE: expected column = expression [, ...], found ["
+                + assignments.strip()
+                + "]");
+      }
+      return update;
+    } catch (SqlParseException e) {
+      throw Errors.syntax(e, text);
+    }
+  }
+
+  /** {@code expr} with every parameter index moved up by {@code shift}. */
+  static Expr shiftParameters(Expr expr, int shift) {
+    if (shift == 0) {
+      return expr;
+    }
+    if (expr instanceof Expr.Param p) {
+      return new Expr.Param(p.index() + shift, p.type());
+    }
+    if (expr instanceof Expr.Call call) {
+      List<Expr> operands = new ArrayList<>(call.operands().size());
+      for (Expr operand : call.operands()) {
+        operands.add(shiftParameters(operand, shift));
+      }
+      return new Expr.Call(call.op(), operands, call.type());
+    }
+    return expr;
+  }
+
+  private static String blank(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      b.append(c == '\n' || c == '\r' ? c : ' ');
+    }
+    return b.toString();
+  }
+
+  private static boolean isWordPart(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+  }
+
+  private static boolean startsWithWord(String text, int at, String word) {
+    if (!text.regionMatches(true, at, word, 0, word.length())) {
+      return false;
+    }
+    int end = at + word.length();
+    return end == text.length() || !isWordPart(text.charAt(end));
+  }
+
+  private static int skipQuoted(String text, int start) {
+    char quote = text.charAt(start);
+    int i = start + 1;
+    while (i < text.length()) {
+      if (text.charAt(i) == quote) {
+        if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return text.length();
+  }
+}
