@@ -17,10 +17,12 @@ import io.cairn.sql.grammar.ParsingException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 import org.apache.calcite.avatica.util.Casing;
@@ -31,6 +33,9 @@ import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptListener;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -75,7 +80,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql.validate.SqlValidatorImpl;
 import org.apache.calcite.sql.validate.implicit.AbstractTypeCoercion;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
@@ -197,16 +202,36 @@ public final class CairnPlanner {
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
   public PlannedStatement plan(String sql) {
+    return plan(sql, new AtomicBoolean());
+  }
+
+  /**
+   * Plans one statement; a cached plan is returned when the text and catalog are unchanged and the
+   * plan is still {@linkplain #isCurrent current}. Planning runs on a thread with a large stack
+   * ({@link PlanningThreads}) and stops with QUERY_CANCELED when {@code cancel} is set, from any
+   * thread.
+   *
+   * @throws CairnException for every failure, including a stack exhausted by a deeply nested
+   *     statement (STATEMENT_TOO_COMPLEX) and assertions inside Calcite (INTERNAL_ERROR)
+   */
+  public PlannedStatement plan(String sql, AtomicBoolean cancel) {
     String text = stripTerminator(sql);
     long version = catalog.version();
     String key = version + "\u0000" + text;
     PlannedStatement cached = cache.get(key);
-    if (cached != null) {
+    if (cached != null && isCurrent(cached)) {
       return cached;
     }
-    List<String> warnings = new ArrayList<>();
-    StatementPlan plan = planUncached(text, version, warnings);
-    PlannedStatement planned = new PlannedStatement(plan, warnings);
+    PlannedStatement planned =
+        PlanningThreads.run(
+            () -> {
+              List<String> warnings = new ArrayList<>();
+              Uses uses = new Uses();
+              StatementPlan plan = planUncached(text, version, warnings, uses, cancel);
+              return new PlannedStatement(plan, warnings, version, uses.tables(rowCounts));
+            },
+            cancel);
+    StatementPlan plan = planned.plan();
     if (plan instanceof StatementPlan.Query
         || plan instanceof StatementPlan.Upsert
         || plan instanceof StatementPlan.Delete
@@ -216,12 +241,74 @@ public final class CairnPlanner {
     return planned;
   }
 
+  /**
+   * Whether {@code planned} still fits the catalog and the data: every table it uses is still the
+   * one it was planned for (not dropped, or dropped and created again, or altered), and no table it
+   * reads has changed its approximate row count by more than {@value #ROW_COUNT_FACTOR} times since
+   * (and by at least {@value #ROW_COUNT_SLACK} rows), which could change the join order. A catalog
+   * change to other tables leaves the plan current. Cheap: a catalog lookup and a row count per
+   * table.
+   */
+  public boolean isCurrent(PlannedStatement planned) {
+    boolean sameCatalog = planned.catalogVersion() == catalog.version();
+    for (PlannedStatement.TableUse use : planned.tables()) {
+      TableDescriptor table = use.table();
+      if (!sameCatalog
+          && table.tableId() >= 0
+          && !catalog
+              .table(table.schemaName(), table.tableName())
+              .map(table::equals)
+              .orElse(false)) {
+        return false;
+      }
+      if (use.rowCount() >= 0 && changedMaterially(use.rowCount(), rowCounts.applyAsLong(table))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Row counts further apart than a factor, which the optimizer may order joins differently by. */
+  static final long ROW_COUNT_FACTOR = 2;
+
+  /** Changes of fewer rows than this never count (a small table filling up plans once). */
+  static final long ROW_COUNT_SLACK = 64;
+
+  private static boolean changedMaterially(long before, long now) {
+    if (now < 0) {
+      return false;
+    }
+    long low = Math.min(before, now);
+    long high = Math.max(before, now);
+    return high - low >= ROW_COUNT_SLACK && high > ROW_COUNT_FACTOR * low;
+  }
+
+  /** The tables a plan reads (with the row counts planning saw) and the one it writes. */
+  private static final class Uses {
+    private final Set<TableDescriptor> read = new LinkedHashSet<>();
+    private final Set<TableDescriptor> written = new LinkedHashSet<>();
+
+    List<PlannedStatement.TableUse> tables(ToLongFunction<TableDescriptor> rowCounts) {
+      List<PlannedStatement.TableUse> uses = new ArrayList<>();
+      for (TableDescriptor t : read) {
+        uses.add(new PlannedStatement.TableUse(t, t.tableId() < 0 ? -1 : rowCounts.applyAsLong(t)));
+      }
+      for (TableDescriptor t : written) {
+        if (!read.contains(t)) {
+          uses.add(new PlannedStatement.TableUse(t, -1));
+        }
+      }
+      return uses;
+    }
+  }
+
   /** Number of cached plans (for tests and metrics). */
   public int cachedPlans() {
     return cache.size();
   }
 
-  private StatementPlan planUncached(String text, long version, List<String> warnings) {
+  private StatementPlan planUncached(
+      String text, long version, List<String> warnings, Uses uses, AtomicBoolean cancel) {
     if (text.isEmpty()) {
       throw new CairnException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected SQL text");
     }
@@ -231,7 +318,8 @@ public final class CairnPlanner {
             CairnSqlParser.parse(text),
             catalog,
             (source, target, column, what) ->
-                new Planning(schema(version)).assignConstant(source, target, column, what));
+                new Planning(schema(version), uses, cancel)
+                    .assignConstant(source, target, column, what));
       } catch (ParsingException e) {
         throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
       }
@@ -249,10 +337,10 @@ public final class CairnPlanner {
     }
     String explained = Statements.stripExplain(text);
     if (explained != null) {
-      StatementPlan inner = planUncached(explained, version, warnings);
+      StatementPlan inner = planUncached(explained, version, warnings, uses, cancel);
       return new StatementPlan.Explain(inner, Explainer.explain(inner), inner.parameterTypes());
     }
-    return new Planning(schema(version)).plan(text, warnings);
+    return new Planning(schema(version), uses, cancel).plan(text, warnings);
   }
 
   private CalciteSchema schema(long version) {
@@ -281,8 +369,12 @@ public final class CairnPlanner {
     private final CalciteCatalogReader reader;
     private final SqlValidator validator;
     private final RelOptCluster cluster;
+    private final Uses uses;
+    private final AtomicBoolean cancel;
 
-    Planning(CalciteSchema schema) {
+    Planning(CalciteSchema schema, Uses uses, AtomicBoolean cancel) {
+      this.uses = uses;
+      this.cancel = cancel;
       Properties properties = new Properties();
       properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
       properties.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "TO_UPPER");
@@ -294,14 +386,18 @@ public final class CairnPlanner {
               typeFactory,
               new CalciteConnectionConfigImpl(properties));
       validator =
-          SqlValidatorUtil.newValidator(
+          new CairnValidator(
               OPERATORS,
               reader,
               typeFactory,
               SqlValidator.Config.DEFAULT
                   .withConformance(SqlConformanceEnum.LENIENT)
                   .withDefaultNullCollation(NullCollation.LOW)
-                  .withIdentifierExpansion(true));
+                  .withIdentifierExpansion(true)
+                  // No rewriting of COALESCE/NULLIF into CASE: each level would copy its first
+                  // operand, so nested COALESCE grew exponentially (2^20 nodes at 20 levels).
+                  // RexToExpr runs COALESCE and NULLIF directly.
+                  .withCallRewrite(false));
       RexBuilder rexBuilder = new RexBuilder(typeFactory);
       cluster = RelOptCluster.create(new HepPlanner(subqueryProgram()), rexBuilder);
       cluster.setMetadataQuerySupplier(
@@ -323,6 +419,8 @@ public final class CairnPlanner {
         text = onDuplicateKey.statement();
       }
       SqlNode parsed = parse(text);
+      PlanningThreads.check(cancel);
+      rejectDynamicColumns(parsed);
       warnings.addAll(Hints.warnings(parsed));
       SqlNode validated;
       if (parsed instanceof SqlInsert insert) {
@@ -333,6 +431,7 @@ public final class CairnPlanner {
       } catch (CalciteContextException e) {
         throw Errors.validation(e);
       }
+      PlanningThreads.check(cancel);
       List<DataType> parameterTypes = new ArrayList<>();
       for (RelDataTypeField f : validator.getParameterRowType(validated).getFieldList()) {
         parameterTypes.add(Types.toDataType(f.getType()));
@@ -352,7 +451,12 @@ public final class CairnPlanner {
                   .withInSubQueryThreshold(Integer.MAX_VALUE)
                   .withTrimUnusedFields(false));
       RelRoot root = converter.convertQuery(validated, false, true);
+      PlanningThreads.check(cancel);
       RelNode rel = optimize(root.rel);
+      PlanningThreads.check(cancel);
+      for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
+        uses.read.add(PhysicalPlanner.descriptor(table));
+      }
       PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder(), statementHints);
       SqlKind kind = validated.getKind();
       if (rel instanceof TableModify modify) {
@@ -618,6 +722,39 @@ public final class CairnPlanner {
       return null;
     }
 
+    /**
+     * Phoenix's dynamic columns ({@code UPSERT INTO t (k, v, newcol VARCHAR) ...}, {@code SELECT
+     * ... FROM t (newcol VARCHAR)}), which Calcite parses as EXTEND, are not supported:
+     * NOT_SUPPORTED.
+     */
+    private static void rejectDynamicColumns(SqlNode parsed) {
+      SqlNode target = parsed instanceof SqlInsert insert ? insert.getTargetTable() : null;
+      boolean dynamic = target != null && target.getKind() == SqlKind.EXTEND;
+      if (!dynamic) {
+        try {
+          parsed.accept(
+              new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlCall call) {
+                  if (call.getKind() == SqlKind.EXTEND) {
+                    throw new org.apache.calcite.util.Util.FoundOne(call);
+                  }
+                  return super.visit(call);
+                }
+              });
+        } catch (org.apache.calcite.util.Util.FoundOne e) {
+          dynamic = true;
+        }
+      }
+      if (dynamic) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "Dynamic columns (a column declared in the statement, as in UPSERT INTO t (k, v, newcol"
+                + " VARCHAR) or FROM t (newcol VARCHAR)) are not supported; declare the column in"
+                + " CREATE TABLE");
+      }
+    }
+
     private SqlNode parse(String text) {
       try {
         return SqlParser.create(
@@ -628,25 +765,33 @@ public final class CairnPlanner {
       }
     }
 
+    /** A Hep planner running {@code program} that stops when the statement is cancelled. */
+    private HepPlanner hep(HepProgram program) {
+      HepPlanner planner = new HepPlanner(program);
+      planner.addListener(new CancelListener(cancel));
+      return planner;
+    }
+
     private RelNode optimize(RelNode rel) {
-      HepPlanner subqueries = new HepPlanner(subqueryProgram());
+      HepPlanner subqueries = hep(subqueryProgram());
       subqueries.setRoot(rel);
       RelNode result = subqueries.findBestExp();
       RelBuilder relBuilder =
           RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
       result = RelDecorrelator.decorrelateQuery(result, relBuilder);
       result = new RelFieldTrimmer(validator, relBuilder).trim(result);
-      HepPlanner windows = new HepPlanner(windowProgram());
+      PlanningThreads.check(cancel);
+      HepPlanner windows = hep(windowProgram());
       windows.setRoot(result);
       result = windows.findBestExp();
       result = pullOrFactors(result);
-      HepPlanner pushdown = new HepPlanner(pushdownProgram());
+      HepPlanner pushdown = hep(pushdownProgram());
       pushdown.setRoot(result);
       result = pushdown.findBestExp();
-      HepPlanner joins = new HepPlanner(joinOrderProgram());
+      HepPlanner joins = hep(joinOrderProgram());
       joins.setRoot(result);
       result = joins.findBestExp();
-      HepPlanner again = new HepPlanner(pushdownProgram());
+      HepPlanner again = hep(pushdownProgram());
       again.setRoot(result);
       return again.findBestExp();
     }
@@ -721,6 +866,7 @@ public final class CairnPlanner {
     private StatementPlan dml(
         TableModify modify, SqlNode validated, PhysicalPlanner physical, List<DataType> params) {
       TableDescriptor table = PhysicalPlanner.descriptor(modify.getTable());
+      uses.written.add(table);
       PlanNode source = physical.convert(modify.getInput());
       int width = table.columns().size();
       switch (modify.getOperation()) {
@@ -823,6 +969,57 @@ public final class CairnPlanner {
       Expr key = new Expr.ColumnRef(table.columns().size(), DataType.VARBINARY.withNullable(false));
       return scan.withProjection(List.of(key));
     }
+  }
+
+  /**
+   * Calcite's validator, except that a parameter whose type is not inferred yet has the unknown
+   * type when an enclosing expression's type is derived first: {@code CASE WHEN a = ? THEN 1 ELSE 0
+   * END = 1} derives the CASE's type (for the outer comparison) before it infers the type of {@code
+   * ?} from {@code a}, which Calcite reported as an internal error; the parameter gets its type
+   * from {@code a} right after.
+   */
+  private static final class CairnValidator extends SqlValidatorImpl {
+    CairnValidator(
+        SqlOperatorTable operators,
+        CalciteCatalogReader reader,
+        JavaTypeFactoryImpl typeFactory,
+        SqlValidator.Config config) {
+      super(operators, reader, typeFactory, config);
+    }
+
+    @Override
+    public RelDataType getValidatedNodeType(SqlNode node) {
+      if (node instanceof SqlDynamicParam && getValidatedNodeTypeIfKnown(node) == null) {
+        return getUnknownType();
+      }
+      return super.getValidatedNodeType(node);
+    }
+  }
+
+  /** Stops a Hep planner's rule loop when the statement is cancelled. */
+  private static final class CancelListener implements RelOptListener {
+    private final AtomicBoolean cancel;
+
+    CancelListener(AtomicBoolean cancel) {
+      this.cancel = cancel;
+    }
+
+    @Override
+    public void ruleAttempted(RuleAttemptedEvent event) {
+      PlanningThreads.check(cancel);
+    }
+
+    @Override
+    public void relEquivalenceFound(RelEquivalenceEvent event) {}
+
+    @Override
+    public void ruleProductionSucceeded(RuleProductionEvent event) {}
+
+    @Override
+    public void relDiscarded(RelDiscardedEvent event) {}
+
+    @Override
+    public void relChosen(RelChosenEvent event) {}
   }
 
   /** Lexical helpers for statement prefixes. */

@@ -24,8 +24,9 @@ import org.apache.calcite.util.Sarg;
 /**
  * Derives key ranges from the conjuncts of a filter over a table row: equalities on leading
  * primary-key columns form a prefix; IN lists / OR of points / ranges on the next key column expand
- * into several ranges (a skip scan); a comparison bounds the next column. The filter stays as the
- * residual, so ranges only have to contain every matching row.
+ * into several ranges (a skip scan; more than {@link #MAX_RANGES} become the one range spanning
+ * them); a comparison bounds the next column. The filter stays as the residual, so ranges only have
+ * to contain every matching row.
  */
 final class KeyRanges {
   static final int MAX_RANGES = 10_000;
@@ -127,6 +128,12 @@ final class KeyRanges {
         continue;
       }
       SqlKind kind = c.getKind();
+      if (kind != SqlKind.GREATER_THAN
+          && kind != SqlKind.GREATER_THAN_OR_EQUAL
+          && kind != SqlKind.LESS_THAN
+          && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+        continue; // e.g. a SEARCH, whose second operand is a Sarg, not a key value
+      }
       RexNode a = call.getOperands().get(0);
       RexNode b = call.getOperands().get(1);
       if (isColumn(b, column) && !isColumn(a, column)) {
@@ -172,8 +179,12 @@ final class KeyRanges {
         continue;
       }
       List<Range> ranges = new ArrayList<>(sarg.rangeSet.asRanges());
-      if (ranges.isEmpty() || ranges.size() > MAX_RANGES) {
+      if (ranges.isEmpty()) {
         continue;
+      }
+      if (ranges.size() > MAX_RANGES) {
+        // too many ranges for one scan: read from the lowest to the highest, filtering
+        ranges = List.of(sarg.rangeSet.span());
       }
       List<KeyBounds> result = new ArrayList<>();
       for (Range range : ranges) {

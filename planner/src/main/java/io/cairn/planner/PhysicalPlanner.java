@@ -157,10 +157,65 @@ final class PhysicalPlanner {
     return new FilterNode(input, condition);
   }
 
+  /**
+   * Conditions with more OR terms than this are not given to RexSimplify, whose work grows with the
+   * square of the terms (a 10,000-value IN list took minutes); their OR of equalities still becomes
+   * a SEARCH.
+   */
+  static final int MAX_SIMPLIFIED_TERMS = 500;
+
   /** Normalises a condition for key-range extraction (IN lists and OR of points to SEARCH). */
   private RexNode simplify(RexNode condition) {
+    List<RexNode> conjuncts = new ArrayList<>();
+    int terms = 0;
+    for (RexNode conjunct : org.apache.calcite.plan.RelOptUtil.conjunctions(condition)) {
+      RexNode c = searchOfPoints(conjunct);
+      terms += c.getKind() == SqlKind.OR ? ((org.apache.calcite.rex.RexCall) c).operandCount() : 1;
+      conjuncts.add(c);
+    }
+    RexNode normalised = RexUtil.composeConjunction(rexBuilder, conjuncts);
+    if (terms > MAX_SIMPLIFIED_TERMS) {
+      return normalised;
+    }
     return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR)
-        .simplifyUnknownAsFalse(condition);
+        .simplifyUnknownAsFalse(normalised);
+  }
+
+  /**
+   * {@code c = v1 OR c = v2 OR ...} over one column and literals as one SEARCH (what an IN list
+   * becomes), built in one pass; other conditions unchanged.
+   */
+  private RexNode searchOfPoints(RexNode condition) {
+    if (condition.getKind() != SqlKind.OR
+        || !(condition instanceof org.apache.calcite.rex.RexCall or)
+        || or.operandCount() <= MAX_SIMPLIFIED_TERMS) {
+      return condition;
+    }
+    RexNode column = null;
+    List<RexNode> values = new ArrayList<>();
+    for (RexNode term : or.getOperands()) {
+      if (term.getKind() != SqlKind.EQUALS
+          || !(term instanceof org.apache.calcite.rex.RexCall equals)) {
+        return condition;
+      }
+      RexNode a = equals.getOperands().get(0);
+      RexNode b = equals.getOperands().get(1);
+      if (b instanceof RexInputRef && a instanceof RexLiteral) {
+        RexNode t = a;
+        a = b;
+        b = t;
+      }
+      if (!(a instanceof RexInputRef)
+          || !(b instanceof RexLiteral literal)
+          || literal.isNull()
+          || (column != null && !column.equals(a))
+          || (!values.isEmpty() && !values.get(0).getType().equals(literal.getType()))) {
+        return condition;
+      }
+      column = a;
+      values.add(literal);
+    }
+    return rexBuilder.makeIn(column, values);
   }
 
   private static boolean isIdentity(ScanNode scan) {

@@ -103,7 +103,15 @@ final class RexToExpr {
           Map.entry("LOCALTIMESTAMP", Op.LOCALTIMESTAMP),
           Map.entry("LOCALTIME", Op.CURRENT_TIME));
 
+  /**
+   * The deepest expression a statement may have: the store and the driver evaluate expressions
+   * recursively on threads with ordinary stacks, which run 1,000 levels (e.g. chained {@code +})
+   * comfortably. Deeper ones fail to plan with STATEMENT_TOO_COMPLEX.
+   */
+  static final int MAX_DEPTH = 1_200;
+
   private final RexBuilder rexBuilder;
+  private int depth;
 
   RexToExpr(RexBuilder rexBuilder) {
     this.rexBuilder = rexBuilder;
@@ -129,7 +137,19 @@ final class RexToExpr {
       return new Expr.Param(param.getIndex(), type);
     }
     if (node instanceof RexCall call) {
-      return call(call, type);
+      if (++depth > MAX_DEPTH) {
+        depth = 0;
+        throw new CairnException(
+            ErrorCode.STATEMENT_TOO_COMPLEX,
+            "Statement too complex: expression nested deeper than ["
+                + MAX_DEPTH
+                + "] levels; split it or use IN lists, CASE or helper columns");
+      }
+      try {
+        return call(call, type);
+      } finally {
+        depth = Math.max(0, depth - 1);
+      }
     }
     throw new CairnException(
         ErrorCode.NOT_SUPPORTED,

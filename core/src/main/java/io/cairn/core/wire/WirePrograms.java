@@ -20,8 +20,12 @@ import java.util.Optional;
  * calls, types) to and from their protocol messages. A decoded program equals the one encoded.
  */
 public final class WirePrograms {
-  /** Deeper expressions are refused (protobuf itself stops at 100 nested messages). */
-  static final int MAX_EXPR_DEPTH = 90;
+  /**
+   * Deeper expressions are refused: the server parses requests on its network threads, whose stacks
+   * are ordinary (it lets protobuf nest 1,000 messages, two per expression level); clients refuse
+   * to send deeper ones with STATEMENT_TOO_COMPLEX.
+   */
+  public static final int MAX_EXPR_DEPTH = 250;
 
   private WirePrograms() {}
 

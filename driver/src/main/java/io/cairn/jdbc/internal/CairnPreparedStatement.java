@@ -44,8 +44,8 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
   private static final Object UNSET = new Object();
 
   private final String sql;
-  private final PreparedCommand command;
-  private final List<ParameterInfo> parameterInfos;
+  private PreparedCommand command;
+  private List<ParameterInfo> parameterInfos;
   private final Object[] values;
   private final List<List<Object>> batch = new ArrayList<>();
 
@@ -53,6 +53,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     super(connection);
     this.sql = sql;
     this.command = prepare(sql);
+    discardPreparedControl(); // each execution has its own control and timeout
     this.parameterInfos = List.copyOf(command.parameters());
     this.values = new Object[parameterInfos.size()];
     Arrays.fill(values, UNSET);
@@ -60,6 +61,37 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   String sql() {
     return sql;
+  }
+
+  /**
+   * The command to run: prepared again from the same text when its plan no longer fits the database
+   * (a table it uses was dropped and created again or altered, or its data changed size
+   * materially). The values already set are kept; they must still fit the parameters.
+   */
+  private PreparedCommand currentCommand() throws SQLException {
+    boolean current;
+    try {
+      current = command.isCurrent();
+    } catch (RuntimeException | Error e) { // no Error leaves JDBC (JdbcErrors)
+      throw JdbcErrors.toSqlException(e);
+    }
+    if (current) {
+      return command;
+    }
+    PreparedCommand fresh = prepare(sql); // the next run continues under its control
+    if (fresh.parameters().size() != values.length) {
+      discardPreparedControl();
+      throw JdbcErrors.error(
+          ErrorCode.PARAMETER_NOT_SET,
+          "The statement's parameters changed with its tables: expected ["
+              + values.length
+              + "] parameters, found ["
+              + fresh.parameters().size()
+              + "]; prepare the statement again");
+    }
+    command = fresh;
+    parameterInfos = List.copyOf(fresh.parameters());
+    return command;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -79,6 +111,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
   @Override
   public ResultSet executeQuery() throws SQLException {
     beginExecution();
+    PreparedCommand command = currentCommand();
     requireQuery(command);
     run(command, boundValues());
     return getResultSet();
@@ -87,6 +120,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
   @Override
   public long executeLargeUpdate() throws SQLException {
     beginExecution();
+    PreparedCommand command = currentCommand();
     requireUpdate(command);
     run(command, boundValues());
     return getLargeUpdateCount();
@@ -100,7 +134,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
   @Override
   public boolean execute() throws SQLException {
     beginExecution();
-    return run(command, boundValues());
+    return run(currentCommand(), boundValues());
   }
 
   @Override
@@ -123,7 +157,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     long[] counts = new long[sets.size()];
     for (int i = 0; i < sets.size(); i++) {
       try {
-        counts[i] = executeBatchEntry(command, sets.get(i), i);
+        counts[i] = executeBatchEntry(currentCommand(), sets.get(i), i);
       } catch (SQLException e) {
         throw batchFailure(e, Arrays.copyOf(counts, i));
       }

@@ -136,7 +136,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
         control.check();
       }
       next = cursor.next();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // no Error leaves JDBC (JdbcErrors)
       failed = true;
       row = null;
       closeCursorQuietly(e);
@@ -181,7 +181,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
       cursorClosed = true;
       try {
         cursor.close();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw JdbcErrors.toSqlException(e);
       } finally {
         if (control != null) {

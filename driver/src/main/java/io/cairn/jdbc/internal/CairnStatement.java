@@ -25,6 +25,10 @@ public class CairnStatement implements Statement {
 
   private volatile boolean closed;
   private volatile ExecutionControl runningControl;
+
+  /** The control of a statement planned by {@link #prepare} and not yet run (see {@link #run}). */
+  private ExecutionControl preparedControl;
+
   private CairnResultSet resultSet;
   private long updateCount = -1;
   private long maxRows;
@@ -42,21 +46,55 @@ public class CairnStatement implements Statement {
   // ---------------------------------------------------------------------------------------------
   // Execution
 
+  /**
+   * Plans {@code sql} under a new execution control, so that {@link #cancel()} and the query
+   * timeout reach planning too; the following {@link #run} continues under the same control (one
+   * timeout for planning and execution).
+   */
   final PreparedCommand prepare(String sql) throws SQLException {
     if (sql == null) {
       throw JdbcErrors.error(ErrorCode.INVALID_ARGUMENT, "SQL text is null");
     }
+    discardPreparedControl();
+    ExecutionControl control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
+    runningControl = control;
     PreparedCommand command;
     try {
-      command = connection.session().prepare(sql);
-    } catch (RuntimeException e) {
-      throw JdbcErrors.toSqlException(e);
+      command = connection.session().prepare(sql, control);
+    } catch (RuntimeException | Error e) { // no Error leaves JDBC (JdbcErrors)
+      runningControl = null;
+      control.finish();
+      throw JdbcErrors.toSqlException(stoppedBy(control, e));
     }
+    preparedControl = control;
     warnings = null;
     for (String warning : command.warnings()) {
       addWarning(new SQLWarning(warning, "01000"));
     }
     return command;
+  }
+
+  /** A cancel or timeout seen by {@code control} reported as such, else {@code failure}. */
+  private static Throwable stoppedBy(ExecutionControl control, Throwable failure) {
+    try {
+      control.check();
+    } catch (RuntimeException e) {
+      e.addSuppressed(failure);
+      return e;
+    }
+    return failure;
+  }
+
+  /** Forgets the control of a prepared statement whose planning did not lead to a run. */
+  final void discardPreparedControl() {
+    ExecutionControl control = preparedControl;
+    preparedControl = null;
+    if (control != null) {
+      if (runningControl == control) {
+        runningControl = null;
+      }
+      control.finish();
+    }
   }
 
   private void addWarning(SQLWarning warning) {
@@ -77,12 +115,17 @@ public class CairnStatement implements Statement {
   /** Runs a command; returns true when it produced a result set. */
   final boolean run(PreparedCommand command, List<Object> parameters) throws SQLException {
     beginExecution();
-    ExecutionControl control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
+    ExecutionControl control = preparedControl;
+    preparedControl = null;
+    if (control == null) {
+      control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
+    }
     runningControl = control;
     CommandResult result;
     try {
+      control.check();
       result = command.execute(parameters, control);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // no Error leaves JDBC (JdbcErrors)
       runningControl = null;
       control.finish();
       throw JdbcErrors.toSqlException(e);
@@ -372,6 +415,7 @@ public class CairnStatement implements Statement {
     }
     closed = true;
     batch.clear();
+    discardPreparedControl();
     try {
       closeResultSet();
     } finally {

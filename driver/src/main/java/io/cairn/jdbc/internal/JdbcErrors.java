@@ -25,7 +25,15 @@ public final class JdbcErrors {
     return create(code, message, null);
   }
 
-  /** Maps anything thrown by the engine; unexpected exceptions become XX000 with the cause. */
+  /** Unexpected errors quote at most this many characters of what was thrown. */
+  static final int MAX_MESSAGE_CHARS = 2048;
+
+  /**
+   * Maps anything thrown by the engine, {@link Error}s included, so that none leaves JDBC: an
+   * exhausted stack (a statement nested too deeply to run) becomes STATEMENT_TOO_COMPLEX (54001);
+   * other unexpected exceptions and errors (an assertion) become XX000 with the cause and a message
+   * of bounded length.
+   */
   public static SQLException toSqlException(Throwable t) {
     if (t instanceof SQLException e) {
       return e;
@@ -33,7 +41,25 @@ public final class JdbcErrors {
     if (t instanceof CairnException e) {
       return create(e.errorCode(), e.getMessage(), e);
     }
-    return create(ErrorCode.INTERNAL_ERROR, "Unexpected error in the Cairn engine: " + t, t);
+    if (t instanceof StackOverflowError) {
+      return create(
+          ErrorCode.STATEMENT_TOO_COMPLEX,
+          "Statement too complex: running it exhausted the stack (an expression nested too"
+              + " deeply); split it into simpler statements",
+          t);
+    }
+    return create(
+        ErrorCode.INTERNAL_ERROR, "Unexpected error in the Cairn engine: " + bounded(t), t);
+  }
+
+  private static String bounded(Throwable t) {
+    String text = String.valueOf(t);
+    return text.length() <= MAX_MESSAGE_CHARS
+        ? text
+        : text.substring(0, MAX_MESSAGE_CHARS)
+            + "... ["
+            + (text.length() - MAX_MESSAGE_CHARS)
+            + "] more characters";
   }
 
   /** A {@link SQLFeatureNotSupportedException} (0A000) naming what is not supported. */

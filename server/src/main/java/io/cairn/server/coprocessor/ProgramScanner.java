@@ -247,7 +247,17 @@ public final class ProgramScanner implements RowScanner {
     }
   }
 
+  /**
+   * Programs with an expression deeper than this are compiled for each scan rather than cached:
+   * hashing and comparing a record tree recurses through several frames per level, which can
+   * exhaust a scan thread's stack long before evaluating the expression would.
+   */
+  private static final int MAX_CACHED_DEPTH = 64;
+
   private static Compiled compiled(ScanProgram program) {
+    if (deeperThan(program, MAX_CACHED_DEPTH)) {
+      return new Compiled(program);
+    }
     Compiled c = COMPILED.get(program);
     if (c == null) {
       c = new Compiled(program);
@@ -258,6 +268,33 @@ public final class ProgramScanner implements RowScanner {
       c = raced != null ? raced : c;
     }
     return c;
+  }
+
+  private static boolean deeperThan(ScanProgram program, int depth) {
+    if (program.filter().isPresent() && deeperThan(program.filter().get(), depth)) {
+      return true;
+    }
+    for (Expr e : program.projection()) {
+      if (deeperThan(e, depth)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean deeperThan(Expr expr, int depth) {
+    if (!(expr instanceof Expr.Call call)) {
+      return false;
+    }
+    if (depth == 0) {
+      return true;
+    }
+    for (Expr operand : call.operands()) {
+      if (deeperThan(operand, depth - 1)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One group of a grouped aggregation: its key values and accumulators. */
@@ -324,8 +361,14 @@ public final class ProgramScanner implements RowScanner {
     if (expr instanceof Expr.ColumnRef ref) {
       return ref.index() == index;
     }
-    return expr instanceof Expr.Call call
-        && call.operands().stream().anyMatch(o -> reads(o, index));
+    if (expr instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) { // a loop, not a stream: deep expressions recurse here
+        if (reads(operand, index)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

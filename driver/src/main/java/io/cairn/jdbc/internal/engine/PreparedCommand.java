@@ -24,6 +24,15 @@ public interface PreparedCommand {
     return List.of();
   }
 
+  /**
+   * Whether the plan still fits the database: false once a table it uses was dropped, created again
+   * or altered, or the data it was optimised for changed materially; a prepared statement then
+   * prepares its text again before it runs.
+   */
+  default boolean isCurrent() {
+    return true;
+  }
+
   /** The {@code ?} parameters, in order. */
   List<ParameterInfo> parameters();
 

@@ -17,6 +17,14 @@ public interface Session extends AutoCloseable {
    */
   PreparedCommand prepare(String sql);
 
+  /**
+   * Prepares {@code sql} as {@link #prepare(String)} does, stopping with QUERY_CANCELED when {@code
+   * control} is cancelled or times out while it plans.
+   */
+  default PreparedCommand prepare(String sql, ExecutionControl control) {
+    return prepare(sql);
+  }
+
   /** True by default. Switching from false to true commits pending writes (JDBC semantics). */
   boolean autoCommit();
 

@@ -2,7 +2,9 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.wire.WireMessages;
+import io.cairn.core.wire.WirePrograms;
 import io.cairn.kv.AsyncPageScans;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
@@ -11,6 +13,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.PageScanner;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableStatistics;
 import io.cairn.protocol.Admin;
@@ -85,8 +88,48 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
             "Mutate of " + batch.size() + " rows in " + name);
   }
 
+  /**
+   * The deepest expression a scan program sent to a server may have ({@link
+   * WirePrograms#MAX_EXPR_DEPTH}): the server parses requests recursively on its network threads,
+   * which have ordinary stacks. Embedded scans take deeper ones (the planner's limit).
+   */
+  static final int MAX_EXPRESSION_DEPTH = WirePrograms.MAX_EXPR_DEPTH;
+
+  /** Fails with STATEMENT_TOO_COMPLEX when {@code request} is too deep to send. */
+  private static void checkDepth(ScanRequest request) {
+    ScanProgram program = request.program();
+    int depth = program.filter().map(RemoteKvTable::depth).orElse(0);
+    for (Expr e : program.projection()) {
+      depth = Math.max(depth, depth(e));
+    }
+    if (depth > MAX_EXPRESSION_DEPTH) {
+      throw new CairnException(
+          ErrorCode.STATEMENT_TOO_COMPLEX,
+          "Statement too complex: expression nested deeper than ["
+              + MAX_EXPRESSION_DEPTH
+              + "] levels cannot be sent to a server, found ["
+              + depth
+              + "]; split it or use IN lists, CASE or helper columns");
+    }
+  }
+
+  private static int depth(Expr expr) {
+    if (!(expr instanceof Expr.Call call)) {
+      return 0;
+    }
+    int deepest = 0;
+    for (Expr operand : call.operands()) {
+      deepest = Math.max(deepest, depth(operand));
+      if (deepest > MAX_EXPRESSION_DEPTH) {
+        break;
+      }
+    }
+    return deepest + 1;
+  }
+
   @Override
   public RowScanner scan(ScanRequest request) {
+    checkDepth(request);
     boolean points =
         request.ranges().size() <= MAX_GET_POINTS
             && request.ranges().stream().allMatch(KeyRange::isPoint);
@@ -95,6 +138,7 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
 
   @Override
   public PageScanner scanPages(ScanRequest request) {
+    checkDepth(request);
     return new RemotePageScanner(connection(), name, request);
   }
 

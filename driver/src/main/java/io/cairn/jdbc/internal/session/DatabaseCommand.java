@@ -31,6 +31,7 @@ import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableStatistics;
 import io.cairn.planner.Explainer;
+import io.cairn.planner.PlannedStatement;
 import io.cairn.planner.plan.StatementPlan;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -64,10 +65,27 @@ final class DatabaseCommand implements PreparedCommand {
   private final StatementPlan plan;
   private final List<String> warnings;
 
+  /** What the plan depends on (catalog version, tables, row counts); null: nothing. */
+  private final PlannedStatement planned;
+
   DatabaseCommand(DatabaseSession session, StatementPlan plan, List<String> warnings) {
+    this(session, null, plan, warnings);
+  }
+
+  DatabaseCommand(
+      DatabaseSession session,
+      PlannedStatement planned,
+      StatementPlan plan,
+      List<String> warnings) {
     this.session = session;
+    this.planned = planned;
     this.plan = plan;
     this.warnings = List.copyOf(warnings);
+  }
+
+  @Override
+  public boolean isCurrent() {
+    return planned == null || session.database().planner().isCurrent(planned);
   }
 
   @Override

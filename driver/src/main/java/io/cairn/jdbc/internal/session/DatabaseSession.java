@@ -5,6 +5,7 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl;
+import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.exec.ExecContext;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A session on a {@link Database}, embedded or remote. In autocommit mode every DML statement is
@@ -199,19 +201,30 @@ public final class DatabaseSession implements Session {
 
   @Override
   public PreparedCommand prepare(String sql) {
+    return prepare(sql, new AtomicBoolean());
+  }
+
+  @Override
+  public PreparedCommand prepare(String sql, ExecutionControl control) {
+    AtomicBoolean cancel = new AtomicBoolean();
+    control.onCancel(() -> cancel.set(true));
+    return prepare(sql, cancel);
+  }
+
+  private PreparedCommand prepare(String sql, AtomicBoolean cancel) {
     checkOpen();
     database.beforeStatement();
     PlannedStatement planned;
     try {
-      planned = database.planner().plan(sql);
+      planned = database.planner().plan(sql, cancel);
     } catch (CairnException e) {
       if (!CATALOG_MISSES.contains(e.errorCode()) || !database.catchUp()) {
         throw e;
       }
       // another connection's DDL that this copy of the catalog had not heard of yet
-      planned = database.planner().plan(sql);
+      planned = database.planner().plan(sql, cancel);
     }
-    return new DatabaseCommand(this, planned.plan(), planned.warnings());
+    return new DatabaseCommand(this, planned, planned.plan(), planned.warnings());
   }
 
   @Override
