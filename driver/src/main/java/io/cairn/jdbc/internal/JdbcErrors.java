@@ -9,6 +9,7 @@ import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;
 
@@ -90,6 +91,8 @@ public final class JdbcErrors {
       case "22" -> new SQLDataException(message, state, vendor, cause);
       case "0A" -> new SQLFeatureNotSupportedException(message, state, vendor, cause);
       case "08" -> new SQLNonTransientConnectionException(message, state, vendor, cause);
+      // a write conflict: the transaction or statement was rolled back and may be run again
+      case "40" -> new SQLTransactionRollbackException(message, state, vendor, cause);
       default -> new SQLException(message, state, vendor, cause);
     };
   }

@@ -42,6 +42,8 @@ class TestJdbcErrors {
     assertThat((Throwable) map(ErrorCode.NOT_NULL_VIOLATION))
         .isInstanceOf(SQLIntegrityConstraintViolationException.class);
     assertThat((Throwable) map(ErrorCode.DIVISION_BY_ZERO)).isInstanceOf(SQLDataException.class);
+    assertThat((Throwable) map(ErrorCode.WRITE_CONFLICT))
+        .isInstanceOf(java.sql.SQLTransactionRollbackException.class);
     assertThat((Throwable) map(ErrorCode.INVALID_CAST)).isInstanceOf(SQLDataException.class);
     assertThat((Throwable) map(ErrorCode.NOT_SUPPORTED))
         .isInstanceOf(SQLFeatureNotSupportedException.class);
