@@ -10,6 +10,7 @@ import io.cairn.core.type.TypeName;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
+import io.cairn.planner.plan.SetOpNode;
 import io.cairn.planner.plan.ValuesNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +26,12 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 
 /**
- * Store assignment. Calcite converts INSERT sources to the target column types with CASTs, and a
- * CAST truncates strings and rounds numbers silently. Cairn removes those casts where source and
- * column are of the same kind, so the executor's store assignment checks the value and fails with
- * STRING_TOO_LONG or NUMERIC_OUT_OF_RANGE naming the column instead of losing data.
+ * Store assignment. Calcite converts INSERT sources and UPDATE SET values to the target column
+ * types with CASTs, and a CAST truncates strings and rounds numbers silently. Cairn removes those
+ * casts where source and column are of the same kind, so the executor's store assignment ({@link
+ * Values#assign}) checks every value the same way, whether it came from a literal, a parameter, an
+ * expression or a query, and fails with STRING_TOO_LONG or NUMERIC_OUT_OF_RANGE naming the column
+ * instead of losing data.
  */
 final class Assignments {
   private Assignments() {}
@@ -89,34 +92,69 @@ final class Assignments {
     }
   }
 
+  /**
+   * Removes the casts to the target columns' types from an INSERT/UPSERT source whose {@code i}-th
+   * output goes to column {@code targets.get(i)}: through projections of column references down to
+   * the expression that computes the value, any number of nested casts of the same kind.
+   */
   static PlanNode stripCasts(PlanNode source, TableDescriptor table, List<Integer> targets) {
-    if (source instanceof ValuesNode values) {
+    PlanNode result = source;
+    for (int i = 0; i < targets.size(); i++) {
+      result = stripAt(result, i, table.columns().get(targets.get(i)).type());
+    }
+    return result;
+  }
+
+  /** Removes the casts to {@code column}'s type from output {@code index} of {@code node}. */
+  static PlanNode stripAt(PlanNode node, int index, DataType column) {
+    if (node instanceof ValuesNode values) {
       List<List<Expr>> rows = new ArrayList<>();
       for (List<Expr> row : values.rows()) {
-        rows.add(strip(row, table, targets));
+        List<Expr> copy = new ArrayList<>(row);
+        copy.set(index, strip(row.get(index), column));
+        rows.add(copy);
       }
       return new ValuesNode(rows, values.outputTypes());
     }
-    if (source instanceof ProjectNode project) {
-      return new ProjectNode(project.input(), strip(project.expressions(), table, targets));
+    if (node instanceof ProjectNode project) {
+      Expr e = project.expressions().get(index);
+      if (e instanceof Expr.ColumnRef ref) {
+        PlanNode input = stripAt(project.input(), ref.index(), column);
+        return input == project.input() ? node : new ProjectNode(input, project.expressions());
+      }
+      List<Expr> exprs = new ArrayList<>(project.expressions());
+      exprs.set(index, strip(e, column));
+      return new ProjectNode(project.input(), exprs);
     }
-    if (source instanceof ScanNode scan && !scan.hasAggregates()) {
-      return scan.withProjection(strip(scan.projection(), table, targets));
+    if (node instanceof SetOpNode union
+        && union.kind() == SetOpNode.Kind.UNION
+        && union.all()) { // several VALUES rows with expressions
+      List<PlanNode> inputs = new ArrayList<>();
+      for (PlanNode input : union.inputs()) {
+        inputs.add(stripAt(input, index, column));
+      }
+      // the union conforms its rows to its output types: not to the column's length
+      List<DataType> types = new ArrayList<>(union.outputTypes());
+      DataType type = types.get(index);
+      if ((type.name().isString() || type.name() == TypeName.VARBINARY) && type.hasLength()) {
+        types.set(index, DataType.of(type.name()).withNullable(type.nullable()));
+      }
+      return new SetOpNode(union.kind(), true, inputs, types);
     }
-    return source;
+    if (node instanceof ScanNode scan && !scan.hasAggregates()) {
+      List<Expr> exprs = new ArrayList<>(scan.projection());
+      exprs.set(index, strip(exprs.get(index), column));
+      return scan.withProjection(exprs);
+    }
+    return node;
   }
 
-  private static List<Expr> strip(List<Expr> exprs, TableDescriptor table, List<Integer> targets) {
-    List<Expr> result = new ArrayList<>(exprs.size());
-    for (int i = 0; i < exprs.size(); i++) {
-      Expr e = exprs.get(i);
-      DataType column = table.columns().get(targets.get(i)).type();
-      if (e instanceof Expr.Call call
-          && call.op() == Op.CAST
-          && sameKind(call.operands().get(0).type().name(), column.name())) {
-        e = call.operands().get(0);
-      }
-      result.add(e);
+  private static Expr strip(Expr e, DataType column) {
+    Expr result = e;
+    while (result instanceof Expr.Call call
+        && call.op() == Op.CAST
+        && sameKind(call.operands().get(0).type().name(), column.name())) {
+      result = call.operands().get(0);
     }
     return result;
   }

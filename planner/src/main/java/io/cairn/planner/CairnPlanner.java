@@ -398,8 +398,10 @@ public final class CairnPlanner {
                   // operand, so nested COALESCE grew exponentially (2^20 nodes at 20 levels).
                   // RexToExpr runs COALESCE and NULLIF directly.
                   .withCallRewrite(false));
-      RexBuilder rexBuilder = new RexBuilder(typeFactory);
-      cluster = RelOptCluster.create(new HepPlanner(subqueryProgram()), rexBuilder);
+      RexBuilder rexBuilder = new CairnRexBuilder(typeFactory);
+      HepPlanner planner = new HepPlanner(subqueryProgram());
+      planner.setExecutor(new CairnRexExecutor());
+      cluster = RelOptCluster.create(planner, rexBuilder);
       cluster.setMetadataQuerySupplier(
           () ->
               new RelMetadataQuery(
@@ -923,6 +925,9 @@ public final class CairnPlanner {
                       + "] is not supported; use DELETE and UPSERT");
             }
             int from = j >= 0 ? width + j : i;
+            if (j >= 0) { // store assignment checks SET values (no silent CAST truncation)
+              source = Assignments.stripAt(source, from, table.columns().get(i).type());
+            }
             exprs.add(new Expr.ColumnRef(from, types.get(from)));
           }
           if (table.hiddenRowId()) {

@@ -10,10 +10,15 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * least {@value #MIN_FRACTION_SCALE} decimals (Calcite keeps the input scale for AVG and drops to 6
  * decimals when a quotient's precision overflows, which loses significant digits of small values
  * such as TPC-H Q1's average discount or Q8's market share); SUM widens to BIGINT / DECIMAL(38, s).
+ * TIMESTAMP keeps up to 9 fractional digits, 9 when no precision is given; CHAR branches of
+ * different lengths unify to VARCHAR.
  */
 public final class CairnTypeSystem extends RelDataTypeSystemImpl {
   public static final CairnTypeSystem INSTANCE = new CairnTypeSystem();
   static final int MIN_FRACTION_SCALE = 12;
+
+  /** Fractional-second digits of TIMESTAMP: nanoseconds. */
+  static final int MAX_TIMESTAMP_PRECISION = 9;
 
   private CairnTypeSystem() {}
 
@@ -30,7 +35,28 @@ public final class CairnTypeSystem extends RelDataTypeSystemImpl {
     if (typeName == SqlTypeName.DECIMAL) {
       return 38;
     }
+    if (typeName == SqlTypeName.TIMESTAMP) {
+      return MAX_TIMESTAMP_PRECISION;
+    }
     return super.getMaxPrecision(typeName);
+  }
+
+  @Override
+  public int getDefaultPrecision(SqlTypeName typeName) {
+    if (typeName == SqlTypeName.TIMESTAMP) {
+      return MAX_TIMESTAMP_PRECISION; // TIMESTAMP without (p) keeps nanoseconds
+    }
+    return super.getDefaultPrecision(typeName);
+  }
+
+  /**
+   * CHAR(n) branches of different lengths (CASE, COALESCE, UNION of literals) unify to VARCHAR, not
+   * to the longest CHAR padded with spaces: {@code CASE ... THEN 'no' ELSE 'yes' END} is {@code
+   * 'no'}, as in PostgreSQL, Phoenix, H2 and DuckDB.
+   */
+  @Override
+  public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
   }
 
   @Override

@@ -262,7 +262,22 @@ final class DdlTranslator {
       case "DOUBLE" -> DataType.DOUBLE;
       case "DATE" -> DataType.DATE;
       case "TIME" -> DataType.TIME;
-      case "TIMESTAMP" -> DataType.TIMESTAMP;
+      case "TIMESTAMP" -> {
+        if (precision.isEmpty()) {
+          yield DataType.TIMESTAMP;
+        }
+        if (precision.get() < 0 || precision.get() > 9) {
+          throw new CairnException(
+              ErrorCode.INVALID_TABLE_DEFINITION,
+              "Invalid TIMESTAMP precision for column ["
+                  + column
+                  + "]: expected 0..9 fractional digits, found ["
+                  + precision.get()
+                  + "]");
+        }
+        // TIMESTAMP(9) is TIMESTAMP: both keep nanoseconds
+        yield precision.get() == 9 ? DataType.TIMESTAMP : DataType.timestamp(precision.get());
+      }
       case "DECIMAL" -> {
         int p = precision.orElse(DataType.MAX_DECIMAL_PRECISION);
         if (p < 1 || p > DataType.MAX_DECIMAL_PRECISION || scale < 0 || scale > p) {

@@ -177,7 +177,7 @@ final class PhysicalPlanner {
     if (terms > MAX_SIMPLIFIED_TERMS) {
       return normalised;
     }
-    return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR)
+    return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, new CairnRexExecutor())
         .simplifyUnknownAsFalse(normalised);
   }
 

@@ -5,14 +5,17 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -110,6 +113,17 @@ final class RexToExpr {
    */
   static final int MAX_DEPTH = 1_200;
 
+  private static final Set<SqlKind> COMPARISONS =
+      EnumSet.of(
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL,
+          SqlKind.IS_DISTINCT_FROM,
+          SqlKind.IS_NOT_DISTINCT_FROM);
+
   private final RexBuilder rexBuilder;
   private int depth;
 
@@ -192,7 +206,51 @@ final class RexToExpr {
     if (op == Op.CAST && call.getOperands().get(0).getType().equals(call.getType())) {
       return convert(call.getOperands().get(0));
     }
-    return new Expr.Call(op, convertAll(call.getOperands()), type);
+    if (COMPARISONS.contains(kind)) {
+      List<Expr> operands = new ArrayList<>(call.getOperands().size());
+      for (RexNode operand : call.getOperands()) {
+        operands.add(convert(padded(operand)));
+      }
+      return new Expr.Call(op, operands, type);
+    }
+    List<Expr> operands = convertAll(call.getOperands());
+    return new Expr.Call(op, operands, varying(op, type, operands));
+  }
+
+  /**
+   * The type of a call Calcite typed CHAR(n): VARCHAR(n) for a concatenation and for a call whose
+   * operands are not CHAR (literals are VARCHAR); a CAST to CHAR and a call over a CHAR column stay
+   * CHAR. Calcite types {@code 'a' || ' '} and {@code UPPER('a ')} CHAR; PostgreSQL makes them
+   * text, so their blanks stay significant.
+   */
+  private static DataType varying(Op op, DataType type, List<Expr> operands) {
+    if (type.name() != TypeName.CHAR || op == Op.CAST) {
+      return type;
+    }
+    if (op != Op.CONCAT) {
+      for (Expr operand : operands) {
+        if (operand.type().name() == TypeName.CHAR) {
+          return type;
+        }
+      }
+    }
+    return new DataType(TypeName.VARCHAR, type.precision(), 0, type.nullable());
+  }
+
+  /**
+   * A CHAR operand of a comparison that Calcite cast to VARCHAR, without the cast: CHAR compared
+   * with VARCHAR uses PAD SPACE ({@code CAST('ab' AS CHAR(3)) = 'ab'} is true, as in PostgreSQL and
+   * Phoenix), which the evaluator applies when either side is CHAR.
+   */
+  private static RexNode padded(RexNode operand) {
+    if (operand instanceof RexCall cast
+        && cast.getKind() == SqlKind.CAST
+        && cast.getType().getSqlTypeName() == SqlTypeName.VARCHAR
+        && cast.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.CHAR
+        && !(cast.getOperands().get(0) instanceof RexLiteral)) {
+      return cast.getOperands().get(0);
+    }
+    return operand;
   }
 
   private Expr arithmetic(RexCall call, DataType type, boolean plus) {
@@ -215,6 +273,11 @@ final class RexToExpr {
 
   static Expr.Literal literal(RexLiteral literal) {
     DataType type = Types.toDataType(literal.getType());
+    if (type.name() == TypeName.CHAR) {
+      // a character literal is VARCHAR (PostgreSQL, Phoenix, H2): its blanks are significant
+      // ('a' || ' ' || 'b' is 'a b'); Calcite types it CHAR(n), whose padding CONCAT drops
+      type = new DataType(TypeName.VARCHAR, type.precision(), 0, type.nullable());
+    }
     return new Expr.Literal(literalValue(literal, type), type);
   }
 
@@ -242,11 +305,14 @@ final class RexToExpr {
                   ? literal.getValueAs(String.class)
                   : literal.getValueAs(NlsString.class).getValue();
       case VARBINARY -> literal.getValueAs(ByteString.class).getBytes();
-      case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
+      case DATE ->
+          io.cairn.core.expr.Values.checkDate(
+              LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()));
       case TIME -> LocalTime.parse(literal.getValueAs(TimeString.class).toString());
       case TIMESTAMP ->
-          LocalDateTime.parse(
-              literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+          io.cairn.core.expr.Values.checkTimestamp(
+              LocalDateTime.parse(
+                  literal.getValueAs(TimestampString.class).toString().replace(' ', 'T')));
       case INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME ->
           literal.getValueAs(BigDecimal.class).longValueExact();
       case NULL -> null;

@@ -36,7 +36,10 @@ public final class Types {
                   : factory.createSqlType(SqlTypeName.VARBINARY);
           case DATE -> factory.createSqlType(SqlTypeName.DATE);
           case TIME -> factory.createSqlType(SqlTypeName.TIME, 3);
-          case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, 3);
+          case TIMESTAMP ->
+              factory.createSqlType(
+                  SqlTypeName.TIMESTAMP,
+                  type.hasLength() ? type.precision() : CairnTypeSystem.MAX_TIMESTAMP_PRECISION);
           case NULL -> factory.createSqlType(SqlTypeName.NULL);
           case INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME ->
               throw CairnException.internal("Interval types are not column types");
@@ -72,7 +75,11 @@ public final class Types {
                   : new DataType(TypeName.VARBINARY, precision, 0, true);
           case DATE -> DataType.DATE;
           case TIME -> DataType.TIME;
-          case TIMESTAMP -> DataType.TIMESTAMP;
+          case TIMESTAMP ->
+              precision == RelDataType.PRECISION_NOT_SPECIFIED
+                      || precision >= CairnTypeSystem.MAX_TIMESTAMP_PRECISION
+                  ? DataType.TIMESTAMP
+                  : DataType.timestamp(precision);
           case NULL -> DataType.NULL;
           case SYMBOL -> DataType.VARCHAR;
           case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH ->

@@ -51,7 +51,20 @@ final class Arithmetic {
     }
     if (r == TypeName.DOUBLE || r == TypeName.FLOAT) {
       RowExpression d = doubleBinary(op, a, b);
-      return r == TypeName.DOUBLE ? d : strict1(d, v -> (float) (double) (Double) v);
+      if (r == TypeName.DOUBLE) {
+        return d;
+      }
+      return strict1(
+          d,
+          v -> {
+            float f = (float) (double) (Double) v;
+            if (Float.isInfinite(f) && !Double.isInfinite((Double) v)) {
+              throw new CairnException(
+                  ErrorCode.NUMERIC_OUT_OF_RANGE,
+                  "Numeric overflow: [" + Values.toText(v) + "] is out of range for FLOAT");
+            }
+            return f;
+          });
     }
     throw new CairnException(
         ErrorCode.NOT_SUPPORTED,
@@ -244,7 +257,18 @@ final class Arithmetic {
           default -> throw CairnException.internal("Not arithmetic: [" + op + "]");
         };
     return strict2(
-        a, b, (x, y) -> f.applyAsDouble(((Number) x).doubleValue(), ((Number) y).doubleValue()));
+        a,
+        b,
+        (x, y) -> {
+          double l = ((Number) x).doubleValue();
+          double m = ((Number) y).doubleValue();
+          double v = f.applyAsDouble(l, m);
+          // finite operands with an infinite result overflowed (PostgreSQL: 22003, as POWER)
+          if (Double.isInfinite(v) && Double.isFinite(l) && Double.isFinite(m)) {
+            throw overflow(x, sym, y, DataType.DOUBLE);
+          }
+          return v;
+        });
   }
 
   static RowExpression negate(RowExpression a, DataType from, DataType result) {

@@ -308,10 +308,15 @@ final class DatetimeFunctions {
               amount = Math.negateExact(amount);
             }
             Object r = months ? plusMonthsOf(v, amount) : plusMillisOf(v, amount, keepDate);
+            if (r instanceof LocalDate d) {
+              Values.checkDate(d);
+            } else if (r instanceof LocalDateTime t) {
+              Values.checkTimestamp(t);
+            }
             return ExprCompiler.conform(r, result);
-          } catch (DateTimeException | ArithmeticException e) {
+          } catch (DateTimeException | ArithmeticException | CairnException e) {
             throw new CairnException(
-                ErrorCode.INVALID_DATETIME,
+                ErrorCode.DATETIME_OUT_OF_RANGE,
                 "Datetime out of range: ["
                     + Values.toText(v)
                     + "] "

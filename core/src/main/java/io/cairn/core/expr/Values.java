@@ -237,11 +237,71 @@ public final class Values {
             ? Arrays.copyOf(b, target.precision())
             : b;
       }
-      case DATE -> toDate(value, target);
+      case DATE -> checkDate(toDate(value, target));
       case TIME -> roundTime(toTime(value, target), target.precision());
-      case TIMESTAMP -> roundTimestamp(toTimestamp(value, target), target.precision());
+      case TIMESTAMP ->
+          checkTimestamp(roundTimestamp(toTimestamp(value, target), target.precision()));
       case NULL -> throw invalidCast(value, target);
     };
+  }
+
+  /**
+   * A parameter's value converted to the Java class of its type, like {@link #cast} but without
+   * cutting strings and byte strings to the type's length: a parameter is a value, not a CAST, so
+   * its length is checked where it is assigned (STRING_TOO_LONG), exactly like a literal's.
+   */
+  public static Object castParameter(Object value, DataType type) {
+    if (value == null) {
+      return null;
+    }
+    TypeName name = type.name();
+    if ((name.isString() || name == TypeName.VARBINARY) && type.hasLength()) {
+      return cast(value, DataType.of(name));
+    }
+    return cast(value, type);
+  }
+
+  // ---------------------------------------------------------------- datetime range
+
+  /** The first DATE Cairn accepts: years 0001 to 9999, as in PostgreSQL's input and Phoenix. */
+  public static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
+
+  /** The last DATE Cairn accepts. */
+  public static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
+
+  /**
+   * Returns {@code date} when its year is within 0001..9999.
+   *
+   * @throws CairnException DATETIME_OUT_OF_RANGE otherwise
+   */
+  public static LocalDate checkDate(LocalDate date) {
+    if (date.isBefore(MIN_DATE) || date.isAfter(MAX_DATE)) {
+      throw datetimeOutOfRange(date);
+    }
+    return date;
+  }
+
+  /**
+   * Returns {@code timestamp} when its year is within 0001..9999.
+   *
+   * @throws CairnException DATETIME_OUT_OF_RANGE otherwise
+   */
+  public static LocalDateTime checkTimestamp(LocalDateTime timestamp) {
+    int year = timestamp.getYear();
+    if (year < MIN_DATE.getYear() || year > MAX_DATE.getYear()) {
+      throw datetimeOutOfRange(timestamp);
+    }
+    return timestamp;
+  }
+
+  private static CairnException datetimeOutOfRange(Object value) {
+    return new CairnException(
+        ErrorCode.DATETIME_OUT_OF_RANGE,
+        "Date out of range: expected years 0001 to 9999, found ["
+            + (value instanceof LocalDateTime t
+                ? t.toLocalDate() + " " + timeText(t.toLocalTime())
+                : value.toString())
+            + "]");
   }
 
   private static Boolean toBoolean(Object value) {
@@ -709,9 +769,11 @@ public final class Values {
                   + columnName
                   + " "
                   + target.sql()
-                  + "]: ["
+                  + "]: expected at most ["
+                  + n
+                  + "] characters, found ["
                   + length
-                  + "] characters");
+                  + "]");
         }
         s = s.substring(0, cut);
         length = n;
@@ -727,9 +789,11 @@ public final class Values {
                 + columnName
                 + " "
                 + target.sql()
-                + "]: ["
+                + "]: expected at most ["
+                + target.precision()
+                + "] bytes, found ["
                 + b.length
-                + "] bytes");
+                + "]");
       }
       return b;
     }

@@ -45,6 +45,14 @@ public record DataType(TypeName name, int precision, int scale, boolean nullable
     return new DataType(TypeName.CHAR, length, 0, true);
   }
 
+  /**
+   * TIMESTAMP with {@code precision} (0..9) fractional-second digits; {@link #TIMESTAMP} (no
+   * precision) keeps all 9.
+   */
+  public static DataType timestamp(int precision) {
+    return new DataType(TypeName.TIMESTAMP, precision, 0, true);
+  }
+
   public DataType withNullable(boolean newNullable) {
     return newNullable == nullable ? this : new DataType(name, precision, scale, newNullable);
   }
@@ -57,7 +65,8 @@ public record DataType(TypeName name, int precision, int scale, boolean nullable
   public String sql() {
     return switch (name) {
       case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
-      case CHAR, VARCHAR, VARBINARY -> hasLength() ? name + "(" + precision + ")" : name.name();
+      case CHAR, VARCHAR, VARBINARY, TIMESTAMP ->
+          hasLength() ? name + "(" + precision + ")" : name.name();
       case INTERVAL_YEAR_MONTH -> "INTERVAL YEAR TO MONTH";
       case INTERVAL_DAY_TIME -> "INTERVAL DAY TO SECOND";
       default -> name.name();

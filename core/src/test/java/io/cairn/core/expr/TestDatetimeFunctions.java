@@ -130,7 +130,14 @@ class TestDatetimeFunctions {
   @Test
   void datetimeOutOfRange() {
     checkError(
-        ErrorCode.INVALID_DATETIME,
+        ErrorCode.DATETIME_OUT_OF_RANGE,
+        "[9999-12-31] + [1]",
+        Op.DATETIME_PLUS,
+        DataType.DATE,
+        lit(date(9999, 12, 31)),
+        lit(1L, YM));
+    checkError(
+        ErrorCode.DATETIME_OUT_OF_RANGE,
         "[2024-01-01] + [" + Long.MAX_VALUE / 2 + "]",
         Op.DATETIME_PLUS,
         DataType.DATE,

@@ -201,7 +201,7 @@ class TestExprCompiler {
         Arguments.of(Op.PLUS, DBL, 0.1, 0.2, 0.1 + 0.2),
         Arguments.of(Op.DIVIDE, DBL, 1.0, 4, 0.25),
         Arguments.of(Op.DIVIDE, DBL, 7, 2, 3.5),
-        Arguments.of(Op.TIMES, DBL, 1e308, 10.0, Double.POSITIVE_INFINITY),
+        Arguments.of(Op.TIMES, DBL, Double.POSITIVE_INFINITY, 10.0, Double.POSITIVE_INFINITY),
         Arguments.of(Op.MOD, DBL, 7.5, 2.0, 1.5),
         Arguments.of(Op.PLUS, DataType.FLOAT, 1.5f, 1.0f, 2.5f),
         Arguments.of(Op.PLUS, BIG, null, 1L, null),
@@ -231,7 +231,12 @@ class TestExprCompiler {
         Arguments.of(Op.TIMES, DataType.SMALLINT, (short) 300, (short) 300, "[300] * [300]"),
         Arguments.of(Op.PLUS, DataType.decimal(3, 1), dec("99.9"), dec("0.1"), "[99.9] + [0.1]"),
         Arguments.of(
-            Op.TIMES, DataType.decimal(4, 2), dec("10.00"), dec("10.00"), "[10.00] * [10.00]"));
+            Op.TIMES, DataType.decimal(4, 2), dec("10.00"), dec("10.00"), "[10.00] * [10.00]"),
+        // finite doubles whose result does not fit: 22003 like POWER, not Infinity
+        Arguments.of(Op.TIMES, DBL, 1e308, 10.0, "[1e+308] * [10] is out of range for DOUBLE"),
+        Arguments.of(Op.PLUS, DBL, Double.MAX_VALUE, Double.MAX_VALUE, "out of range for DOUBLE"),
+        Arguments.of(Op.DIVIDE, DBL, 1e300, 1e-300, "[1e+300] / [1e-300]"),
+        Arguments.of(Op.TIMES, DataType.FLOAT, 3e38f, 10.0f, "out of range for FLOAT"));
   }
 
   @ParameterizedTest

@@ -11,6 +11,7 @@ import io.cairn.core.type.TypeName;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -240,12 +241,14 @@ class TestValues {
         .isInstanceOfSatisfying(
             CairnException.class,
             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.STRING_TOO_LONG))
-        .hasMessage("Value too long for column [NAME VARCHAR(5)]: [7] characters");
+        .hasMessage(
+            "Value too long for column [NAME VARCHAR(5)]: expected at most [5] characters, found [7]");
     assertThatThrownBy(() -> Values.assign("abcdef", DataType.chars(5), "CODE"))
         .isInstanceOfSatisfying(
             CairnException.class,
             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.STRING_TOO_LONG))
-        .hasMessage("Value too long for column [CODE CHAR(5)]: [6] characters");
+        .hasMessage(
+            "Value too long for column [CODE CHAR(5)]: expected at most [5] characters, found [6]");
     assertThatThrownBy(() -> Values.assign(40000, DataType.SMALLINT, "QTY"))
         .isInstanceOfSatisfying(
             CairnException.class,
@@ -263,10 +266,85 @@ class TestValues {
         .isInstanceOfSatisfying(
             CairnException.class,
             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.STRING_TOO_LONG))
-        .hasMessage("Value too long for column [B VARBINARY(2)]: [3] bytes");
+        .hasMessage(
+            "Value too long for column [B VARBINARY(2)]: expected at most [2] bytes, found [3]");
     assertThatThrownBy(() -> Values.assign("x", DataType.INTEGER, "N"))
         .isInstanceOfSatisfying(
             CairnException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CAST));
+  }
+
+  @Test
+  void datesOutsideYears1To9999AreOutOfRange() {
+    for (String text : List.of("-0001-01-01", "0000-12-31", "10000-01-01", "12000-01-01")) {
+      assertThatThrownBy(() -> Values.cast(text, DataType.DATE))
+          .as(text)
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DATETIME_OUT_OF_RANGE))
+          .hasMessageContaining("expected years 0001 to 9999");
+      assertThatThrownBy(() -> Values.cast(text + " 10:00:00", DataType.TIMESTAMP))
+          .as(text)
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DATETIME_OUT_OF_RANGE));
+    }
+    assertThatThrownBy(() -> Values.cast(LocalDate.of(-1, 1, 1), DataType.DATE))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DATETIME_OUT_OF_RANGE));
+    assertThatThrownBy(
+            () -> Values.assign(LocalDateTime.of(10000, 1, 1, 0, 0), DataType.TIMESTAMP, "TS"))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DATETIME_OUT_OF_RANGE));
+    assertThat(Values.cast("0001-01-01", DataType.DATE)).isEqualTo(LocalDate.of(1, 1, 1));
+    assertThat(Values.cast("9999-12-31 23:59:59.999999999", DataType.TIMESTAMP))
+        .isEqualTo(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_999));
+  }
+
+  @Test
+  void timestampsKeepNanosecondsAndRoundToTheirPrecision() {
+    LocalDateTime nanos = LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_456_789);
+    assertThat(Values.cast("2024-02-29 23:59:58.123456789", DataType.TIMESTAMP)).isEqualTo(nanos);
+    assertThat(Values.toText(nanos)).isEqualTo("2024-02-29 23:59:58.123456789");
+    assertThat(Values.cast(nanos, DataType.timestamp(3)))
+        .isEqualTo(LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_000_000));
+    assertThat(Values.cast(nanos, DataType.timestamp(6)))
+        .isEqualTo(LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_457_000));
+    assertThat(Values.cast(nanos, DataType.timestamp(0)))
+        .isEqualTo(LocalDateTime.of(2024, 2, 29, 23, 59, 58));
+    assertThat(DataType.timestamp(3).sql()).isEqualTo("TIMESTAMP(3)");
+    // rounding up past the last representable instant is out of range, not year 10000
+    assertThatThrownBy(
+            () ->
+                Values.cast(
+                    LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_999), DataType.timestamp(3)))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DATETIME_OUT_OF_RANGE));
+  }
+
+  @Test
+  void parametersAreNotCutToTheirTypeLength() {
+    assertThat(Values.castParameter("abcdefgh", DataType.varchar(5))).isEqualTo("abcdefgh");
+    assertThat(Values.castParameter(1234567, DataType.varchar(5))).isEqualTo("1234567");
+    assertThat(Values.castParameter("ab", DataType.chars(5))).isEqualTo("ab");
+    assertThat(
+            (byte[])
+                Values.castParameter(
+                    new byte[] {1, 2, 3, 4}, new DataType(TypeName.VARBINARY, 2, 0, true)))
+        .containsExactly(1, 2, 3, 4);
+    assertThat(Values.castParameter(dec("1.239"), DataType.decimal(10, 2))).isEqualTo(dec("1.24"));
+    // the store assignment then checks them as it checks a literal
+    assertThatThrownBy(
+            () ->
+                Values.assign(
+                    Values.castParameter("abcdefgh", DataType.varchar(5)),
+                    DataType.varchar(5),
+                    "V"))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.STRING_TOO_LONG));
   }
 
   @Test

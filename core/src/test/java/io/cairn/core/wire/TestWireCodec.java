@@ -130,6 +130,14 @@ class TestWireCodec {
   }
 
   @Example
+  void timestampsKeepTheirNanosecondsOverTheWire() {
+    LocalDateTime nanos = LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_456_789);
+    assertThat(WireValues.decode(WireValues.encode(nanos))).isEqualTo(nanos);
+    ByteString page = pageOf(new Object[] {1, nanos});
+    assertThat(RowPageReader.read(page, 1, 2)[0]).containsExactly(1, nanos);
+  }
+
+  @Example
   void brokenValuesAreProtocolErrors() {
     assertProtocolError(() -> WireValues.decode(ByteString.copyFrom(new byte[] {99})), "tag");
     assertProtocolError(() -> WireValues.decode(ByteString.EMPTY), "cut short");

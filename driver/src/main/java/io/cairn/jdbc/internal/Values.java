@@ -162,7 +162,8 @@ public final class Values {
 
   /**
    * An integral value in [min, max]. Fractions are truncated toward zero when {@code truncate}
-   * (ResultSet getters, as JDBC drivers do) and rejected otherwise (parameters).
+   * (ResultSet getters, as JDBC drivers do) and otherwise (parameters) rounded HALF_UP, as a
+   * literal or a CAST to an integer type is ({@code 1.9} becomes 2).
    */
   static long toLong(Object v, DataType type, String what, long min, long max, boolean truncate)
       throws SQLException {
@@ -189,18 +190,7 @@ public final class Values {
           d = new BigDecimal(v.toString());
         }
       }
-      BigDecimal integral = d.setScale(0, RoundingMode.DOWN);
-      if (!truncate && integral.compareTo(d) != 0) {
-        throw JdbcErrors.error(
-            ErrorCode.INVALID_CAST,
-            "Cannot convert ["
-                + v
-                + "] to "
-                + type.sql()
-                + " for "
-                + what
-                + ": expected a whole number, found a fraction");
-      }
+      BigDecimal integral = d.setScale(0, truncate ? RoundingMode.DOWN : RoundingMode.HALF_UP);
       if (integral.compareTo(LONG_MIN) < 0 || integral.compareTo(LONG_MAX) > 0) {
         throw outOfRange(v, type, what);
       }

@@ -85,7 +85,7 @@ dataType
         ('(' length=INTEGER_VALUE ')')?                       #varcharType
     | DATE                                                    #dateType
     | TIME                                                    #timeType
-    | TIMESTAMP                                               #timestampType
+    | TIMESTAMP ('(' precision=INTEGER_VALUE ')')?             #timestampType
     | (VARBINARY | BINARY VARYING) ('(' length=INTEGER_VALUE ')')?         #varbinaryType
     ;
 

@@ -284,7 +284,10 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
       return TypeSpec.of("TIME");
     }
     if (ctx instanceof CairnSqlBaseParser.TimestampTypeContext) {
-      return TypeSpec.of("TIMESTAMP");
+      return new TypeSpec(
+          "TIMESTAMP",
+          nonNegativeInt(((CairnSqlBaseParser.TimestampTypeContext) ctx).precision, "precision"),
+          OptionalInt.empty());
     }
     if (ctx instanceof CairnSqlBaseParser.VarbinaryTypeContext) {
       return withLength("VARBINARY", ((CairnSqlBaseParser.VarbinaryTypeContext) ctx).length);

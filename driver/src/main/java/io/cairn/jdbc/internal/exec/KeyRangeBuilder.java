@@ -9,6 +9,7 @@ import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
+import io.cairn.core.type.TypeName;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.planner.plan.KeyBounds;
@@ -50,6 +51,11 @@ final class KeyRangeBuilder {
       return null;
     }
     DataType type = table.columns().get(table.primaryKey().get(keyIndex).columnIndex()).type();
+    if ((type.name() == TypeName.VARCHAR || type.name() == TypeName.VARBINARY)
+        && type.hasLength()) {
+      // not cut to the length: 'abcdefgh' must not find the key 'abcde' of a VARCHAR(5)
+      return Values.cast(value, DataType.of(type.name()));
+    }
     return Values.cast(value, type);
   }
 

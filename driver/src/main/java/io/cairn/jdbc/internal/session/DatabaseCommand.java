@@ -211,7 +211,7 @@ final class DatabaseCommand implements PreparedCommand {
     Object[] values = new Object[types.size()];
     for (int i = 0; i < values.length; i++) {
       Object v = parameters.get(i);
-      values[i] = v == null ? null : Values.cast(v, types.get(i));
+      values[i] = v == null ? null : Values.castParameter(v, types.get(i));
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
     return new ExecContext(
