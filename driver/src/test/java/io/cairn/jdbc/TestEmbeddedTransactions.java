@@ -163,6 +163,33 @@ class TestEmbeddedTransactions {
   }
 
   @Test
+  void aTableWithoutPrimaryKeyShowsTheTransactionsWrites() throws SQLException {
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("CREATE TABLE LOG (MSG VARCHAR(10))");
+      s.executeUpdate("UPSERT INTO LOG VALUES ('a')");
+    }
+    writer.setAutoCommit(false);
+    try (Statement s = writer.createStatement()) {
+      s.executeUpdate("UPSERT INTO LOG VALUES ('b'), ('c')");
+      s.executeUpdate("DELETE FROM LOG WHERE MSG = 'a'");
+      try (ResultSet rs = s.executeQuery("SELECT MSG FROM LOG ORDER BY MSG")) {
+        List<String> seen = new ArrayList<>();
+        while (rs.next()) {
+          seen.add(rs.getString(1));
+        }
+        assertThat(seen).containsExactly("b", "c");
+      }
+    }
+    writer.commit();
+    try (Statement s = reader.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(MSG) FROM LOG")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isEqualTo(2);
+      assertThat(rs.getString(2)).isEqualTo("b");
+    }
+  }
+
+  @Test
   void aTransactionReadsOneSnapshotWhileOthersCommit() throws SQLException {
     writer.setAutoCommit(false);
     assertThat(rows(writer)).containsExactly("1=one");

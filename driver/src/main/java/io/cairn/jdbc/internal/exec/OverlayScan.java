@@ -16,6 +16,7 @@ import io.cairn.server.cell.RowCursor;
 import io.cairn.server.coprocessor.ProgramScanner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,14 @@ final class OverlayScan {
         storedDone = true;
         return;
       }
-      Bytes k = hiddenRowId ? Bytes.copyOf((byte[]) row[row.length - 1]) : codec.encodeKey(row);
+      Bytes k;
+      if (hiddenRowId) {
+        // the row key comes last, after the columns (see open)
+        k = Bytes.copyOf((byte[]) row[row.length - 1]);
+        row = Arrays.copyOf(row, row.length - 1);
+      } else {
+        k = codec.encodeKey(row);
+      }
       stored = Map.entry(k, codec.encodeValue(row));
     }
 
