@@ -171,7 +171,6 @@ public final class EmbeddedStore implements KvStore {
     long replayed = replay.highestSequenceId();
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
     this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
-    persistTimeIndex(); // when missing or changed: the open's sample counts from now on
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
     for (EmbeddedTable t : tables.values()) {
@@ -190,6 +189,9 @@ public final class EmbeddedStore implements KvStore {
       wal.deleteAllSegments();
     }
     openStatistics();
+    // when missing or changed: the open's sample counts from now on; written once nothing of the
+    // open can fail any more (a failed open changes no file)
+    persistTimeIndex();
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         requestCompaction(t, r);

@@ -38,6 +38,9 @@ final class ChunkedScan implements Operator {
   private long skip;
   private long remaining;
 
+  /** How long {@link #close()} waits for the pages in flight to stop. */
+  static final long CLOSE_WAIT_MILLIS = 10_000;
+
   private final Object lock = new Object();
   // guarded by lock
   private int inFlight;
@@ -147,6 +150,7 @@ final class ChunkedScan implements Operator {
       c.requested = false;
       inFlight--;
       if (closed || c.finished) {
+        lock.notifyAll(); // close() may wait for the pages in flight
         return;
       }
       if (error != null) {
@@ -404,8 +408,33 @@ final class ChunkedScan implements Operator {
     Operators.closeAll(scanners);
   }
 
+  /**
+   * Closes every chunk and waits (at most {@value #CLOSE_WAIT_MILLIS} ms) until no page request is
+   * in flight: a page task of the store's pool stops within a few rows once its scanner is closed,
+   * so that when the statement is closed no task still reads the store (which its connection may
+   * close right after: blocks held by a running task would then outlive the store's cache).
+   */
   @Override
   public void close() {
     closeScanners();
+    long deadline = System.nanoTime() + CLOSE_WAIT_MILLIS * 1_000_000L;
+    boolean interrupted = false;
+    synchronized (lock) {
+      while (inFlight > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          lock.wait(Math.max(1, left / 1_000_000L));
+        } catch (InterruptedException e) {
+          interrupted = true;
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
