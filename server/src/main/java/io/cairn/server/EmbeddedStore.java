@@ -189,9 +189,9 @@ public final class EmbeddedStore implements KvStore {
       wal.deleteAllSegments();
     }
     openStatistics();
-    // when missing or changed: the open's sample counts from now on; written once nothing of the
-    // open can fail any more (a failed open changes no file)
-    persistTimeIndex();
+    // the time index is written with the next flush or the close after a write, not here: an open
+    // changes no file (a failed one, e.g. SYSTEM.CATALOG unreadable, leaves the store as it was);
+    // until then a crash makes the next open count the same rows from its own time (later expiry)
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         requestCompaction(t, r);
