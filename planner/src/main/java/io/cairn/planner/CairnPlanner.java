@@ -439,14 +439,7 @@ public final class CairnPlanner {
         parameterTypes.add(Types.toDataType(f.getType()));
       }
       SqlToRelConverter converter =
-          new SqlToRelConverter(
-              (rowType, queryString, schemaPath, viewPath) -> {
-                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
-              },
-              validator,
-              reader,
-              cluster,
-              StandardConvertletTable.INSTANCE,
+          converter(
               SqlToRelConverter.config()
                   .withExpand(false)
                   .withHintStrategyTable(Hints.STRATEGIES)
@@ -506,23 +499,8 @@ public final class CairnPlanner {
       }
       SqlSelect select = (SqlSelect) parse("SELECT 1");
       select.setSelectList(new SqlNodeList(List.of(expression), SqlParserPos.ZERO));
-      SqlNode validated;
-      try {
-        validated = validator.validate(select);
-      } catch (CalciteContextException e) {
-        CairnException error = Errors.validation(e);
-        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
-      }
-      SqlToRelConverter converter =
-          new SqlToRelConverter(
-              (rowType, queryString, schemaPath, viewPath) -> {
-                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
-              },
-              validator,
-              reader,
-              cluster,
-              StandardConvertletTable.INSTANCE,
-              SqlToRelConverter.config().withExpand(false));
+      SqlNode validated = validate(select, what);
+      SqlToRelConverter converter = converter(SqlToRelConverter.config().withExpand(false));
       RelNode rel = converter.convertQuery(validated, false, true).rel;
       RexNode rex;
       if (rel instanceof Project project && project.getProjects().size() == 1) {
@@ -600,26 +578,11 @@ public final class CairnPlanner {
               parse(
                   "SELECT 1 FROM " + quoted(table.schemaName()) + "." + quoted(table.tableName()));
       select.setSelectList(new SqlNodeList(typed, SqlParserPos.ZERO));
-      SqlNode validated;
-      try {
-        validated = validator.validate(select);
-      } catch (CalciteContextException e) {
-        CairnException error = Errors.validation(e);
-        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
-      }
+      SqlNode validated = validate(select, what);
       for (RelDataTypeField f : validator.getParameterRowType(validated).getFieldList()) {
         parameterTypes.add(Types.toDataType(f.getType()));
       }
-      SqlToRelConverter converter =
-          new SqlToRelConverter(
-              (rowType, queryString, schemaPath, viewPath) -> {
-                throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
-              },
-              validator,
-              reader,
-              cluster,
-              StandardConvertletTable.INSTANCE,
-              SqlToRelConverter.config().withExpand(false));
+      SqlToRelConverter converter = converter(SqlToRelConverter.config().withExpand(false));
       RelNode rel = converter.convertQuery(validated, false, true).rel;
       if (!(rel instanceof Project project)
           || !(project.getInput() instanceof org.apache.calcite.rel.core.TableScan)) {
@@ -962,6 +925,29 @@ public final class CairnPlanner {
       return Exprs.project(source, exprs);
     }
 
+    /** A converter of this planning's validated statements to relational algebra. */
+    private SqlToRelConverter converter(SqlToRelConverter.Config config) {
+      return new SqlToRelConverter(
+          (rowType, queryString, schemaPath, viewPath) -> {
+            throw new CairnException(ErrorCode.NOT_SUPPORTED, "Views are not supported");
+          },
+          validator,
+          reader,
+          cluster,
+          StandardConvertletTable.INSTANCE,
+          config);
+    }
+
+    /** Validates {@code select}, a validation error prefixed with {@code what}. */
+    private SqlNode validate(SqlNode select, String what) {
+      try {
+        return validator.validate(select);
+      } catch (CalciteContextException e) {
+        CairnException error = Errors.validation(e);
+        throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
+      }
+    }
+
     private static PlanNode rowKeySource(PlanNode source, TableDescriptor table) {
       if (!(source instanceof ScanNode scan)) {
         throw new CairnException(
@@ -1233,7 +1219,7 @@ public final class CairnPlanner {
     }
 
     /** The index after the quoted text starting at {@code start} (doubled quotes escape). */
-    private static int skipQuoted(String text, int start) {
+    static int skipQuoted(String text, int start) {
       char quote = text.charAt(start);
       int i = start + 1;
       while (i < text.length()) {

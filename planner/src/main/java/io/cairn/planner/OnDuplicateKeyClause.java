@@ -76,7 +76,7 @@ final class OnDuplicateKeyClause {
     while (i < text.length()) {
       char c = text.charAt(i);
       if (c == '\'' || c == '"') {
-        i = skipQuoted(text, i);
+        i = CairnPlanner.Statements.skipQuoted(text, i);
       } else if (text.startsWith("--", i)) {
         int nl = text.indexOf('\n', i);
         i = nl < 0 ? text.length() : nl + 1;
@@ -296,21 +296,5 @@ final class OnDuplicateKeyClause {
     }
     int end = at + word.length();
     return end == text.length() || !isWordPart(text.charAt(end));
-  }
-
-  private static int skipQuoted(String text, int start) {
-    char quote = text.charAt(start);
-    int i = start + 1;
-    while (i < text.length()) {
-      if (text.charAt(i) == quote) {
-        if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
-          i += 2;
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
-    return text.length();
   }
 }

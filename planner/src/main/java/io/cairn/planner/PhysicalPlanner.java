@@ -128,11 +128,7 @@ final class PhysicalPlanner {
 
   private ScanNode scan(RelOptTable table) {
     TableDescriptor descriptor = descriptor(table);
-    List<Expr> projection = new ArrayList<>();
-    for (int i = 0; i < descriptor.columns().size(); i++) {
-      projection.add(new Expr.ColumnRef(i, descriptor.columns().get(i).type()));
-    }
-    return new ScanNode(descriptor, List.of(), Optional.empty(), projection, -1);
+    return new ScanNode(descriptor, List.of(), Optional.empty(), descriptor.columnRefs(), -1);
   }
 
   private PlanNode filter(Filter filter) {

@@ -15,9 +15,8 @@ import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableStatistics;
-import io.cairn.server.cell.RowCursor;
+import io.cairn.server.cell.HeapRowCursor;
 import io.cairn.server.coprocessor.ProgramScanner;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -107,10 +106,9 @@ final class SystemViewTable implements KvTable {
   }
 
   /** Rows from a sorted list of encoded (key, value) pairs. */
-  private static final class ListCursor implements RowCursor {
+  private static final class ListCursor extends HeapRowCursor {
     private final List<Bytes[]> rows;
     private int index = -1;
-    private ByteBuffer value;
 
     ListCursor(List<Bytes[]> rows) {
       this.rows = rows;
@@ -123,38 +121,8 @@ final class SystemViewTable implements KvTable {
         return false;
       }
       index++;
-      value = ByteBuffer.wrap(rows.get(index)[1].peekArray());
+      setCurrent(rows.get(index)[0], rows.get(index)[1]);
       return true;
-    }
-
-    @Override
-    public byte[] keyArray() {
-      return rows.get(index)[0].peekArray();
-    }
-
-    @Override
-    public int keyOffset() {
-      return 0;
-    }
-
-    @Override
-    public int keyLength() {
-      return rows.get(index)[0].length();
-    }
-
-    @Override
-    public ByteBuffer valueBuffer() {
-      return value;
-    }
-
-    @Override
-    public int valueOffset() {
-      return 0;
-    }
-
-    @Override
-    public int valueLength() {
-      return value.limit();
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
+import io.cairn.core.expr.Expr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,15 @@ public record TableDescriptor(
     columns = List.copyOf(columns);
     primaryKey = List.copyOf(primaryKey);
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+  }
+
+  /** One reference per column, in order: the projection of the whole row. */
+  public List<Expr> columnRefs() {
+    List<Expr> refs = new ArrayList<>(columns.size());
+    for (int i = 0; i < columns.size(); i++) {
+      refs.add(new Expr.ColumnRef(i, columns.get(i).type()));
+    }
+    return refs;
   }
 
   public boolean hiddenRowId() {

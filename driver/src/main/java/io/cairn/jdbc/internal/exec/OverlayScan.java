@@ -12,9 +12,8 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.planner.plan.ScanNode;
-import io.cairn.server.cell.RowCursor;
+import io.cairn.server.cell.HeapRowCursor;
 import io.cairn.server.coprocessor.ProgramScanner;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -42,10 +41,7 @@ final class OverlayScan {
     ScanLayout layout = ScanLayout.singleOf(node, kv, ctx.eval());
     List<KeyRange> ranges = layout.units().get(0).ranges();
     int width = table.columns().size();
-    List<Expr> all = new ArrayList<>(width + 1);
-    for (int i = 0; i < width; i++) {
-      all.add(new Expr.ColumnRef(i, table.columns().get(i).type()));
-    }
+    List<Expr> all = new ArrayList<>(table.columnRefs());
     if (table.hiddenRowId()) {
       // the row key of a table without a primary key (see the planner's DELETE)
       all.add(new Expr.ColumnRef(width, DataType.VARBINARY.withNullable(false)));
@@ -78,10 +74,10 @@ final class OverlayScan {
   }
 
   /**
-   * The store's rows (decoded, then encoded again) merged with the writes by key, as a {@link
-   * RowCursor} for the program.
+   * The store's rows (decoded, then encoded again) merged with the writes by key, as a row cursor
+   * for the program.
    */
-  private static final class MergedRows implements RowCursor {
+  private static final class MergedRows extends HeapRowCursor {
     private final RowScanner base;
     private final Iterator<Mutation> writes;
     private final RowCodec codec;
@@ -89,8 +85,6 @@ final class OverlayScan {
     private Map.Entry<Bytes, Bytes> stored; // the next store row not yet emitted, or null at end
     private boolean storedDone;
     private Mutation write; // the next write not yet emitted
-    private Bytes key = Bytes.EMPTY;
-    private ByteBuffer value = ByteBuffer.allocate(0);
     private boolean closed;
 
     MergedRows(RowScanner base, List<Mutation> writes, TableDescriptor table) {
@@ -136,7 +130,7 @@ final class OverlayScan {
           c = stored.getKey().compareTo(write.key());
         }
         if (c < 0) {
-          set(stored.getKey(), stored.getValue());
+          setCurrent(stored.getKey(), stored.getValue());
           stored = null;
           return true;
         }
@@ -146,46 +140,11 @@ final class OverlayScan {
         Mutation m = write;
         write = writes.hasNext() ? writes.next() : null;
         if (m instanceof Mutation.Put put) {
-          set(put.key(), put.value());
+          setCurrent(put.key(), put.value());
           return true;
         }
       }
       return false;
-    }
-
-    private void set(Bytes k, Bytes v) {
-      key = k;
-      value = ByteBuffer.wrap(v.peekArray());
-    }
-
-    @Override
-    public byte[] keyArray() {
-      return key.peekArray();
-    }
-
-    @Override
-    public int keyOffset() {
-      return 0;
-    }
-
-    @Override
-    public int keyLength() {
-      return key.length();
-    }
-
-    @Override
-    public ByteBuffer valueBuffer() {
-      return value;
-    }
-
-    @Override
-    public int valueOffset() {
-      return 0;
-    }
-
-    @Override
-    public int valueLength() {
-      return value.capacity();
     }
 
     @Override

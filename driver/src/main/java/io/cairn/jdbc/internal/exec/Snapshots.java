@@ -1,7 +1,6 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.kv.KvSnapshot;
-import io.cairn.kv.KvStore;
 import io.cairn.kv.ScanRequest;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
@@ -31,11 +30,6 @@ public final class Snapshots {
       };
 
   private Snapshots() {}
-
-  /** Pins the store's current read point; the caller closes it. */
-  public static KvSnapshot open(KvStore store) {
-    return store.openSnapshot();
-  }
 
   /** How many table scans {@code plan} runs (each scan node runs once). */
   public static int scans(PlanNode plan) {

@@ -46,7 +46,7 @@ final class TableScan implements Operator {
     long readPoint = ctx.readPoint();
     if (!layout.isSingle() && readPoint == ScanRequest.LATEST) {
       // the statement's only scan (it took no snapshot): its chunks read at one read point
-      snapshot = Snapshots.open(ctx.store());
+      snapshot = ctx.store().openSnapshot();
       readPoint = snapshot.readPoint();
     }
     if (layout.isSingle()) {

@@ -6,7 +6,6 @@ import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
-import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
@@ -22,12 +21,9 @@ import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Bytes;
-import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
-import io.cairn.kv.RowScanner;
-import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableStatistics;
 import io.cairn.planner.Explainer;
@@ -42,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
@@ -59,9 +54,8 @@ final class DatabaseCommand implements PreparedCommand {
   static final long MAX_RETRY_MILLIS = 10_000;
 
   /** Existing rows of an UPSERT are read this many keys per request. */
-  private static final int LOOKUP_BATCH = 1024;
-
   private final DatabaseSession session;
+
   private final StatementPlan plan;
   private final List<String> warnings;
 
@@ -492,42 +486,25 @@ final class DatabaseCommand implements PreparedCommand {
 
   /**
    * The rows of {@code keys} that exist at {@code ctx}'s read point, over the transaction's writes,
-   * by key: one request per {@value #LOOKUP_BATCH} keys.
+   * by key.
    */
   private static Map<Bytes, Object[]> existingRows(
       KvTable kv, RowCodec codec, TableDescriptor table, SortedSet<Bytes> keys, ExecContext ctx) {
-    Map<Bytes, Object[]> rows = new HashMap<>();
     NavigableMap<Bytes, Mutation> pending = ctx.pending().of(table.kvTableName());
-    List<KeyRange> toRead = new ArrayList<>();
+    List<Bytes> toRead = new ArrayList<>();
+    Map<Bytes, Object[]> written = new HashMap<>();
     for (Bytes key : keys) {
       Mutation m = pending.get(key);
       if (m == null) {
-        toRead.add(KeyRange.point(key));
+        toRead.add(key);
       } else if (m instanceof Mutation.Put put) {
-        rows.put(key, codec.decode(put.key(), put.value()));
+        written.put(key, codec.decode(put.key(), put.value()));
       }
     }
-    List<Expr> all = new ArrayList<>();
-    for (int i = 0; i < table.columns().size(); i++) {
-      all.add(new Expr.ColumnRef(i, table.columns().get(i).type()));
-    }
-    ScanProgram program =
-        new ScanProgram(table.layout(), Optional.empty(), all, ScanProgram.NO_LIMIT);
-    for (int from = 0; from < toRead.size(); from += LOOKUP_BATCH) {
-      ScanRequest request =
-          new ScanRequest(
-              toRead.subList(from, Math.min(from + LOOKUP_BATCH, toRead.size())),
-              program,
-              ctx.eval(),
-              true,
-              ctx.readPoint());
-      try (RowScanner scanner = kv.scan(request)) {
-        for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
-          rows.put(codec.encodeKey(row), row);
-        }
-      }
-      ctx.control().check();
-    }
+    Map<Bytes, Object[]> rows =
+        Mutations.storedRows(
+            table, kv, toRead, ctx.readPoint(), ctx.eval(), () -> ctx.control().check());
+    rows.putAll(written);
     return rows;
   }
 

@@ -6,7 +6,6 @@ import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
-import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Values;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
@@ -20,7 +19,6 @@ import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,7 +94,11 @@ final class Mutations {
       }
       seen.put(m.key(), Boolean.TRUE);
     }
-    Set<Bytes> stored = toRead.isEmpty() ? Set.of() : existing(table, kv, toRead, readPoint);
+    Set<Bytes> stored =
+        toRead.isEmpty()
+            ? Set.of()
+            : storedRows(table, kv, List.copyOf(toRead), readPoint, EvalContext.EMPTY, () -> {})
+                .keySet();
     seen.clear();
     for (Mutation m : batch) {
       if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
@@ -120,32 +122,37 @@ final class Mutations {
     }
   }
 
-  /** Which of {@code keys} have a row in the store at {@code readPoint}. */
-  private static Set<Bytes> existing(
-      TableDescriptor table, KvTable kv, TreeSet<Bytes> keys, long readPoint) {
-    List<KeyRange> ranges = new ArrayList<>(keys.size());
-    for (Bytes k : keys) {
-      ranges.add(KeyRange.point(k));
-    }
-    List<Expr> all = new ArrayList<>();
-    for (int i = 0; i < table.columns().size(); i++) {
-      all.add(new Expr.ColumnRef(i, table.columns().get(i).type()));
-    }
+  /** Keys read in one request by {@link #storedRows}. */
+  static final int LOOKUP_BATCH = 1024;
+
+  /**
+   * The rows of {@code keys} (in key order) that the store holds at {@code readPoint}, by key: one
+   * request per {@value #LOOKUP_BATCH} keys, {@code checkpoint} run after each (cancel, timeout).
+   */
+  static Map<Bytes, Object[]> storedRows(
+      TableDescriptor table,
+      KvTable kv,
+      List<Bytes> keys,
+      long readPoint,
+      EvalContext eval,
+      Runnable checkpoint) {
+    Map<Bytes, Object[]> rows = new HashMap<>();
     RowCodec codec = new RowCodec(table.layout());
-    Set<Bytes> found = new HashSet<>();
-    ScanRequest request =
-        new ScanRequest(
-            ranges,
-            new ScanProgram(table.layout(), Optional.empty(), all, ScanProgram.NO_LIMIT),
-            EvalContext.EMPTY,
-            true,
-            readPoint);
-    try (RowScanner scanner = kv.scan(request)) {
-      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
-        found.add(codec.encodeKey(row));
+    ScanProgram program =
+        new ScanProgram(table.layout(), Optional.empty(), table.columnRefs(), ScanProgram.NO_LIMIT);
+    for (int from = 0; from < keys.size(); from += LOOKUP_BATCH) {
+      List<KeyRange> ranges = new ArrayList<>();
+      for (Bytes k : keys.subList(from, Math.min(from + LOOKUP_BATCH, keys.size()))) {
+        ranges.add(KeyRange.point(k));
       }
+      try (RowScanner scanner = kv.scan(new ScanRequest(ranges, program, eval, true, readPoint))) {
+        for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+          rows.put(codec.encodeKey(row), row);
+        }
+      }
+      checkpoint.run();
     }
-    return found;
+    return rows;
   }
 
   /**
