@@ -2,7 +2,8 @@ package io.cairn.core.agg;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import java.math.BigDecimal;
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.core.memory.RowSizes;
 
 /**
  * Counts the memory of a grouped aggregation's hash table against a limit: an estimate per group of
@@ -11,7 +12,7 @@ import java.math.BigDecimal;
  * The estimate is coarse (it does not follow MIN/MAX values that grow, nor DISTINCT sets): it
  * bounds the number and width of the groups, which is what grows without bound.
  */
-public final class AggregationMemory {
+public final class AggregationMemory implements AutoCloseable {
   /** The default limit of one grouped aggregation, in the store and in the driver: 256 MiB. */
   public static final long DEFAULT_MAX_BYTES = 256L << 20;
 
@@ -24,6 +25,7 @@ public final class AggregationMemory {
   private final long maxBytes;
   private final String setting;
   private final String where;
+  private final MemoryReservation reservation;
   private long used;
   private long groups;
 
@@ -34,6 +36,19 @@ public final class AggregationMemory {
    * @param where where the aggregation runs, for the message (e.g. "in the store")
    */
   public AggregationMemory(long maxBytes, String setting, String where) {
+    this(maxBytes, setting, where, null);
+  }
+
+  /**
+   * A counter failing past {@code maxBytes}, whose groups also count in {@code reservation} (and so
+   * in its pool and the pools above: MEMORY_LIMIT_EXCEEDED when one of those is full), given back
+   * by {@link #close}.
+   *
+   * @param reservation the reservation, or null to count against {@code maxBytes} only
+   */
+  public AggregationMemory(
+      long maxBytes, String setting, String where, MemoryReservation reservation) {
+    this.reservation = reservation;
     if (maxBytes <= 0) {
       throw new IllegalArgumentException("maxBytes must be positive: [" + maxBytes + "]");
     }
@@ -51,11 +66,11 @@ public final class AggregationMemory {
   public void addGroup(Object[] keyValues, int[] columns, int accumulators) {
     long bytes = GROUP_OVERHEAD + accumulators * ACCUMULATOR_BYTES;
     for (int c : columns) {
-      bytes += estimate(keyValues[c]);
+      bytes += RowSizes.value(keyValues[c]);
     }
-    used += bytes;
-    groups++;
-    if (used > maxBytes) {
+    if (used + bytes > maxBytes) {
+      used += bytes;
+      groups++;
       throw new CairnException(
           ErrorCode.AGGREGATE_MEMORY_EXCEEDED,
           "Grouped aggregation "
@@ -70,27 +85,23 @@ public final class AggregationMemory {
               + setting
               + "], or group fewer rows");
     }
+    if (reservation != null) {
+      reservation.add(bytes);
+    }
+    used += bytes;
+    groups++;
+  }
+
+  /** Gives the reservation's bytes back (the groups are gone); idempotent. */
+  @Override
+  public void close() {
+    if (reservation != null) {
+      reservation.close();
+    }
   }
 
   /** The estimated bytes counted so far. */
   public long usedBytes() {
     return used;
-  }
-
-  /** The estimated heap size of one value (a reference and the object it points to). */
-  static long estimate(Object value) {
-    if (value == null) {
-      return 8;
-    }
-    if (value instanceof String s) {
-      return 8 + 40 + s.length();
-    }
-    if (value instanceof byte[] b) {
-      return 8 + 16 + b.length;
-    }
-    if (value instanceof BigDecimal d) {
-      return 8 + 40 + d.unscaledValue().bitLength() / 8 + 24;
-    }
-    return 8 + 24;
   }
 }

@@ -47,7 +47,12 @@ public enum ErrorCode {
   QUERY_CANCELED(60, "57014", USER_ERROR),
   QUERY_TIMEOUT(61, "57014", INSUFFICIENT_RESOURCES),
   // 53 / 58 / XX: resources, system, internal
-  OUT_OF_MEMORY(70, "53200", INSUFFICIENT_RESOURCES),
+  /**
+   * Query state (aggregation groups, sorts, hash tables, pages held for a client) beyond a memory
+   * budget of the query, the connection, the database or the server: names the budget, its limit
+   * and the setting that raises it ({@link io.cairn.core.memory.MemoryPool}).
+   */
+  MEMORY_LIMIT_EXCEEDED(70, "53200", INSUFFICIENT_RESOURCES),
   IO_ERROR(80, "58030", EXTERNAL),
   /** A file of the store failed a check (checksum, length, magic): names the file and offset. */
   DATA_CORRUPTED(81, "XX001", EXTERNAL),
