@@ -25,6 +25,7 @@ import io.cairn.server.file.BlockFileOptions;
 import io.cairn.server.file.BlockFileReader;
 import io.cairn.server.file.BlockFileWriter;
 import io.cairn.server.file.CachePolicy;
+import io.cairn.server.file.FileSeal;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.memstore.Memstore;
 import io.cairn.server.region.Region;
@@ -177,12 +178,16 @@ final class EmbeddedTable implements KvTable {
           }
           StoreFile sf = open.get(f);
           if (sf == null) {
-            // exists, checksums of header, trailer and index, and the file id its name says
+            // exists, checksums of header, trailer and index, the file id its name says, and the
+            // seal the manifest recorded
             BlockFileReader reader =
                 store
                     .salvage()
                     .openListedFile(
-                        dir.resolve(TableManifest.FILE_NAME), dir.resolve(f), store.readContext());
+                        dir.resolve(TableManifest.FILE_NAME),
+                        dir.resolve(f),
+                        manifest.seals().get(f),
+                        store.readContext());
             if (reader == null) {
               setAside.add(f);
               continue;
@@ -263,9 +268,11 @@ final class EmbeddedTable implements KvTable {
       return;
     }
     List<TableManifest.RegionEntry> entries = new ArrayList<>();
+    Map<String, FileSeal> seals = new HashMap<>();
     for (Region r : rs) {
       boolean isChanged = r == changed;
       List<StoreFile> list = isChanged ? files : r.peekState().files();
+      list.forEach(f -> seals.put(f.fileName(), f.seal()));
       entries.add(
           new TableManifest.RegionEntry(
               r.regionId(),
@@ -273,7 +280,7 @@ final class EmbeddedTable implements KvTable {
               isChanged ? Math.max(flushed, r.flushedSequenceId()) : r.flushedSequenceId(),
               list.stream().map(StoreFile::fileName).toList()));
     }
-    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries)
+    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries, seals)
         .write(dir);
   }
 

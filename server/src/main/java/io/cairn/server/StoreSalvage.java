@@ -3,6 +3,7 @@ package io.cairn.server;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.server.file.BlockFileReader;
+import io.cairn.server.file.FileSeal;
 import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
 import io.cairn.server.wal.WalDamage;
@@ -46,19 +47,20 @@ final class StoreSalvage {
   /**
    * Opens a block file that the table manifest {@code manifest} lists, checking that it exists,
    * that its header, trailer, file info and indexes are sound (their checksums) and that it carries
-   * the file id its name says ({@code <file id>.cbf}). Returns null when salvage set it aside.
+   * the file id its name says ({@code <file id>.cbf}) and the seal the manifest recorded for it
+   * ({@code seal}, null in manifests written before seals). Returns null when salvage set it aside.
    *
    * @throws CairnException DATA_CORRUPTED naming the file, without salvage; IO_ERROR and
    *     UNSUPPORTED_FORMAT_VERSION always
    */
-  BlockFileReader openListedFile(Path manifest, Path file, ReadContext context) {
+  BlockFileReader openListedFile(Path manifest, Path file, FileSeal seal, ReadContext context) {
     try {
       if (!Files.exists(file)) {
         throw new CairnException(
             ErrorCode.DATA_CORRUPTED,
             "Table manifest " + manifest + " lists a missing file " + file);
       }
-      return BlockFileReader.open(file, context, fileId(file.getFileName().toString()));
+      return BlockFileReader.open(file, context, fileId(file.getFileName().toString()), seal);
     } catch (CairnException e) {
       if (e.errorCode() != ErrorCode.DATA_CORRUPTED) {
         throw e;

@@ -6,6 +6,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
+import io.cairn.server.file.FileSeal;
 import io.cairn.server.io.AtomicFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +18,10 @@ import java.util.TreeMap;
 /**
  * The durable description of a table in its directory ({@code table.manifest}): its id, name,
  * options, id and file counters, and its regions with their key ranges, flushed sequence ids and
- * files (newest first). Replaced atomically on every flush, compaction, split and ALTER; a file is
- * part of the table exactly when a manifest lists it. Format in docs/format-store.md.
+ * files (newest first), and each listed file's seal (length and trailer checksum, checked on open;
+ * absent in manifests written before seals). Replaced atomically on every flush, compaction, split
+ * and ALTER; a file is part of the table exactly when a manifest lists it. Format in
+ * docs/format-store.md.
  */
 record TableManifest(
     long tableId,
@@ -27,7 +30,8 @@ record TableManifest(
     long idLimit,
     long nextFileId,
     long nextRegionId,
-    List<RegionEntry> regions) {
+    List<RegionEntry> regions,
+    Map<String, FileSeal> seals) {
   static final String FILE_NAME = "table.manifest";
   static final String MAGIC = "cairn-table-manifest";
   static final int VERSION = 1;
@@ -44,6 +48,7 @@ record TableManifest(
     requireNonNull(name, "name is null");
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
     regions = List.copyOf(regions);
+    seals = Map.copyOf(seals);
   }
 
   void write(Path dir) {
@@ -69,6 +74,10 @@ record TableManifest(
               + r.flushedSequenceId()
               + " "
               + (r.files().isEmpty() ? "-" : String.join(",", r.files())));
+    }
+    for (Map.Entry<String, FileSeal> e : new TreeMap<>(seals).entrySet()) {
+      lines.add(
+          "file " + e.getKey() + " " + e.getValue().bytes() + " " + e.getValue().checksumHex());
     }
     AtomicFiles.write(dir.resolve(FILE_NAME), lines);
   }
@@ -99,6 +108,7 @@ record TableManifest(
       long nextFileId = 1;
       long nextRegionId = 1;
       List<RegionEntry> regions = new ArrayList<>();
+      Map<String, FileSeal> seals = new TreeMap<>();
       for (String line : lines.subList(1, lines.size())) {
         String[] f = line.split(" ");
         switch (f[0]) {
@@ -117,13 +127,17 @@ record TableManifest(
                           Bytes.wrap(AtomicFiles.unhex(f[2])), Bytes.wrap(AtomicFiles.unhex(f[3]))),
                       Long.parseLong(f[4]),
                       f[5].equals("-") ? List.of() : Arrays.asList(f[5].split(","))));
+          case "file" ->
+              seals.put(
+                  f[1], new FileSeal(Long.parseLong(f[2]), Integer.parseUnsignedInt(f[3], 16)));
           default -> throw corrupt(path, "a known field", line);
         }
       }
       if (id < 0 || name == null || regions.isEmpty()) {
         throw corrupt(path, "id, name and at least one region", String.join(" | ", lines));
       }
-      return new TableManifest(id, name, options, idLimit, nextFileId, nextRegionId, regions);
+      return new TableManifest(
+          id, name, options, idLimit, nextFileId, nextRegionId, regions, seals);
     } catch (RuntimeException e) {
       if (e instanceof CairnException c) {
         throw c;

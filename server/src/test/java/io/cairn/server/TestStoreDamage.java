@@ -286,6 +286,79 @@ class TestStoreDamage {
         "found [" + olderId + "]");
   }
 
+  /** The one block file of tables T and U, each flushed once: the same file number in each. */
+  private List<Path> writeOneFileInTwoTablesAndClose() throws IOException {
+    List<Path> dirs = new ArrayList<>();
+    try (EmbeddedStore s = open(false)) {
+      for (String name : List.of("T", "U")) {
+        KvTable t = s.createTable(name);
+        List<Mutation> batch = new ArrayList<>();
+        int rows = name.equals("T") ? 100 : 40;
+        for (int i = 0; i < rows; i++) {
+          batch.add(put(i, i));
+        }
+        t.mutate(batch);
+        t.flush();
+        dirs.add(store().resolve("tables").resolve(String.valueOf(((EmbeddedTable) t).tableId())));
+      }
+    }
+    List<Path> files = new ArrayList<>();
+    for (Path dir : dirs) {
+      try (Stream<Path> list = Files.list(dir)) {
+        files.addAll(list.filter(p -> p.toString().endsWith(".cbf")).toList());
+      }
+    }
+    assertThat(files).hasSize(2);
+    assertThat(files.get(0).getFileName()).isEqualTo(files.get(1).getFileName());
+    return files;
+  }
+
+  @Test
+  void aBlockFileOfAnotherTableWithTheSameNumberFailsTheOpen() throws IOException {
+    List<Path> files = writeOneFileInTwoTablesAndClose();
+    Path t = files.get(0);
+    Path u = files.get(1);
+    long uBytes = Files.size(u);
+    Files.copy(t, u, StandardCopyOption.REPLACE_EXISTING);
+    assertOpenFails(
+        u.toString(), "not the file its table manifest lists", "expected [" + uBytes + " bytes");
+    try (EmbeddedStore s = open(true)) {
+      SalvageReport.Loss loss = s.salvageReport().losses().get(0);
+      assertThat(loss.file()).isEqualTo(u);
+      assertThat(count(s)).as("T's rows are intact").isEqualTo(100);
+      assertThat(readAll(s.table("U").orElseThrow(), scanAll())).as("U's file set aside").isEmpty();
+    }
+  }
+
+  @Test
+  void aTableManifestWithoutSealsStillOpens() throws IOException {
+    List<Path> files = writeOneFileInTwoTablesAndClose();
+    // a manifest written before seals: the same lines without the file lines
+    Path manifest = files.get(0).resolveSibling(TableManifest.FILE_NAME);
+    TableManifest m = TableManifest.read(manifest.getParent());
+    assertThat(m.seals()).containsKey(files.get(0).getFileName().toString());
+    new TableManifest(
+            m.tableId(),
+            m.name(),
+            m.options(),
+            m.idLimit(),
+            m.nextFileId(),
+            m.nextRegionId(),
+            m.regions(),
+            Map.of())
+        .write(manifest.getParent());
+    assertThat(Files.readString(manifest)).doesNotContain("\nfile ");
+    try (EmbeddedStore s = open(false)) {
+      assertThat(count(s)).isEqualTo(100);
+    }
+    // the next manifest written has the seals again
+    try (EmbeddedStore s = open(false)) {
+      s.table("T").orElseThrow().mutate(List.of(put(500, 5)));
+      s.table("T").orElseThrow().flush();
+    }
+    assertThat(TableManifest.read(manifest.getParent()).seals()).hasSize(2);
+  }
+
   @Test
   void aBlockFileWithABadTrailerFailsTheOpen() throws IOException {
     Path file = writeTwoFilesAndClose().get(1);

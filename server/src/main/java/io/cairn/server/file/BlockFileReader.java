@@ -35,6 +35,7 @@ public final class BlockFileReader implements AutoCloseable {
   private final IndexBlock rootIndex;
   private final int indexLevels;
   private final IndexBlock bloomIndex;
+  private final FileSeal seal;
 
   private BlockFileReader(
       Path path,
@@ -42,13 +43,20 @@ public final class BlockFileReader implements AutoCloseable {
       FileInfo info,
       IndexBlock rootIndex,
       int indexLevels,
-      IndexBlock bloomIndex) {
+      IndexBlock bloomIndex,
+      FileSeal seal) {
     this.path = path;
+    this.seal = seal;
     this.source = source;
     this.info = info;
     this.rootIndex = rootIndex;
     this.indexLevels = indexLevels;
     this.bloomIndex = bloomIndex;
+  }
+
+  /** The file's length and trailer checksum, which the table manifest records. */
+  public FileSeal seal() {
+    return seal;
   }
 
   /**
@@ -72,6 +80,19 @@ public final class BlockFileReader implements AutoCloseable {
    * @param expectedFileId the id the file must carry, or -1 for any
    */
   public static BlockFileReader open(Path path, ReadContext context, long expectedFileId) {
+    return open(path, context, expectedFileId, null);
+  }
+
+  /**
+   * As {@link #open(Path, ReadContext, long)}, checking also that the file's length and trailer
+   * checksum are {@code expectedSeal} (what the manifest recorded when the file was written): a
+   * valid file with the right id that is not that file (one of another table, an older copy) is
+   * DATA_CORRUPTED naming both.
+   *
+   * @param expectedSeal the seal the file must have, or null for any
+   */
+  public static BlockFileReader open(
+      Path path, ReadContext context, long expectedFileId, FileSeal expectedSeal) {
     requireNonNull(path, "path is null");
     requireNonNull(context, "context is null");
     FileChannel channel;
@@ -81,7 +102,7 @@ public final class BlockFileReader implements AutoCloseable {
       throw FileErrors.ioError(path, "open", e);
     }
     try {
-      return open(path, channel, context, expectedFileId);
+      return open(path, channel, context, expectedFileId, expectedSeal);
     } catch (RuntimeException e) {
       try {
         channel.close();
@@ -93,7 +114,11 @@ public final class BlockFileReader implements AutoCloseable {
   }
 
   private static BlockFileReader open(
-      Path path, FileChannel channel, ReadContext context, long expectedFileId) {
+      Path path,
+      FileChannel channel,
+      ReadContext context,
+      long expectedFileId,
+      FileSeal expectedSeal) {
     long size;
     try {
       size = channel.size();
@@ -157,6 +182,17 @@ public final class BlockFileReader implements AutoCloseable {
               + fileId
               + "] in its header and trailer: another block file was copied or restored here");
     }
+    FileSeal seal = new FileSeal(size, BigEndian.getInt(trailer, TRAILER_SIZE - 4));
+    if (expectedSeal != null && !expectedSeal.equals(seal)) {
+      throw FileErrors.corrupted(
+          path,
+          trailerStart,
+          "not the file its table manifest lists: expected ["
+              + expectedSeal
+              + "], found ["
+              + seal
+              + "]: a block file of another table, or an older one, was copied or restored here");
+    }
     if (fileInfoOffset + fileInfoSize != trailerStart
         || fileInfoOffset < HEADER_SIZE
         || rootOffset < HEADER_SIZE
@@ -194,7 +230,7 @@ public final class BlockFileReader implements AutoCloseable {
     }
     CachingBlockSource source =
         new CachingBlockSource(fileSource, context.cache(), CACHE_IDS.incrementAndGet());
-    return new BlockFileReader(path, source, info, root, levels, bloom);
+    return new BlockFileReader(path, source, info, root, levels, bloom, seal);
   }
 
   private static IndexBlock readIndex(

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.server.file.BlockFileReader;
 import io.cairn.server.file.FileInfo;
+import io.cairn.server.file.FileSeal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,6 +36,11 @@ public final class StoreFile {
 
   public FileInfo info() {
     return reader.info();
+  }
+
+  /** The file's length and trailer checksum, which the table manifest records. */
+  public FileSeal seal() {
+    return reader.seal();
   }
 
   public String fileName() {
