@@ -260,9 +260,9 @@ public final class WireMessages {
   // --- errors --------------------------------------------------------------------------------
 
   /**
-   * The error message for a failure: a {@link CairnException} keeps its code and message; a
-   * {@link StackOverflowError} is STATEMENT_TOO_COMPLEX; anything else is an INTERNAL_ERROR naming
-   * the exception.
+   * The error message for a failure: a {@link CairnException} keeps its code and message; a {@link
+   * StackOverflowError} is STATEMENT_TOO_COMPLEX; anything else is an INTERNAL_ERROR naming the
+   * exception.
    */
   public static Error toProto(Throwable failure) {
     ErrorCode code;

@@ -24,8 +24,8 @@ import java.util.Optional;
 public final class WirePrograms {
   /**
    * The deepest expression sent as a tree of messages ({@code Expr.call}): what every version 1
-   * server reads (a tree nests two messages per level, and servers let protobuf nest 1,000).
-   * Deeper expressions travel flat ({@code Expr.nodes}), which no parser recurses into.
+   * server reads (a tree nests two messages per level, and servers let protobuf nest 1,000). Deeper
+   * expressions travel flat ({@code Expr.nodes}), which no parser recurses into.
    */
   public static final int MAX_TREE_DEPTH = 250;
 
@@ -288,7 +288,11 @@ public final class WirePrograms {
       Expr root = fromNodes(message.getNodes(), columns);
       if (!root.type().equals(type)) {
         throw WireValues.malformed(
-            "an expression of type [" + type + "] whose root node is of type [" + root.type() + "]");
+            "an expression of type ["
+                + type
+                + "] whose root node is of type ["
+                + root.type()
+                + "]");
       }
       return root;
     }
@@ -442,8 +446,7 @@ public final class WirePrograms {
     try {
       return constructor.get();
     } catch (CairnException | IllegalArgumentException | NullPointerException e) {
-      throw new CairnException(
-          ErrorCode.PROTOCOL_ERROR, "Malformed message: " + e.getMessage(), e);
+      throw new CairnException(ErrorCode.PROTOCOL_ERROR, "Malformed message: " + e.getMessage(), e);
     }
   }
 }

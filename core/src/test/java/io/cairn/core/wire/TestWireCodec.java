@@ -13,7 +13,6 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
-import io.cairn.core.expr.Op;
 import io.cairn.core.expr.TestRowFilterProperties;
 import io.cairn.core.type.DataType;
 import io.cairn.kv.Bytes;

@@ -8,9 +8,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.cairn.core.encoding.TestingRows;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
-import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Op;
 import io.cairn.core.expr.TestRowFilterProperties;
 import io.cairn.core.type.DataType;
@@ -83,7 +83,8 @@ class TestWireExpressionNodes {
   void shallowExpressionsTravelAsTreesDeeperOnesAsNodes() {
     assertThat(WirePrograms.toProto(concatChain(WirePrograms.MAX_TREE_DEPTH)).getKindCase())
         .isEqualTo(io.cairn.protocol.Expr.KindCase.CALL);
-    io.cairn.protocol.Expr flat = WirePrograms.toProto(concatChain(WirePrograms.MAX_TREE_DEPTH + 1));
+    io.cairn.protocol.Expr flat =
+        WirePrograms.toProto(concatChain(WirePrograms.MAX_TREE_DEPTH + 1));
     assertThat(flat.getKindCase()).isEqualTo(io.cairn.protocol.Expr.KindCase.NODES);
     // post-order: the column, then per level the literal and the call of two operands
     ExprNodes nodes = flat.getNodes();
@@ -140,8 +141,7 @@ class TestWireExpressionNodes {
     io.cairn.protocol.Expr flat = WirePrograms.toProto(notChain(WirePrograms.MAX_EXPR_DEPTH + 1));
     assertThat(flat.hasNodes()).isTrue();
     assertTooComplex(() -> WirePrograms.fromProto(flat, 1));
-    assertThat(WirePrograms.fromProto(WirePrograms.toProto(notChain(3)), 1))
-        .isEqualTo(notChain(3));
+    assertThat(WirePrograms.fromProto(WirePrograms.toProto(notChain(3)), 1)).isEqualTo(notChain(3));
     assertTooComplex(() -> WirePrograms.fromProto(notTree(WirePrograms.MAX_EXPR_DEPTH + 1), 1));
     assertThat(WirePrograms.fromProto(notTree(WirePrograms.MAX_TREE_DEPTH), 1))
         .isEqualTo(notChain(WirePrograms.MAX_TREE_DEPTH));
@@ -151,7 +151,8 @@ class TestWireExpressionNodes {
   void brokenNodeListsArePROTOCOL_ERRORNamingTheNode() {
     io.cairn.protocol.DataType bool = WirePrograms.toProto(DataType.BOOLEAN);
     ExprNode column = ExprNode.newBuilder().setType(bool).setColumn(0).build();
-    ExprNode not = ExprNode.newBuilder().setType(bool).setOp(Op.NOT.id()).setOperandCount(1).build();
+    ExprNode not =
+        ExprNode.newBuilder().setType(bool).setOp(Op.NOT.id()).setOperandCount(1).build();
     assertThat(decode(bool, column, not, not)).isEqualTo(notChain(2));
 
     assertProtocolError(() -> decode(bool), "[0] expressions, expected 1");
@@ -164,7 +165,8 @@ class TestWireExpressionNodes {
     assertProtocolError(
         () -> decode(bool, column.toBuilder().setOperandCount(1).build()),
         "node [0]: a leaf with [1] operands");
-    assertProtocolError(() -> decode(bool, column, ExprNode.newBuilder().setType(bool).build()),
+    assertProtocolError(
+        () -> decode(bool, column, ExprNode.newBuilder().setType(bool).build()),
         "node [1] of no kind");
     assertProtocolError(() -> decode(bool, column.toBuilder().clearType().build()), "node [0]");
     assertProtocolError(

@@ -53,7 +53,8 @@ final class RequestDecoder extends MessageToMessageDecoder<ByteBuf> {
       long id = findId(bytes);
       if (id == 0) {
         throw new CairnException(
-            ErrorCode.PROTOCOL_ERROR, "Frame of [" + length + "] bytes is not a request: " + reason);
+            ErrorCode.PROTOCOL_ERROR,
+            "Frame of [" + length + "] bytes is not a request: " + reason);
       }
       out.add(
           new UnreadableRequest(
@@ -69,10 +70,10 @@ final class RequestDecoder extends MessageToMessageDecoder<ByteBuf> {
   }
 
   /**
-   * The id of a request that does not parse, read field by field without parsing the body: the
-   * last {@code id} before the bytes stop making sense (as protobuf keeps the last value of a field
-   * given twice), 0 when there is none. Groups (which no request has) end the search rather than
-   * be skipped, so nothing here recurses.
+   * The id of a request that does not parse, read field by field without parsing the body: the last
+   * {@code id} before the bytes stop making sense (as protobuf keeps the last value of a field
+   * given twice), 0 when there is none. Groups (which no request has) end the search rather than be
+   * skipped, so nothing here recurses.
    */
   static long findId(ByteBuffer frame) {
     CodedInputStream in = CodedInputStream.newInstance(frame.duplicate());

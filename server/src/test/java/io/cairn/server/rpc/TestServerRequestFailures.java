@@ -123,10 +123,12 @@ class TestServerRequestFailures {
     long bad = client.nextId();
     ByteArrayOutputStream all = new ByteArrayOutputStream();
     long before = client.nextId();
-    all.writeBytes(client.frame(Request.newBuilder().setId(before).setPing(Ping.getDefaultInstance())));
+    all.writeBytes(
+        client.frame(Request.newBuilder().setId(before).setPing(Ping.getDefaultInstance())));
     all.writeBytes(frame(brokenBody(bad)));
     long after = client.nextId();
-    all.writeBytes(client.frame(Request.newBuilder().setId(after).setPing(Ping.getDefaultInstance())));
+    all.writeBytes(
+        client.frame(Request.newBuilder().setId(after).setPing(Ping.getDefaultInstance())));
     client.writeRaw(all.toByteArray());
     assertThat(client.await(before).hasPong()).isTrue();
     assertError(client.await(bad), ErrorCode.PROTOCOL_ERROR);
@@ -140,8 +142,7 @@ class TestServerRequestFailures {
     io.cairn.protocol.DataType bool = WirePrograms.toProto(DataType.BOOLEAN);
     io.cairn.protocol.Expr tree =
         WirePrograms.toProto(
-            new Expr.Call(
-                Op.IS_NULL, List.of(N), DataType.BOOLEAN.withNullable(false)));
+            new Expr.Call(Op.IS_NULL, List.of(N), DataType.BOOLEAN.withNullable(false)));
     for (int i = 0; i < 600; i++) {
       tree =
           io.cairn.protocol.Expr.newBuilder()
@@ -150,7 +151,8 @@ class TestServerRequestFailures {
               .build();
     }
     ScanSpec all = TestingRpcTables.scan(t, Optional.empty(), List.of(K));
-    ScanSpec deep = all.toBuilder().setProgram(all.getProgram().toBuilder().setFilter(tree)).build();
+    ScanSpec deep =
+        all.toBuilder().setProgram(all.getProgram().toBuilder().setFilter(tree)).build();
     Response answer = client.call(TestingRpcTables.get(deep));
     assertError(answer, ErrorCode.PROTOCOL_ERROR);
     assertThat(answer.getError().getMessage()).contains("could not be read").contains("nesting");
@@ -210,11 +212,13 @@ class TestServerRequestFailures {
     ScanSpec spec =
         TestingRpcTables.scan(
             t,
-            new ScanProgram(t.layout(), Optional.of(filter), List.of(K, concat), ScanProgram.NO_LIMIT));
+            new ScanProgram(
+                t.layout(), Optional.of(filter), List.of(K, concat), ScanProgram.NO_LIMIT));
     assertThat(spec.getProgram().getFilter().hasNodes()).isTrue();
     List<List<Object>> rows = rows(page(client.call(TestingRpcTables.get(spec))));
     assertThat(rows)
-        .containsExactly(List.of(1L, "v1" + "x".repeat(depth)), List.of(2L, "v2" + "x".repeat(depth)));
+        .containsExactly(
+            List.of(1L, "v1" + "x".repeat(depth)), List.of(2L, "v2" + "x".repeat(depth)));
 
     Expr tooDeep = concat;
     for (int i = depth; i <= WirePrograms.MAX_EXPR_DEPTH; i++) {
@@ -222,7 +226,8 @@ class TestServerRequestFailures {
     }
     ScanSpec refused =
         TestingRpcTables.scan(
-            t, new ScanProgram(t.layout(), Optional.empty(), List.of(tooDeep), ScanProgram.NO_LIMIT));
+            t,
+            new ScanProgram(t.layout(), Optional.empty(), List.of(tooDeep), ScanProgram.NO_LIMIT));
     Response answer = client.call(TestingRpcTables.get(refused));
     assertError(answer, ErrorCode.STATEMENT_TOO_COMPLEX);
     assertThat(answer.getError().getMessage())

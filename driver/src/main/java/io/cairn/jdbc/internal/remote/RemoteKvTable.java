@@ -99,8 +99,7 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
   /** Fails with STATEMENT_TOO_COMPLEX when {@code request} is too deep to send. */
   private static void checkDepth(ScanRequest request) {
     ScanProgram program = request.program();
-    int depth =
-        program.filter().map(f -> WirePrograms.depth(f, MAX_EXPRESSION_DEPTH)).orElse(0);
+    int depth = program.filter().map(f -> WirePrograms.depth(f, MAX_EXPRESSION_DEPTH)).orElse(0);
     for (Expr e : program.projection()) {
       depth = Math.max(depth, WirePrograms.depth(e, MAX_EXPRESSION_DEPTH));
     }
