@@ -188,6 +188,14 @@ class TestWireExpressionNodes {
     assertProtocolError(() -> WirePrograms.fromProto(nested, 1), "operand");
   }
 
+  @Example
+  void aStackExhaustedByARequestIsSTATEMENT_TOO_COMPLEX() {
+    io.cairn.protocol.Error e = WireMessages.toProto(new StackOverflowError());
+    assertThat(ErrorCode.fromCode(e.getCode())).isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX);
+    assertThat(e.getSqlState()).isEqualTo("54001");
+    assertThat(e.getMessage()).contains("stack").hasSizeLessThan(300);
+  }
+
   record FilterCase(long seed, List<Object[]> rows, io.cairn.core.encoding.RowLayout layout) {}
 
   @Provide

@@ -186,7 +186,9 @@ class TestServerRequestFailures {
   @Test
   void deepExpressionsRunAndTooDeepOnesAreSTATEMENT_TOO_COMPLEX() {
     long scanner = openScan();
-    int depth = 1_200;
+    // the filter (AND, >, then the chain) as deep as a server takes: compiled and evaluated on a
+    // worker's ordinary stack
+    int depth = WirePrograms.MAX_EXPR_DEPTH - 2;
     Expr concat = V;
     Expr plus = N;
     for (int i = 0; i < depth; i++) {
