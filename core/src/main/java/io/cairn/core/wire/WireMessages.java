@@ -260,8 +260,9 @@ public final class WireMessages {
   // --- errors --------------------------------------------------------------------------------
 
   /**
-   * The error message for a failure: a {@link CairnException} keeps its code and message; anything
-   * else is an INTERNAL_ERROR naming the exception.
+   * The error message for a failure: a {@link CairnException} keeps its code and message; a {@link
+   * StackOverflowError} is STATEMENT_TOO_COMPLEX; anything else is an INTERNAL_ERROR naming the
+   * exception.
    */
   public static Error toProto(Throwable failure) {
     ErrorCode code;
@@ -269,6 +270,12 @@ public final class WireMessages {
     if (failure instanceof CairnException e) {
       code = e.errorCode();
       message = e.getMessage();
+    } else if (failure instanceof StackOverflowError) {
+      // a thread's stack exhausted by a request (a deep expression): that request's error only
+      code = ErrorCode.STATEMENT_TOO_COMPLEX;
+      message =
+          "Statement too complex: running it exhausted the server's stack (an expression nested"
+              + " too deeply); split it into simpler statements";
     } else {
       code = ErrorCode.INTERNAL_ERROR;
       message = "Internal error on the server: " + failure;

@@ -4,6 +4,7 @@ import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
@@ -11,6 +12,7 @@ import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,11 +23,20 @@ import java.util.Optional;
  */
 public final class WirePrograms {
   /**
-   * Deeper expressions are refused: the server parses requests on its network threads, whose stacks
-   * are ordinary (it lets protobuf nest 1,000 messages, two per expression level); clients refuse
-   * to send deeper ones with STATEMENT_TOO_COMPLEX.
+   * The deepest expression sent as a tree of messages ({@code Expr.call}): what every version 1
+   * server reads (a tree nests two messages per level, and servers let protobuf nest 1,000). Deeper
+   * expressions travel flat ({@code Expr.nodes}), which no parser recurses into.
    */
-  public static final int MAX_EXPR_DEPTH = 250;
+  public static final int MAX_TREE_DEPTH = 250;
+
+  /**
+   * The deepest expression a server takes (calls on the longest path from the root to a leaf);
+   * deeper is STATEMENT_TOO_COMPLEX, and clients refuse to send one. Above the planner's own limit
+   * (1,200 levels of SQL expression, a few more as Cairn expressions), so that whatever plans
+   * embedded also runs on a server, and well below what an ordinary thread's stack compiles and
+   * evaluates (about 3,000 levels of chained {@code +} or {@code ||} with 1 MB stacks).
+   */
+  public static final int MAX_EXPR_DEPTH = 2_000;
 
   private WirePrograms() {}
 
@@ -66,13 +77,13 @@ public final class WirePrograms {
     int columns = layout.columnCount();
     Optional<Expr> filter =
         message.hasFilter()
-            ? Optional.of(fromProto(message.getFilter(), columns, 0))
+            ? Optional.of(fromProto(message.getFilter(), columns))
             : Optional.empty();
     List<Expr> projection = new ArrayList<>(message.getProjectionCount());
     for (io.cairn.protocol.Expr e : message.getProjectionList()) {
       // a projection may also read the row key pseudo-column, index columnCount (DELETE of a
       // table keyed by hidden row ids projects it; the store's program scanner serves it)
-      projection.add(fromProto(e, columns + 1, 0));
+      projection.add(fromProto(e, columns + 1));
     }
     List<AggregateCall> aggregates = new ArrayList<>(message.getAggregatesCount());
     for (io.cairn.protocol.AggregateCall call : message.getAggregatesList()) {
@@ -168,7 +179,15 @@ public final class WirePrograms {
         () -> new RowLayout(columns, keys, message.getHiddenRowId(), message.getSchemaVersion()));
   }
 
+  /**
+   * The message of an expression: a tree of messages when it is at most {@link #MAX_TREE_DEPTH}
+   * deep, else its nodes in post-order ({@code Expr.nodes}). Neither recurses deeper than that.
+   */
   public static io.cairn.protocol.Expr toProto(Expr expr) {
+    return depth(expr, MAX_TREE_DEPTH) <= MAX_TREE_DEPTH ? toTree(expr) : toNodes(expr);
+  }
+
+  private static io.cairn.protocol.Expr toTree(Expr expr) {
     io.cairn.protocol.Expr.Builder b =
         io.cairn.protocol.Expr.newBuilder().setType(toProto(expr.type()));
     if (expr instanceof Expr.ColumnRef c) {
@@ -181,60 +200,222 @@ public final class WirePrograms {
       Expr.Call c = (Expr.Call) expr;
       io.cairn.protocol.Call.Builder call = io.cairn.protocol.Call.newBuilder().setOp(c.op().id());
       for (Expr operand : c.operands()) {
-        call.addOperands(toProto(operand));
+        call.addOperands(toTree(operand));
       }
       b.setCall(call);
     }
     return b.build();
   }
 
+  /** The expression as its nodes in post-order, without recursion. */
+  static io.cairn.protocol.Expr toNodes(Expr expr) {
+    // pre-order visiting operands right to left, reversed, is post-order left to right
+    List<Expr> preOrder = new ArrayList<>();
+    ArrayDeque<Expr> stack = new ArrayDeque<>();
+    stack.push(expr);
+    while (!stack.isEmpty()) {
+      Expr e = stack.pop();
+      preOrder.add(e);
+      if (e instanceof Expr.Call c) {
+        for (Expr operand : c.operands()) {
+          stack.push(operand);
+        }
+      }
+    }
+    io.cairn.protocol.ExprNodes.Builder nodes = io.cairn.protocol.ExprNodes.newBuilder();
+    for (int i = preOrder.size() - 1; i >= 0; i--) {
+      Expr e = preOrder.get(i);
+      io.cairn.protocol.ExprNode.Builder n =
+          io.cairn.protocol.ExprNode.newBuilder().setType(toProto(e.type()));
+      if (e instanceof Expr.ColumnRef c) {
+        n.setColumn(c.index());
+      } else if (e instanceof Expr.Literal l) {
+        n.setLiteral(WireValues.encode(l.value()));
+      } else if (e instanceof Expr.Param p) {
+        n.setParam(p.index());
+      } else {
+        Expr.Call c = (Expr.Call) e;
+        n.setOp(c.op().id()).setOperandCount(c.operands().size());
+      }
+      nodes.addNodes(n);
+    }
+    return io.cairn.protocol.Expr.newBuilder()
+        .setType(toProto(expr.type()))
+        .setNodes(nodes)
+        .build();
+  }
+
+  /**
+   * The depth of {@code expr}: calls on its longest path from the root to a leaf (a leaf is 0),
+   * found without recursion; once it exceeds {@code cap} the answer is some depth above it.
+   */
+  public static int depth(Expr expr, int cap) {
+    ArrayDeque<Expr> nodes = new ArrayDeque<>();
+    ArrayDeque<Integer> depths = new ArrayDeque<>();
+    nodes.push(expr);
+    depths.push(0);
+    int deepest = 0;
+    while (!nodes.isEmpty()) {
+      Expr e = nodes.pop();
+      int above = depths.pop();
+      if (e instanceof Expr.Call c) {
+        int depth = above + 1;
+        deepest = Math.max(deepest, depth);
+        if (deepest > cap) {
+          return deepest;
+        }
+        for (Expr operand : c.operands()) {
+          nodes.push(operand);
+          depths.push(depth);
+        }
+      }
+    }
+    return deepest;
+  }
+
   /**
    * The expression of a message, over rows of {@code columns} columns.
    *
-   * @throws CairnException PROTOCOL_ERROR when it is not a valid expression
+   * @throws CairnException PROTOCOL_ERROR when it is not a valid expression, STATEMENT_TOO_COMPLEX
+   *     when it is deeper than {@link #MAX_EXPR_DEPTH}
    */
   public static Expr fromProto(io.cairn.protocol.Expr message, int columns) {
-    return fromProto(message, columns, 0);
+    if (message.getKindCase() == io.cairn.protocol.Expr.KindCase.NODES) {
+      if (!message.hasType()) {
+        throw WireValues.malformed("an expression without a type");
+      }
+      DataType type = fromProto(message.getType());
+      Expr root = fromNodes(message.getNodes(), columns);
+      if (!root.type().equals(type)) {
+        throw WireValues.malformed(
+            "an expression of type ["
+                + type
+                + "] whose root node is of type ["
+                + root.type()
+                + "]");
+      }
+      return root;
+    }
+    return fromTree(message, columns, 0);
   }
 
-  private static Expr fromProto(io.cairn.protocol.Expr message, int columns, int depth) {
+  private static Expr fromTree(io.cairn.protocol.Expr message, int columns, int depth) {
     if (depth > MAX_EXPR_DEPTH) {
-      throw WireValues.malformed("an expression nested deeper than " + MAX_EXPR_DEPTH + " levels");
+      throw tooDeep();
     }
     if (!message.hasType()) {
       throw WireValues.malformed("an expression without a type");
     }
     DataType type = fromProto(message.getType());
     return switch (message.getKindCase()) {
-      case COLUMN -> {
-        int index = message.getColumn();
-        if (index < 0 || index >= columns) {
-          throw WireValues.malformed(
-              "a column reference [" + index + "]: expected 0.." + (columns - 1));
-        }
-        yield new Expr.ColumnRef(index, type);
-      }
-      case LITERAL -> {
-        Object value = WireValues.decode(message.getLiteral());
-        yield rethrowAsProtocolError(() -> new Expr.Literal(value, type));
-      }
-      case PARAM -> {
-        if (message.getParam() < 0) {
-          throw WireValues.malformed("a parameter index [" + message.getParam() + "]");
-        }
-        yield new Expr.Param(message.getParam(), type);
-      }
+      case COLUMN -> column(message.getColumn(), type, columns);
+      case LITERAL -> literal(message.getLiteral(), type);
+      case PARAM -> param(message.getParam(), type);
       case CALL -> {
         io.cairn.protocol.Call call = message.getCall();
         Op op = rethrowAsProtocolError(() -> Op.fromId(call.getOp()));
         List<Expr> operands = new ArrayList<>(call.getOperandsCount());
         for (io.cairn.protocol.Expr operand : call.getOperandsList()) {
-          operands.add(fromProto(operand, columns, depth + 1));
+          if (operand.getKindCase() == io.cairn.protocol.Expr.KindCase.NODES) {
+            throw WireValues.malformed("an operand sent as expression nodes (only whole ones are)");
+          }
+          operands.add(fromTree(operand, columns, depth + 1));
         }
         yield rethrowAsProtocolError(() -> new Expr.Call(op, operands, type));
       }
+      case NODES -> throw new IllegalStateException("handled by the caller");
       case KIND_NOT_SET -> throw WireValues.malformed("an expression of no kind");
     };
+  }
+
+  /** Rebuilds a post-order list of nodes with an explicit stack. */
+  private static Expr fromNodes(io.cairn.protocol.ExprNodes message, int columns) {
+    int count = message.getNodesCount();
+    List<Expr> stack = new ArrayList<>();
+    int[] depths = new int[Math.min(count, 1024)];
+    for (int i = 0; i < count; i++) {
+      io.cairn.protocol.ExprNode node = message.getNodes(i);
+      if (!node.hasType()) {
+        throw WireValues.malformed("expression node [" + i + "] without a type");
+      }
+      DataType type = fromProto(node.getType());
+      int operandCount = node.getOperandCount();
+      if (node.getKindCase() != io.cairn.protocol.ExprNode.KindCase.OP && operandCount != 0) {
+        throw WireValues.malformed(
+            "expression node [" + i + "]: a leaf with [" + operandCount + "] operands");
+      }
+      Expr expr;
+      int depth = 0;
+      switch (node.getKindCase()) {
+        case COLUMN -> expr = column(node.getColumn(), type, columns);
+        case LITERAL -> expr = literal(node.getLiteral(), type);
+        case PARAM -> expr = param(node.getParam(), type);
+        case OP -> {
+          Op op = rethrowAsProtocolError(() -> Op.fromId(node.getOp()));
+          if (operandCount < 0 || operandCount > stack.size()) {
+            throw WireValues.malformed(
+                "expression node ["
+                    + i
+                    + "]: a call of ["
+                    + operandCount
+                    + "] operands, expected 0.."
+                    + stack.size()
+                    + " (the nodes before it)");
+          }
+          int first = stack.size() - operandCount;
+          List<Expr> tail = stack.subList(first, stack.size());
+          List<Expr> operands = new ArrayList<>(tail);
+          tail.clear();
+          for (int k = first; k < first + operandCount; k++) {
+            depth = Math.max(depth, depths[k]);
+          }
+          depth++;
+          if (depth > MAX_EXPR_DEPTH) {
+            throw tooDeep();
+          }
+          expr = rethrowAsProtocolError(() -> new Expr.Call(op, operands, type));
+        }
+        default -> throw WireValues.malformed("expression node [" + i + "] of no kind");
+      }
+      if (stack.size() == depths.length) {
+        depths = java.util.Arrays.copyOf(depths, depths.length * 2);
+      }
+      depths[stack.size()] = depth;
+      stack.add(expr);
+    }
+    if (stack.size() != 1) {
+      throw WireValues.malformed(
+          "expression nodes that make [" + stack.size() + "] expressions, expected 1");
+    }
+    return stack.get(0);
+  }
+
+  private static Expr column(int index, DataType type, int columns) {
+    if (index < 0 || index >= columns) {
+      throw WireValues.malformed(
+          "a column reference [" + index + "]: expected 0.." + (columns - 1));
+    }
+    return new Expr.ColumnRef(index, type);
+  }
+
+  private static Expr literal(com.google.protobuf.ByteString bytes, DataType type) {
+    Object value = WireValues.decode(bytes);
+    return rethrowAsProtocolError(() -> new Expr.Literal(value, type));
+  }
+
+  private static Expr param(int index, DataType type) {
+    if (index < 0) {
+      throw WireValues.malformed("a parameter index [" + index + "]");
+    }
+    return new Expr.Param(index, type);
+  }
+
+  private static CairnException tooDeep() {
+    return new CairnException(
+        ErrorCode.STATEMENT_TOO_COMPLEX,
+        "Statement too complex: expression nested deeper than ["
+            + MAX_EXPR_DEPTH
+            + "] levels; split it or use IN lists, CASE or helper columns");
   }
 
   public static io.cairn.protocol.AggregateCall toProto(AggregateCall call) {
@@ -265,8 +446,7 @@ public final class WirePrograms {
     try {
       return constructor.get();
     } catch (CairnException | IllegalArgumentException | NullPointerException e) {
-      throw new CairnException(
-          io.cairn.core.error.ErrorCode.PROTOCOL_ERROR, "Malformed message: " + e.getMessage(), e);
+      throw new CairnException(ErrorCode.PROTOCOL_ERROR, "Malformed message: " + e.getMessage(), e);
     }
   }
 }

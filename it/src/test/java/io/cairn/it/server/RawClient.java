@@ -134,6 +134,21 @@ final class RawClient implements AutoCloseable {
     out.flush();
   }
 
+  /**
+   * Sends one whole frame that starts as a request with the next id but is not a Request (its
+   * OpenScan body is a varint that never ends), as a client with a broken encoder might; returns
+   * the id.
+   */
+  long sendUnparsableRequest() throws IOException {
+    long id = nextId();
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.writeBytes(Request.newBuilder().setId(id).build().toByteArray());
+    // field 32 (open_scan), length-delimited, 3 bytes: 0xFF 0xFF 0xFF
+    body.writeBytes(new byte[] {(byte) 0x82, 0x02, 3, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+    sendFrame(body.toByteArray());
+    return id;
+  }
+
   /** Sends {@code bytes} exactly as given (a length prefix that lies, half a frame, ...). */
   void sendRaw(byte[] bytes) throws IOException {
     out.write(bytes);

@@ -368,6 +368,10 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof UnreadableRequest unreadable) {
+      unreadable(unreadable);
+      return;
+    }
     Request request = (Request) msg;
     server.metrics().request();
     requestCount.incrementAndGet();
@@ -403,6 +407,22 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         updateReading();
       }
       default -> admit(request);
+    }
+  }
+
+  /**
+   * A frame that is not a request, with a readable id: answered PROTOCOL_ERROR for that id; the
+   * connection goes on (before Hello it is closed after the answer, as for any other request).
+   */
+  private void unreadable(UnreadableRequest r) {
+    server.metrics().request();
+    requestCount.incrementAndGet();
+    bytesIn.addAndGet(FrameDecoder.LENGTH_BYTES + r.frameBytes());
+    LOG.debug("Connection {}: {}", describe(), r.message());
+    if (phase == Phase.AWAITING_HELLO) {
+      writeAndClose(error(r.id(), ErrorCode.PROTOCOL_ERROR, r.message()));
+    } else if (phase != Phase.CLOSED) {
+      write(error(r.id(), ErrorCode.PROTOCOL_ERROR, r.message()));
     }
   }
 

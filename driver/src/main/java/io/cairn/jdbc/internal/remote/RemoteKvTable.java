@@ -90,41 +90,27 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
 
   /**
    * The deepest expression a scan program sent to a server may have ({@link
-   * WirePrograms#MAX_EXPR_DEPTH}): the server parses requests recursively on its network threads,
-   * which have ordinary stacks. Embedded scans take deeper ones (the planner's limit).
+   * WirePrograms#MAX_EXPR_DEPTH}, what servers take): above the planner's own limit, so every
+   * statement that plans runs remotely as it does embedded; this check only keeps a deeper program
+   * (from the KV SPI directly) from costing a round trip to fail.
    */
   static final int MAX_EXPRESSION_DEPTH = WirePrograms.MAX_EXPR_DEPTH;
 
   /** Fails with STATEMENT_TOO_COMPLEX when {@code request} is too deep to send. */
   private static void checkDepth(ScanRequest request) {
     ScanProgram program = request.program();
-    int depth = program.filter().map(RemoteKvTable::depth).orElse(0);
+    int depth = program.filter().map(f -> WirePrograms.depth(f, MAX_EXPRESSION_DEPTH)).orElse(0);
     for (Expr e : program.projection()) {
-      depth = Math.max(depth, depth(e));
+      depth = Math.max(depth, WirePrograms.depth(e, MAX_EXPRESSION_DEPTH));
     }
     if (depth > MAX_EXPRESSION_DEPTH) {
       throw new CairnException(
           ErrorCode.STATEMENT_TOO_COMPLEX,
           "Statement too complex: expression nested deeper than ["
               + MAX_EXPRESSION_DEPTH
-              + "] levels cannot be sent to a server, found ["
-              + depth
-              + "]; split it or use IN lists, CASE or helper columns");
+              + "] levels cannot be sent to a server, found more; split it or use IN lists, CASE"
+              + " or helper columns");
     }
-  }
-
-  private static int depth(Expr expr) {
-    if (!(expr instanceof Expr.Call call)) {
-      return 0;
-    }
-    int deepest = 0;
-    for (Expr operand : call.operands()) {
-      deepest = Math.max(deepest, depth(operand));
-      if (deepest > MAX_EXPRESSION_DEPTH) {
-        break;
-      }
-    }
-    return deepest + 1;
   }
 
   @Override

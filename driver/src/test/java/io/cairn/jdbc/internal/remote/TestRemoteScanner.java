@@ -8,9 +8,11 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.wire.RowPageWriter;
+import io.cairn.core.wire.WirePrograms;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.RowScanner;
@@ -108,6 +110,47 @@ class TestRemoteScanner {
       assertThat(scanner.next()).containsExactly(1);
     }
     assertThat(server.nextRequest().hasOpenScan()).isTrue();
+  }
+
+  /** {@code depth} nested NOTs over a comparison of column 0. */
+  private static ScanRequest deepScan(int depth) {
+    Expr e =
+        new Expr.Call(
+            Op.GREATER_THAN,
+            List.of(new Expr.ColumnRef(0, DataType.INTEGER), new Expr.Literal(0, DataType.INTEGER)),
+            DataType.BOOLEAN);
+    for (int i = 1; i < depth; i++) {
+      e = new Expr.Call(Op.NOT, List.of(e), DataType.BOOLEAN);
+    }
+    ScanProgram program = new ScanProgram(LAYOUT, Optional.of(e), List.of(e), ScanProgram.NO_LIMIT);
+    return new ScanRequest(List.of(KeyRange.ALL), program, EvalContext.EMPTY, true);
+  }
+
+  @Test
+  void deepProgramsTravelFlatAndTooDeepOnesAreRefusedBeforeSending() throws Exception {
+    TestingRpcServer server =
+        new TestingRpcServer((request, c) -> c.answer(request, page(0, true, 1)));
+    resources.add(server);
+    RemoteKvTable table = table(server);
+    assertThatThrownBy(() -> table.scan(deepScan(WirePrograms.MAX_EXPR_DEPTH + 1)))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX);
+              assertThat(e.getMessage()).contains("[" + WirePrograms.MAX_EXPR_DEPTH + "]");
+            });
+    try (RowScanner scanner = table.scan(deepScan(1_500))) {
+      assertThat(scanner.next()).containsExactly(1);
+    }
+    // the first request the server saw: the refused scan sent nothing
+    Request open = server.nextRequest();
+    assertThat(open.hasOpenScan()).isTrue();
+    io.cairn.protocol.ScanProgram sent = open.getOpenScan().getScan().getProgram();
+    assertThat(sent.getFilter().hasNodes()).isTrue();
+    assertThat(sent.getProjection(0).hasNodes()).isTrue();
+    // compared as flat messages (comparing 1,500-level records recurses deeply)
+    assertThat(WirePrograms.toProto(WirePrograms.fromProto(sent))).isEqualTo(sent);
+    assertThat(WirePrograms.toProto(deepScan(1_500).program())).isEqualTo(sent);
   }
 
   @Test
