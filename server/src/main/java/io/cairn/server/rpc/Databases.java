@@ -1,5 +1,6 @@
 package io.cairn.server.rpc;
 
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.catalog.StoreCatalog;
@@ -209,6 +210,8 @@ final class Databases implements AutoCloseable {
     }
     Optional<Path> dir = directory(name);
     boolean exists = name.isEmpty() || dir.map(Files::isDirectory).orElse(false);
+    // only what this creation made is removed when it fails, never a file that was there
+    boolean madeHere = !exists && dir.isPresent() && !Files.exists(dir.get(), NOFOLLOW_LINKS);
     if (!exists && !mayCreate && !policy.mayCreate(user)) {
       throw new CairnException(
           ErrorCode.PERMISSION_DENIED,
@@ -250,7 +253,7 @@ final class Databases implements AutoCloseable {
           e.addSuppressed(suppressed);
         }
       }
-      if (!exists && dir.isPresent()) {
+      if (madeHere) {
         try {
           deleteTree(dir.get());
         } catch (IOException | RuntimeException suppressed) {
