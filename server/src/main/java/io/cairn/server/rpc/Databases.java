@@ -240,10 +240,10 @@ final class Databases implements AutoCloseable {
               snapshotMaxAgeMillis(store),
               name.isEmpty() || dir.isEmpty());
       LOG.info(
-          "{} database {} ({})",
-          exists ? "Opened" : "Created",
+          "Opened database {} ({}{})",
           db.displayName(),
-          dir.map(Path::toString).orElse("in memory"));
+          dir.map(Path::toString).orElse("in memory"),
+          exists ? "" : ", created");
       return db;
     } catch (RuntimeException | Error e) {
       if (store != null) {
