@@ -21,6 +21,8 @@ public enum ErrorCode {
   UNKNOWN_TABLE_OPTION(9, "42601", USER_ERROR),
   INVALID_TABLE_OPTION_VALUE(10, "22023", USER_ERROR),
   SCHEMA_NOT_FOUND(11, "3F000", USER_ERROR),
+  /** The user lacks a privilege (e.g. creating a database on a server): names the rule. */
+  PERMISSION_DENIED(12, "42501", USER_ERROR),
   // 23: integrity constraints
   DUPLICATE_KEY(20, "23505", USER_ERROR),
   NOT_NULL_VIOLATION(21, "23502", USER_ERROR),

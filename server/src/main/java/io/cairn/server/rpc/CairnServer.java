@@ -16,6 +16,7 @@ import io.cairn.server.status.ClientInfo;
 import io.cairn.server.status.MemstoreStatus;
 import io.cairn.server.status.ServerInfo;
 import io.cairn.server.status.ServerStatus;
+import io.cairn.server.status.StatusAccess;
 import io.cairn.server.status.StatusServer;
 import io.cairn.server.status.StoreStatus;
 import io.cairn.server.status.TableStatus;
@@ -30,6 +31,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -168,13 +170,15 @@ public final class CairnServer implements AutoCloseable {
     requireNonNull(config, "config is null");
     requireNonNull(authenticator, "authenticator is null");
     long instanceId = new SecureRandom().nextLong();
-    Databases databases = new Databases(config.data(), config.storeSettings(), opener, instanceId);
+    Databases databases =
+        new Databases(
+            config.data(), config.storeSettings(), opener, instanceId, config.databasePolicy());
     ThreadPoolExecutor workers = null;
     EventLoopGroup acceptors = null;
     EventLoopGroup io = null;
     ScheduledExecutorService timer = null;
     try {
-      databases.open(""); // the default database: a bad data directory fails the start
+      databases.openDefault(); // a bad data directory fails the start
       workers =
           new ThreadPoolExecutor(
               config.workerThreads(),
@@ -244,12 +248,19 @@ public final class CairnServer implements AutoCloseable {
       Future<?> unused =
           timer.scheduleWithFixedDelay(
               server::expireScanners, period, period, TimeUnit.NANOSECONDS);
+      scheduleIdleDatabases(timer, databases, config.databasePolicy());
       metrics.register(server.port());
       if (config.httpPort() >= 0) {
         try {
           server.statusServer =
               StatusServer.start(
-                  new InetSocketAddress(config.httpHost(), config.httpPort()), server::status);
+                  new InetSocketAddress(config.httpHost(), config.httpPort()),
+                  server::status,
+                  authenticator.required()
+                      ? StatusAccess.users(
+                          authenticator::authenticate, config.databasePolicy().admins())
+                      : StatusAccess.open(),
+                  statusTls(sslContext));
         } catch (RuntimeException e) {
           try {
             server.close();
@@ -289,6 +300,45 @@ public final class CairnServer implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** Closes idle databases every half idle timeout (at most every 10 s), unless it is zero. */
+  private static void scheduleIdleDatabases(
+      ScheduledExecutorService timer, Databases databases, DatabasePolicy policy) {
+    long idle = policy.idleTimeout().toNanos();
+    if (idle <= 0) {
+      return;
+    }
+    long period =
+        Math.max(
+            TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 2, TimeUnit.SECONDS.toNanos(10)));
+    Future<?> unused =
+        timer.scheduleWithFixedDelay(
+            () -> {
+              try {
+                databases.closeIdle();
+              } catch (RuntimeException e) {
+                LOG.warn("Closing idle databases failed", e);
+              }
+            },
+            period,
+            period,
+            TimeUnit.NANOSECONDS);
+  }
+
+  /** The status page's TLS: the network server's certificate and key, when its TLS is on. */
+  private static javax.net.ssl.SSLContext statusTls(SslContext sslContext) {
+    if (sslContext == null) {
+      return null;
+    }
+    if (sslContext instanceof JdkSslContext jdk) {
+      return jdk.context();
+    }
+    throw new CairnException(
+        ErrorCode.INVALID_ARGUMENT,
+        "The status page needs a JDK TLS context, found ["
+            + sslContext.getClass().getSimpleName()
+            + "]: turn the status page off (http.port=-1)");
   }
 
   /** The server's version (Cairn's), or "unknown" when run from unbuilt sources. */
@@ -393,19 +443,24 @@ public final class CairnServer implements AutoCloseable {
     long memstoreBytes = 0;
     int named = 0;
     for (Database db : databases) {
-      if (!(db.store() instanceof EmbeddedStore store)) {
-        continue;
+      if (!(db.store() instanceof EmbeddedStore store) || !db.tryAcquire()) {
+        continue; // closing (idle): not shown
       }
-      StoreStatus s = StoreStatus.collect(store);
+      StoreStatus s;
+      Map<String, String> sqlNames = new HashMap<>();
+      try {
+        s = StoreStatus.collect(store);
+        for (TableDescriptor d : db.catalog().tables()) {
+          sqlNames.put(d.kvTableName(), d.qualifiedName());
+        }
+      } finally {
+        db.endPeek();
+      }
       String prefix = db.name().isEmpty() ? "" : db.name() + ":";
       if (db.name().isEmpty()) {
         base = s;
       } else {
         named++;
-      }
-      Map<String, String> sqlNames = new HashMap<>();
-      for (TableDescriptor d : db.catalog().tables()) {
-        sqlNames.put(d.kvTableName(), d.qualifiedName());
       }
       for (TableStatus t : s.tables()) {
         String sqlName = sqlNames.get(t.name());

@@ -175,7 +175,12 @@ final class RequestHandler {
             ErrorCode.AUTHENTICATION_FAILED, "Authentication failed: wrong user or password");
       }
     }
-    Database db = server.databases().open(hello.getDatabase());
+    // held by the session until its connection closes (ServerConnection.opened); privileges go
+    // by the authenticated user only (without authentication the user is just a label)
+    Database db =
+        server
+            .databases()
+            .acquire(hello.getDatabase(), authenticator.required() ? hello.getUser() : "");
     long session = server.nextSessionId();
     connection.opened(db, session, hello.getUser(), hello.getClientName());
     LOG.debug(

@@ -44,6 +44,8 @@ import java.util.regex.Pattern;
  * @param slowRequestMillis requests that take at least this long are logged as slow
  * @param shutdownTimeout how long a graceful shutdown lets running requests finish
  * @param hashCacheMaxBytes all connections' broadcast hash caches together
+ * @param databasePolicy who may create databases, the administrators, how many databases may be
+ *     open and when an idle one closes
  * @param tlsCertificate PEM certificate chain; TLS is on when present
  * @param tlsKey PEM private key (PKCS#8), present exactly when the certificate is
  * @param tlsKeyPassword the key's password, when it is encrypted
@@ -68,6 +70,7 @@ public record ServerConfig(
     long slowRequestMillis,
     Duration shutdownTimeout,
     long hashCacheMaxBytes,
+    DatabasePolicy databasePolicy,
     Optional<Path> tlsCertificate,
     Optional<Path> tlsKey,
     Optional<String> tlsKeyPassword,
@@ -92,6 +95,13 @@ public record ServerConfig(
   public static final String SLOW_REQUEST_MILLIS = "slow-request-millis";
   public static final String SHUTDOWN_TIMEOUT = "shutdown-timeout";
   public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
+
+  // databases and privileges (see DatabasePolicy)
+  public static final String ADMINS = "admins";
+  public static final String CREATE_DATABASES = "create-databases";
+  public static final String MAX_DATABASES = "max-databases";
+  public static final String DATABASE_IDLE_TIMEOUT = "database-idle-timeout";
+
   public static final String TLS_CERTIFICATE = "tls.certificate";
   public static final String TLS_KEY = "tls.key";
   public static final String TLS_KEY_PASSWORD = "tls.key-password";
@@ -125,6 +135,10 @@ public record ServerConfig(
           SLOW_REQUEST_MILLIS,
           SHUTDOWN_TIMEOUT,
           HASH_CACHE_MAX_BYTES,
+          ADMINS,
+          CREATE_DATABASES,
+          MAX_DATABASES,
+          DATABASE_IDLE_TIMEOUT,
           TLS_CERTIFICATE,
           TLS_KEY,
           TLS_KEY_PASSWORD);
@@ -137,6 +151,7 @@ public record ServerConfig(
     requireNonNull(data, "data is null");
     requireNonNull(scannerIdleTimeout, "scannerIdleTimeout is null");
     requireNonNull(shutdownTimeout, "shutdownTimeout is null");
+    requireNonNull(databasePolicy, "databasePolicy is null");
     requireNonNull(tlsCertificate, "tlsCertificate is null");
     requireNonNull(tlsKey, "tlsKey is null");
     requireNonNull(tlsKeyPassword, "tlsKeyPassword is null");
@@ -226,6 +241,7 @@ public record ServerConfig(
         number(properties, SLOW_REQUEST_MILLIS, 1000, 0, Long.MAX_VALUE),
         duration(properties, SHUTDOWN_TIMEOUT, Duration.ofSeconds(30), Duration.ZERO),
         size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
+        databasePolicy(properties, users),
         certificate,
         key,
         password,
@@ -267,6 +283,7 @@ public record ServerConfig(
         slowRequestMillis,
         shutdownTimeout,
         hashCacheMaxBytes,
+        databasePolicy,
         tlsCertificate,
         tlsKey,
         tlsKeyPassword,
@@ -311,6 +328,8 @@ public record ServerConfig(
         + shutdownTimeout
         + ", hashCacheMaxBytes="
         + hashCacheMaxBytes
+        + ", "
+        + databasePolicy
         + ", tls="
         + tls()
         + ", users="
@@ -326,6 +345,60 @@ public record ServerConfig(
     return new CairnException(
         ErrorCode.INVALID_ARGUMENT,
         "Invalid server setting " + key + ": expected " + expected + ", found [" + found + "]");
+  }
+
+  /**
+   * The databases' settings: {@code create-databases} is {@code any} without users (the anonymous
+   * quick start) and {@code admin} with users; {@code admins} must name configured users.
+   */
+  private static DatabasePolicy databasePolicy(
+      Map<String, String> properties, Map<String, String> users) {
+    Set<String> admins = new TreeSet<>();
+    String adminText = properties.getOrDefault(ADMINS, "");
+    for (String name : adminText.split(",", -1)) {
+      String admin = name.strip();
+      if (admin.isEmpty()) {
+        if (!adminText.isBlank()) {
+          throw invalid(ADMINS, "a comma-separated list of user names", adminText);
+        }
+        continue;
+      }
+      if (!users.containsKey(USER_PREFIX + admin)) {
+        throw new CairnException(
+            ErrorCode.INVALID_ARGUMENT,
+            "Invalid server setting "
+                + ADMINS
+                + ": expected names of configured users (a "
+                + USER_PREFIX
+                + "NAME entry each), found ["
+                + admin
+                + "] without a "
+                + USER_PREFIX
+                + admin
+                + " entry");
+      }
+      admins.add(admin);
+    }
+    DatabasePolicy.CreateRule fallback =
+        users.isEmpty() ? DatabasePolicy.CreateRule.ANY : DatabasePolicy.CreateRule.ADMIN;
+    DatabasePolicy.CreateRule create = fallback;
+    String createText = properties.get(CREATE_DATABASES);
+    if (createText != null) {
+      create =
+          switch (createText.strip().toLowerCase(Locale.ROOT)) {
+            case "admin" -> DatabasePolicy.CreateRule.ADMIN;
+            case "any" -> DatabasePolicy.CreateRule.ANY;
+            case "none" -> DatabasePolicy.CreateRule.NONE;
+            default -> throw invalid(CREATE_DATABASES, "admin, any or none", createText);
+          };
+    }
+    String idleText = properties.get(DATABASE_IDLE_TIMEOUT);
+    Duration idle =
+        idleText != null && idleText.strip().equals("0")
+            ? Duration.ZERO
+            : duration(properties, DATABASE_IDLE_TIMEOUT, Duration.ofMinutes(10), Duration.ZERO);
+    return new DatabasePolicy(
+        create, admins, (int) number(properties, MAX_DATABASES, 64, 1, 1 << 20), idle);
   }
 
   private static String host(Map<String, String> properties, String key) {

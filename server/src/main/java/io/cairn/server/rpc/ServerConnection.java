@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -98,6 +99,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final AtomicLong answered = new AtomicLong();
   private final AtomicLong bytesIn = new AtomicLong();
   private final AtomicLong bytesOut = new AtomicLong();
+  private final AtomicBoolean databaseReleased = new AtomicBoolean();
   private final Object stateLock = new Object();
   private boolean closed; // guarded by stateLock
   private volatile Database database;
@@ -172,13 +174,16 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Records a successful Hello: the connection joins {@code db} (and hears its events).
+   * Records a successful Hello: the connection joins {@code db} (and hears its events), and holds
+   * it (acquired by the caller) until it closed and its last request ended.
    *
-   * @throws CairnException CONNECTION_CLOSED when the connection closed meanwhile
+   * @throws CairnException CONNECTION_CLOSED (and releases {@code db}) when the connection closed
+   *     meanwhile
    */
   void opened(Database db, long session, String userName, String client) {
     synchronized (stateLock) {
       if (closed) {
+        db.release();
         throw new CairnException(ErrorCode.CONNECTION_CLOSED, "The connection closed");
       }
       this.sessionId = session;
@@ -186,6 +191,24 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       this.clientName = client;
       this.database = db;
       db.connections().add(this);
+    }
+  }
+
+  /**
+   * Gives back the session's database once the connection closed and its last request ended (a
+   * request still running may use its store); at most once.
+   */
+  private void releaseDatabaseWhenDone() {
+    if (phase == Phase.CLOSED && calls.isEmpty() && databaseReleased.compareAndSet(false, true)) {
+      Database db;
+      synchronized (stateLock) {
+        db = database;
+      }
+      if (db != null) {
+        db.release();
+      } else {
+        databaseReleased.set(false); // no session: nothing held (a Hello still running releases)
+      }
     }
   }
 
@@ -363,6 +386,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         requestCount.get(),
         open.size(),
         pinned.size());
+    releaseDatabaseWhenDone();
     super.channelInactive(ctx);
   }
 
@@ -634,6 +658,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         waiting.addFirst(c.request());
       }
     }
+    releaseDatabaseWhenDone();
     startWaiting();
   }
 
@@ -771,6 +796,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
           built.hasError() ? " and failed: " + built.getError().getMessage() : "");
     }
     calls.remove(call.id(), call);
+    releaseDatabaseWhenDone();
     Response done = built;
     try {
       channel.eventLoop().execute(() -> completed(call, done));

@@ -9,22 +9,30 @@ import java.util.List;
 /**
  * A status snapshot as the JSON of {@code GET /status.json}: the same figures as the page, sizes in
  * bytes, durations in milliseconds, times as ISO-8601 instants, keys both as the page writes them
- * ({@code startKey}) and in hexadecimal ({@code startKeyHex}).
+ * ({@code startKey}) and in hexadecimal ({@code startKeyHex}). What the {@link StatusView} hides is
+ * left out (the fields, not just their values): keys unless {@code view.keys()}, client addresses
+ * and user names unless {@code view.clients()}; {@code view} says which.
  */
 final class StatusJson {
   private StatusJson() {}
 
-  static String render(ServerStatus status) {
+  static String render(ServerStatus status, StatusView view) {
     Json j = new Json().beginObject();
     j.field("takenAt", status.takenAt().toString());
+    j.name("view")
+        .beginObject()
+        .field("clients", view.clients())
+        .field("keys", view.keys())
+        .endObject();
     server(j.name("server"), status.server());
-    store(j.name("store"), status.store());
+    store(j.name("store"), status.store(), view);
     j.name("clients").beginArray();
     for (ClientInfo c : status.clients()) {
-      j.beginObject()
-          .field("remoteAddress", c.remoteAddress())
-          .field("user", c.user())
-          .field("sessionId", c.sessionId())
+      j.beginObject();
+      if (view.clients()) {
+        j.field("remoteAddress", c.remoteAddress()).field("user", c.user());
+      }
+      j.field("sessionId", c.sessionId())
           .field("connectedSince", c.connectedSince().toString())
           .field("requestsServed", c.requestsServed())
           .field("openScanners", c.openScanners())
@@ -36,10 +44,11 @@ final class StatusJson {
     j.endArray();
     j.name("slowRequests").beginArray();
     for (SlowRequest r : status.slowRequests()) {
-      j.beginObject()
-          .field("startTime", r.startTime().toString())
-          .field("client", r.client())
-          .field("requestType", r.requestType())
+      j.beginObject().field("startTime", r.startTime().toString());
+      if (view.clients()) {
+        j.field("client", r.client());
+      }
+      j.field("requestType", r.requestType())
           .field("table", r.table())
           .field("durationMillis", r.duration().toMillis())
           .field("rows", r.rows())
@@ -60,7 +69,7 @@ final class StatusJson {
         .endObject();
   }
 
-  private static void store(Json j, StoreStatus s) {
+  private static void store(Json j, StoreStatus s, StatusView view) {
     j.beginObject().field("name", s.name()).field("durable", s.durable());
     j.name("tables").beginArray();
     for (TableStatus t : s.tables()) {
@@ -71,13 +80,14 @@ final class StatusJson {
           .field("memstoreBytes", t.memstoreBytes());
       j.name("regions").beginArray();
       for (RegionInfo r : t.regions()) {
-        j.beginObject()
-            .field("regionId", r.regionId())
-            .field("startKey", Formats.key(r.range().start()))
-            .field("stopKey", Formats.key(r.range().stop()))
-            .field("startKeyHex", r.range().start().toString())
-            .field("stopKeyHex", r.range().stop().toString())
-            .field("fileCount", r.fileCount())
+        j.beginObject().field("regionId", r.regionId());
+        if (view.keys()) {
+          j.field("startKey", Formats.key(r.range().start()))
+              .field("stopKey", Formats.key(r.range().stop()))
+              .field("startKeyHex", r.range().start().toString())
+              .field("stopKeyHex", r.range().stop().toString());
+        }
+        j.field("fileCount", r.fileCount())
             .field("fileBytes", r.fileBytes())
             .field("memstoreBytes", r.memstoreBytes())
             .endObject();

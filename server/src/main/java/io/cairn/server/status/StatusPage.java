@@ -15,7 +15,8 @@ import java.util.List;
  * A status snapshot as the HTML of {@code GET /}: one page in the manner of HBase's region server
  * UI, sections Server, Tables and regions, Memstores, Block cache, Compactions, Clients, Slow
  * requests. Every value is HTML-escaped; sizes are shown in binary units with the exact byte count
- * in the cell's title. No script.
+ * in the cell's title. No script. What the {@link StatusView} hides (keys, client addresses and
+ * user names) is not in the page at all: its cells say "hidden".
  */
 final class StatusPage {
   private static final String STYLE =
@@ -27,12 +28,17 @@ final class StatusPage {
           + "td.k{font-family:monospace}nav a{margin-right:1em}.none{color:#777}"
           + "footer{margin-top:2em;color:#777;font-size:.9em}";
 
+  private static final String HIDDEN = "hidden";
+
   private final StringBuilder out = new StringBuilder(8192);
+  private final StatusView view;
 
-  private StatusPage() {}
+  private StatusPage(StatusView view) {
+    this.view = view;
+  }
 
-  static String render(ServerStatus status) {
-    return new StatusPage().page(status);
+  static String render(ServerStatus status, StatusView view) {
+    return new StatusPage(view).page(status);
   }
 
   private String page(ServerStatus s) {
@@ -79,6 +85,11 @@ final class StatusPage {
 
   private void tables(List<TableStatus> tables) {
     section("tables", "Tables and regions");
+    if (!view.keys()) {
+      none(
+          "Keys (region boundaries) are hidden: they are values of the tables' primary keys."
+              + (view.clients() ? " Show them with ?keys=1." : " An administrator can show them."));
+    }
     if (tables.isEmpty()) {
       none("No tables.");
       return;
@@ -99,8 +110,13 @@ final class StatusPage {
       for (RegionInfo r : t.regions()) {
         out.append("<tr>");
         number(r.regionId());
-        key(r.range().start(), "(first)");
-        key(r.range().stop(), "(last)");
+        if (view.keys()) {
+          key(r.range().start(), "(first)");
+          key(r.range().stop(), "(last)");
+        } else {
+          cell("k none", HIDDEN, null);
+          cell("k none", HIDDEN, null);
+        }
         number(r.fileCount());
         size(r.fileBytes());
         size(r.memstoreBytes());
@@ -261,8 +277,8 @@ final class StatusPage {
         "Bytes out");
     for (ClientInfo c : clients) {
       out.append("<tr>");
-      text(c.remoteAddress());
-      text(c.user());
+      text(view.clients() ? c.remoteAddress() : HIDDEN);
+      text(view.clients() ? c.user() : HIDDEN);
       number(c.sessionId());
       text(time(c.connectedSince()));
       number(c.requestsServed());
@@ -286,7 +302,7 @@ final class StatusPage {
     for (SlowRequest r : requests) {
       out.append("<tr>");
       text(time(r.startTime()));
-      text(r.client());
+      text(view.clients() ? r.client() : HIDDEN);
       text(r.requestType());
       text(r.table());
       cell("n", Formats.duration(r.duration()), r.duration().toMillis() + " ms");

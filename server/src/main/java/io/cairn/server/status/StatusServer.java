@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -18,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +34,14 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>404 for other paths, 405 for other methods, 500 (logged) when the snapshot fails. Each request
- * takes a new snapshot from the supplier, on one of the server's two daemon threads. The page has
- * no authentication of its own: bind it to a loopback or management address (the caller's default
- * is 127.0.0.1). Close it: the JDK server's dispatcher thread is not a daemon.
+ * takes a new snapshot from the supplier, on one of the server's two daemon threads. Close it: the
+ * JDK server's dispatcher thread is not a daemon.
+ *
+ * <p>Access ({@link StatusAccess}): when the server has users, {@code /} and {@code /status.json}
+ * need HTTP basic authentication as one of them (401 with a challenge otherwise) and show client
+ * addresses and user names to administrators only; key values (region boundaries) are shown only
+ * when an administrator asks with {@code ?keys=1}. {@code /health} is always open. With an {@link
+ * SSLContext} the server speaks HTTPS only (the network server's certificate, when its TLS is on).
  */
 @SuppressForbidden(
     reason =
@@ -48,12 +56,21 @@ public final class StatusServer implements AutoCloseable {
   private final HttpServer http;
   private final ExecutorService executor;
   private final Supplier<ServerStatus> status;
+  private final StatusAccess access;
+  private final boolean https;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private StatusServer(HttpServer http, ExecutorService executor, Supplier<ServerStatus> status) {
+  private StatusServer(
+      HttpServer http,
+      ExecutorService executor,
+      Supplier<ServerStatus> status,
+      StatusAccess access,
+      boolean https) {
     this.http = http;
     this.executor = executor;
     this.status = status;
+    this.access = access;
+    this.https = https;
   }
 
   /**
@@ -64,11 +81,31 @@ public final class StatusServer implements AutoCloseable {
    *     address of this machine)
    */
   public static StatusServer start(InetSocketAddress bind, Supplier<ServerStatus> status) {
+    return start(bind, status, StatusAccess.open(), null);
+  }
+
+  /**
+   * As {@link #start(InetSocketAddress, Supplier)}, letting in whom {@code access} lets in, over
+   * HTTPS with {@code tlsOrNull} when it is not null.
+   */
+  public static StatusServer start(
+      InetSocketAddress bind,
+      Supplier<ServerStatus> status,
+      StatusAccess access,
+      SSLContext tlsOrNull) {
     requireNonNull(bind, "bind is null");
     requireNonNull(status, "status is null");
+    requireNonNull(access, "access is null");
     HttpServer http;
     try {
-      http = HttpServer.create(bind, BACKLOG);
+      if (tlsOrNull == null) {
+        http = HttpServer.create(bind, BACKLOG);
+      } else {
+        HttpsServer server = HttpsServer.create(bind, BACKLOG);
+        // the context's defaults: TLS 1.3 and 1.2 (the JDK disables older versions)
+        server.setHttpsConfigurator(new HttpsConfigurator(tlsOrNull));
+        http = server;
+      }
     } catch (IOException e) {
       throw new CairnException(
           ErrorCode.IO_ERROR,
@@ -88,17 +125,26 @@ public final class StatusServer implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    StatusServer server = new StatusServer(http, executor, status);
+    StatusServer server = new StatusServer(http, executor, status, access, tlsOrNull != null);
     http.createContext("/", server::handle);
     http.setExecutor(executor);
     http.start();
-    LOG.info("Status page on http://{}/", formatAddress(http.getAddress()));
+    LOG.info(
+        "Status page on {}://{}/ ({})",
+        tlsOrNull != null ? "https" : "http",
+        formatAddress(http.getAddress()),
+        access.required() ? "users log in" : "open: the server has no users");
     return server;
   }
 
   /** The port it listens on (the one chosen when started with port 0). */
   public int port() {
     return http.getAddress().getPort();
+  }
+
+  /** True when it speaks HTTPS. */
+  public boolean https() {
+    return https;
   }
 
   /** The address it listens on. */
@@ -139,11 +185,24 @@ public final class StatusServer implements AutoCloseable {
         send(exchange, 405, "text/plain", "Method not allowed: only GET\n");
         return;
       }
-      switch (path) {
-        case "/health" -> send(exchange, 200, "text/plain", "ok\n");
-        case "/status.json" ->
-            send(exchange, 200, "application/json", StatusJson.render(snapshot()));
-        default -> send(exchange, 200, "text/html", StatusPage.render(snapshot()));
+      if (path.equals("/health")) {
+        send(exchange, 200, "text/plain", "ok\n");
+        return;
+      }
+      StatusAccess.Decision decision =
+          access.check(
+              exchange.getRequestHeaders().getFirst("Authorization"),
+              exchange.getRemoteAddress().getAddress());
+      if (!decision.allowed()) {
+        refuse(exchange, decision);
+        return;
+      }
+      StatusAccess.Viewer viewer = decision.viewer();
+      StatusView view = new StatusView(viewer.admin(), viewer.admin() && asksForKeys(exchange));
+      if (path.equals("/status.json")) {
+        send(exchange, 200, "application/json", StatusJson.render(snapshot(), view));
+      } else {
+        send(exchange, 200, "text/html", StatusPage.render(snapshot(), view));
       }
     } catch (IOException e) {
       LOG.debug("Status page request failed (the client went away?)", e);
@@ -157,6 +216,31 @@ public final class StatusServer implements AutoCloseable {
     } finally {
       exchange.close(); // after the 500 above: try-with-resources would close before the catch
     }
+  }
+
+  /** True when the query string has {@code keys=1}. */
+  private static boolean asksForKeys(HttpExchange exchange) {
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query == null) {
+      return false;
+    }
+    for (String part : query.split("&", -1)) {
+      if (part.equals("keys=1") || part.equals("keys=true")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void refuse(HttpExchange exchange, StatusAccess.Decision decision)
+      throws IOException {
+    if (decision.status() == 401) {
+      exchange.getResponseHeaders().set("WWW-Authenticate", StatusAccess.CHALLENGE);
+    }
+    if (decision.retryAfterSeconds() > 0) {
+      exchange.getResponseHeaders().set("Retry-After", Long.toString(decision.retryAfterSeconds()));
+    }
+    send(exchange, decision.status(), "text/plain", decision.message() + "\n");
   }
 
   private ServerStatus snapshot() {

@@ -104,6 +104,59 @@ class TestServerConfig {
         .isEqualTo(32 << 10);
   }
 
+  @Test
+  void databaseSettings() {
+    DatabasePolicy anonymous = ServerConfig.defaults().databasePolicy();
+    assertThat(anonymous.createDatabases()).isEqualTo(DatabasePolicy.CreateRule.ANY);
+    assertThat(anonymous.admins()).isEmpty();
+    assertThat(anonymous.maxDatabases()).isEqualTo(64);
+    assertThat(anonymous.idleTimeout()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(anonymous.mayCreate("")).isTrue();
+
+    String hash = PasswordHasher.hash("x".toCharArray(), PasswordHasher.MIN_ITERATIONS);
+    DatabasePolicy withUsers =
+        ServerConfig.from(Map.of("user.ann", hash, "user.bob", hash)).databasePolicy();
+    assertThat(withUsers.createDatabases()).isEqualTo(DatabasePolicy.CreateRule.ADMIN);
+    assertThat(withUsers.mayCreate("ann")).isFalse(); // no admins named
+
+    ServerConfig c =
+        ServerConfig.from(
+            Map.of(
+                "user.ann", hash,
+                "user.bob", hash,
+                "admins", " ann ",
+                "max-databases", "5",
+                "database-idle-timeout", "0"));
+    DatabasePolicy p = c.databasePolicy();
+    assertThat(p.admins()).containsExactly("ann");
+    assertThat(p.isAdmin("ann")).isTrue();
+    assertThat(p.isAdmin("bob")).isFalse();
+    assertThat(p.mayCreate("ann")).isTrue();
+    assertThat(p.mayCreate("bob")).isFalse();
+    assertThat(p.mayCreate("")).isFalse();
+    assertThat(p.maxDatabases()).isEqualTo(5);
+    assertThat(p.idleTimeout()).isZero();
+    assertThat(c.withPort(1).databasePolicy()).isEqualTo(p);
+    assertThat(
+            ServerConfig.from(Map.of("create-databases", "None", "database-idle-timeout", "30s"))
+                .databasePolicy())
+        .satisfies(
+            q -> {
+              assertThat(q.createDatabases()).isEqualTo(DatabasePolicy.CreateRule.NONE);
+              assertThat(q.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+            });
+
+    assertInvalid(Map.of("create-databases", "all"), "create-databases", "admin, any or none");
+    assertInvalid(Map.of("max-databases", "0"), "max-databases", "[0]");
+    assertInvalid(Map.of("database-idle-timeout", "soon"), "database-idle-timeout", "[soon]");
+    assertInvalid(
+        Map.of("user.ann", hash, "admins", "ann,carl"),
+        "admins",
+        "found [carl] without a user.carl entry");
+    assertInvalid(Map.of("admins", "ann"), "admins", "[ann]");
+    assertInvalid(Map.of("user.ann", hash, "admins", "ann,,"), "admins", "comma-separated");
+  }
+
   private static void assertInvalid(Map<String, String> p, String... fragments) {
     assertThatThrownBy(() -> ServerConfig.from(p))
         .isInstanceOfSatisfying(

@@ -177,4 +177,58 @@ class TestServerSecurity {
     server.close();
     server = null;
   }
+
+  @Test
+  void withTlsAndUsersTheStatusPageIsHttpsWithBasicAuthentication(@TempDir Path dir)
+      throws Exception {
+    TestCertificates.CertificateFiles files = TestCertificates.selfSigned(dir);
+    String hash = PasswordHasher.hash("secret".toCharArray(), PasswordHasher.MIN_ITERATIONS);
+    Map<String, String> settings = new HashMap<>();
+    settings.put(ServerConfig.HTTP_PORT, "0");
+    settings.put(ServerConfig.TLS_CERTIFICATE, files.certificate().toString());
+    settings.put(ServerConfig.TLS_KEY, files.privateKey().toString());
+    settings.put("user.ann", hash);
+    settings.put(ServerConfig.ADMINS, "ann");
+    server = start(settings);
+    int httpPort = server.statusAddress().orElseThrow().getPort();
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(files.certificate())) {
+      trust.setCertificateEntry(
+          "server",
+          java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+    }
+    javax.net.ssl.TrustManagerFactory tmf =
+        javax.net.ssl.TrustManagerFactory.getInstance(
+            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+    tls.init(null, tmf.getTrustManagers(), null);
+    HttpClient https = HttpClient.newBuilder().sslContext(tls).build();
+    URI page = URI.create("https://127.0.0.1:" + httpPort + "/status.json");
+    HttpResponse<String> refused =
+        https.send(HttpRequest.newBuilder(page).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).isEqualTo(401);
+    String basic =
+        java.util.Base64.getEncoder()
+            .encodeToString("ann:secret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    HttpResponse<String> ok =
+        https.send(
+            HttpRequest.newBuilder(page).header("Authorization", "Basic " + basic).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.body()).contains("\"view\":{\"clients\":true,\"keys\":false}");
+    // plain HTTP is not served
+    HttpClient plain = HttpClient.newHttpClient();
+    assertThatThrownBy(
+            () ->
+                plain.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health"))
+                        .timeout(java.time.Duration.ofSeconds(10))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(java.io.IOException.class);
+    server.close();
+    server = null;
+  }
 }

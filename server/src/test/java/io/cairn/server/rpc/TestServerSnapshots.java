@@ -93,7 +93,7 @@ class TestServerSnapshots {
   }
 
   private EmbeddedStore store() {
-    return (EmbeddedStore) server.context().databases().open("").store();
+    return (EmbeddedStore) server.context().databases().openDefault().store();
   }
 
   @Test

@@ -37,9 +37,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,7 +172,7 @@ class TestStatusServer {
     slow.record(Instant.now(), "127.0.0.1:50123", "Get", "ORDERS", Duration.ofMillis(3), 1); // fast
 
     start();
-    HttpResponse<String> response = get("/");
+    HttpResponse<String> response = get("/?keys=1");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
     String page = response.body();
@@ -222,7 +225,7 @@ class TestStatusServer {
     scanCount(t);
     scanCount(t);
     start();
-    HttpResponse<String> response = get("/status.json");
+    HttpResponse<String> response = get("/status.json?keys=1");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type"))
         .hasValue("application/json; charset=utf-8");
@@ -277,13 +280,13 @@ class TestStatusServer {
         List.of(new Mutation.Put(Bytes.wrap("a".getBytes(UTF_8)), Bytes.wrap(new byte[] {1}))));
     slow.record(Instant.now(), "<img src=x>", "<b>", EVIL, Duration.ofSeconds(1), 0);
     start();
-    String page = get("/").body();
+    String page = get("/?keys=1").body();
     assertThat(page).doesNotContain("<script", "<img", "<b>");
     assertThat(page)
         .contains("<h3>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</h3>")
         .contains(">&lt;script&gt;\\x5C&quot;&amp;&#39;</td>") // the key, backslash escaped
         .contains("&lt;img src=x&gt;");
-    String json = get("/status.json").body();
+    String json = get("/status.json?keys=1").body();
     assertThat(json).doesNotContain("<script", "<img");
     JsonNode parsed = new ObjectMapper().readTree(json);
     List<String> names = new ArrayList<>();
@@ -396,5 +399,114 @@ class TestStatusServer {
       server.close();
       server = null;
     }
+  }
+
+  // --- access ----------------------------------------------------------------------------------
+
+  private StatusServer startWithUsers() {
+    server =
+        StatusServer.start(
+            new InetSocketAddress(LOOPBACK, 0),
+            this::snapshot,
+            StatusAccess.users(
+                (user, password) ->
+                    (user.equals("root") || user.equals("bob"))
+                        && new String(password).equals("secret"),
+                Set.of("root")),
+            null);
+    return server;
+  }
+
+  private HttpResponse<String> get(String path, String user, String password)
+      throws IOException, InterruptedException {
+    String basic = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(UTF_8));
+    return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Basic " + basic).GET());
+  }
+
+  @Test
+  void withUsersThePageNeedsALoginAndHealthDoesNot() throws Exception {
+    startWithUsers();
+    for (String path : List.of("/", "/status.json", "/?keys=1")) {
+      HttpResponse<String> refused = get(path);
+      assertThat(refused.statusCode()).as(path).isEqualTo(401);
+      assertThat(refused.headers().firstValue("WWW-Authenticate"))
+          .hasValue("Basic realm=\"Cairn status\", charset=\"UTF-8\"");
+      assertThat(refused.body()).doesNotContain("alice", "127.0.0.1:50123");
+    }
+    assertThat(get("/health").statusCode()).isEqualTo(200);
+    assertThat(get("/", "root", "secret").statusCode()).isEqualTo(200);
+    assertThat(get("/status.json", "bob", "secret").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void onlyAnAdminWhoAsksSeesKeysAndOnlyAdminsSeeClients() throws Exception {
+    Bytes secretKey = Bytes.wrap("someone@example.com".getBytes(UTF_8));
+    KvTable t = store.createTable("T", new TableSpec(Map.of(), List.of(secretKey)));
+    t.mutate(List.of(new Mutation.Put(secretKey, Bytes.wrap(new byte[] {1}))));
+    slow.record(Instant.now(), "10.1.2.3:4567 alice", "OpenScan", "T", Duration.ofSeconds(1), 0);
+    startWithUsers();
+
+    for (String path : List.of("/status.json", "/status.json?keys=1", "/", "/?keys=1")) {
+      String body = get(path, "bob", "secret").body();
+      assertThat(body)
+          .as("what user bob sees at %s", path)
+          .doesNotContain("someone@example.com", "startKey", "stopKeyHex", secretKey.toString())
+          .doesNotContain("alice", "127.0.0.1:50123", "10.1.2.3", "remoteAddress");
+    }
+    JsonNode bob = new ObjectMapper().readTree(get("/status.json", "bob", "secret").body());
+    assertThat(bob.at("/view/clients").asBoolean()).isFalse();
+    assertThat(bob.at("/view/keys").asBoolean()).isFalse();
+    assertThat(bob.at("/clients/0/sessionId").asLong()).isEqualTo(42);
+    assertThat(bob.at("/clients/0/user").isMissingNode()).isTrue();
+    assertThat(bob.at("/slowRequests/0/requestType").asText()).isEqualTo("OpenScan");
+    assertThat(bob.at("/slowRequests/0/client").isMissingNode()).isTrue();
+
+    String rootWithoutKeys = get("/status.json", "root", "secret").body();
+    assertThat(rootWithoutKeys)
+        .contains("alice", "127.0.0.1:50123", "10.1.2.3")
+        .doesNotContain("someone@example.com", "startKey");
+    assertThat(get("/", "root", "secret").body())
+        .doesNotContain("someone@example.com")
+        .contains("Show them with ?keys=1.");
+
+    JsonNode root =
+        new ObjectMapper().readTree(get("/status.json?keys=1", "root", "secret").body());
+    assertThat(root.at("/view/keys").asBoolean()).isTrue();
+    assertThat(root.toString()).contains("someone@example.com");
+    assertThat(get("/?keys=1", "root", "secret").body()).contains("someone@example.com");
+  }
+
+  @Test
+  void wrongPasswordsBackOffPerAddressAndRightOnesAreRemembered() throws Exception {
+    AtomicInteger checks = new AtomicInteger();
+    server =
+        StatusServer.start(
+            new InetSocketAddress(LOOPBACK, 0),
+            this::snapshot,
+            StatusAccess.users(
+                (user, password) -> {
+                  checks.incrementAndGet();
+                  return user.equals("root") && new String(password).equals("secret");
+                },
+                Set.of("root")),
+            null);
+    assertThat(get("/", "root", "secret").statusCode()).isEqualTo(200);
+    assertThat(get("/status.json", "root", "secret").statusCode()).isEqualTo(200);
+    assertThat(get("/", "root", "secret").statusCode()).isEqualTo(200);
+    assertThat(checks).as("password checks for three requests").hasValue(1);
+
+    assertThat(get("/", "root", "wrong").statusCode()).isEqualTo(401);
+    assertThat(checks).hasValue(2);
+    // at once again from the same address: refused without a check
+    HttpResponse<String> throttled = get("/", "root", "wrong");
+    assertThat(throttled.statusCode()).isEqualTo(429);
+    assertThat(throttled.headers().firstValue("Retry-After")).isPresent();
+    assertThat(checks).hasValue(2);
+    // a remembered login still gets in, and /health stays open
+    assertThat(get("/", "root", "secret").statusCode()).isEqualTo(200);
+    assertThat(get("/health").statusCode()).isEqualTo(200);
+    // no credentials: 401 without a check
+    assertThat(get("/").statusCode()).isEqualTo(401);
+    assertThat(checks).hasValue(2);
   }
 }
