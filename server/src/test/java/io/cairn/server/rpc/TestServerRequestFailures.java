@@ -252,6 +252,33 @@ class TestServerRequestFailures {
   }
 
   @Test
+  void aBrokenFramePipelinedBehindHelloFailsAloneAndTheSessionOpens() {
+    try (TestingRpcClient fresh = TestingRpcClient.connect(server.port())) {
+      long hello = fresh.nextId();
+      long bad = fresh.nextId();
+      long ping = fresh.nextId();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      all.writeBytes(
+          fresh.frame(
+              Request.newBuilder()
+                  .setId(hello)
+                  .setHello(
+                      io.cairn.protocol.Hello.newBuilder()
+                          .setProtocolVersion(1)
+                          .setClientName("pipelined"))));
+      all.writeBytes(frame(brokenBody(bad)));
+      all.writeBytes(
+          fresh.frame(Request.newBuilder().setId(ping).setPing(Ping.getDefaultInstance())));
+      fresh.writeRaw(all.toByteArray());
+      assertThat(fresh.await(hello).hasHelloOk()).isTrue();
+      assertError(fresh.await(bad), ErrorCode.PROTOCOL_ERROR);
+      assertThat(fresh.await(ping).hasPong()).isTrue();
+      assertThat(fresh.call(Request.newBuilder().setPing(Ping.getDefaultInstance())).hasPong())
+          .isTrue();
+    }
+  }
+
+  @Test
   void theIdOfABrokenFrameIsReadFieldByField() {
     assertThat(findId(brokenBody(7))).isEqualTo(7);
     assertThat(findId(Request.newBuilder().setId(1L << 40).build().toByteArray()))
