@@ -156,7 +156,7 @@ public final class ServerMain implements Callable<Integer> {
       paramLabel = "DIR",
       description =
           "serve the durable databases under DIR: the default one in DIR, database NAME in"
-              + " DIR/databases/NAME (created when missing)")
+              + " DIR/databases/NAME (created when missing, if create-databases allows)")
   Path data;
 
   @Option(

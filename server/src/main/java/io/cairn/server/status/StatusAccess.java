@@ -49,7 +49,12 @@ public final class StatusAccess {
 
   static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
   static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
-  static final long CHECK_WAIT_MILLIS = 3000;
+
+  /**
+   * How long a request waits for another's check to end: about two checks, so that logins at the
+   * same moment both get in, while a flood never holds both of the page's threads (/health).
+   */
+  static final long CHECK_WAIT_MILLIS = 250;
 
   /** Past this many addresses with recent failures, the expired ones are forgotten. */
   private static final int MAX_TRACKED_ADDRESSES = 10_000;

@@ -509,4 +509,44 @@ class TestStatusServer {
     assertThat(get("/").statusCode()).isEqualTo(401);
     assertThat(checks).hasValue(2);
   }
+
+  @Test
+  void aSlowPasswordCheckHoldsOneThreadAndHealthStillAnswers() throws Exception {
+    java.util.concurrent.CountDownLatch checking = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+    server =
+        StatusServer.start(
+            new InetSocketAddress(LOOPBACK, 0),
+            this::snapshot,
+            StatusAccess.users(
+                (user, password) -> {
+                  checking.countDown();
+                  try {
+                    return finish.await(30, java.util.concurrent.TimeUnit.SECONDS)
+                        && user.equals("root");
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                  }
+                },
+                Set.of("root")),
+            null);
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> slow =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return get("/", "root", "secret");
+              } catch (IOException | InterruptedException e) {
+                throw new AssertionError(e);
+              }
+            });
+    assertThat(checking.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    // another login waits a quarter second for the check, then is told to retry
+    HttpResponse<String> busy = get("/", "bob", "secret");
+    assertThat(busy.statusCode()).isEqualTo(503);
+    assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(get("/health").statusCode()).isEqualTo(200);
+    finish.countDown();
+    assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
 }
