@@ -44,6 +44,7 @@ import java.util.regex.Pattern;
  * @param slowRequestMillis requests that take at least this long are logged as slow
  * @param shutdownTimeout how long a graceful shutdown lets running requests finish
  * @param hashCacheMaxBytes all connections' broadcast hash caches together
+ * @param queryMemory the budgets of query state: the server's, a database's, a connection's
  * @param tlsCertificate PEM certificate chain; TLS is on when present
  * @param tlsKey PEM private key (PKCS#8), present exactly when the certificate is
  * @param tlsKeyPassword the key's password, when it is encrypted
@@ -68,6 +69,7 @@ public record ServerConfig(
     long slowRequestMillis,
     Duration shutdownTimeout,
     long hashCacheMaxBytes,
+    QueryMemoryConfig queryMemory,
     Optional<Path> tlsCertificate,
     Optional<Path> tlsKey,
     Optional<String> tlsKeyPassword,
@@ -92,6 +94,12 @@ public record ServerConfig(
   public static final String SLOW_REQUEST_MILLIS = "slow-request-millis";
   public static final String SHUTDOWN_TIMEOUT = "shutdown-timeout";
   public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
+  // query memory budgets (QueryMemoryConfig)
+  public static final String QUERY_MEMORY_MAX_BYTES = "query-memory.max-bytes";
+  public static final String QUERY_MEMORY_DATABASE_MAX_BYTES = "query-memory.database-max-bytes";
+  public static final String QUERY_MEMORY_CONNECTION_MAX_BYTES =
+      "query-memory.connection-max-bytes";
+  public static final String QUERY_MEMORY_WAIT = "query-memory.wait";
   public static final String TLS_CERTIFICATE = "tls.certificate";
   public static final String TLS_KEY = "tls.key";
   public static final String TLS_KEY_PASSWORD = "tls.key-password";
@@ -125,6 +133,10 @@ public record ServerConfig(
           SLOW_REQUEST_MILLIS,
           SHUTDOWN_TIMEOUT,
           HASH_CACHE_MAX_BYTES,
+          QUERY_MEMORY_MAX_BYTES,
+          QUERY_MEMORY_DATABASE_MAX_BYTES,
+          QUERY_MEMORY_CONNECTION_MAX_BYTES,
+          QUERY_MEMORY_WAIT,
           TLS_CERTIFICATE,
           TLS_KEY,
           TLS_KEY_PASSWORD);
@@ -137,6 +149,7 @@ public record ServerConfig(
     requireNonNull(data, "data is null");
     requireNonNull(scannerIdleTimeout, "scannerIdleTimeout is null");
     requireNonNull(shutdownTimeout, "shutdownTimeout is null");
+    requireNonNull(queryMemory, "queryMemory is null");
     requireNonNull(tlsCertificate, "tlsCertificate is null");
     requireNonNull(tlsKey, "tlsKey is null");
     requireNonNull(tlsKeyPassword, "tlsKeyPassword is null");
@@ -226,11 +239,38 @@ public record ServerConfig(
         number(properties, SLOW_REQUEST_MILLIS, 1000, 0, Long.MAX_VALUE),
         duration(properties, SHUTDOWN_TIMEOUT, Duration.ofSeconds(30), Duration.ZERO),
         size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
+        queryMemory(properties),
         certificate,
         key,
         password,
         users,
         store);
+  }
+
+  /**
+   * The query-memory.* budgets: the server's (default {@value QueryMemoryConfig#HEAP_PERCENT}% of
+   * the heap), a database's (default the server's), a connection's (default half the server's, at
+   * most the database's) and the wait at them (default 1 s).
+   */
+  private static QueryMemoryConfig queryMemory(Map<String, String> properties) {
+    long server =
+        size(
+            properties,
+            QUERY_MEMORY_MAX_BYTES,
+            QueryMemoryConfig.defaultMaxBytes(),
+            1024,
+            1L << 50);
+    long database = size(properties, QUERY_MEMORY_DATABASE_MAX_BYTES, server, 1024, 1L << 50);
+    long connection =
+        size(
+            properties,
+            QUERY_MEMORY_CONNECTION_MAX_BYTES,
+            Math.max(1024, Math.min(database, server / 2)),
+            1024,
+            1L << 50);
+    Duration wait =
+        duration(properties, QUERY_MEMORY_WAIT, QueryMemoryConfig.DEFAULT_WAIT, Duration.ZERO);
+    return new QueryMemoryConfig(server, database, connection, wait);
   }
 
   /** True when every database lives in memory (nothing is kept when the server stops). */
@@ -267,6 +307,7 @@ public record ServerConfig(
         slowRequestMillis,
         shutdownTimeout,
         hashCacheMaxBytes,
+        queryMemory,
         tlsCertificate,
         tlsKey,
         tlsKeyPassword,
@@ -311,6 +352,8 @@ public record ServerConfig(
         + shutdownTimeout
         + ", hashCacheMaxBytes="
         + hashCacheMaxBytes
+        + ", queryMemory="
+        + queryMemory
         + ", tls="
         + tls()
         + ", users="

@@ -1,0 +1,61 @@
+package io.cairn.server.rpc;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.memory.MemoryPool;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The network server's tree of query memory budgets: the server's pool, under it one pool per
+ * database (kept by name, so that it outlives a database closed and opened again), under that one
+ * per connection, under that one per scan (see {@link io.cairn.server.coprocessor.ProgramScanner}).
+ * Broadcast hash caches count in the server's pool (see {@link HashCacheMemory}). Thread-safe.
+ */
+final class QueryMemory {
+  private final QueryMemoryConfig config;
+  private final MemoryPool server;
+  private final ConcurrentMap<String, MemoryPool> databases = new ConcurrentHashMap<>();
+
+  QueryMemory(QueryMemoryConfig config) {
+    this.config = requireNonNull(config, "config is null");
+    this.server =
+        MemoryPool.root(
+            "the server",
+            config.maxBytes(),
+            ServerConfig.QUERY_MEMORY_MAX_BYTES,
+            config.waitTime());
+  }
+
+  /** The server's pool, the top of the tree. */
+  MemoryPool server() {
+    return server;
+  }
+
+  /** The pool of database {@code name} (empty: the default database). */
+  MemoryPool database(String name) {
+    return databases.computeIfAbsent(
+        name,
+        n ->
+            server.child(
+                "the database [" + (n.isEmpty() ? "(default)" : n) + "]",
+                config.databaseMaxBytes(),
+                ServerConfig.QUERY_MEMORY_DATABASE_MAX_BYTES,
+                config.waitTime()));
+  }
+
+  /** A new pool for one connection (session {@code session}) of database {@code name}. */
+  MemoryPool connection(String database, long session) {
+    return database(database)
+        .child(
+            "the connection (session " + session + ")",
+            config.connectionMaxBytes(),
+            ServerConfig.QUERY_MEMORY_CONNECTION_MAX_BYTES,
+            config.waitTime());
+  }
+
+  /** Bytes reserved now by every query and hash cache of the server. */
+  long used() {
+    return server.used();
+  }
+}
