@@ -15,8 +15,9 @@ import java.time.Duration;
  * @param databaseMaxBytes the queries of one database ({@value
  *     ServerConfig#QUERY_MEMORY_DATABASE_MAX_BYTES}; default the server's)
  * @param connectionMaxBytes the queries of one connection ({@value
- *     ServerConfig#QUERY_MEMORY_CONNECTION_MAX_BYTES}; default half the server's, so that no single
- *     client takes it all)
+ *     ServerConfig#QUERY_MEMORY_CONNECTION_MAX_BYTES}; default the database's: the JDBC driver
+ *     multiplexes every connection of a client JVM to a server over one, so a connection is a whole
+ *     client application; lower it so that no one client can take the whole budget)
  * @param waitTime how long a scan whose state does not fit in a shared budget waits for others to
  *     give memory back before it fails with MEMORY_LIMIT_EXCEEDED ({@value
  *     ServerConfig#QUERY_MEMORY_WAIT}; default 1 s)

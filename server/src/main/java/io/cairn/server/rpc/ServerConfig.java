@@ -249,8 +249,8 @@ public record ServerConfig(
 
   /**
    * The query-memory.* budgets: the server's (default {@value QueryMemoryConfig#HEAP_PERCENT}% of
-   * the heap), a database's (default the server's), a connection's (default half the server's, at
-   * most the database's) and the wait at them (default 1 s).
+   * the heap), a database's (default the server's), a connection's (default the database's) and the
+   * wait at them (default 1 s).
    */
   private static QueryMemoryConfig queryMemory(Map<String, String> properties) {
     long server =
@@ -261,13 +261,7 @@ public record ServerConfig(
             1024,
             1L << 50);
     long database = size(properties, QUERY_MEMORY_DATABASE_MAX_BYTES, server, 1024, 1L << 50);
-    long connection =
-        size(
-            properties,
-            QUERY_MEMORY_CONNECTION_MAX_BYTES,
-            Math.max(1024, Math.min(database, server / 2)),
-            1024,
-            1L << 50);
+    long connection = size(properties, QUERY_MEMORY_CONNECTION_MAX_BYTES, database, 1024, 1L << 50);
     Duration wait =
         duration(properties, QUERY_MEMORY_WAIT, QueryMemoryConfig.DEFAULT_WAIT, Duration.ZERO);
     return new QueryMemoryConfig(server, database, connection, wait);

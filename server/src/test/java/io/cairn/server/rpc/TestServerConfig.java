@@ -49,7 +49,7 @@ class TestServerConfig {
     QueryMemoryConfig d = ServerConfig.defaults().queryMemory();
     assertThat(d.maxBytes()).isEqualTo((long) (heap * 0.4));
     assertThat(d.databaseMaxBytes()).isEqualTo(d.maxBytes());
-    assertThat(d.connectionMaxBytes()).isEqualTo(d.maxBytes() / 2);
+    assertThat(d.connectionMaxBytes()).isEqualTo(d.maxBytes());
     assertThat(d.waitTime()).isEqualTo(Duration.ofSeconds(1));
     QueryMemoryConfig c =
         ServerConfig.from(
