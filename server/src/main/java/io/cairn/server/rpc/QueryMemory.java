@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentMap;
  * The network server's tree of query memory budgets: the server's pool, under it one pool per
  * database (kept by name, so that it outlives a database closed and opened again), under that one
  * per connection, under that one per scan (see {@link io.cairn.server.coprocessor.ProgramScanner}).
- * Broadcast hash caches count in the server's pool (see {@link HashCacheMemory}). Thread-safe.
+ * Broadcast hash caches count in the server's pool (see {@link HashCacheMemory}). A level whose
+ * limit is not below the one above it (the defaults) is that one: it could never be the only full
+ * one, and a 53200 then names the setting that binds. Thread-safe.
  */
 final class QueryMemory {
   private final QueryMemoryConfig config;
@@ -34,6 +36,9 @@ final class QueryMemory {
 
   /** The pool of database {@code name} (empty: the default database). */
   MemoryPool database(String name) {
+    if (config.databaseMaxBytes() >= server.limit()) {
+      return server;
+    }
     return databases.computeIfAbsent(
         name,
         n ->
@@ -46,12 +51,15 @@ final class QueryMemory {
 
   /** A new pool for one connection (session {@code session}) of database {@code name}. */
   MemoryPool connection(String database, long session) {
-    return database(database)
-        .child(
-            "the connection (session " + session + ")",
-            config.connectionMaxBytes(),
-            ServerConfig.QUERY_MEMORY_CONNECTION_MAX_BYTES,
-            config.waitTime());
+    MemoryPool parent = database(database);
+    if (config.connectionMaxBytes() >= parent.limit()) {
+      return parent;
+    }
+    return parent.child(
+        "the connection (session " + session + ")",
+        config.connectionMaxBytes(),
+        ServerConfig.QUERY_MEMORY_CONNECTION_MAX_BYTES,
+        config.waitTime());
   }
 
   /** Bytes reserved now by every query and hash cache of the server. */

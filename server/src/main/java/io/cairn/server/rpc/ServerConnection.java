@@ -194,8 +194,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       this.sessionId = session;
       this.user = userName;
       this.clientName = client;
-      this.database = db;
       this.queryMemory = server.queryMemory().connection(db.name(), session);
+      this.database = db;
       db.connections().add(this);
     }
   }
