@@ -43,8 +43,8 @@ import java.util.regex.Pattern;
  *     beyond, SERVER_BUSY
  * @param slowRequestMillis requests that take at least this long are logged as slow
  * @param shutdownTimeout how long a graceful shutdown lets running requests finish
- * @param hashCacheMaxBytes all connections' broadcast hash caches together
  * @param queryMemory the budgets of query state: the server's, a database's, a connection's
+ * @param hashCacheMaxBytes all connections' broadcast hash caches together
  * @param tlsCertificate PEM certificate chain; TLS is on when present
  * @param tlsKey PEM private key (PKCS#8), present exactly when the certificate is
  * @param tlsKeyPassword the key's password, when it is encrypted
@@ -68,8 +68,8 @@ public record ServerConfig(
     int maxSnapshotsPerConnection,
     long slowRequestMillis,
     Duration shutdownTimeout,
-    long hashCacheMaxBytes,
     QueryMemoryConfig queryMemory,
+    long hashCacheMaxBytes,
     Optional<Path> tlsCertificate,
     Optional<Path> tlsKey,
     Optional<String> tlsKeyPassword,
@@ -93,13 +93,13 @@ public record ServerConfig(
   public static final String MAX_SNAPSHOTS_PER_CONNECTION = "max-snapshots-per-connection";
   public static final String SLOW_REQUEST_MILLIS = "slow-request-millis";
   public static final String SHUTDOWN_TIMEOUT = "shutdown-timeout";
-  public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
   // query memory budgets (QueryMemoryConfig)
   public static final String QUERY_MEMORY_MAX_BYTES = "query-memory.max-bytes";
   public static final String QUERY_MEMORY_DATABASE_MAX_BYTES = "query-memory.database-max-bytes";
   public static final String QUERY_MEMORY_CONNECTION_MAX_BYTES =
       "query-memory.connection-max-bytes";
   public static final String QUERY_MEMORY_WAIT = "query-memory.wait";
+  public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
   public static final String TLS_CERTIFICATE = "tls.certificate";
   public static final String TLS_KEY = "tls.key";
   public static final String TLS_KEY_PASSWORD = "tls.key-password";
@@ -132,11 +132,11 @@ public record ServerConfig(
           MAX_SNAPSHOTS_PER_CONNECTION,
           SLOW_REQUEST_MILLIS,
           SHUTDOWN_TIMEOUT,
-          HASH_CACHE_MAX_BYTES,
           QUERY_MEMORY_MAX_BYTES,
           QUERY_MEMORY_DATABASE_MAX_BYTES,
           QUERY_MEMORY_CONNECTION_MAX_BYTES,
           QUERY_MEMORY_WAIT,
+          HASH_CACHE_MAX_BYTES,
           TLS_CERTIFICATE,
           TLS_KEY,
           TLS_KEY_PASSWORD);
@@ -148,8 +148,8 @@ public record ServerConfig(
     requireNonNull(httpHost, "httpHost is null");
     requireNonNull(data, "data is null");
     requireNonNull(scannerIdleTimeout, "scannerIdleTimeout is null");
-    requireNonNull(shutdownTimeout, "shutdownTimeout is null");
     requireNonNull(queryMemory, "queryMemory is null");
+    requireNonNull(shutdownTimeout, "shutdownTimeout is null");
     requireNonNull(tlsCertificate, "tlsCertificate is null");
     requireNonNull(tlsKey, "tlsKey is null");
     requireNonNull(tlsKeyPassword, "tlsKeyPassword is null");
@@ -238,8 +238,8 @@ public record ServerConfig(
         (int) number(properties, MAX_SNAPSHOTS_PER_CONNECTION, 1024, 1, 1 << 20),
         number(properties, SLOW_REQUEST_MILLIS, 1000, 0, Long.MAX_VALUE),
         duration(properties, SHUTDOWN_TIMEOUT, Duration.ofSeconds(30), Duration.ZERO),
-        size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
         queryMemory(properties),
+        size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
         certificate,
         key,
         password,
@@ -300,8 +300,8 @@ public record ServerConfig(
         maxSnapshotsPerConnection,
         slowRequestMillis,
         shutdownTimeout,
-        hashCacheMaxBytes,
         queryMemory,
+        hashCacheMaxBytes,
         tlsCertificate,
         tlsKey,
         tlsKeyPassword,
@@ -344,10 +344,10 @@ public record ServerConfig(
         + slowRequestMillis
         + ", shutdownTimeout="
         + shutdownTimeout
-        + ", hashCacheMaxBytes="
-        + hashCacheMaxBytes
         + ", queryMemory="
         + queryMemory
+        + ", hashCacheMaxBytes="
+        + hashCacheMaxBytes
         + ", tls="
         + tls()
         + ", users="
