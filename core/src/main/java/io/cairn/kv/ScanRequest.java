@@ -3,6 +3,7 @@ package io.cairn.kv;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.expr.EvalContext;
+import io.cairn.core.memory.MemoryPool;
 import java.util.List;
 
 /**
@@ -10,13 +11,18 @@ import java.util.List;
  * statement's parameters for the program's expressions, whether data read may be cached, and the
  * read point to read at: {@link #LATEST} (a snapshot taken when the scan opens) or a {@link
  * KvSnapshot}'s, so that every chunk and page of a statement reads the same committed state.
+ *
+ * <p>{@code memory} is the budget the scan's state (a grouped aggregation's groups, a sort's rows)
+ * counts against, never sent over the wire: the network server sets it to the connection's pool
+ * (under its database's and the server's); null means the store's own pool.
  */
 public record ScanRequest(
     List<KeyRange> ranges,
     ScanProgram program,
     EvalContext context,
     boolean cacheBlocks,
-    long readPoint) {
+    long readPoint,
+    MemoryPool memory) {
   /** Read at a snapshot taken when the scan opens. */
   public static final long LATEST = 0;
 
@@ -30,6 +36,16 @@ public record ScanRequest(
     }
   }
 
+  /** A scan at {@code readPoint} counting against the store's own memory pool. */
+  public ScanRequest(
+      List<KeyRange> ranges,
+      ScanProgram program,
+      EvalContext context,
+      boolean cacheBlocks,
+      long readPoint) {
+    this(ranges, program, context, cacheBlocks, readPoint, null);
+  }
+
   /** A scan at a snapshot taken when it opens. */
   public ScanRequest(
       List<KeyRange> ranges, ScanProgram program, EvalContext context, boolean cacheBlocks) {
@@ -38,6 +54,11 @@ public record ScanRequest(
 
   /** The same scan at {@code readPoint}. */
   public ScanRequest atReadPoint(long readPoint) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint);
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory);
+  }
+
+  /** The same scan counting its state against {@code pool} (null: the store's own pool). */
+  public ScanRequest withMemory(MemoryPool pool) {
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, pool);
   }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
@@ -72,6 +73,10 @@ public final class EmbeddedStore implements KvStore {
   private final String name;
   private final Path dir;
   private final StoreConfig config;
+
+  /** What this JVM's scans of the store may hold (a network server's scans bring their own). */
+  private final MemoryPool queryMemory;
+
   private final FileChannel lockChannel;
   private final WriteAheadLog wal;
   private final String storeId;
@@ -126,6 +131,7 @@ public final class EmbeddedStore implements KvStore {
     this.name = requireNonNull(name, "name is null");
     this.dir = null;
     this.config = StoreConfig.defaults();
+    this.queryMemory = config.newQueryMemory(name);
     this.lockChannel = null;
     this.wal = null;
     this.storeId = UUID.randomUUID().toString();
@@ -144,6 +150,7 @@ public final class EmbeddedStore implements KvStore {
     this.name = dir.toString();
     this.dir = dir;
     this.config = config;
+    this.queryMemory = config.newQueryMemory(name);
     this.lockChannel = lockChannel;
     this.readContext = newReadContext(dir, config);
     List<String> manifest = openOrCreateManifest(dir);
@@ -462,6 +469,11 @@ public final class EmbeddedStore implements KvStore {
   // ---- monitoring (the server's status page) ----
 
   /** The settings the store was opened with (the defaults in memory). */
+  /** The pool of this JVM's scans of the store: those whose request names no pool. */
+  public MemoryPool queryMemory() {
+    return queryMemory;
+  }
+
   public StoreConfig config() {
     return config;
   }

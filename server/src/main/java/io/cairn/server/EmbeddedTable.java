@@ -6,6 +6,7 @@ import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
@@ -479,8 +480,9 @@ final class EmbeddedTable implements KvTable {
     }
     SnapshotRows rows =
         new SnapshotRows(ranges, used, states, steps, readPoint, expired, cachePolicy(request));
+    MemoryPool memory = request.memory() != null ? request.memory() : store.queryMemory();
     return new ProgramScanner(
-        rows, request.program(), request.context(), store.config().aggregateMaxBytes());
+        rows, request.program(), request.context(), store.config().aggregateMaxBytes(), memory);
   }
 
   /**

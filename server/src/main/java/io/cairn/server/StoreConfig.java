@@ -3,9 +3,11 @@ package io.cairn.server;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPoolConfig;
 import io.cairn.server.io.Settings;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -28,8 +30,14 @@ import java.util.TreeSet;
  * @param blockCache the block cache's levels ({@code cairn.block-cache.size} for the off-heap L2,
  *     {@code cairn.block-cache.l1-size} for the on-heap L1)
  * @param readBuffers the most pooled 65 KiB direct buffers that reads from disk use at once
- * @param aggregateMaxBytes the estimated memory one scan's grouped aggregation may hold (its
- *     groups' keys and partial states) before it fails with AGGREGATE_MEMORY_EXCEEDED
+ * @param aggregateMaxBytes the estimated memory one scan may hold: its grouped aggregation's groups
+ *     (keys and partial states; past it AGGREGATE_MEMORY_EXCEEDED), its sort buffer or top-N heap
+ *     (past it MEMORY_LIMIT_EXCEEDED)
+ * @param queryMemoryMaxBytes the estimated memory all scans of the store together may hold when run
+ *     in this JVM (embedded; scans of the network server count in its own budgets instead): past it
+ *     MEMORY_LIMIT_EXCEEDED; default 40% of the heap
+ * @param queryMemoryWaitMillis how long a scan whose state does not fit in queryMemoryMaxBytes
+ *     waits for other scans to give memory back before it fails
  * @param snapshotMaxAgeMillis how long the store keeps the versions a snapshot (a statement's or a
  *     transaction's read point) needs; an older snapshot's reads and conditional writes may fail
  *     with SNAPSHOT_TOO_OLD
@@ -49,6 +57,8 @@ public record StoreConfig(
     BlockCacheConfig blockCache,
     int readBuffers,
     long aggregateMaxBytes,
+    long queryMemoryMaxBytes,
+    long queryMemoryWaitMillis,
     long snapshotMaxAgeMillis,
     boolean openSalvage) {
 
@@ -62,6 +72,16 @@ public record StoreConfig(
   public static final String WAL_SEGMENT_SIZE = "cairn.wal.segment-size";
   public static final String READ_BUFFERS = "cairn.read-buffers";
   public static final String AGGREGATE_MAX_BYTES = "cairn.aggregate.max-bytes";
+  public static final String QUERY_MEMORY_MAX_BYTES = "cairn.query-memory.max-bytes";
+  public static final String QUERY_MEMORY_WAIT = "cairn.query-memory.wait";
+
+  /**
+   * The default of {@link #queryMemoryMaxBytes}, as a fraction of the heap: what queries hold is
+   * estimated (real use runs higher), and memstores (a quarter of the heap), cached blocks and
+   * everything else need the rest.
+   */
+  public static final double QUERY_MEMORY_HEAP_FRACTION = 0.4;
+
   public static final String SNAPSHOT_MAX_AGE = "cairn.snapshot.max-age";
   public static final String OPEN_SALVAGE = "cairn.open.salvage";
 
@@ -79,6 +99,8 @@ public record StoreConfig(
           BlockCacheConfig.L1_SIZE,
           READ_BUFFERS,
           AGGREGATE_MAX_BYTES,
+          QUERY_MEMORY_MAX_BYTES,
+          QUERY_MEMORY_WAIT,
           SNAPSHOT_MAX_AGE,
           OPEN_SALVAGE);
 
@@ -97,6 +119,8 @@ public record StoreConfig(
         BlockCacheConfig.defaults(),
         256,
         AggregationMemory.DEFAULT_MAX_BYTES,
+        MemoryPool.heapFraction(QUERY_MEMORY_HEAP_FRACTION),
+        1000,
         10 * 60_000L,
         false);
   }
@@ -128,6 +152,8 @@ public record StoreConfig(
             BlockCacheConfig.from(settings, d.blockCache),
             (int) Math.min(1 << 20, size(settings, READ_BUFFERS, d.readBuffers, 0)),
             size(settings, AGGREGATE_MAX_BYTES, d.aggregateMaxBytes, 1024),
+            size(settings, QUERY_MEMORY_MAX_BYTES, d.queryMemoryMaxBytes, 1024),
+            Settings.millis(settings, QUERY_MEMORY_WAIT, d.queryMemoryWaitMillis, 0),
             Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1),
             bool(settings, OPEN_SALVAGE, d.openSalvage));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
@@ -173,6 +199,18 @@ public record StoreConfig(
 
   private static CairnException invalid(String key, String expected, String found) {
     return Settings.invalid(key, expected, found);
+  }
+
+  /**
+   * A new memory pool for the scans of store {@code storeName} run in this JVM ({@link
+   * #queryMemoryMaxBytes}, waiting up to {@link #queryMemoryWaitMillis}).
+   */
+  public MemoryPool newQueryMemory(String storeName) {
+    return MemoryPool.root(
+        "the store [" + storeName + "]",
+        queryMemoryMaxBytes,
+        QUERY_MEMORY_MAX_BYTES,
+        Duration.ofMillis(queryMemoryWaitMillis));
   }
 
   /** The pool that reads from disk borrow buffers from. */

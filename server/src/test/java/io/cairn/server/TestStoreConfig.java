@@ -29,6 +29,29 @@ class TestStoreConfig {
   }
 
   @Test
+  void queryMemoryOfTheScansInThisJvm() {
+    long heap = Runtime.getRuntime().maxMemory();
+    StoreConfig d = StoreConfig.defaults();
+    assertThat(d.queryMemoryMaxBytes()).isEqualTo((long) (heap * 0.4));
+    assertThat(d.queryMemoryWaitMillis()).isEqualTo(1000);
+    StoreConfig c =
+        StoreConfig.from(
+            Map.of("cairn.query-memory.max-bytes", "64m", "cairn.query-memory.wait", "0ms"));
+    assertThat(c.queryMemoryMaxBytes()).isEqualTo(64L << 20);
+    assertThat(c.queryMemoryWaitMillis()).isZero();
+    assertThat(c.newQueryMemory("db").limit()).isEqualTo(64L << 20);
+    assertThat(c.newQueryMemory("db").setting()).isEqualTo("cairn.query-memory.max-bytes");
+    for (String bad : new String[] {"12x", "-1", "100"}) {
+      assertThatThrownBy(() -> StoreConfig.from(Map.of(StoreConfig.QUERY_MEMORY_MAX_BYTES, bad)))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+          .hasMessageContaining("cairn.query-memory.max-bytes")
+          .hasMessageContaining(bad);
+    }
+  }
+
+  @Test
   void snapshotMaximumAge() {
     assertThat(StoreConfig.defaults().snapshotMaxAgeMillis()).isEqualTo(600_000);
     assertThat(StoreConfig.from(Map.of("cairn.snapshot.max-age", "90")).snapshotMaxAgeMillis())

@@ -94,7 +94,7 @@ public final class MemoryPool {
     long deadline = 0;
     boolean waiting = false;
     while (true) {
-      MemoryPool full = tryReserve(bytes);
+      MemoryPool full = reserveOrFind(bytes);
       if (full == null) {
         return;
       }
@@ -124,6 +124,18 @@ public final class MemoryPool {
     }
   }
 
+  /**
+   * Takes {@code bytes} from this pool and every pool above it when they fit now, never waiting.
+   *
+   * @return whether they were taken
+   */
+  public boolean tryReserve(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must not be negative: [" + bytes + "]");
+    }
+    return bytes == 0 || reserveOrFind(bytes) == null;
+  }
+
   /** Gives back {@code bytes} taken by {@link #reserve} from this pool and those above it. */
   public void release(long bytes) {
     if (bytes < 0) {
@@ -144,7 +156,7 @@ public final class MemoryPool {
   }
 
   /** Reserves in this pool and its ancestors, or none of them: null, or the pool that is full. */
-  private MemoryPool tryReserve(long bytes) {
+  private MemoryPool reserveOrFind(long bytes) {
     for (MemoryPool p = this; p != null; p = p.parent) {
       if (!p.tryAdd(bytes)) {
         for (MemoryPool q = this; q != p; q = q.parent) {

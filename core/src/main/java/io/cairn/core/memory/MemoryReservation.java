@@ -35,18 +35,15 @@ public final class MemoryReservation implements AutoCloseable {
     }
     long after = used + bytes;
     if (after > reserved) {
-      long more = Math.max(after - reserved, QUANTUM);
-      try {
-        pool.reserve(more, what);
-      } catch (RuntimeException e) {
-        if (more > after - reserved) {
-          pool.reserve(after - reserved, what); // the last bytes may fit where a quantum does not
-          more = after - reserved;
-        } else {
-          throw e;
-        }
+      long needed = after - reserved;
+      if (needed < QUANTUM && pool.tryReserve(QUANTUM)) {
+        reserved += QUANTUM;
+      } else {
+        // near a full pool the bytes needed may fit where a quantum does not; only they may wait
+        // (waiting for a quantum first would make every add wait out the pool's wait)
+        pool.reserve(needed, what);
+        reserved += needed;
       }
-      reserved += more;
     }
     used = after;
   }

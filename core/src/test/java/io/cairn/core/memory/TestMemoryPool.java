@@ -105,4 +105,23 @@ class TestMemoryPool {
     }
     assertThat(pool.used()).isZero();
   }
+
+  @Test
+  void nearAFullSharedPoolSmallAddsDoNotWaitForAQuantum() {
+    long quantum = MemoryReservation.QUANTUM;
+    MemoryPool pool = MemoryPool.root("the server", quantum + 1000, "s", Duration.ofSeconds(5));
+    long started = System.nanoTime();
+    try (MemoryReservation r = pool.reservation("groups")) {
+      r.add(quantum);
+      for (int i = 0; i < 50; i++) {
+        r.add(10); // fits; a quantum would not, and waiting for one would take the pool's wait
+      }
+      assertThat(pool.used()).isEqualTo(quantum + 500);
+      assertThat(pool.tryReserve(501)).isFalse();
+      assertThat(pool.tryReserve(500)).isTrue();
+      pool.release(500);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(4));
+    assertThat(pool.used()).isZero();
+  }
 }

@@ -17,11 +17,15 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
+import io.cairn.core.memory.MemoryPool;
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.core.memory.RowSizes;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import io.cairn.server.cell.RowCursor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -43,10 +47,17 @@ import java.util.stream.IntStream;
  * states; its memory is counted against a limit, see {@link AggregationMemory}); or, with an order,
  * reads all kept rows (only the top offset + limit in a bounded heap when there is a limit), sorts
  * them with {@link SortKey#comparator} (the driver's ORDER BY comparison), skips the offset and
- * emits up to the limit. Rows are read in place: a {@link RowReader} is pointed at the cursor's key
- * and value views (nothing is copied) and a {@link RowFilter} tests it, so a row that the filter
- * rejects costs no allocation for the common filter shapes (see RowFilter), and an empty projection
- * ({@code COUNT(*)}) emits one shared empty array. Only emitted rows allocate their values.
+ * emits up to the limit. What a grouping or sorting scan holds (its groups, its sort buffer or
+ * top-N heap) is counted in a {@link MemoryReservation} of the scan's own pool (limit {@code
+ * cairn.aggregate.max-bytes}) under the pool the caller gives (a network connection's, under its
+ * database's and the server's; embedded, the store's): past one of them the scan fails with
+ * MEMORY_LIMIT_EXCEEDED (a grouped aggregation past its own limit with AGGREGATE_MEMORY_EXCEEDED).
+ * The reservation is given back once the last row was emitted, when the scan fails, and when it is
+ * closed (also by another thread: then when the running call returns). Rows are read in place: a
+ * {@link RowReader} is pointed at the cursor's key and value views (nothing is copied) and a {@link
+ * RowFilter} tests it, so a row that the filter rejects costs no allocation for the common filter
+ * shapes (see RowFilter), and an empty projection ({@code COUNT(*)}) emits one shared empty array.
+ * Only emitted rows allocate their values.
  *
  * <p>{@link #close()} may come from another thread (a cancel) while {@link #next()} runs: the rows
  * (and the blocks they hold) are then released by the scanning thread when that call returns, never
@@ -83,6 +94,17 @@ public final class ProgramScanner implements RowScanner {
   private static final int PAUSED = 2;
 
   private static final long NO_DEADLINE = Long.MIN_VALUE;
+
+  /** The scan's own memory pool, for messages, and the setting that bounds it. */
+  private static final String SCAN_POOL = "one scan in the store";
+
+  private static final String SCAN_SETTING = "cairn.aggregate.max-bytes";
+
+  /** A sorted row's slot in the buffer and in the array it is sorted in. */
+  private static final long SORT_SLOT_BYTES = 16;
+
+  /** The sorted rows once all were emitted. */
+  private static final Object[][] NO_ROWS = new Object[0][];
 
   /** What an empty projection emits for every row. */
   private static final Object[] NO_VALUES = new Object[0];
@@ -130,6 +152,15 @@ public final class ProgramScanner implements RowScanner {
 
   /** Limit of a grouped aggregation's hash table, in estimated bytes. */
   private final long aggregateMaxBytes;
+
+  /** The scan's own pool (limit aggregateMaxBytes), under the caller's. */
+  private final MemoryPool memory;
+
+  /** What the sort buffer or the top-N heap holds; null before the first row. */
+  private MemoryReservation sortMemory;
+
+  /** The failure of a grouping or sorting call: its state is gone, later calls fail alike. */
+  private RuntimeException failure;
 
   /** A grouped aggregation in progress: the groups read so far; null before the first row. */
   private Map<GroupKey, Group> groups;
@@ -315,7 +346,25 @@ public final class ProgramScanner implements RowScanner {
    */
   public ProgramScanner(
       RowCursor rows, ScanProgram program, EvalContext context, long aggregateMaxBytes) {
+    this(rows, program, context, aggregateMaxBytes, null);
+  }
+
+  /**
+   * Runs {@code program} over {@code rows}, which it closes when closed; its groups, sort buffer or
+   * top-N heap count against a pool of the scan limited to {@code aggregateMaxBytes} (estimated;
+   * the store's {@code cairn.aggregate.max-bytes}), under {@code memory} (null: none above it).
+   */
+  public ProgramScanner(
+      RowCursor rows,
+      ScanProgram program,
+      EvalContext context,
+      long aggregateMaxBytes,
+      MemoryPool memory) {
     this.aggregateMaxBytes = aggregateMaxBytes;
+    this.memory =
+        memory == null
+            ? MemoryPool.root(SCAN_POOL, aggregateMaxBytes, SCAN_SETTING, Duration.ZERO)
+            : memory.child(SCAN_POOL, aggregateMaxBytes, SCAN_SETTING);
     this.rows = requireNonNull(rows, "rows is null");
     this.context = requireNonNull(context, "context is null");
     this.compiled = compiled(requireNonNull(program, "program is null"));
@@ -387,10 +436,20 @@ public final class ProgramScanner implements RowScanner {
     }
     deadline = deadlineNanos;
     try {
+      if (failure != null) {
+        throw failure;
+      }
       if (!aggregates.isEmpty()) {
         return compiled.groupColumns.length == 0 ? aggregate() : aggregateGroups();
       }
       return compiled.order == null ? advance() : sorted();
+    } catch (RuntimeException e) {
+      if (failure == null && (groupMemory != null || sortMemory != null)) {
+        // a failed grouping or sorting scan cannot go on: its state goes at once, not at close
+        failure = e;
+        releaseMemory();
+      }
+      throw e;
     } finally {
       deadline = NO_DEADLINE;
       if (!state.compareAndSet(IN_NEXT, IDLE)) {
@@ -433,6 +492,7 @@ public final class ProgramScanner implements RowScanner {
       }
       Comparator<Object[]> order = compiled.order;
       if (sortRows == null && topRows == null) {
+        sortMemory = memory.reservation("a sort in the store");
         long capacity = limit == ScanProgram.NO_LIMIT ? Long.MAX_VALUE : offset + limit;
         if (capacity < Integer.MAX_VALUE / 2 && capacity >= 0) {
           topCapacity = (int) capacity;
@@ -444,13 +504,13 @@ public final class ProgramScanner implements RowScanner {
       int found;
       while ((found = nextKept()) == KEPT) {
         if (topRows == null) {
-          sortRows.add(project());
+          sortRows.add(holdSorted(project()));
         } else if (topRows.size() < topCapacity) {
-          topRows.add(project());
+          topRows.add(holdSorted(project()));
         } else if (order.compare(sortProbe(), topRows.peek()) < 0) {
           // only a row that enters the top is projected whole
-          topRows.poll();
-          topRows.add(project());
+          sortMemory.free(SORT_SLOT_BYTES + RowSizes.row(topRows.poll()));
+          topRows.add(holdSorted(project()));
         }
       }
       if (found == PAUSED) {
@@ -465,11 +525,20 @@ public final class ProgramScanner implements RowScanner {
       sortedAt = (int) Math.min(offset, all.length);
     }
     if ((limit != ScanProgram.NO_LIMIT && emitted >= limit) || sortedAt >= sortedOutput.length) {
+      sortedOutput = NO_ROWS; // every row emitted: what the sort held goes now, not at close
+      sortedAt = 0;
+      sortMemory.close();
       return null;
     }
     emitted++;
     Object[] row = sortedOutput[sortedAt];
     sortedOutput[sortedAt++] = null;
+    return row;
+  }
+
+  /** Counts a row that the sort keeps, before it is kept. */
+  private Object[] holdSorted(Object[] row) {
+    sortMemory.add(SORT_SLOT_BYTES + RowSizes.row(row));
     return row;
   }
 
@@ -485,7 +554,10 @@ public final class ProgramScanner implements RowScanner {
         groups = new HashMap<>();
         groupMemory =
             new AggregationMemory(
-                aggregateMaxBytes, "cairn.aggregate.max-bytes", "in the store (one scan)");
+                aggregateMaxBytes,
+                SCAN_SETTING,
+                "in the store (one scan)",
+                memory.reservation("a grouped aggregation in the store"));
         arguments = new Object[projection.length];
       }
       int found;
@@ -518,6 +590,7 @@ public final class ProgramScanner implements RowScanner {
       groups = null;
     }
     if (!groupOutput.hasNext()) {
+      groupMemory.close(); // every group emitted: their memory goes now, not at close
       return null;
     }
     Group group = groupOutput.next();
@@ -725,7 +798,10 @@ public final class ProgramScanner implements RowScanner {
     }
   }
 
-  /** Closes the rows (releasing their blocks) and gives the row reader back; once. */
+  /**
+   * Closes the rows (releasing their blocks), gives the row reader back and the memory of the
+   * groups or sorted rows; once.
+   */
   private void release() {
     try {
       if (!rowsClosed) {
@@ -734,7 +810,28 @@ public final class ProgramScanner implements RowScanner {
       }
     } finally {
       compiled.giveBack(reader);
+      releaseMemory();
     }
+  }
+
+  /** Drops the groups and sorted rows and gives their reservation back (idempotent). */
+  private void releaseMemory() {
+    groups = null;
+    groupOutput = null;
+    sortRows = null;
+    topRows = null;
+    sortedOutput = null;
+    if (groupMemory != null) {
+      groupMemory.close();
+    }
+    if (sortMemory != null) {
+      sortMemory.close();
+    }
+  }
+
+  /** Bytes the scan holds in its pool now (its groups or sorted rows), for tests. */
+  public long reservedBytes() {
+    return memory.used();
   }
 
   private byte[] copyKey() {

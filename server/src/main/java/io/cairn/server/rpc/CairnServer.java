@@ -189,11 +189,21 @@ public final class CairnServer implements AutoCloseable {
               daemonThreads("cairn-rpc-worker"));
       workers.allowCoreThreadTimeOut(true);
       ServerMetrics metrics = new ServerMetrics();
-      HashCacheMemory hashCacheMemory = new HashCacheMemory(config.hashCacheMaxBytes());
+      QueryMemory queryMemory = new QueryMemory(config.queryMemory());
+      HashCacheMemory hashCacheMemory =
+          new HashCacheMemory(config.hashCacheMaxBytes(), queryMemory.server());
       metrics.bind(workers, hashCacheMemory::used);
+      metrics.bindQueryMemory(queryMemory::used);
       ServerContext context =
           new ServerContext(
-              config, databases, workers, metrics, authenticator, hashCacheMemory, version());
+              config,
+              databases,
+              workers,
+              metrics,
+              authenticator,
+              hashCacheMemory,
+              queryMemory,
+              version());
       RequestHandler handler = new RequestHandler(context);
       ResponseEncoder encoder = new ResponseEncoder(metrics);
       acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cairn-rpc-accept", true));

@@ -353,7 +353,8 @@ final class RequestHandler {
   private ScanPage get(ServerConnection connection, Call call, Get get) {
     Database db = database(connection);
     ScanSpec spec = get.getScan();
-    ScanRequest request = WireMessages.fromProto(spec);
+    // the scan's state counts in the connection's budget (and its database's and the server's)
+    ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());
     int columns = ServerScanner.columnCount(request.program());
     int limit = server.config().maxFrameBytes() - ENVELOPE_BYTES;
     try (RowScanner rows = table(db, spec.getTable()).scan(request)) {
@@ -378,7 +379,8 @@ final class RequestHandler {
   private ScanPage openScan(ServerConnection connection, Call call, OpenScan open) {
     Database db = database(connection);
     ScanSpec spec = open.getScan();
-    ScanRequest request = WireMessages.fromProto(spec);
+    // the scan's state counts in the connection's budget (and its database's and the server's)
+    ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());
     int columns = ServerScanner.columnCount(request.program());
     RowScanner rows = table(db, spec.getTable()).scan(request);
     ServerScanner.Page page;

@@ -43,6 +43,7 @@ import java.util.regex.Pattern;
  *     beyond, SERVER_BUSY
  * @param slowRequestMillis requests that take at least this long are logged as slow
  * @param shutdownTimeout how long a graceful shutdown lets running requests finish
+ * @param queryMemory the budgets of query state: the server's, a database's, a connection's
  * @param hashCacheMaxBytes all connections' broadcast hash caches together
  * @param databasePolicy who may create databases, the administrators, how many databases may be
  *     open and when an idle one closes
@@ -69,6 +70,7 @@ public record ServerConfig(
     int maxSnapshotsPerConnection,
     long slowRequestMillis,
     Duration shutdownTimeout,
+    QueryMemoryConfig queryMemory,
     long hashCacheMaxBytes,
     DatabasePolicy databasePolicy,
     Optional<Path> tlsCertificate,
@@ -94,6 +96,12 @@ public record ServerConfig(
   public static final String MAX_SNAPSHOTS_PER_CONNECTION = "max-snapshots-per-connection";
   public static final String SLOW_REQUEST_MILLIS = "slow-request-millis";
   public static final String SHUTDOWN_TIMEOUT = "shutdown-timeout";
+  // query memory budgets (QueryMemoryConfig)
+  public static final String QUERY_MEMORY_MAX_BYTES = "query-memory.max-bytes";
+  public static final String QUERY_MEMORY_DATABASE_MAX_BYTES = "query-memory.database-max-bytes";
+  public static final String QUERY_MEMORY_CONNECTION_MAX_BYTES =
+      "query-memory.connection-max-bytes";
+  public static final String QUERY_MEMORY_WAIT = "query-memory.wait";
   public static final String HASH_CACHE_MAX_BYTES = "hash-cache.max-bytes";
 
   // databases and privileges (see DatabasePolicy)
@@ -134,6 +142,10 @@ public record ServerConfig(
           MAX_SNAPSHOTS_PER_CONNECTION,
           SLOW_REQUEST_MILLIS,
           SHUTDOWN_TIMEOUT,
+          QUERY_MEMORY_MAX_BYTES,
+          QUERY_MEMORY_DATABASE_MAX_BYTES,
+          QUERY_MEMORY_CONNECTION_MAX_BYTES,
+          QUERY_MEMORY_WAIT,
           HASH_CACHE_MAX_BYTES,
           ADMINS,
           CREATE_DATABASES,
@@ -150,6 +162,7 @@ public record ServerConfig(
     requireNonNull(httpHost, "httpHost is null");
     requireNonNull(data, "data is null");
     requireNonNull(scannerIdleTimeout, "scannerIdleTimeout is null");
+    requireNonNull(queryMemory, "queryMemory is null");
     requireNonNull(shutdownTimeout, "shutdownTimeout is null");
     requireNonNull(databasePolicy, "databasePolicy is null");
     requireNonNull(tlsCertificate, "tlsCertificate is null");
@@ -240,6 +253,7 @@ public record ServerConfig(
         (int) number(properties, MAX_SNAPSHOTS_PER_CONNECTION, 1024, 1, 1 << 20),
         number(properties, SLOW_REQUEST_MILLIS, 1000, 0, Long.MAX_VALUE),
         duration(properties, SHUTDOWN_TIMEOUT, Duration.ofSeconds(30), Duration.ZERO),
+        queryMemory(properties),
         size(properties, HASH_CACHE_MAX_BYTES, 256L << 20, 0, Long.MAX_VALUE),
         databasePolicy(properties, users),
         certificate,
@@ -247,6 +261,26 @@ public record ServerConfig(
         password,
         users,
         store);
+  }
+
+  /**
+   * The query-memory.* budgets: the server's (default {@value QueryMemoryConfig#HEAP_PERCENT}% of
+   * the heap), a database's (default the server's), a connection's (default the database's) and the
+   * wait at them (default 1 s).
+   */
+  private static QueryMemoryConfig queryMemory(Map<String, String> properties) {
+    long server =
+        size(
+            properties,
+            QUERY_MEMORY_MAX_BYTES,
+            QueryMemoryConfig.defaultMaxBytes(),
+            1024,
+            1L << 50);
+    long database = size(properties, QUERY_MEMORY_DATABASE_MAX_BYTES, server, 1024, 1L << 50);
+    long connection = size(properties, QUERY_MEMORY_CONNECTION_MAX_BYTES, database, 1024, 1L << 50);
+    Duration wait =
+        duration(properties, QUERY_MEMORY_WAIT, QueryMemoryConfig.DEFAULT_WAIT, Duration.ZERO);
+    return new QueryMemoryConfig(server, database, connection, wait);
   }
 
   /** True when every database lives in memory (nothing is kept when the server stops). */
@@ -282,6 +316,7 @@ public record ServerConfig(
         maxSnapshotsPerConnection,
         slowRequestMillis,
         shutdownTimeout,
+        queryMemory,
         hashCacheMaxBytes,
         databasePolicy,
         tlsCertificate,
@@ -326,6 +361,8 @@ public record ServerConfig(
         + slowRequestMillis
         + ", shutdownTimeout="
         + shutdownTimeout
+        + ", queryMemory="
+        + queryMemory
         + ", hashCacheMaxBytes="
         + hashCacheMaxBytes
         + ", "

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.RowScanner;
 import io.cairn.protocol.Event;
@@ -103,6 +104,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final Object stateLock = new Object();
   private boolean closed; // guarded by stateLock
   private volatile Database database;
+  private volatile MemoryPool queryMemory; // the connection's budget, set by Hello
   private volatile long sessionId;
   private volatile String user = "";
   private volatile String clientName = "";
@@ -160,6 +162,14 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     return c == null ? null : c.remoteAddress();
   }
 
+  /**
+   * The connection's query memory budget (under its database's and the server's); null before
+   * Hello.
+   */
+  MemoryPool queryMemory() {
+    return queryMemory;
+  }
+
   HashCaches hashCaches() {
     return hashCaches;
   }
@@ -189,6 +199,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       this.sessionId = session;
       this.user = userName;
       this.clientName = client;
+      this.queryMemory = server.queryMemory().connection(db.name(), session);
       this.database = db;
       db.connections().add(this);
     }

@@ -18,6 +18,7 @@ final class ServerContext {
   private final ServerMetrics metrics;
   private final Authenticator authenticator;
   private final HashCacheMemory hashCacheMemory;
+  private final QueryMemory queryMemory;
   private final String serverVersion;
   private final Instant startTime = Instant.now();
   private final SlowRequestLog slowRequests;
@@ -32,6 +33,7 @@ final class ServerContext {
       ServerMetrics metrics,
       Authenticator authenticator,
       HashCacheMemory hashCacheMemory,
+      QueryMemory queryMemory,
       String serverVersion) {
     this.config = requireNonNull(config, "config is null");
     this.databases = requireNonNull(databases, "databases is null");
@@ -39,6 +41,7 @@ final class ServerContext {
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.hashCacheMemory = requireNonNull(hashCacheMemory, "hashCacheMemory is null");
+    this.queryMemory = requireNonNull(queryMemory, "queryMemory is null");
     this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
     this.slowRequests = new SlowRequestLog(Duration.ofMillis(config.slowRequestMillis()));
   }
@@ -74,6 +77,11 @@ final class ServerContext {
 
   HashCacheMemory hashCacheMemory() {
     return hashCacheMemory;
+  }
+
+  /** The budgets of query state: the server's, each database's, each connection's. */
+  QueryMemory queryMemory() {
+    return queryMemory;
   }
 
   String serverVersion() {

@@ -38,4 +38,10 @@ public interface ServerMXBean {
 
   /** Bytes held by broadcast hash caches now. */
   long getHashCacheBytes();
+
+  /**
+   * Estimated bytes of query state held now (scans' groups and sorted rows, broadcast hash caches),
+   * counted in the server's query-memory.max-bytes.
+   */
+  long getQueryMemoryBytes();
 }

@@ -30,11 +30,17 @@ final class ServerMetrics implements ServerMXBean {
   private final AtomicInteger openSnapshots = new AtomicInteger();
   private volatile ThreadPoolExecutor pool;
   private volatile LongSupplier hashCacheBytes = () -> 0;
+  private volatile LongSupplier queryMemoryBytes = () -> 0;
   private ObjectName registered;
 
   void bind(ThreadPoolExecutor pool, LongSupplier hashCacheBytes) {
     this.pool = pool;
     this.hashCacheBytes = hashCacheBytes;
+  }
+
+  /** Where {@link #getQueryMemoryBytes} reads from. */
+  void bindQueryMemory(LongSupplier queryMemoryBytes) {
+    this.queryMemoryBytes = queryMemoryBytes;
   }
 
   void connectionOpened() {
@@ -142,6 +148,11 @@ final class ServerMetrics implements ServerMXBean {
   @Override
   public long getHashCacheBytes() {
     return hashCacheBytes.getAsLong();
+  }
+
+  @Override
+  public long getQueryMemoryBytes() {
+    return queryMemoryBytes.getAsLong();
   }
 
   /** Registers the bean as {@code io.cairn:type=Server,port=PORT}. */

@@ -44,6 +44,48 @@ class TestServerConfig {
   }
 
   @Test
+  void queryMemoryBudgets() {
+    long heap = Runtime.getRuntime().maxMemory();
+    QueryMemoryConfig d = ServerConfig.defaults().queryMemory();
+    assertThat(d.maxBytes()).isEqualTo((long) (heap * 0.4));
+    assertThat(d.databaseMaxBytes()).isEqualTo(d.maxBytes());
+    assertThat(d.connectionMaxBytes()).isEqualTo(d.maxBytes());
+    assertThat(d.waitTime()).isEqualTo(Duration.ofSeconds(1));
+    QueryMemoryConfig c =
+        ServerConfig.from(
+                Map.of(
+                    "query-memory.max-bytes", "1g",
+                    "query-memory.database-max-bytes", "600m",
+                    "query-memory.connection-max-bytes", "100m",
+                    "query-memory.wait", "250ms"))
+            .queryMemory();
+    assertThat(c)
+        .isEqualTo(new QueryMemoryConfig(1L << 30, 600L << 20, 100L << 20, Duration.ofMillis(250)));
+    // a smaller database budget bounds the connections' default
+    assertThat(
+            ServerConfig.from(
+                    Map.of(
+                        "query-memory.max-bytes", "1g", "query-memory.database-max-bytes", "300m"))
+                .queryMemory()
+                .connectionMaxBytes())
+        .isEqualTo(300L << 20);
+    for (String key :
+        new String[] {
+          "query-memory.max-bytes",
+          "query-memory.database-max-bytes",
+          "query-memory.connection-max-bytes",
+          "query-memory.wait"
+        }) {
+      assertThatThrownBy(() -> ServerConfig.from(Map.of(key, "-5")))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+          .hasMessageContaining(key)
+          .hasMessageContaining("[-5]");
+    }
+  }
+
+  @Test
   void everyKeyMaps() {
     String hash = PasswordHasher.hash("x".toCharArray(), PasswordHasher.MIN_ITERATIONS);
     Map<String, String> p = new HashMap<>();
