@@ -186,7 +186,7 @@ public final class CairnServer implements AutoCloseable {
               60,
               TimeUnit.SECONDS,
               new ArrayBlockingQueue<>(config.queueSize()),
-              daemonThreads("cairn-rpc-worker"));
+              daemonThreads("cairn-rpc-worker", WORKER_STACK_BYTES));
       workers.allowCoreThreadTimeOut(true);
       ServerMetrics metrics = new ServerMetrics();
       QueryMemory queryMemory = new QueryMemory(config.queryMemory());
@@ -370,10 +370,22 @@ public final class CairnServer implements AutoCloseable {
     return "unknown";
   }
 
+  /**
+   * The stack of a worker thread: scan programs compile and evaluate expressions recursively, up to
+   * {@link io.cairn.core.wire.WirePrograms#MAX_EXPR_DEPTH} levels, whose frames (larger while the
+   * code is still interpreted) can pass a default 1 MiB stack. Address space only: the pages a
+   * thread never touches are never committed.
+   */
+  static final long WORKER_STACK_BYTES = 64L << 20;
+
   private static ThreadFactory daemonThreads(String prefix) {
+    return daemonThreads(prefix, 0);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix, long stackBytes) {
     AtomicInteger counter = new AtomicInteger();
     return r -> {
-      Thread t = new Thread(r, prefix + "-" + counter.incrementAndGet());
+      Thread t = new Thread(null, r, prefix + "-" + counter.incrementAndGet(), stackBytes);
       t.setDaemon(true);
       return t;
     };
