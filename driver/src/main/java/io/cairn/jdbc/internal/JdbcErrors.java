@@ -32,6 +32,7 @@ public final class JdbcErrors {
   /**
    * Maps anything thrown by the engine, {@link Error}s included, so that none leaves JDBC: an
    * exhausted stack (a statement nested too deeply to run) becomes STATEMENT_TOO_COMPLEX (54001);
+   * an OutOfMemoryError becomes MEMORY_LIMIT_EXCEEDED (53200);
    * other unexpected exceptions and errors (an assertion) become XX000 with the cause and a message
    * of bounded length.
    */
@@ -47,6 +48,18 @@ public final class JdbcErrors {
           ErrorCode.STATEMENT_TOO_COMPLEX,
           "Statement too complex: running it exhausted the stack (an expression nested too"
               + " deeply); split it into simpler statements",
+          t);
+    }
+    if (t instanceof OutOfMemoryError) {
+      // the driver's memory budget should fail first (MEMORY_LIMIT_EXCEEDED); this is the heap
+      // itself, filled by what the budget does not count or by others in the JVM
+      return create(
+          ErrorCode.MEMORY_LIMIT_EXCEEDED,
+          "Out of memory: the JVM's heap is exhausted ("
+              + bounded(t)
+              + "); lower the driver's memory limits (connection property ["
+              + ConnectionUrl.QUERY_MEMORY_MAX_BYTES
+              + "], system property [cairn.driver.memoryMaxBytes]) or give the JVM more heap",
           t);
     }
     return create(
