@@ -15,9 +15,9 @@ import java.util.Properties;
  * with MEMORY_LIMIT_EXCEEDED (53200) naming the full pool and the setting that raises it, instead
  * of filling the heap until an OutOfMemoryError.
  *
- * <p>The JVM's budget is the system property {@value #JVM_PROPERTY} (bytes, optionally with k, m
- * or g; read once, when the driver first runs a query), by default {@value #DEFAULT_HEAP_PERCENT}%
- * of the maximum heap. A query's is the connection property {@value
+ * <p>The JVM's budget is the system property {@value #JVM_PROPERTY} (bytes, optionally with k, m or
+ * g; read once, when the driver first runs a query), by default {@value #DEFAULT_HEAP_PERCENT}% of
+ * the maximum heap. A query's is the connection property {@value
  * ConnectionUrl#QUERY_MEMORY_MAX_BYTES}; without it a query may use the whole JVM budget. The JVM
  * pool does not wait for other queries to release: a query that does not fit fails at once.
  */
@@ -58,8 +58,8 @@ public final class DriverMemory {
   }
 
   /**
-   * A new query's pool under {@code connection}: {@code maxBytes} (the connection property), or
-   * the parent's bounds only when it is 0.
+   * A new query's pool under {@code connection}: {@code maxBytes} (the connection property), or the
+   * parent's bounds only when it is 0.
    */
   public static MemoryPool query(MemoryPool connection, long maxBytes) {
     return maxBytes > 0

@@ -579,8 +579,8 @@ public final class Operators {
     }
 
     /**
-     * The next output row of the left row being probed, or null when its probe is over (then
-     * {@link #leftRow} is null).
+     * The next output row of the left row being probed, or null when its probe is over (then {@link
+     * #leftRow} is null).
      */
     private Object[] probeNext() {
       while (candidatePos < candidateCount) {
