@@ -24,10 +24,10 @@ import java.util.regex.Pattern;
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
  * which take precedence over the same properties passed to {@code connect}; names are matched
  * ignoring case. Every URL takes {@value #DURABILITY}, {@value #PARALLELISM}, {@value
- * #AGGREGATE_MAX_BYTES} and {@value #QUERY_MEMORY_MAX_BYTES}; embedded URLs take store settings starting with {@value
- * #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value #TLS},
- * {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}. A DIR
- * therefore cannot contain {@code ;}.
+ * #AGGREGATE_MAX_BYTES} and {@value #QUERY_MEMORY_MAX_BYTES}; embedded URLs take store settings
+ * starting with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value
+ * #PASSWORD}, {@value #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value
+ * #REQUEST_TIMEOUT}. A DIR therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */

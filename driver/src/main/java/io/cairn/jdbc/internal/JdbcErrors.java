@@ -32,9 +32,8 @@ public final class JdbcErrors {
   /**
    * Maps anything thrown by the engine, {@link Error}s included, so that none leaves JDBC: an
    * exhausted stack (a statement nested too deeply to run) becomes STATEMENT_TOO_COMPLEX (54001);
-   * an OutOfMemoryError becomes MEMORY_LIMIT_EXCEEDED (53200);
-   * other unexpected exceptions and errors (an assertion) become XX000 with the cause and a message
-   * of bounded length.
+   * an OutOfMemoryError becomes MEMORY_LIMIT_EXCEEDED (53200); other unexpected exceptions and
+   * errors (an assertion) become XX000 with the cause and a message of bounded length.
    */
   public static SQLException toSqlException(Throwable t) {
     if (t instanceof SQLException e) {
@@ -67,13 +66,15 @@ public final class JdbcErrors {
   }
 
   private static String bounded(Throwable t) {
-    String text = String.valueOf(t);
-    return text.length() <= MAX_MESSAGE_CHARS
-        ? text
-        : text.substring(0, MAX_MESSAGE_CHARS)
-            + "... ["
-            + (text.length() - MAX_MESSAGE_CHARS)
-            + "] more characters";
+    return bounded(String.valueOf(t), MAX_MESSAGE_CHARS);
+  }
+
+  /** {@code text} cut to {@code max} characters, saying how many were left out. */
+  static String bounded(String text, int max) {
+    if (text == null || text.length() <= max) {
+      return text;
+    }
+    return text.substring(0, max) + "... [" + (text.length() - max) + "] more characters";
   }
 
   /** A {@link SQLFeatureNotSupportedException} (0A000) naming what is not supported. */
@@ -82,7 +83,18 @@ public final class JdbcErrors {
         create(ErrorCode.NOT_SUPPORTED, "Not supported by Cairn: " + what, null);
   }
 
+  /** Every SQLException's message is cut to this many characters. */
+  static final int MAX_ERROR_CHARS = 4096;
+
+  /**
+   * The messages of an SQLException's causes together are bounded by this many characters: past it,
+   * the causes are replaced by {@link BoundedCause}s.
+   */
+  static final int MAX_CAUSE_CHARS = 16384;
+
   static SQLException create(ErrorCode code, String message, Throwable cause) {
+    message = bounded(message, MAX_ERROR_CHARS);
+    cause = BoundedCause.of(cause, MAX_CAUSE_CHARS);
     String state = code.sqlState();
     int vendor = code.code();
     if (code == ErrorCode.QUERY_TIMEOUT || code == ErrorCode.REQUEST_TIMEOUT) {

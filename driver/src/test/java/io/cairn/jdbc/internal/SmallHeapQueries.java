@@ -9,10 +9,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The child JVM of {@link TestQueryMemoryInSmallHeap}: in a small heap, runs queries whose state
- * in the driver is far bigger than the heap, then a small one, and prints one line per query:
- * {@code LABEL OK rows}, {@code LABEL SQLSTATE message} or {@code LABEL THROWABLE what}; then
- * {@code POOL bytes} (what the JVM's pool still holds).
+ * The child JVM of {@link TestQueryMemoryInSmallHeap}: in a small heap, runs queries whose state in
+ * the driver is far bigger than the heap, then a small one, and prints one line per query: {@code
+ * LABEL OK rows}, {@code LABEL SQLSTATE message} or {@code LABEL THROWABLE what}; then {@code POOL
+ * bytes} (what the JVM's pool still holds).
  */
 public final class SmallHeapQueries {
   private SmallHeapQueries() {}

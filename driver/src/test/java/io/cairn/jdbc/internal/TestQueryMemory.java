@@ -178,6 +178,7 @@ class TestQueryMemory {
     if (System.getProperty(DriverMemory.JVM_PROPERTY) == null) {
       assertThat(DriverMemory.jvm().limit()).isEqualTo(MemoryPool.heapFraction(0.5));
     }
-    assertThat(DriverMemory.jvm().setting()).isEqualTo("cairn.driver.memoryMaxBytes (system property)");
+    assertThat(DriverMemory.jvm().setting())
+        .isEqualTo("cairn.driver.memoryMaxBytes (system property)");
   }
 }

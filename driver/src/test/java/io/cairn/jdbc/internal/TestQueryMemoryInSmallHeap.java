@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A GROUP BY of 1M groups and an ORDER BY of a 9M-row join in a JVM of 256 MB end with 53200
- * naming the driver's JVM-wide limit, not with an OutOfMemoryError, and the same JVM then runs a
- * small query: the driver's default budget (half the heap) holds.
+ * A GROUP BY of 1M groups and an ORDER BY of a 9M-row join in a JVM of 256 MB end with 53200 naming
+ * the driver's JVM-wide limit, not with an OutOfMemoryError, and the same JVM then runs a small
+ * query: the driver's default budget (half the heap) holds.
  */
 class TestQueryMemoryInSmallHeap {
   @Test
