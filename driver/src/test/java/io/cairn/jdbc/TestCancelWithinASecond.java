@@ -26,12 +26,19 @@ import org.junit.jupiter.api.Test;
  * window) and while planning.
  */
 class TestCancelWithinASecond {
-  /** 50,000 rows: a nested loop over two of them runs 2.5G probe steps, far beyond any test. */
-  private static final int ROWS = 50_000;
+  /** 200,000 rows: a nested loop over two of them runs 40G probe steps, far beyond any test. */
+  private static final int ROWS = 200_000;
 
-  /** A nested-loop join whose probe of one left row walks all 50,000 build rows. */
+  /**
+   * A nested-loop join of two aggregations' rows (100,000 each): the probe of one left row walks
+   * all 100,000 build rows and matches none, so no row leaves the join for the operators above to
+   * check between, and the left rows come from an aggregation's output, which does not check either
+   * (a scan would). It took seconds per 1,024 left rows to see a cancel.
+   */
   static final String NESTED_LOOP =
-      "SELECT COUNT(*) FROM BIG L JOIN BIG R ON L.V < R.V - 7 AND L.ID * 2 <> R.ID";
+      "SELECT COUNT(*) FROM (SELECT ID / 2 AS K, MAX(V) AS V FROM BIG GROUP BY ID / 2) L"
+          + " JOIN (SELECT ID / 2 AS K, MIN(V) AS V FROM BIG GROUP BY ID / 2) R"
+          + " ON MOD(L.V * 31 + R.V, 100003) < 0";
 
   /** What cancel() and the timeout are given: the brief's second, and slack for a loaded host. */
   private static final long PATIENCE_MILLIS = 1_000;
@@ -54,8 +61,8 @@ class TestCancelWithinASecond {
       s.executeUpdate("UPSERT INTO SEED VALUES " + values);
       s.executeUpdate("CREATE TABLE BIG (ID INTEGER PRIMARY KEY, V INTEGER)");
       s.executeUpdate(
-          "UPSERT INTO BIG SELECT A.ID * 100 + B.ID, MOD(A.ID * 7919 + B.ID, 10007)"
-              + " FROM SEED A, SEED B WHERE B.ID < 100");
+          "UPSERT INTO BIG SELECT A.ID * 1000 + B.ID, MOD(A.ID * 7919 + B.ID, 10007)"
+              + " FROM SEED A, SEED B WHERE B.ID < 400");
       try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM BIG")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getLong(1)).isEqualTo(ROWS);
