@@ -123,6 +123,14 @@ public final class CairnDriver implements Driver {
     properties.add(
         property(
             given,
+            ConnectionUrl.QUERY_MEMORY_MAX_BYTES,
+            "The memory one query's sorts, joins, aggregations, set operations and windows in the"
+                + " driver may use together (estimated) before it fails with SQLState 53200;"
+                + " bytes, optionally with k, m or g (default: only the JVM-wide limit, system"
+                + " property cairn.driver.memoryMaxBytes, default half the heap)"));
+    properties.add(
+        property(
+            given,
             ConnectionUrl.PARALLELISM,
             "How many chunks of one table scan run at once; a positive integer (default: the"
                 + " processors available to the JVM)"));

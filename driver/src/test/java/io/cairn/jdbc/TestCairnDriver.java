@@ -216,7 +216,13 @@ class TestCairnDriver {
     DriverPropertyInfo[] properties = driver.getPropertyInfo("jdbc:cairn:mem:x", null);
     assertThat(properties)
         .extracting(p -> p.name)
-        .containsExactly("user", "password", "durability", "aggregateMaxBytes", "parallelism");
+        .containsExactly(
+            "user",
+            "password",
+            "durability",
+            "aggregateMaxBytes",
+            "queryMemoryMaxBytes",
+            "parallelism");
     assertThat(properties[2].choices).containsExactly("SKIP", "ASYNC", "SYNC", "FSYNC");
     assertThat(driver.getPropertyInfo("jdbc:cairn://h:1", null))
         .extracting(p -> p.name)
@@ -225,6 +231,7 @@ class TestCairnDriver {
             "password",
             "durability",
             "aggregateMaxBytes",
+            "queryMemoryMaxBytes",
             "parallelism",
             "tls",
             "tlsTrustCertificate",

@@ -49,7 +49,13 @@ public final class TestUrls {
 
     private static TestingServerProcess startShared() {
       TestingServerProcess process =
-          TestingServerProcess.start("contract-" + ProcessHandle.current().pid());
+          // every test class makes in-memory databases of its own, which never close
+          TestingServerProcess.start(
+              "contract-" + ProcessHandle.current().pid(),
+              0,
+              null,
+              "--set",
+              "max-databases=100000");
       Runtime.getRuntime().addShutdownHook(new Thread(process::kill, "cairn-test-server-stop"));
       return process;
     }

@@ -81,9 +81,11 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.AbstractTypeCoercion;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
@@ -397,7 +399,8 @@ public final class CairnPlanner {
                   // No rewriting of COALESCE/NULLIF into CASE: each level would copy its first
                   // operand, so nested COALESCE grew exponentially (2^20 nodes at 20 levels).
                   // RexToExpr runs COALESCE and NULLIF directly.
-                  .withCallRewrite(false));
+                  .withCallRewrite(false),
+              cancel);
       RexBuilder rexBuilder = new CairnRexBuilder(typeFactory);
       HepPlanner planner = new HepPlanner(subqueryProgram());
       planner.setExecutor(new CairnRexExecutor());
@@ -721,13 +724,18 @@ public final class CairnPlanner {
     }
 
     private SqlNode parse(String text) {
+      StatementDepth.checkParentheses(text);
+      SqlNode parsed;
       try {
-        return SqlParser.create(
-                Statements.quoteSystemSchema(Statements.normalizeHints(text)), PARSER_CONFIG)
-            .parseStmt();
+        parsed =
+            SqlParser.create(
+                    Statements.quoteSystemSchema(Statements.normalizeHints(text)), PARSER_CONFIG)
+                .parseStmt();
       } catch (SqlParseException e) {
         throw Errors.syntax(e, text);
       }
+      StatementDepth.checkExpressions(parsed);
+      return parsed;
     }
 
     /** A Hep planner running {@code program} that stops when the statement is cancelled. */
@@ -934,8 +942,31 @@ public final class CairnPlanner {
           validator,
           reader,
           cluster,
-          StandardConvertletTable.INSTANCE,
+          this::convertlet,
           config);
+    }
+
+    /**
+     * Calcite's convertlet for {@code call}, checking for cancellation first (each call converted:
+     * a cancel stops a conversion in the background soon) and unwrapping what it throws: Calcite
+     * invokes convertlets reflectively and wraps a failure in "While converting CALL" at every
+     * level, so that a failure deep in a nested expression came out wrapped hundreds of times, each
+     * wrapper quoting the SQL text of its level (millions of characters); here it goes up as it was
+     * thrown.
+     */
+    private SqlRexConvertlet convertlet(SqlCall call) {
+      PlanningThreads.check(cancel);
+      SqlRexConvertlet convertlet = StandardConvertletTable.INSTANCE.get(call);
+      if (convertlet == null) {
+        return null;
+      }
+      return (cx, c) -> {
+        try {
+          return convertlet.convertCall(cx, c);
+        } catch (RuntimeException e) {
+          throw unwrapConversion(e);
+        }
+      };
     }
 
     /** Validates {@code select}, a validation error prefixed with {@code what}. */
@@ -970,12 +1001,26 @@ public final class CairnPlanner {
    * from {@code a} right after.
    */
   private static final class CairnValidator extends SqlValidatorImpl {
+    private final AtomicBoolean cancel;
+
     CairnValidator(
         SqlOperatorTable operators,
         CalciteCatalogReader reader,
         JavaTypeFactoryImpl typeFactory,
-        SqlValidator.Config config) {
+        SqlValidator.Config config,
+        AtomicBoolean cancel) {
       super(operators, reader, typeFactory, config);
+      this.cancel = cancel;
+    }
+
+    /**
+     * Derives a node's type, after checking for cancellation: every expression node comes here, so
+     * that a cancelled validation of a huge statement stops soon in the background.
+     */
+    @Override
+    public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+      PlanningThreads.check(cancel);
+      return super.deriveType(scope, expr);
     }
 
     @Override
@@ -985,6 +1030,36 @@ public final class CairnPlanner {
       }
       return super.getValidatedNodeType(node);
     }
+  }
+
+  /**
+   * What a convertlet threw, without Calcite's "While converting" wrappers (see {@link
+   * Planning#convertlet}): a RuntimeException or Error thrown as is, another exception wrapped once
+   * with a bounded message.
+   */
+  static RuntimeException unwrapConversion(RuntimeException e) {
+    Throwable t = e;
+    while (t instanceof RuntimeException
+        && t.getClass() == RuntimeException.class
+        && t.getMessage() != null
+        && t.getMessage().startsWith("While converting ")
+        && t.getCause() != null) {
+      t = t.getCause();
+      if (t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null) {
+        t = t.getCause();
+      }
+    }
+    if (t == e) {
+      return e;
+    }
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    if (t instanceof Error error) {
+      throw error;
+    }
+    return new IllegalStateException(
+        "Converting an expression failed: " + PlanningThreads.bounded(String.valueOf(t)), t);
   }
 
   /** Stops a Hep planner's rule loop when the statement is cancelled. */

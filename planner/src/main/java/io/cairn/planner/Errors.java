@@ -15,6 +15,16 @@ final class Errors {
   private Errors() {}
 
   static CairnException syntax(SqlParseException e, String sql) {
+    // the parser wraps what it did not expect: an exhausted stack (input nested too deeply) had
+    // an empty message, and came out as "Syntax error: "
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof StackOverflowError) {
+        return PlanningThreads.converted(t);
+      }
+      if (t instanceof CairnException c) {
+        return c;
+      }
+    }
     SqlParserPos pos = e.getPos();
     String message = e.getMessage() == null ? "" : e.getMessage();
     String found = null;
@@ -39,8 +49,12 @@ final class Errors {
         text.append(", expected one of ").append(expected);
       }
     } else {
-      String firstLine = message.lines().findFirst().orElse("");
-      text.append(": ").append(firstLine);
+      String firstLine = message.lines().findFirst().orElse("").strip();
+      text.append(": ")
+          .append(
+              firstLine.isEmpty()
+                  ? "the statement cannot be parsed (" + e.getClass().getSimpleName() + ")"
+                  : PlanningThreads.bounded(firstLine));
       String near = wordAt(sql, pos);
       if (!near.isEmpty()) {
         text.append(", near [").append(near).append("]");

@@ -150,4 +150,89 @@ class TestPlanningLimits {
         .extracting(u -> u.table().tableName() + "=" + u.rowCount())
         .isEqualTo(List.of("B=-1"));
   }
+
+  private static void assertTooComplex(Runnable planning, String what) {
+    assertThatThrownBy(planning::run)
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX);
+              assertThat(e.getMessage())
+                  .contains(what + " nested deeper than [" + RexToExpr.MAX_DEPTH + "] levels")
+                  .hasSizeLessThan(4096);
+            });
+  }
+
+  @Test
+  void deepParenthesesAreStatementTooComplexBeforeParsing() {
+    // a million levels exhausted the parser's stack: an empty "Syntax error: " (42601)
+    int deep = 1_000_000;
+    assertTooComplex(
+        () -> planner.plan("SELECT " + "(".repeat(deep) + "X" + ")".repeat(deep) + " FROM A"),
+        "parentheses");
+    assertTooComplex(
+        () ->
+            planner.plan(
+                "SELECT * FROM " + "(SELECT * FROM ".repeat(5_000) + "A" + ")".repeat(5_000)),
+        "parentheses");
+    // parentheses in strings, quoted names and comments do not count
+    String many = "(".repeat(5_000);
+    assertThat(
+            planner
+                .plan(
+                    "SELECT '"
+                        + many
+                        + "' AS \""
+                        + "(".repeat(100)
+                        + "\" FROM A -- "
+                        + many
+                        + "\n /*"
+                        + many
+                        + "*/")
+                .plan())
+        .isInstanceOf(StatementPlan.Query.class);
+    assertThat(
+            planner
+                .plan("SELECT " + "(".repeat(1_000) + "X" + ")".repeat(1_000) + " FROM A")
+                .plan())
+        .isInstanceOf(StatementPlan.Query.class);
+  }
+
+  @Test
+  void deepExpressionsAreStatementTooComplexBeforeValidation() {
+    // validated for seconds (5,000 nested CASE: 9.5 s) before failing on the depth
+    assertTooComplex(
+        () -> planner.plan("SELECT X" + " + 1".repeat(20_000) + " FROM A"), "expression");
+    assertTooComplex(
+        () ->
+            planner.plan(
+                "SELECT "
+                    + "CASE WHEN X > 1 THEN 1 ELSE ".repeat(5_000)
+                    + "X"
+                    + " END".repeat(5_000)
+                    + " FROM A"),
+        "expression");
+    // AND and OR chains are flattened: they do not count as levels
+    StringBuilder or = new StringBuilder("X = -1");
+    for (int i = 0; i < 3_000; i++) {
+      or.append(" OR X = ").append(i);
+    }
+    assertThat(planner.plan("SELECT ID FROM A WHERE " + or).plan())
+        .isInstanceOf(StatementPlan.Query.class);
+  }
+
+  @Test
+  void conversionFailuresLoseCalcitesWrapperPerLevel() {
+    IllegalStateException leaf = new IllegalStateException("leaf");
+    RuntimeException wrapped = leaf;
+    for (int level = 0; level < 300; level++) {
+      wrapped =
+          new RuntimeException(
+              "While converting " + "ABS(".repeat(300 - level),
+              new java.lang.reflect.InvocationTargetException(wrapped));
+    }
+    assertThat(CairnPlanner.unwrapConversion(wrapped)).isSameAs(leaf);
+    RuntimeException other = new RuntimeException("not a wrapper", leaf);
+    assertThat(CairnPlanner.unwrapConversion(other)).isSameAs(other);
+  }
 }

@@ -23,11 +23,11 @@ import java.util.regex.Pattern;
  *
  * <p>Each form may end in connection properties, {@code ;name=value} each (as in H2 and Phoenix),
  * which take precedence over the same properties passed to {@code connect}; names are matched
- * ignoring case. Every URL takes {@value #DURABILITY}, {@value #PARALLELISM} and {@value
- * #AGGREGATE_MAX_BYTES}; embedded URLs take store settings starting with {@value
- * #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value #PASSWORD}, {@value #TLS},
- * {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value #REQUEST_TIMEOUT}. A DIR
- * therefore cannot contain {@code ;}.
+ * ignoring case. Every URL takes {@value #DURABILITY}, {@value #PARALLELISM}, {@value
+ * #AGGREGATE_MAX_BYTES} and {@value #QUERY_MEMORY_MAX_BYTES}; embedded URLs take store settings
+ * starting with {@value #STORE_SETTING_PREFIX}; server URLs take {@value #USER}, {@value
+ * #PASSWORD}, {@value #TLS}, {@value #TLS_TRUST_CERTIFICATE}, {@value #CONNECT_TIMEOUT} and {@value
+ * #REQUEST_TIMEOUT}. A DIR therefore cannot contain {@code ;}.
  */
 public final class ConnectionUrl {
   /** Connection property: durability of this connection's writes (SKIP, ASYNC, SYNC, FSYNC). */
@@ -38,6 +38,13 @@ public final class ConnectionUrl {
    * in the driver may use (see docs/configuration.md).
    */
   public static final String AGGREGATE_MAX_BYTES = "aggregateMaxBytes";
+
+  /**
+   * Connection property: the memory (bytes, optionally with k, m or g) that the state of one query
+   * in the driver may use, its sorts, joins, aggregations, set operations and windows together
+   * (default: no limit of its own, only the JVM-wide one; see docs/sql.md).
+   */
+  public static final String QUERY_MEMORY_MAX_BYTES = "queryMemoryMaxBytes";
 
   /**
    * Connection property: how many chunks of one table scan run at once (a positive integer;
@@ -83,6 +90,8 @@ public final class ConnectionUrl {
           + DURABILITY
           + ", "
           + AGGREGATE_MAX_BYTES
+          + ", "
+          + QUERY_MEMORY_MAX_BYTES
           + ", "
           + STORE_SETTING_PREFIX
           + "* for embedded stores; "
@@ -236,6 +245,7 @@ public final class ConnectionUrl {
           canonical.equals(DURABILITY)
               || canonical.equals(PARALLELISM)
               || canonical.equals(AGGREGATE_MAX_BYTES)
+              || canonical.equals(QUERY_MEMORY_MAX_BYTES)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
                   : canonical.startsWith(STORE_SETTING_PREFIX));
@@ -252,6 +262,8 @@ public final class ConnectionUrl {
                 + PARALLELISM
                 + ", "
                 + AGGREGATE_MAX_BYTES
+                + ", "
+                + QUERY_MEMORY_MAX_BYTES
                 + (server
                     ? ", " + String.join(", ", SERVER_PROPERTIES)
                     : " or " + STORE_SETTING_PREFIX + "*")
@@ -310,6 +322,9 @@ public final class ConnectionUrl {
     }
     if (name.equalsIgnoreCase(AGGREGATE_MAX_BYTES)) {
       return AGGREGATE_MAX_BYTES;
+    }
+    if (name.equalsIgnoreCase(QUERY_MEMORY_MAX_BYTES)) {
+      return QUERY_MEMORY_MAX_BYTES;
     }
     for (String known : SERVER_PROPERTIES) {
       if (name.equalsIgnoreCase(known)) {

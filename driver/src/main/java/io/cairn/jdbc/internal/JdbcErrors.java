@@ -32,8 +32,8 @@ public final class JdbcErrors {
   /**
    * Maps anything thrown by the engine, {@link Error}s included, so that none leaves JDBC: an
    * exhausted stack (a statement nested too deeply to run) becomes STATEMENT_TOO_COMPLEX (54001);
-   * other unexpected exceptions and errors (an assertion) become XX000 with the cause and a message
-   * of bounded length.
+   * an OutOfMemoryError becomes MEMORY_LIMIT_EXCEEDED (53200); other unexpected exceptions and
+   * errors (an assertion) become XX000 with the cause and a message of bounded length.
    */
   public static SQLException toSqlException(Throwable t) {
     if (t instanceof SQLException e) {
@@ -49,18 +49,32 @@ public final class JdbcErrors {
               + " deeply); split it into simpler statements",
           t);
     }
+    if (t instanceof OutOfMemoryError) {
+      // the driver's memory budget should fail first (MEMORY_LIMIT_EXCEEDED); this is the heap
+      // itself, filled by what the budget does not count or by others in the JVM
+      return create(
+          ErrorCode.MEMORY_LIMIT_EXCEEDED,
+          "Out of memory: the JVM's heap is exhausted ("
+              + bounded(t)
+              + "); lower the driver's memory limits (connection property ["
+              + ConnectionUrl.QUERY_MEMORY_MAX_BYTES
+              + "], system property [cairn.driver.memoryMaxBytes]) or give the JVM more heap",
+          t);
+    }
     return create(
         ErrorCode.INTERNAL_ERROR, "Unexpected error in the Cairn engine: " + bounded(t), t);
   }
 
   private static String bounded(Throwable t) {
-    String text = String.valueOf(t);
-    return text.length() <= MAX_MESSAGE_CHARS
-        ? text
-        : text.substring(0, MAX_MESSAGE_CHARS)
-            + "... ["
-            + (text.length() - MAX_MESSAGE_CHARS)
-            + "] more characters";
+    return bounded(String.valueOf(t), MAX_MESSAGE_CHARS);
+  }
+
+  /** {@code text} cut to {@code max} characters, saying how many were left out. */
+  static String bounded(String text, int max) {
+    if (text == null || text.length() <= max) {
+      return text;
+    }
+    return text.substring(0, max) + "... [" + (text.length() - max) + "] more characters";
   }
 
   /** A {@link SQLFeatureNotSupportedException} (0A000) naming what is not supported. */
@@ -69,7 +83,18 @@ public final class JdbcErrors {
         create(ErrorCode.NOT_SUPPORTED, "Not supported by Cairn: " + what, null);
   }
 
+  /** Every SQLException's message is cut to this many characters. */
+  static final int MAX_ERROR_CHARS = 4096;
+
+  /**
+   * The messages of an SQLException's causes together are bounded by this many characters: past it,
+   * the causes are replaced by {@link BoundedCause}s.
+   */
+  static final int MAX_CAUSE_CHARS = 16384;
+
   static SQLException create(ErrorCode code, String message, Throwable cause) {
+    message = bounded(message, MAX_ERROR_CHARS);
+    cause = BoundedCause.of(cause, MAX_CAUSE_CHARS);
     String state = code.sqlState();
     int vendor = code.code();
     if (code == ErrorCode.QUERY_TIMEOUT || code == ErrorCode.REQUEST_TIMEOUT) {

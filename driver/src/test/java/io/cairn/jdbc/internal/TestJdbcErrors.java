@@ -82,4 +82,57 @@ class TestJdbcErrors {
     SQLException original = new SQLException("as is", "HY000");
     assertThat((Throwable) JdbcErrors.toSqlException(original)).isSameAs(original);
   }
+
+  /** The characters of the messages of {@code e} and all its causes. */
+  static long chainChars(Throwable e) {
+    long chars = 0;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      chars += t.getMessage() == null ? 0 : t.getMessage().length();
+    }
+    return chars;
+  }
+
+  @Test
+  void aCauseChainQuotingTheStatementAtEveryLevelIsBounded() {
+    // as Calcite's "While converting" wrappers did: one per level, each quoting its level's text
+    String sql = "SELECT " + "ABS(".repeat(500) + "V" + ")".repeat(500) + " FROM T";
+    Throwable chain = new IllegalStateException("the leaf failed");
+    for (int level = 0; level < 500; level++) {
+      chain = new RuntimeException("While converting " + sql, chain);
+    }
+    assertThat(chainChars(chain)).isGreaterThan(1_000_000);
+    SQLException e = JdbcErrors.toSqlException(chain);
+    assertThat(e.getSQLState()).isEqualTo("XX000");
+    assertThat(e.getMessage()).hasSizeLessThan(JdbcErrors.MAX_ERROR_CHARS + 100);
+    assertThat(chainChars(e)).isLessThan(32_768);
+    // the first causes and the root one are still there, by class and message start
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertThat(root.getMessage()).startsWith("java.lang.IllegalStateException: the leaf failed");
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      messages.append(t.getMessage()).append('\n');
+    }
+    assertThat(messages).contains("causes left out");
+  }
+
+  @Test
+  void aLongMessageIsCutOnce() {
+    SQLException e =
+        JdbcErrors.toSqlException(
+            new CairnException(ErrorCode.VALIDATION_ERROR, "x".repeat(1_000_000)));
+    assertThat(e.getMessage())
+        .hasSizeLessThan(JdbcErrors.MAX_ERROR_CHARS + 100)
+        .endsWith("more characters");
+    assertThat(chainChars(e)).isLessThan(32_768);
+  }
+
+  @Test
+  void outOfMemoryErrorIs53200() {
+    SQLException e = JdbcErrors.toSqlException(new OutOfMemoryError("Java heap space"));
+    assertThat(e.getSQLState()).isEqualTo("53200");
+    assertThat(e.getMessage()).contains("Java heap space").contains("queryMemoryMaxBytes");
+  }
 }

@@ -5,6 +5,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
+import io.cairn.jdbc.internal.exec.DriverMemory;
 import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Durability;
 import java.nio.file.InvalidPathException;
@@ -29,6 +30,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
     Durability durability = DatabaseSession.durability(info);
     int parallelism = DatabaseSession.parallelism(info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
+    long queryMemoryMaxBytes = DriverMemory.queryMaxBytes(info);
     EmbeddedDatabase database;
     if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
       database = EmbeddedDatabase.acquireInMemory(storeName);
@@ -41,7 +43,8 @@ public final class EmbeddedSessionFactory implements SessionFactory {
               + storeName
               + "]");
     }
-    return new DatabaseSession(database, durability, parallelism, aggregateMaxBytes);
+    return new DatabaseSession(
+        database, durability, parallelism, aggregateMaxBytes, queryMemoryMaxBytes);
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */

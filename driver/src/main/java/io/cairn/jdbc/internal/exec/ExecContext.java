@@ -7,6 +7,7 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -18,7 +19,8 @@ import io.cairn.kv.KvTable;
  * aggregateMaxBytes}); {@code readPoint}: the snapshot every scan of the statement reads at ({@link
  * io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan request); {@code
  * pending}: the uncommitted writes of the statement's transaction, which its scans read over the
- * store's rows.
+ * store's rows; {@code memory}: the statement's pool ({@link DriverMemory#query}), in which its
+ * sorts, joins, aggregations, set operations and windows reserve what they hold.
  */
 public record ExecContext(
     KvStore store,
@@ -26,10 +28,12 @@ public record ExecContext(
     ExecutionControl control,
     int parallelism,
     long aggregateMaxBytes,
+    MemoryPool memory,
     long readPoint,
     TransactionWrites pending) {
   public ExecContext {
     requireNonNull(store, "store is null");
+    requireNonNull(memory, "memory is null");
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
     requireNonNull(pending, "pending is null");
@@ -51,6 +55,28 @@ public record ExecContext(
       EvalContext eval,
       ExecutionControl control,
       int parallelism,
+      long aggregateMaxBytes,
+      MemoryPool memory) {
+    this(
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        io.cairn.kv.ScanRequest.LATEST,
+        TransactionWrites.NONE);
+  }
+
+  /**
+   * A context of a statement outside a transaction whose memory counts in a pool of its own, with
+   * no limit but the JVM-wide one.
+   */
+  public ExecContext(
+      KvStore store,
+      EvalContext eval,
+      ExecutionControl control,
+      int parallelism,
       long aggregateMaxBytes) {
     this(
         store,
@@ -58,14 +84,13 @@ public record ExecContext(
         control,
         parallelism,
         aggregateMaxBytes,
-        io.cairn.kv.ScanRequest.LATEST,
-        TransactionWrites.NONE);
+        DriverMemory.query(DriverMemory.connection(), 0));
   }
 
   /** The same context reading at {@code readPoint} over {@code pending}. */
   public ExecContext at(long readPoint, TransactionWrites pending) {
     return new ExecContext(
-        store, eval, control, parallelism, aggregateMaxBytes, readPoint, pending);
+        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending);
   }
 
   /**

@@ -12,6 +12,8 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.core.memory.RowSizes;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
@@ -36,8 +38,36 @@ import java.util.PriorityQueue;
 
 /** Builds and holds the executor's operators, one small class per plan node. */
 public final class Operators {
-  /** How often (in rows) operators check for cancellation and timeout. */
+  /**
+   * How often (in rows, or in steps of an inner loop such as a join's probe) operators check for
+   * cancellation and timeout.
+   */
   static final int CHECK_INTERVAL = 1024;
+
+  /** How often (in comparisons) a sort checks for cancellation and timeout. */
+  static final int COMPARISONS_PER_CHECK = 1 << 16;
+
+  /** The estimated bytes of a reference to a row in a list or array. */
+  static final long SLOT_BYTES = 8;
+
+  /**
+   * {@code order} checking {@code control} every {@value #COMPARISONS_PER_CHECK} comparisons, so
+   * that a long sort stops within a second of a cancel or its timeout.
+   */
+  static <T> Comparator<T> checked(Comparator<T> order, ExecContext ctx) {
+    return new Comparator<>() {
+      private int comparisons;
+
+      @Override
+      public int compare(T a, T b) {
+        if (++comparisons >= COMPARISONS_PER_CHECK) {
+          comparisons = 0;
+          ctx.control().check();
+        }
+        return order.compare(a, b);
+      }
+    };
+  }
 
   private Operators() {}
 
@@ -186,18 +216,21 @@ public final class Operators {
   /**
    * Hash aggregation; at step FINAL it merges the partial states that scans computed (any number of
    * rows: one per scan or chunk, or one per group and chunk after the group's key values). The
-   * groups' memory is counted against the connection's {@code aggregateMaxBytes}.
+   * groups' memory is counted against the connection's {@code aggregateMaxBytes} and reserved in
+   * the query's memory pool, with the rows made of them, until the last row is out.
    */
   static final class Aggregate implements Operator {
     private final AggregateNode node;
     private final Operator input;
     private final ExecContext ctx;
+    private final MemoryReservation memory;
     private Iterator<Object[]> output;
 
     Aggregate(AggregateNode node, Operator input, ExecContext ctx) {
       this.node = node;
       this.input = input;
       this.ctx = ctx;
+      this.memory = ctx.memory().reservation("GROUP BY (groups)");
     }
 
     private Accumulator[] newAccumulators() {
@@ -237,18 +270,19 @@ public final class Operators {
       for (List<Integer> set : node.groupSets()) {
         sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
       }
-      AggregationMemory memory =
+      AggregationMemory groupMemory =
           new AggregationMemory(
               ctx.aggregateMaxBytes(),
               ConnectionUrl.AGGREGATE_MAX_BYTES + " (connection property)",
-              "in the driver");
+              "in the driver",
+              memory);
       int seen = 0;
       for (Object[] row = input.next(); row != null; row = input.next()) {
         for (SetState set : sets) {
           GroupKey key = GroupKey.of(row, set.columns);
           Accumulator[] accs = set.groups.get(key);
           if (accs == null) {
-            memory.addGroup(row, set.columns, node.calls().size());
+            groupMemory.addGroup(row, set.columns, node.calls().size());
             accs = newAccumulators();
             set.groups.put(key, accs);
             Object[] values = new Object[keys.size()];
@@ -288,7 +322,12 @@ public final class Operators {
             out[keys.size() + i] =
                 accs[i] == null ? grouping(node.calls().get(i), set) : accs[i].result();
           }
+          memory.add(RowSizes.row(out) + SLOT_BYTES);
           rows.add(out);
+          if (++seen >= CHECK_INTERVAL) {
+            seen = 0;
+            ctx.control().check();
+          }
         }
       }
       output = rows.iterator();
@@ -312,20 +351,35 @@ public final class Operators {
       if (output == null) {
         run();
       }
-      return output.hasNext() ? output.next() : null;
+      if (output.hasNext()) {
+        return output.next();
+      }
+      memory.close();
+      return null;
     }
 
     @Override
     public void close() {
-      input.close();
+      try {
+        memory.close();
+      } finally {
+        input.close();
+      }
     }
   }
 
-  /** ORDER BY with OFFSET/FETCH; a top-N heap when FETCH is known. */
+  /**
+   * ORDER BY with OFFSET/FETCH; a top-N heap when FETCH is known. The rows it holds are reserved in
+   * the query's memory pool until the last one is out.
+   */
   static final class Sort implements Operator {
+    /** The largest initial capacity of a top-N heap (it grows as rows come). */
+    private static final int MAX_INITIAL_HEAP = 1024;
+
     private final SortNode node;
     private final Operator input;
     private final ExecContext ctx;
+    private final MemoryReservation memory;
     private Iterator<Object[]> output;
     private long remaining;
 
@@ -333,6 +387,7 @@ public final class Operators {
       this.node = node;
       this.input = input;
       this.ctx = ctx;
+      this.memory = ctx.memory().reservation("ORDER BY (rows to sort)");
     }
 
     private void run() {
@@ -347,20 +402,23 @@ public final class Operators {
         output = null;
         return;
       }
-      Comparator<Object[]> cmp = SortKey.comparator(node.keys());
+      Comparator<Object[]> cmp = checked(SortKey.comparator(node.keys()), ctx);
       List<Object[]> rows;
       int seen = 0;
       if (fetch >= 0 && offset + fetch < Integer.MAX_VALUE / 2) {
         int capacity = (int) (offset + fetch);
-        PriorityQueue<Object[]> heap = new PriorityQueue<>(Math.max(1, capacity), cmp.reversed());
+        PriorityQueue<Object[]> heap =
+            new PriorityQueue<>(Math.max(1, Math.min(capacity, MAX_INITIAL_HEAP)), cmp.reversed());
         for (Object[] row = input.next(); row != null; row = input.next()) {
           if (capacity == 0) {
             break;
           }
           if (heap.size() < capacity) {
+            memory.add(RowSizes.row(row) + SLOT_BYTES);
             heap.add(row);
           } else if (cmp.compare(row, heap.peek()) < 0) {
-            heap.poll();
+            memory.free(RowSizes.row(heap.poll()) + SLOT_BYTES);
+            memory.add(RowSizes.row(row) + SLOT_BYTES);
             heap.add(row);
           }
           if (++seen >= CHECK_INTERVAL) {
@@ -372,6 +430,7 @@ public final class Operators {
       } else {
         rows = new ArrayList<>();
         for (Object[] row = input.next(); row != null; row = input.next()) {
+          memory.add(RowSizes.row(row) + SLOT_BYTES);
           rows.add(row);
           if (++seen >= CHECK_INTERVAL) {
             seen = 0;
@@ -398,18 +457,33 @@ public final class Operators {
       Object[] row = output == null ? input.next() : output.hasNext() ? output.next() : null;
       if (row != null) {
         remaining--;
+      } else {
+        memory.close();
       }
       return row;
     }
 
     @Override
     public void close() {
-      input.close();
+      try {
+        memory.close();
+      } finally {
+        input.close();
+      }
     }
   }
 
-  /** Hash join (equi keys) or nested loop, for every join kind. */
+  /**
+   * Hash join (equi keys) or nested loop, for every join kind. The right input is the build side:
+   * its rows (and their hash index) are reserved in the query's memory pool until the join is
+   * closed. The probe of one left row walks its candidates one at a time, returning each match as
+   * it is found, and checks for cancellation every {@value #CHECK_INTERVAL} candidates, so that a
+   * nested loop over a big build side stops within a second too.
+   */
   static final class Join implements Operator {
+    /** The estimated bytes of one entry of the build side's hash index, besides its key values. */
+    static final long INDEX_ENTRY_BYTES = 96;
+
     private final JoinNode node;
     private final Operator left;
     private final Operator right;
@@ -417,13 +491,24 @@ public final class Operators {
     private final RowExpression residual;
     private final int leftWidth;
     private final int rightWidth;
+    private final int[] leftKeys;
+    private final MemoryReservation memory;
     private List<Object[]> buildRows;
     private Map<GroupKey, List<Integer>> buildIndex;
     private boolean[] matched;
-    private final List<Object[]> pending = new ArrayList<>();
-    private int pendingPos;
     private boolean leftDone;
     private int unmatchedPos;
+    private int steps;
+
+    /** The left row being probed, or null between rows. */
+    private Object[] leftRow;
+
+    /** Its candidates in {@link #buildRows}; null: every build row (nested loop). */
+    private List<Integer> candidates;
+
+    private int candidateCount;
+    private int candidatePos;
+    private boolean anyMatch;
 
     Join(JoinNode node, Operator left, Operator right, ExecContext ctx) {
       this.node = node;
@@ -433,17 +518,24 @@ public final class Operators {
       this.residual = node.residual().map(ExprCompiler::compile).orElse(null);
       this.leftWidth = node.left().outputTypes().size();
       this.rightWidth = node.right().outputTypes().size();
+      this.leftKeys = node.leftKeys().stream().mapToInt(Integer::intValue).toArray();
+      this.memory = ctx.memory().reservation("JOIN (build side rows)");
+    }
+
+    /** Counts one step of work, checking for cancellation every {@value #CHECK_INTERVAL}. */
+    private void step() {
+      if (++steps >= CHECK_INTERVAL) {
+        steps = 0;
+        ctx.control().check();
+      }
     }
 
     private void build() {
       buildRows = new ArrayList<>();
-      int seen = 0;
       for (Object[] row = right.next(); row != null; row = right.next()) {
+        memory.add(RowSizes.row(row) + SLOT_BYTES + 1); // the row, its slot, its matched flag
         buildRows.add(row);
-        if (++seen >= CHECK_INTERVAL) {
-          seen = 0;
-          ctx.control().check();
-        }
+        step();
       }
       matched = new boolean[buildRows.size()];
       if (!node.rightKeys().isEmpty()) {
@@ -452,17 +544,19 @@ public final class Operators {
         for (int i = 0; i < buildRows.size(); i++) {
           GroupKey key = GroupKey.of(buildRows.get(i), keys);
           if (!key.hasNull()) {
+            memory.add(INDEX_ENTRY_BYTES + SLOT_BYTES * keys.length);
             buildIndex.computeIfAbsent(key, k -> new ArrayList<>(1)).add(i);
           }
+          step();
         }
       }
     }
 
-    private List<Integer> candidates(Object[] leftRow, int[] leftKeys) {
+    private List<Integer> candidates(Object[] row) {
       if (buildIndex == null) {
         return null;
       }
-      GroupKey key = GroupKey.of(leftRow, leftKeys);
+      GroupKey key = GroupKey.of(row, leftKeys);
       if (key.hasNull()) {
         return List.of();
       }
@@ -484,43 +578,47 @@ public final class Operators {
       return residual == null || Boolean.TRUE.equals(residual.evaluate(joined, ctx.eval()));
     }
 
-    private void probe(Object[] leftRow, int[] leftKeys) {
-      List<Integer> candidates = candidates(leftRow, leftKeys);
-      int count = candidates == null ? buildRows.size() : candidates.size();
-      boolean any = false;
-      for (int c = 0; c < count; c++) {
-        int index = candidates == null ? c : candidates.get(c);
+    /**
+     * The next output row of the left row being probed, or null when its probe is over (then {@link
+     * #leftRow} is null).
+     */
+    private Object[] probeNext() {
+      while (candidatePos < candidateCount) {
+        step();
+        int index = candidates == null ? candidatePos : candidates.get(candidatePos);
+        candidatePos++;
         Object[] joined = concat(leftRow, buildRows.get(index));
         if (!matches(joined)) {
           continue;
         }
-        any = true;
+        anyMatch = true;
         matched[index] = true;
         switch (node.kind()) {
-          case SEMI, ANTI -> {
-            c = count;
+          case SEMI -> {
+            Object[] row = leftRow;
+            leftRow = null;
+            return row;
           }
-          default -> pending.add(joined);
+          case ANTI -> candidatePos = candidateCount; // the row is out
+          default -> {
+            return joined;
+          }
         }
       }
-      switch (node.kind()) {
-        case SEMI -> {
-          if (any) {
-            pending.add(leftRow);
+      Object[] row = leftRow;
+      leftRow = null;
+      if (!anyMatch) {
+        switch (node.kind()) {
+          case ANTI -> {
+            return row;
           }
-        }
-        case ANTI -> {
-          if (!any) {
-            pending.add(leftRow);
+          case LEFT, FULL -> {
+            return concat(row, null);
           }
+          default -> {}
         }
-        case LEFT, FULL -> {
-          if (!any) {
-            pending.add(concat(leftRow, null));
-          }
-        }
-        default -> {}
       }
+      return null;
     }
 
     @Override
@@ -528,29 +626,31 @@ public final class Operators {
       if (buildRows == null) {
         build();
       }
-      int[] leftKeys = node.leftKeys().stream().mapToInt(Integer::intValue).toArray();
-      int seen = 0;
       while (true) {
-        if (pendingPos < pending.size()) {
-          return pending.get(pendingPos++);
+        if (leftRow != null) {
+          Object[] out = probeNext();
+          if (out != null) {
+            return out;
+          }
+          continue;
         }
-        pending.clear();
-        pendingPos = 0;
         if (!leftDone) {
-          Object[] leftRow = left.next();
-          if (leftRow == null) {
+          Object[] row = left.next();
+          if (row == null) {
             leftDone = true;
           } else {
-            probe(leftRow, leftKeys);
-            if (++seen >= CHECK_INTERVAL) {
-              seen = 0;
-              ctx.control().check();
-            }
+            leftRow = row;
+            candidates = candidates(row);
+            candidateCount = candidates == null ? buildRows.size() : candidates.size();
+            candidatePos = 0;
+            anyMatch = false;
+            step();
             continue;
           }
         }
         if (node.kind() == JoinNode.Kind.RIGHT || node.kind() == JoinNode.Kind.FULL) {
           while (unmatchedPos < buildRows.size()) {
+            step();
             int i = unmatchedPos++;
             if (!matched[i]) {
               return concat(null, buildRows.get(i));
@@ -563,16 +663,31 @@ public final class Operators {
 
     @Override
     public void close() {
-      closeAll(List.of(left, right));
+      buildRows = List.of();
+      buildIndex = null;
+      try {
+        memory.close();
+      } finally {
+        closeAll(List.of(left, right));
+      }
     }
   }
 
-  /** UNION / INTERSECT / EXCEPT, ALL or DISTINCT. */
+  /**
+   * UNION / INTERSECT / EXCEPT, ALL or DISTINCT. The rows it keeps (UNION DISTINCT's rows seen,
+   * INTERSECT's and EXCEPT's rows and counts) are reserved in the query's memory pool until it is
+   * closed.
+   */
   static final class SetOp implements Operator {
+    /** The estimated bytes of a row's entry in a set or map, besides the row. */
+    static final long ENTRY_BYTES = 64;
+
     private final SetOpNode node;
     private final List<Operator> inputs;
     private final ExecContext ctx;
+    private final MemoryReservation memory;
     private int current;
+    private int steps;
     private Iterator<Object[]> output;
     private final java.util.Set<GroupKey> seenKeys = new java.util.HashSet<>();
 
@@ -580,6 +695,7 @@ public final class Operators {
       this.node = node;
       this.inputs = inputs;
       this.ctx = ctx;
+      this.memory = ctx.memory().reservation(node.kind() + " (distinct rows)");
     }
 
     private Object[] coerce(Object[] row) {
@@ -588,6 +704,14 @@ public final class Operators {
         out[i] = row[i] == null ? null : Values.cast(row[i], node.outputTypes().get(i));
       }
       return out;
+    }
+
+    /** Counts one row read, checking for cancellation every {@value #CHECK_INTERVAL}. */
+    private void step() {
+      if (++steps >= CHECK_INTERVAL) {
+        steps = 0;
+        ctx.control().check();
+      }
     }
 
     @Override
@@ -599,8 +723,13 @@ public final class Operators {
             current++;
             continue;
           }
+          step();
           row = coerce(row);
-          if (node.all() || seenKeys.add(GroupKey.ofRow(row))) {
+          if (node.all()) {
+            return row;
+          }
+          if (seenKeys.add(GroupKey.ofRow(row))) {
+            memory.add(RowSizes.row(row) + ENTRY_BYTES);
             return row;
           }
         }
@@ -616,19 +745,30 @@ public final class Operators {
       Map<GroupKey, Object[]> firstRows = new LinkedHashMap<>();
       Map<GroupKey, Long> counts = new LinkedHashMap<>();
       for (Object[] row = inputs.get(0).next(); row != null; row = inputs.get(0).next()) {
+        step();
         row = coerce(row);
         GroupKey key = GroupKey.ofRow(row);
-        firstRows.putIfAbsent(key, row);
+        if (firstRows.putIfAbsent(key, row) == null) {
+          memory.add(RowSizes.row(row) + 2 * ENTRY_BYTES);
+        }
         counts.merge(key, 1L, Long::sum);
       }
       for (int i = 1; i < inputs.size(); i++) {
         Map<GroupKey, Long> other = new HashMap<>();
+        long otherBytes = 0;
         Operator in = inputs.get(i);
         for (Object[] row = in.next(); row != null; row = in.next()) {
-          other.merge(GroupKey.ofRow(coerce(row)), 1L, Long::sum);
+          step();
+          GroupKey key = GroupKey.ofRow(coerce(row));
+          if (other.merge(key, 1L, Long::sum) == 1L) {
+            long bytes = RowSizes.row(row) + ENTRY_BYTES;
+            memory.add(bytes);
+            otherBytes += bytes;
+          }
         }
         ctx.control().check();
         for (Map.Entry<GroupKey, Long> e : counts.entrySet()) {
+          step();
           long o = other.getOrDefault(e.getKey(), 0L);
           long n = e.getValue();
           long result =
@@ -637,10 +777,13 @@ public final class Operators {
                   : (node.all() ? Math.max(0, n - o) : (o == 0 && n > 0 ? 1 : 0));
           e.setValue(result);
         }
+        memory.free(otherBytes); // the other input's counts are garbage now
       }
       List<Object[]> rows = new ArrayList<>();
       for (Map.Entry<GroupKey, Long> e : counts.entrySet()) {
+        step();
         long n = node.all() ? e.getValue() : Math.min(1, e.getValue());
+        memory.add(n * SLOT_BYTES);
         rows.addAll(Collections.nCopies((int) n, firstRows.get(e.getKey())));
       }
       return rows;
@@ -648,7 +791,13 @@ public final class Operators {
 
     @Override
     public void close() {
-      closeAll(inputs);
+      seenKeys.clear();
+      output = null;
+      try {
+        memory.close();
+      } finally {
+        closeAll(inputs);
+      }
     }
   }
 

@@ -1,23 +1,46 @@
 package io.cairn.jdbc.internal.exec;
 
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.engine.RowCursor;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
+import java.lang.ref.Cleaner;
 
-/** Runs a query plan and exposes its rows as a cursor. */
+/**
+ * Runs a query plan and exposes its rows as a cursor. Its operators reserve what they hold in the
+ * context's memory pool and give it back when closed; when the execution is closed, whatever is
+ * still reserved in that pool goes back too, and so it does when an execution is dropped without
+ * being closed (a result set nobody closed), once it is garbage: the driver's JVM-wide budget does
+ * not leak. One execution per pool.
+ */
 public final class QueryExecution implements RowCursor {
+  private static final Cleaner CLEANER = Cleaner.create();
+
   private final Operator root;
   private final ExecContext ctx;
   private final KvSnapshot snapshot;
+  private final Cleaner.Cleanable memory;
   private boolean closed;
 
   private QueryExecution(Operator root, ExecContext ctx, KvSnapshot snapshot) {
     this.root = root;
     this.ctx = ctx;
     this.snapshot = snapshot;
+    this.memory = CLEANER.register(this, new ReleaseAll(ctx.memory()));
+  }
+
+  /** Gives back what is still reserved in a query's pool (and so in the pools above it). */
+  private record ReleaseAll(MemoryPool pool) implements Runnable {
+    @Override
+    public void run() {
+      long left = pool.used();
+      if (left > 0) {
+        pool.release(left);
+      }
+    }
   }
 
   /** Builds the operators; nothing runs until the first {@link #next()}. */
@@ -87,7 +110,11 @@ public final class QueryExecution implements RowCursor {
       try {
         root.close();
       } finally {
-        snapshot.close();
+        try {
+          snapshot.close();
+        } finally {
+          memory.clean();
+        }
       }
     }
   }

@@ -6,6 +6,8 @@ import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.core.memory.RowSizes;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
@@ -17,18 +19,26 @@ import java.util.List;
 /**
  * Evaluates window functions: materialises the input, then per window group sorts row indexes by
  * (partition keys, order keys), walks each partition and computes every call over its frame. Frames
- * starting at UNBOUNDED PRECEDING are aggregated incrementally.
+ * starting at UNBOUNDED PRECEDING are aggregated incrementally. The rows it holds are reserved in
+ * the query's memory pool until the last one is out; sorting and every loop over a partition check
+ * for cancellation as they go.
  */
 final class WindowOperator implements Operator {
+  /** The estimated bytes per row of a window group's sort order (a boxed index and its slot). */
+  static final long ORDER_BYTES = 24;
+
   private final WindowNode node;
   private final Operator input;
   private final ExecContext ctx;
+  private final MemoryReservation memory;
   private Iterator<Object[]> output;
+  private int steps;
 
   WindowOperator(WindowNode node, Operator input, ExecContext ctx) {
     this.node = node;
     this.input = input;
     this.ctx = ctx;
+    this.memory = ctx.memory().reservation("window functions (rows)");
   }
 
   @Override
@@ -36,12 +46,30 @@ final class WindowOperator implements Operator {
     if (output == null) {
       output = run().iterator();
     }
-    return output.hasNext() ? output.next() : null;
+    if (output.hasNext()) {
+      return output.next();
+    }
+    memory.close();
+    return null;
   }
 
   @Override
   public void close() {
-    input.close();
+    output = null;
+    try {
+      memory.close();
+    } finally {
+      input.close();
+    }
+  }
+
+  /** Counts {@code n} steps of work, checking for cancellation every CHECK_INTERVAL. */
+  private void step(int n) {
+    steps += n;
+    if (steps >= Operators.CHECK_INTERVAL) {
+      steps = 0;
+      ctx.control().check();
+    }
   }
 
   private List<Object[]> run() {
@@ -50,7 +78,9 @@ final class WindowOperator implements Operator {
     List<Object[]> rows = new ArrayList<>();
     int seen = 0;
     for (Object[] row = input.next(); row != null; row = input.next()) {
-      rows.add(Arrays.copyOf(row, total));
+      Object[] copy = Arrays.copyOf(row, total);
+      memory.add(RowSizes.row(copy) + Operators.SLOT_BYTES);
+      rows.add(copy);
       if (++seen >= Operators.CHECK_INTERVAL) {
         seen = 0;
         ctx.control().check();
@@ -72,12 +102,15 @@ final class WindowOperator implements Operator {
     }
     Comparator<Object[]> partitionOrder = SortKey.comparator(partitionKeys);
     Comparator<Object[]> peerOrder = SortKey.comparator(group.orderKeys());
+    long orderBytes = ORDER_BYTES * rows.size();
+    memory.add(orderBytes);
     Integer[] order = new Integer[rows.size()];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
+    Comparator<Object[]> rowOrder = partitionOrder.thenComparing(peerOrder);
     Arrays.sort(
-        order, (a, b) -> partitionOrder.thenComparing(peerOrder).compare(rows.get(a), rows.get(b)));
+        order, Operators.checked((a, b) -> rowOrder.compare(rows.get(a), rows.get(b)), ctx));
     int start = 0;
     while (start < order.length) {
       int end = start + 1;
@@ -89,9 +122,11 @@ final class WindowOperator implements Operator {
       for (int i = start; i < end; i++) {
         partition[i - start] = rows.get(order[i]);
       }
+      step(partition.length);
       partition(group, partition, peerOrder, firstColumn);
       start = end;
     }
+    memory.free(orderBytes);
   }
 
   private void partition(
@@ -249,8 +284,7 @@ final class WindowOperator implements Operator {
     }
   }
 
-  private static void aggregate(
-      WindowNode.Call call, Object[][] rows, int column, int[] lo, int[] hi) {
+  private void aggregate(WindowNode.Call call, Object[][] rows, int column, int[] lo, int[] hi) {
     AggregateKind kind =
         switch (call.function()) {
           case COUNT_STAR -> AggregateKind.COUNT_STAR;
@@ -284,9 +318,12 @@ final class WindowOperator implements Operator {
     } else {
       for (int j = 0; j < m; j++) {
         Accumulator accumulator = Aggregates.create(aggregate);
-        for (int k = Math.max(0, lo[j]); k <= Math.min(m - 1, hi[j]); k++) {
+        int from = Math.max(0, lo[j]);
+        int to = Math.min(m - 1, hi[j]);
+        for (int k = from; k <= to; k++) {
           accumulator.add(rows[k]);
         }
+        step(Math.max(1, to - from + 1)); // a frame may be the whole partition: O(m^2) in all
         results[j] = accumulator.result();
       }
     }

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
+import io.cairn.jdbc.internal.exec.DriverMemory;
 import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Durability;
 import java.util.Properties;
@@ -21,7 +22,12 @@ public final class RemoteSessionFactory implements SessionFactory {
     int parallelism = DatabaseSession.parallelism(info);
     RemoteConfig config = RemoteConfig.from(storeName, info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
+    long queryMemoryMaxBytes = DriverMemory.queryMaxBytes(info);
     return new DatabaseSession(
-        RemoteDatabase.acquire(config), durability, parallelism, aggregateMaxBytes);
+        RemoteDatabase.acquire(config),
+        durability,
+        parallelism,
+        aggregateMaxBytes,
+        queryMemoryMaxBytes);
   }
 }

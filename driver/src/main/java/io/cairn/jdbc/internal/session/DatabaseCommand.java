@@ -213,7 +213,8 @@ final class DatabaseCommand implements PreparedCommand {
         eval,
         control,
         session.parallelism(),
-        session.aggregateMaxBytes());
+        session.aggregateMaxBytes(),
+        session.queryMemory());
   }
 
   /**

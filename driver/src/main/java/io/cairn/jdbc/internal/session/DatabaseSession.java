@@ -4,10 +4,12 @@ import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
+import io.cairn.jdbc.internal.exec.DriverMemory;
 import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Durability;
@@ -64,6 +66,12 @@ public final class DatabaseSession implements Session {
 
   private final long aggregateMaxBytes;
 
+  /** The limit of each query's memory in the driver; 0: only the JVM's. */
+  private final long queryMemoryMaxBytes;
+
+  /** The pool of this connection's queries, under the JVM's ({@link DriverMemory}). */
+  private final MemoryPool memory = DriverMemory.connection();
+
   /**
    * A session holding one connection of {@code database} (acquired by the caller), released by
    * {@link #close()}.
@@ -83,10 +91,34 @@ public final class DatabaseSession implements Session {
    */
   public DatabaseSession(
       Database database, Durability durability, int parallelism, long aggregateMaxBytes) {
+    this(database, durability, parallelism, aggregateMaxBytes, 0);
+  }
+
+  /**
+   * A session as above whose queries may each hold {@code queryMemoryMaxBytes} of state in the
+   * driver (0: no limit of their own, the JVM-wide one only; see {@link DriverMemory}).
+   */
+  public DatabaseSession(
+      Database database,
+      Durability durability,
+      int parallelism,
+      long aggregateMaxBytes,
+      long queryMemoryMaxBytes) {
     this.database = database;
     this.durability = durability;
     this.parallelism = parallelism;
     this.aggregateMaxBytes = aggregateMaxBytes;
+    this.queryMemoryMaxBytes = queryMemoryMaxBytes;
+  }
+
+  /** A new pool for one statement's memory in the driver, under this connection's. */
+  MemoryPool queryMemory() {
+    return DriverMemory.query(memory, queryMemoryMaxBytes);
+  }
+
+  /** The pool of this connection's queries (for tests and monitoring). */
+  public MemoryPool memory() {
+    return memory;
   }
 
   /**

@@ -1,0 +1,58 @@
+package io.cairn.jdbc.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A GROUP BY of 1M groups and an ORDER BY of a 9M-row join in a JVM of 256 MB end with 53200 naming
+ * the driver's JVM-wide limit, not with an OutOfMemoryError, and the same JVM then runs a small
+ * query: the driver's default budget (half the heap) holds.
+ */
+class TestQueryMemoryInSmallHeap {
+  @Test
+  void bigQueriesFailWith53200AndTheJvmGoesOn() throws Exception {
+    Path dir = Paths.get("target", "small-heap").toAbsolutePath();
+    Files.createDirectories(dir);
+    Path out = dir.resolve("out-" + System.nanoTime() + ".txt");
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-XX:+UseSerialGC");
+    command.add("-cp");
+    String surefire = System.getProperty("surefire.test.class.path");
+    command.add(
+        surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path"));
+    command.add(SmallHeapQueries.class.getName());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    Process process = builder.start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("The child JVM did not finish in 120 s: " + read(out));
+    }
+    String output = read(out);
+    assertThat(process.exitValue()).as(output).isZero();
+    assertThat(output)
+        .doesNotContain("OutOfMemoryError")
+        .doesNotContain("THROWABLE")
+        .contains("GROUPBY 53200 Out of query memory: GROUP BY (groups)")
+        .contains("ORDERBY 53200 Out of query memory: ORDER BY (rows to sort)")
+        .contains("[cairn.driver.memoryMaxBytes (system property)]")
+        .contains("SMALL OK 3000")
+        .contains("POOL 0");
+  }
+
+  private static String read(Path file) throws IOException {
+    return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+  }
+}
