@@ -52,7 +52,8 @@ final class OverlayScan {
         kv.scan(new ScanRequest(ranges, raw, ctx.eval(), node.cacheBlocks(), ctx.readPoint()));
     try {
       MergedRows rows = new MergedRows(base, within(writes, ranges), table);
-      return new ProgramScanner(rows, layout.program(node), ctx.eval(), ctx.aggregateMaxBytes());
+      return new ProgramScanner(
+          rows, layout.program(node), ctx.eval(), ctx.aggregateMaxBytes(), ctx.memory());
     } catch (RuntimeException e) {
       base.close();
       throw e;
