@@ -88,6 +88,7 @@ public final class CairnServer implements AutoCloseable {
   private final EventLoopGroup acceptors;
   private final EventLoopGroup io;
   private final ScheduledExecutorService timer;
+  private final Logins logins;
   private final Channel serverChannel;
   private final InetSocketAddress address;
   private final boolean tls;
@@ -101,6 +102,7 @@ public final class CairnServer implements AutoCloseable {
       EventLoopGroup acceptors,
       EventLoopGroup io,
       ScheduledExecutorService timer,
+      Logins logins,
       Channel serverChannel,
       boolean tls) {
     this.config = config;
@@ -109,6 +111,7 @@ public final class CairnServer implements AutoCloseable {
     this.acceptors = acceptors;
     this.io = io;
     this.timer = timer;
+    this.logins = logins;
     this.serverChannel = serverChannel;
     this.address = (InetSocketAddress) serverChannel.localAddress();
   }
@@ -173,6 +176,7 @@ public final class CairnServer implements AutoCloseable {
     EventLoopGroup acceptors = null;
     EventLoopGroup io = null;
     ScheduledExecutorService timer = null;
+    Logins logins = null;
     try {
       databases.open(""); // the default database: a bad data directory fails the start
       workers =
@@ -192,6 +196,11 @@ public final class CairnServer implements AutoCloseable {
               config, databases, workers, metrics, authenticator, hashCacheMemory, version());
       RequestHandler handler = new RequestHandler(context);
       ResponseEncoder encoder = new ResponseEncoder(metrics);
+      ConnectionConfig limits = config.connections();
+      Logins checks = new Logins(authenticator, limits, metrics);
+      logins = checks;
+      ConnectionAdmission admission = new ConnectionAdmission(limits, metrics);
+      metrics.bindAdmission(admission::open, admission::unauthenticated);
       acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cairn-rpc-accept", true));
       io =
           new NioEventLoopGroup(
@@ -202,6 +211,7 @@ public final class CairnServer implements AutoCloseable {
               .group(acceptors, io)
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, 1024)
+              .handler(new AcceptBackoff(metrics))
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childOption(ChannelOption.SO_KEEPALIVE, true)
               .childOption(
@@ -211,14 +221,25 @@ public final class CairnServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      ConnectionAdmission.Ticket ticket;
+                      try {
+                        ticket = admission.admit(ch);
+                      } catch (CairnException refusal) {
+                        admission.refuse(ch, refusal, sslContext != null, encoder);
+                        return;
+                      }
                       ChannelPipeline p = ch.pipeline();
                       if (sslContext != null) {
                         p.addLast("tls", sslContext.newHandler(ch.alloc()));
                       }
-                      p.addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+                      FrameDecoder frames =
+                          new FrameDecoder(config.maxFrameBytes(), limits.preLoginMaxFrameBytes());
+                      p.addLast("frames", frames);
                       p.addLast("requests", new RequestDecoder(metrics));
                       p.addLast("responses", encoder);
-                      p.addLast("connection", new ServerConnection(context, handler));
+                      p.addLast(
+                          "connection",
+                          new ServerConnection(context, handler, checks, ticket, frames));
                     }
                   });
       ChannelFuture bound = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
@@ -236,7 +257,7 @@ public final class CairnServer implements AutoCloseable {
       timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("cairn-rpc-timer"));
       CairnServer server =
           new CairnServer(
-              config, context, acceptors, io, timer, bound.channel(), sslContext != null);
+              config, context, acceptors, io, timer, checks, bound.channel(), sslContext != null);
       long idle = config.scannerIdleTimeout().toNanos();
       long period =
           Math.max(
@@ -244,6 +265,16 @@ public final class CairnServer implements AutoCloseable {
       Future<?> unused =
           timer.scheduleWithFixedDelay(
               server::expireScanners, period, period, TimeUnit.NANOSECONDS);
+      long connectionPeriod = expiryPeriodNanos(limits);
+      Future<?> unusedConnections =
+          timer.scheduleWithFixedDelay(
+              server::expireConnections, connectionPeriod, connectionPeriod, TimeUnit.NANOSECONDS);
+      Future<?> unusedLogins =
+          timer.scheduleWithFixedDelay(
+              checks::logFailures,
+              Logins.LOG_PERIOD.toNanos(),
+              Logins.LOG_PERIOD.toNanos(),
+              TimeUnit.NANOSECONDS);
       metrics.register(server.port());
       if (config.httpPort() >= 0) {
         try {
@@ -281,6 +312,9 @@ public final class CairnServer implements AutoCloseable {
       }
       if (workers != null) {
         workers.shutdownNow();
+      }
+      if (logins != null) {
+        logins.close();
       }
       try {
         databases.close();
@@ -460,6 +494,30 @@ public final class CairnServer implements AutoCloseable {
         c.outcome());
   }
 
+  /**
+   * How often connections are checked for the idle and frame read timeouts: a quarter of the
+   * shorter, from 50 ms to 5 s.
+   */
+  private static long expiryPeriodNanos(ConnectionConfig limits) {
+    long shortest = limits.frameReadTimeout().toNanos();
+    if (!limits.idleTimeout().isZero()) {
+      shortest = Math.min(shortest, limits.idleTimeout().toNanos());
+    }
+    return Math.max(
+        TimeUnit.MILLISECONDS.toNanos(50), Math.min(shortest / 4, TimeUnit.SECONDS.toNanos(5)));
+  }
+
+  private void expireConnections() {
+    try {
+      long now = System.nanoTime();
+      for (ServerConnection c : context.connections()) {
+        c.expireIdle(now);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Expiring idle connections failed", e);
+    }
+  }
+
   private void expireScanners() {
     try {
       long now = System.nanoTime();
@@ -522,6 +580,7 @@ public final class CairnServer implements AutoCloseable {
         }
       }
       timer.shutdownNow();
+      logins.close();
       for (ServerConnection c : context.connections()) {
         c.close();
       }

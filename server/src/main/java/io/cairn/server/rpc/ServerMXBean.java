@@ -38,4 +38,42 @@ public interface ServerMXBean {
 
   /** Bytes held by broadcast hash caches now. */
   long getHashCacheBytes();
+
+  // --- admission (docs/server.md, "Connections and logins") ---
+
+  /** Connections counted against max-connections now (accepted, not yet closed). */
+  int getAdmittedConnections();
+
+  /** Connections that have not authenticated yet, now. */
+  int getUnauthenticatedConnections();
+
+  /**
+   * Connections refused past max-connections, max-connections-per-address or the unauthenticated
+   * limit.
+   */
+  long getConnectionsRefused();
+
+  /** Connections closed before their Hello to make room past max-unauthenticated-connections. */
+  long getConnectionsEvicted();
+
+  /** Connections closed for not logging in within handshake-timeout. */
+  long getHandshakeTimeouts();
+
+  /** Connections closed after idle-timeout without a request. */
+  long getIdleTimeouts();
+
+  /** Connections closed for a frame not complete within frame-read-timeout. */
+  long getFrameReadTimeouts();
+
+  /** Accepts that failed (e.g. too many open files), each followed by a pause. */
+  long getAcceptFailures();
+
+  /** Password checks that failed. */
+  long getLoginFailures();
+
+  /** Logins refused without a check while their address backs off after failures. */
+  long getLoginsThrottled();
+
+  /** Logins refused because the queue of password checks was full. */
+  long getLoginsBusy();
 }
