@@ -3,10 +3,11 @@ package io.cairn.server.rpc;
 import static java.util.Objects.requireNonNull;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * The network server's admission settings: how many connections it takes, how long a client may
@@ -128,10 +129,15 @@ public record ConnectionConfig(
 
   /** The process's limit on open file descriptors, or -1 when the platform does not tell. */
   static long fileDescriptorLimit() {
-    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-      return unix.getMaxFileDescriptorCount();
+    try {
+      Object value =
+          ManagementFactory.getPlatformMBeanServer()
+              .getAttribute(
+                  new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME),
+                  "MaxFileDescriptorCount");
+      return value instanceof Number n ? n.longValue() : -1;
+    } catch (JMException | RuntimeException e) {
+      return -1; // not a Unix JVM
     }
-    return -1;
   }
 }
