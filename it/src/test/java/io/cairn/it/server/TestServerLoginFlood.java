@@ -46,9 +46,23 @@ final class TestServerLoginFlood {
 
   @Test
   void aFloodOfWrongPasswordsDoesNotSlowALoggedInClient() throws Exception {
+    floodAndPing("login.max-backoff", "30s", true);
+  }
+
+  /** Without the backoff every attempt costs a password check: the login pool alone shields. */
+  @Test
+  void withoutTheBackoffTheLoginPoolStillShieldsLoggedInClients() throws Exception {
+    floodAndPing("login.max-backoff", "0s", false);
+  }
+
+  private void floodAndPing(String key, String value, boolean backoff) throws Exception {
     String hash = PasswordHasher.hash(PASSWORD.toCharArray());
     try (ServerProcess server =
-        ServerProcess.options(temp).set("user.ann", hash).name("login-flood").start()) {
+        ServerProcess.options(temp)
+            .set("user.ann", hash)
+            .set(key, value)
+            .name("login-flood-" + backoff)
+            .start()) {
       try (RawClient pinger = RawClient.connect(server.port())) {
         Response ok = pinger.call(hello("ann", PASSWORD, "pinger"));
         assertThat(ok.hasHelloOk()).as(RawClient.describe(ok)).isTrue();
@@ -84,8 +98,8 @@ final class TestServerLoginFlood {
 
         long attempts = answers.values().stream().mapToLong(LongAdder::sum).sum();
         System.out.printf(
-            "login flood: %d threads for %s: %d attempts, answers %s%n",
-            FLOODERS, FLOOD_TIME, attempts, new java.util.TreeMap<>(answers));
+            "login flood (%s=%s): %d threads for %s: %d attempts, answers %s%n",
+            key, value, FLOODERS, FLOOD_TIME, attempts, new java.util.TreeMap<>(answers));
         System.out.printf(
             "ping (ms): before median %.2f p99 %.2f; during median %.2f p99 %.2f max %.2f (%d"
                 + " pings); after median %.2f%n",
@@ -114,7 +128,11 @@ final class TestServerLoginFlood {
             "server: %d password checks failed, %d attempts refused by the backoff, %d busy; %d"
                 + " log lines about them%n",
             failed, throttled, server.serverMetric("LoginsBusy"), lines);
-        assertThat(throttled).as("attempts refused without a password check").isPositive();
+        if (backoff) {
+          assertThat(throttled).as("attempts refused without a password check").isPositive();
+        } else {
+          assertThat(throttled).isZero();
+        }
         assertThat(lines).as("log lines about failed logins").isLessThanOrEqualTo(50);
         assertThat(lines).isLessThan(failed + throttled);
       }
