@@ -200,7 +200,7 @@ public final class CairnServer implements AutoCloseable {
       Logins checks = new Logins(authenticator, limits, metrics);
       logins = checks;
       ConnectionAdmission admission = new ConnectionAdmission(limits, metrics);
-      metrics.bindAdmission(admission::open, admission::unauthenticated);
+      metrics.bindAdmission(admission::open, admission::unauthenticated, checks::queued);
       acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cairn-rpc-accept", true));
       io =
           new NioEventLoopGroup(

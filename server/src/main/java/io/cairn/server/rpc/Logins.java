@@ -60,6 +60,11 @@ final class Logins implements AutoCloseable {
     pool.allowCoreThreadTimeOut(true);
   }
 
+  /** Password checks waiting for a login thread. */
+  int queued() {
+    return pool.getQueue().size();
+  }
+
   /** Whether Hellos must give a user and password that the authenticator accepts. */
   boolean required() {
     return authenticator.required();

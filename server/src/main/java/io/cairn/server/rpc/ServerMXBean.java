@@ -68,6 +68,9 @@ public interface ServerMXBean {
   /** Accepts that failed (e.g. too many open files), each followed by a pause. */
   long getAcceptFailures();
 
+  /** Password checks waiting for a login thread now. */
+  int getQueuedLogins();
+
   /** Password checks that failed. */
   long getLoginFailures();
 

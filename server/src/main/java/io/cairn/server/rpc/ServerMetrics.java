@@ -43,6 +43,7 @@ final class ServerMetrics implements ServerMXBean {
   private final LongAdder loginsBusy = new LongAdder();
   private volatile IntSupplier admitted = () -> 0;
   private volatile IntSupplier unauthenticated = () -> 0;
+  private volatile IntSupplier queuedLogins = () -> 0;
   private ObjectName registered;
 
   void bind(ThreadPoolExecutor pool, LongSupplier hashCacheBytes) {
@@ -50,9 +51,15 @@ final class ServerMetrics implements ServerMXBean {
     this.hashCacheBytes = hashCacheBytes;
   }
 
-  void bindAdmission(IntSupplier admitted, IntSupplier unauthenticated) {
+  void bindAdmission(IntSupplier admitted, IntSupplier unauthenticated, IntSupplier queuedLogins) {
     this.admitted = admitted;
     this.unauthenticated = unauthenticated;
+    this.queuedLogins = queuedLogins;
+  }
+
+  @Override
+  public int getQueuedLogins() {
+    return queuedLogins.getAsInt();
   }
 
   void connectionRefused() {
