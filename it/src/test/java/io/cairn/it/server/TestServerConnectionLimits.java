@@ -25,7 +25,11 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -76,6 +80,22 @@ final class TestServerConnectionLimits {
         assertThat(server.serverMetric("UnauthenticatedConnections"))
             .isLessThanOrEqualTo(maxUnauthenticated);
 
+        // and more of them while the client logs in: one address flooding evicts its own sockets
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        List<Socket> more = Collections.synchronizedList(new ArrayList<>());
+        Future<?> flood =
+            background.submit(
+                () -> {
+                  for (int i = 0; i < sockets; i++) {
+                    Socket s = new Socket();
+                    more.add(s);
+                    s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
+                    s.connect(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()),
+                        10_000);
+                  }
+                  return null;
+                });
         long login = System.nanoTime();
         try (Connection c =
                 DriverManager.getConnection(
@@ -101,6 +121,14 @@ final class TestServerConnectionLimits {
               server.serverMetric("UnauthenticatedConnections"),
               loginMillis,
               millisSince(healthStart));
+        } finally {
+          flood.get(60, TimeUnit.SECONDS);
+          background.shutdown();
+          synchronized (more) {
+            for (Socket s : more) {
+              s.close();
+            }
+          }
         }
         // the oldest socket was evicted, and told why
         idle.get(0).setSoTimeout(10_000);
@@ -243,9 +271,11 @@ final class TestServerConnectionLimits {
 
   @Test
   void theAcceptLoopSurvivesRunningOutOfFileDescriptors() throws Exception {
+    int httpPort = freePort();
     try (ServerProcess server =
         ServerProcess.options(temp)
             .fileDescriptorLimit(400)
+            .set("http.port", Integer.toString(httpPort))
             .set("max-connections", "100000")
             .set("max-connections-per-address", "100000")
             .set("max-unauthenticated-connections", "100000")
@@ -286,6 +316,7 @@ final class TestServerConnectionLimits {
         }
       }
       assertThat(server.isAlive()).isTrue();
+      assertThat(health(httpPort)).as("the status page after the flood").isEqualTo("ok");
       long warnings = countLines(server, "Cannot accept connections");
       System.out.printf(
           "EMFILE: %d failed accepts, %d 'Cannot accept' log line(s)%n",

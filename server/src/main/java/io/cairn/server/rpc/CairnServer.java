@@ -299,6 +299,25 @@ public final class CairnServer implements AutoCloseable {
           sslContext != null ? "on" : "off",
           authenticator.required() ? "on" : "off",
           config.workerThreads());
+      long descriptors = ConnectionConfig.fileDescriptorLimit();
+      LOG.info(
+          "Admission: {} connections at most ({} per address, {} not logged in; file descriptor"
+              + " limit {}), handshake-timeout {}, idle-timeout {}, {} login thread(s)",
+          limits.maxConnections(),
+          limits.maxConnectionsPerAddress(),
+          limits.maxUnauthenticatedConnections(),
+          descriptors < 0 ? "unknown" : descriptors,
+          limits.handshakeTimeout(),
+          limits.idleTimeout().isZero() ? "off" : limits.idleTimeout(),
+          limits.loginThreads());
+      if (descriptors > 0 && limits.maxConnections() > descriptors / 2) {
+        LOG.warn(
+            "{} [{}] is more than half the file descriptor limit [{}]: connections may exhaust the"
+                + " descriptors the stores need (raise ulimit -n)",
+            ConnectionConfig.MAX_CONNECTIONS,
+            limits.maxConnections(),
+            descriptors);
+      }
       return server;
     } catch (RuntimeException e) {
       if (timer != null) {

@@ -14,7 +14,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.concurrent.Future;
@@ -106,8 +105,8 @@ final class ConnectionAdmission {
                 + "] allows");
       }
       if (unauthenticated - evicting >= config.maxUnauthenticatedConnections()) {
-        Iterator<Ticket> oldest = awaitingHello.iterator();
-        if (!oldest.hasNext()) {
+        evicted = oldestAwaitingHello(address);
+        if (evicted == null) {
           throw busy(
               "["
                   + unauthenticated
@@ -117,8 +116,7 @@ final class ConnectionAdmission {
                   + config.maxUnauthenticatedConnections()
                   + "] allows");
         }
-        evicted = oldest.next();
-        oldest.remove();
+        awaitingHello.remove(evicted);
         evicted.evictPending = true;
         evicting++;
       }
@@ -136,6 +134,24 @@ final class ConnectionAdmission {
       evicted.channel.pipeline().fireUserEventTriggered(EVICT);
     }
     return ticket;
+  }
+
+  /**
+   * The connection to evict for a new one from {@code address}: the oldest without a Hello from the
+   * same address when there is one (so that one address flooding connections evicts its own), else
+   * the oldest without a Hello; null when every connection not logged in has sent its Hello.
+   */
+  private Ticket oldestAwaitingHello(InetAddress address) {
+    Ticket oldest = null;
+    for (Ticket t : awaitingHello) {
+      if (oldest == null) {
+        oldest = t;
+      }
+      if (address != null && address.equals(t.address)) {
+        return t;
+      }
+    }
+    return oldest;
   }
 
   /** The event that tells a connection waiting for its Hello to close: room is needed. */
