@@ -156,7 +156,8 @@ final class RequestHandler {
               + "]");
     }
     // the password was checked on the login pool before the Hello reached a worker (Logins)
-    if (server.authenticator().required() && !connection.authenticated()) {
+    Authenticator authenticator = server.authenticator();
+    if (authenticator.required() && !connection.authenticated()) {
       throw new CairnException(ErrorCode.AUTHENTICATION_FAILED, Logins.AUTHENTICATION_FAILED);
     }
     Database db = server.databases().open(hello.getDatabase());
