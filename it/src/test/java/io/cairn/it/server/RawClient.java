@@ -85,6 +85,26 @@ final class RawClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Connects from {@code localAddress} (another loopback address, such as 127.0.0.2, so that the
+   * server sees another client address); no request is sent.
+   */
+  static RawClient connectFrom(String localAddress, int port) throws IOException {
+    Socket socket = new Socket();
+    try {
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout((int) DEFAULT_PATIENCE.toMillis());
+      socket.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
+      socket.connect(
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+          (int) DEFAULT_PATIENCE.toMillis());
+      return new RawClient(socket);
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
   /** Connects and says Hello (protocol 1, default database, anonymous); fails on any error. */
   static RawClient open(int port, String clientName) throws IOException {
     RawClient client = connect(port);

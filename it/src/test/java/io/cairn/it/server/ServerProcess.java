@@ -70,6 +70,7 @@ final class ServerProcess implements AutoCloseable {
     private final List<String> jvmOptions = new ArrayList<>();
     private String heap = "256m";
     private String name = "server";
+    private int fileDescriptorLimit;
 
     Options(Path workDir) {
       this.workDir = requireNonNull(workDir, "workDir is null");
@@ -94,6 +95,15 @@ final class ServerProcess implements AutoCloseable {
 
     Options jvm(String option) {
       jvmOptions.add(requireNonNull(option, "option is null"));
+      return this;
+    }
+
+    /**
+     * Starts the server under {@code ulimit -n LIMIT} (through {@code /bin/sh}, which then execs
+     * the JVM: the process is the server's), so that a test can exhaust its file descriptors.
+     */
+    Options fileDescriptorLimit(int limit) {
+      this.fileDescriptorLimit = limit;
       return this;
     }
 
@@ -124,6 +134,17 @@ final class ServerProcess implements AutoCloseable {
     List<String> command = javaCommand(options.heap, options.jvmOptions);
     command.add(MAIN);
     command.addAll(arguments(options, portFile, config));
+    if (options.fileDescriptorLimit > 0) {
+      List<String> limited = new ArrayList<>();
+      limited.addAll(
+          List.of(
+              "/bin/sh",
+              "-c",
+              "ulimit -n " + options.fileDescriptorLimit + " && exec \"$@\"",
+              "sh"));
+      limited.addAll(command);
+      command = limited;
+    }
 
     ProcessBuilder builder =
         new ProcessBuilder(command)

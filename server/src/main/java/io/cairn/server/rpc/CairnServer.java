@@ -90,6 +90,7 @@ public final class CairnServer implements AutoCloseable {
   private final EventLoopGroup acceptors;
   private final EventLoopGroup io;
   private final ScheduledExecutorService timer;
+  private final Logins logins;
   private final Channel serverChannel;
   private final InetSocketAddress address;
   private final boolean tls;
@@ -103,6 +104,7 @@ public final class CairnServer implements AutoCloseable {
       EventLoopGroup acceptors,
       EventLoopGroup io,
       ScheduledExecutorService timer,
+      Logins logins,
       Channel serverChannel,
       boolean tls) {
     this.config = config;
@@ -111,6 +113,7 @@ public final class CairnServer implements AutoCloseable {
     this.acceptors = acceptors;
     this.io = io;
     this.timer = timer;
+    this.logins = logins;
     this.serverChannel = serverChannel;
     this.address = (InetSocketAddress) serverChannel.localAddress();
   }
@@ -177,6 +180,7 @@ public final class CairnServer implements AutoCloseable {
     EventLoopGroup acceptors = null;
     EventLoopGroup io = null;
     ScheduledExecutorService timer = null;
+    Logins logins = null;
     try {
       databases.openDefault(); // a bad data directory fails the start
       workers =
@@ -206,6 +210,11 @@ public final class CairnServer implements AutoCloseable {
               version());
       RequestHandler handler = new RequestHandler(context);
       ResponseEncoder encoder = new ResponseEncoder(metrics);
+      ConnectionConfig limits = config.connections();
+      Logins checks = new Logins(authenticator, limits, metrics);
+      logins = checks;
+      ConnectionAdmission admission = new ConnectionAdmission(limits, metrics);
+      metrics.bindAdmission(admission::open, admission::unauthenticated, checks::queued);
       acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cairn-rpc-accept", true));
       io =
           new NioEventLoopGroup(
@@ -216,6 +225,7 @@ public final class CairnServer implements AutoCloseable {
               .group(acceptors, io)
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, 1024)
+              .handler(new AcceptBackoff(metrics))
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childOption(ChannelOption.SO_KEEPALIVE, true)
               .childOption(
@@ -225,14 +235,25 @@ public final class CairnServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      ConnectionAdmission.Ticket ticket;
+                      try {
+                        ticket = admission.admit(ch);
+                      } catch (CairnException refusal) {
+                        admission.refuse(ch, refusal, sslContext != null, encoder);
+                        return;
+                      }
                       ChannelPipeline p = ch.pipeline();
                       if (sslContext != null) {
                         p.addLast("tls", sslContext.newHandler(ch.alloc()));
                       }
-                      p.addLast("frames", new FrameDecoder(config.maxFrameBytes()));
+                      FrameDecoder frames =
+                          new FrameDecoder(config.maxFrameBytes(), limits.preLoginMaxFrameBytes());
+                      p.addLast("frames", frames);
                       p.addLast("requests", new RequestDecoder(metrics));
                       p.addLast("responses", encoder);
-                      p.addLast("connection", new ServerConnection(context, handler));
+                      p.addLast(
+                          "connection",
+                          new ServerConnection(context, handler, checks, ticket, frames));
                     }
                   });
       ChannelFuture bound = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
@@ -250,7 +271,7 @@ public final class CairnServer implements AutoCloseable {
       timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("cairn-rpc-timer"));
       CairnServer server =
           new CairnServer(
-              config, context, acceptors, io, timer, bound.channel(), sslContext != null);
+              config, context, acceptors, io, timer, checks, bound.channel(), sslContext != null);
       long idle = config.scannerIdleTimeout().toNanos();
       long period =
           Math.max(
@@ -259,6 +280,16 @@ public final class CairnServer implements AutoCloseable {
           timer.scheduleWithFixedDelay(
               server::expireScanners, period, period, TimeUnit.NANOSECONDS);
       scheduleIdleDatabases(timer, databases, config.databasePolicy());
+      long connectionPeriod = expiryPeriodNanos(limits);
+      Future<?> unusedConnections =
+          timer.scheduleWithFixedDelay(
+              server::expireConnections, connectionPeriod, connectionPeriod, TimeUnit.NANOSECONDS);
+      Future<?> unusedLogins =
+          timer.scheduleWithFixedDelay(
+              checks::logFailures,
+              Logins.LOG_PERIOD.toNanos(),
+              Logins.LOG_PERIOD.toNanos(),
+              TimeUnit.NANOSECONDS);
       metrics.register(server.port());
       if (config.httpPort() >= 0) {
         try {
@@ -289,6 +320,25 @@ public final class CairnServer implements AutoCloseable {
           sslContext != null ? "on" : "off",
           authenticator.required() ? "on" : "off",
           config.workerThreads());
+      long descriptors = ConnectionConfig.fileDescriptorLimit();
+      LOG.info(
+          "Admission: {} connections at most ({} per address, {} not logged in; file descriptor"
+              + " limit {}), handshake-timeout {}, idle-timeout {}, {} login thread(s)",
+          limits.maxConnections(),
+          limits.maxConnectionsPerAddress(),
+          limits.maxUnauthenticatedConnections(),
+          descriptors < 0 ? "unknown" : descriptors,
+          limits.handshakeTimeout(),
+          limits.idleTimeout().isZero() ? "off" : limits.idleTimeout(),
+          limits.loginThreads());
+      if (descriptors > 0 && limits.maxConnections() > descriptors / 2) {
+        LOG.warn(
+            "{} [{}] is more than half the file descriptor limit [{}]: connections may exhaust the"
+                + " descriptors the stores need (raise ulimit -n)",
+            ConnectionConfig.MAX_CONNECTIONS,
+            limits.maxConnections(),
+            descriptors);
+      }
       return server;
     } catch (RuntimeException e) {
       if (timer != null) {
@@ -302,6 +352,9 @@ public final class CairnServer implements AutoCloseable {
       }
       if (workers != null) {
         workers.shutdownNow();
+      }
+      if (logins != null) {
+        logins.close();
       }
       try {
         databases.close();
@@ -537,6 +590,30 @@ public final class CairnServer implements AutoCloseable {
         c.outcome());
   }
 
+  /**
+   * How often connections are checked for the idle and frame read timeouts: a quarter of the
+   * shorter, from 50 ms to 5 s.
+   */
+  private static long expiryPeriodNanos(ConnectionConfig limits) {
+    long shortest = limits.frameReadTimeout().toNanos();
+    if (!limits.idleTimeout().isZero()) {
+      shortest = Math.min(shortest, limits.idleTimeout().toNanos());
+    }
+    return Math.max(
+        TimeUnit.MILLISECONDS.toNanos(50), Math.min(shortest / 4, TimeUnit.SECONDS.toNanos(5)));
+  }
+
+  private void expireConnections() {
+    try {
+      long now = System.nanoTime();
+      for (ServerConnection c : context.connections()) {
+        c.expireIdle(now);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Expiring idle connections failed", e);
+    }
+  }
+
   private void expireScanners() {
     try {
       long now = System.nanoTime();
@@ -599,6 +676,7 @@ public final class CairnServer implements AutoCloseable {
         }
       }
       timer.shutdownNow();
+      logins.close();
       for (ServerConnection c : context.connections()) {
         c.close();
       }

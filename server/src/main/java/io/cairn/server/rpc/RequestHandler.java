@@ -46,7 +46,6 @@ import io.cairn.protocol.TableBatch;
 import io.cairn.protocol.TableDescriptorResult;
 import io.cairn.protocol.TableInfo;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -156,24 +155,10 @@ final class RequestHandler {
               + hello.getProtocolVersion()
               + "]");
     }
+    // the password was checked on the login pool before the Hello reached a worker (Logins)
     Authenticator authenticator = server.authenticator();
-    if (authenticator.required()) {
-      char[] password = hello.getPassword().toCharArray();
-      boolean accepted;
-      try {
-        accepted =
-            !hello.getUser().isEmpty() && authenticator.authenticate(hello.getUser(), password);
-      } finally {
-        Arrays.fill(password, '\0');
-      }
-      if (!accepted) {
-        LOG.info(
-            "Authentication failed for user [{}] from {}",
-            hello.getUser(),
-            connection.remoteAddress());
-        throw new CairnException(
-            ErrorCode.AUTHENTICATION_FAILED, "Authentication failed: wrong user or password");
-      }
+    if (authenticator.required() && !connection.authenticated()) {
+      throw new CairnException(ErrorCode.AUTHENTICATION_FAILED, Logins.AUTHENTICATION_FAILED);
     }
     // held by the session until its connection closes (ServerConnection.opened); privileges go
     // by the authenticated user only (without authentication the user is just a label)

@@ -35,6 +35,7 @@ import java.util.regex.Pattern;
  * @param queueSize requests that may wait for a worker; beyond it, SERVER_BUSY
  * @param maxInFlight requests one connection may have running or queued before the server stops
  *     reading its frames
+ * @param connections connection limits, handshake, frame and idle timeouts, login throttling
  * @param pageMaxRows default rows per scan page
  * @param pageMaxBytes default encoded bytes per scan page
  * @param pageMaxMillis default time a page may take before it is answered with what it has
@@ -63,6 +64,7 @@ public record ServerConfig(
     int workerThreads,
     int queueSize,
     int maxInFlight,
+    ConnectionConfig connections,
     int pageMaxRows,
     int pageMaxBytes,
     int pageMaxMillis,
@@ -194,13 +196,13 @@ public record ServerConfig(
         users.put(key, e.getValue().trim());
       } else if (key.startsWith(STORE_PREFIX)) {
         store.put(key, e.getValue());
-      } else if (!KEYS.contains(key)) {
+      } else if (!KEYS.contains(key) && !ConnectionConfig.KEYS.contains(key)) {
         throw new CairnException(
             ErrorCode.INVALID_ARGUMENT,
             "Unknown server setting ["
                 + key
                 + "]: expected one of "
-                + new TreeSet<>(KEYS)
+                + new TreeSet<>(allKeys())
                 + ", user.NAME or cairn.*");
       }
     }
@@ -246,6 +248,7 @@ public record ServerConfig(
         (int) number(properties, WORKER_THREADS, Math.max(4, 2 * cores), 1, 4096),
         (int) number(properties, QUEUE_SIZE, 1024, 1, 1 << 20),
         (int) number(properties, MAX_IN_FLIGHT, 128, 1, 1 << 16),
+        ConnectionConfig.from(properties),
         (int) number(properties, PAGE_MAX_ROWS, 4096, 1, Integer.MAX_VALUE),
         pageBytes,
         (int) number(properties, PAGE_MAX_MILLIS, 1000, 1, 3_600_000),
@@ -309,6 +312,7 @@ public record ServerConfig(
         workerThreads,
         queueSize,
         maxInFlight,
+        connections,
         pageMaxRows,
         pageMaxBytes,
         pageMaxMillis,
@@ -347,6 +351,8 @@ public record ServerConfig(
         + queueSize
         + ", maxInFlight="
         + maxInFlight
+        + ", connections="
+        + connections
         + ", page="
         + pageMaxRows
         + " rows/"
@@ -450,7 +456,13 @@ public record ServerConfig(
     return host;
   }
 
-  private static long number(
+  private static Set<String> allKeys() {
+    Set<String> all = new TreeSet<>(KEYS);
+    all.addAll(ConnectionConfig.KEYS);
+    return all;
+  }
+
+  static long number(
       Map<String, String> properties, String key, long fallback, long min, long max) {
     String text = properties.get(key);
     if (text == null) {
@@ -468,8 +480,7 @@ public record ServerConfig(
     return value;
   }
 
-  private static long size(
-      Map<String, String> properties, String key, long fallback, long min, long max) {
+  static long size(Map<String, String> properties, String key, long fallback, long min, long max) {
     long value;
     try {
       value = Settings.size(properties, key, fallback, min);
@@ -503,11 +514,14 @@ public record ServerConfig(
     };
   }
 
-  private static Duration duration(
+  static Duration duration(
       Map<String, String> properties, String key, Duration fallback, Duration min) {
     String text = properties.get(key);
     if (text == null) {
       return fallback;
+    }
+    if (min.isZero() && text.trim().equals("0")) {
+      return Duration.ZERO;
     }
     String expected = "a duration such as 500ms, 30s, 10m or 1h, at least " + min.toMillis() + "ms";
     Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));

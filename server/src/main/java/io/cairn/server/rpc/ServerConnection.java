@@ -78,9 +78,20 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final ServerContext server;
   private final RequestHandler handler;
   private final HashCaches hashCaches;
+  private final Logins logins;
+  private final ConnectionAdmission.Ticket ticket;
+  private final FrameDecoder frames;
   private final long openedAtMillis = System.currentTimeMillis();
   private Channel channel;
   private volatile Phase phase = Phase.AWAITING_HELLO;
+
+  /** The password check of the Hello succeeded (or none was needed); set on the event loop. */
+  private volatile boolean authenticated;
+
+  /** When a request last arrived or was answered (System.nanoTime), for the idle timeout. */
+  private volatile long lastActivityNanos = System.nanoTime();
+
+  private Future<?> handshakeDeadline;
 
   // event loop
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
@@ -109,10 +120,23 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private volatile String user = "";
   private volatile String clientName = "";
 
-  ServerConnection(ServerContext server, RequestHandler handler) {
+  ServerConnection(
+      ServerContext server,
+      RequestHandler handler,
+      Logins logins,
+      ConnectionAdmission.Ticket ticket,
+      FrameDecoder frames) {
     this.server = requireNonNull(server, "server is null");
     this.handler = requireNonNull(handler, "handler is null");
+    this.logins = requireNonNull(logins, "logins is null");
+    this.ticket = requireNonNull(ticket, "ticket is null");
+    this.frames = requireNonNull(frames, "frames is null");
     this.hashCaches = new HashCaches(server.hashCacheMemory());
+  }
+
+  /** Whether the Hello's password check succeeded (always, once open, without authentication). */
+  boolean authenticated() {
+    return authenticated;
   }
 
   // --- session state, read by the handler and the status page ---------------------------------
@@ -356,6 +380,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     server.connections().add(this);
     server.metrics().connectionOpened();
     LOG.debug("Connection from {} opened", channel.remoteAddress());
+    handshakeDeadline =
+        ctx.executor()
+            .schedule(
+                this::handshakeExpired,
+                server.config().connections().handshakeTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
     super.channelActive(ctx);
   }
 
@@ -363,6 +393,9 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     phase = Phase.CLOSED;
     waiting.clear();
+    if (handshakeDeadline != null) {
+      handshakeDeadline.cancel(false);
+    }
     List<ServerScanner> open;
     List<ServerSnapshot> pinned;
     synchronized (stateLock) {
@@ -411,6 +444,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     server.metrics().request();
     requestCount.incrementAndGet();
     bytesIn.addAndGet(FrameDecoder.LENGTH_BYTES + request.getSerializedSize());
+    lastActivityNanos = System.nanoTime();
     if (phase == Phase.CLOSED) {
       return;
     }
@@ -424,7 +458,12 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       case AWAITING_HELLO -> {
         if (request.getBodyCase() == Request.BodyCase.HELLO) {
           phase = Phase.HELLO_RUNNING;
-          start(request);
+          ticket.helloReceived();
+          if (logins.required()) {
+            authenticate(request);
+          } else {
+            start(request);
+          }
         } else {
           // answered under the request's own id (the client waits for it), then closed
           writeAndClose(
@@ -462,6 +501,26 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+    if (event == ConnectionAdmission.EVICT) {
+      if (phase == Phase.AWAITING_HELLO && !authenticated) {
+        LOG.debug("Connection {}: closed before its Hello to make room", describe());
+        closeNow(
+            ErrorCode.SERVER_BUSY,
+            "The server is busy: closed without a Hello after ["
+                + (System.currentTimeMillis() - openedAtMillis)
+                + "] ms to make room for a new connection ("
+                + ConnectionConfig.MAX_UNAUTHENTICATED_CONNECTIONS
+                + " ["
+                + server.config().connections().maxUnauthenticatedConnections()
+                + "])");
+      }
+      return;
+    }
+    super.userEventTriggered(ctx, event);
+  }
+
+  @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
     startWaiting();
     super.channelWritabilityChanged(ctx);
@@ -483,6 +542,157 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       LOG.warn("Unexpected failure on connection {}; closing it", describe(), c);
       failAndClose(ErrorCode.INTERNAL_ERROR, "Internal error on the server: " + c);
     }
+  }
+
+  // --- admission (event loop) ------------------------------------------------------------------
+
+  /** Checks the Hello's password on the login pool; the Hello runs once it is accepted. */
+  private void authenticate(Request hello) {
+    logins.check(
+        ticket.address(),
+        hello.getHello().getUser(),
+        hello.getHello().getPassword(),
+        refusal -> {
+          try {
+            channel.eventLoop().execute(() -> authenticated(hello, refusal));
+          } catch (RejectedExecutionException e) {
+            // the event loop stopped: the connection is gone
+          }
+        });
+  }
+
+  private void authenticated(Request hello, CairnException refusal) {
+    if (phase != Phase.HELLO_RUNNING) {
+      return; // closed meanwhile (the handshake deadline, the client)
+    }
+    if (refusal != null) {
+      writeAndClose(error(hello.getId(), refusal.errorCode(), refusal.getMessage()));
+      return;
+    }
+    loggedIn();
+    start(hello);
+  }
+
+  /** The client has authenticated: full-size frames, no handshake deadline, no longer counted. */
+  private void loggedIn() {
+    authenticated = true;
+    ticket.authenticated();
+    frames.loggedIn();
+    if (handshakeDeadline != null) {
+      handshakeDeadline.cancel(false);
+    }
+  }
+
+  private void handshakeExpired() {
+    if (phase == Phase.CLOSED || authenticated) {
+      return;
+    }
+    server.metrics().handshakeTimeout();
+    Duration timeout = server.config().connections().handshakeTimeout();
+    LOG.debug("Connection {}: no login within {}; closing it", describe(), timeout);
+    String message =
+        phase == Phase.AWAITING_HELLO
+            ? "No Hello within ["
+                + timeout.toMillis()
+                + "] ms of connecting ("
+                + ConnectionConfig.HANDSHAKE_TIMEOUT
+                + ")"
+            : "The login did not complete within ["
+                + timeout.toMillis()
+                + "] ms of connecting ("
+                + ConnectionConfig.HANDSHAKE_TIMEOUT
+                + "): the server is busy checking passwords";
+    closeNow(
+        phase == Phase.AWAITING_HELLO ? ErrorCode.PROTOCOL_ERROR : ErrorCode.SERVER_BUSY, message);
+  }
+
+  /**
+   * Closes the connection when it has been idle past {@code idle-timeout} or has held a frame begun
+   * but not complete past {@code frame-read-timeout} (the server's timer; from any thread).
+   */
+  void expireIdle(long nowNanos) {
+    ConnectionConfig limits = server.config().connections();
+    Channel c = channel;
+    if (c == null || phase != Phase.OPEN) {
+      return;
+    }
+    long partialSince = frames.partialSinceNanos();
+    long frameTimeout = limits.frameReadTimeout().toNanos();
+    if (partialSince != 0 && nowNanos - partialSince >= frameTimeout && c.config().isAutoRead()) {
+      runOnEventLoop(
+          () -> {
+            long since = frames.partialSinceNanos();
+            if (phase == Phase.OPEN
+                && since != 0
+                && System.nanoTime() - since >= frameTimeout
+                && channel.config().isAutoRead()) {
+              server.metrics().frameReadTimeout();
+              LOG.debug(
+                  "Connection {}: a frame not complete after {}",
+                  describe(),
+                  limits.frameReadTimeout());
+              closeNow(
+                  ErrorCode.PROTOCOL_ERROR,
+                  "A frame begun ["
+                      + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since)
+                      + "] ms ago is not complete ("
+                      + ConnectionConfig.FRAME_READ_TIMEOUT
+                      + " ["
+                      + limits.frameReadTimeout().toMillis()
+                      + "] ms)");
+            }
+          });
+      return;
+    }
+    long idleTimeout = limits.idleTimeout().toNanos();
+    if (idleTimeout > 0 && isIdle(nowNanos, idleTimeout)) {
+      runOnEventLoop(
+          () -> {
+            if (phase == Phase.OPEN
+                && waiting.isEmpty()
+                && inFlight == 0
+                && isIdle(System.nanoTime(), idleTimeout)) {
+              server.metrics().idleTimeout();
+              LOG.debug("Connection {} closed after {} idle", describe(), limits.idleTimeout());
+              failAndClose(
+                  ErrorCode.CONNECTION_LOST,
+                  "The server closed the connection after ["
+                      + limits.idleTimeout().toMillis()
+                      + "] ms without a request ("
+                      + ConnectionConfig.IDLE_TIMEOUT
+                      + ")");
+            }
+          });
+    }
+  }
+
+  private boolean isIdle(long nowNanos, long idleTimeoutNanos) {
+    return calls.isEmpty()
+        && scanners.isEmpty()
+        && noPartialFrame()
+        && nowNanos - lastActivityNanos >= idleTimeoutNanos;
+  }
+
+  private boolean noPartialFrame() {
+    return frames.partialSinceNanos() == 0;
+  }
+
+  private void runOnEventLoop(Runnable task) {
+    try {
+      channel.eventLoop().execute(task);
+    } catch (RejectedExecutionException e) {
+      // the event loop stopped: the connection is gone
+    }
+  }
+
+  /** Writes an error of the connection (id 0) and closes at once, without waiting for the write. */
+  private void closeNow(ErrorCode code, String message) {
+    phase = Phase.CLOSED;
+    waiting.clear();
+    server.metrics().error();
+    channel.config().setAutoRead(false);
+    channel.writeAndFlush(error(0, code, message)).addListener(LOG_FAILURE);
+    channel.close().addListener(LOG_FAILURE);
   }
 
   // --- requests (event loop) -------------------------------------------------------------------
@@ -537,6 +747,10 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
             && channel.isWritable();
     if (channel.config().isAutoRead() != read) {
       channel.config().setAutoRead(read);
+      if (read) {
+        // the frame half read while the server did not read is not late by the client's fault
+        frames.restartPartialClock();
+      }
     }
   }
 
@@ -703,6 +917,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   /** The answer of a call is ready (event loop). */
   private void completed(Call call, Response answer) {
     inFlight--;
+    lastActivityNanos = System.nanoTime();
     if (phase == Phase.CLOSED) {
       return;
     }
@@ -711,6 +926,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         writeAndClose(answer);
         return;
       }
+      loggedIn();
       phase = Phase.OPEN;
       write(answer);
       // what was pipelined behind the Hello, in order

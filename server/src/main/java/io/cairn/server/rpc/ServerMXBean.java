@@ -44,4 +44,45 @@ public interface ServerMXBean {
    * counted in the server's query-memory.max-bytes.
    */
   long getQueryMemoryBytes();
+
+  // --- admission (docs/server.md, "Connections and logins") ---
+
+  /** Connections counted against max-connections now (accepted, not yet closed). */
+  int getAdmittedConnections();
+
+  /** Connections that have not authenticated yet, now. */
+  int getUnauthenticatedConnections();
+
+  /**
+   * Connections refused past max-connections, max-connections-per-address or the unauthenticated
+   * limit.
+   */
+  long getConnectionsRefused();
+
+  /** Connections closed before their Hello to make room past max-unauthenticated-connections. */
+  long getConnectionsEvicted();
+
+  /** Connections closed for not logging in within handshake-timeout. */
+  long getHandshakeTimeouts();
+
+  /** Connections closed after idle-timeout without a request. */
+  long getIdleTimeouts();
+
+  /** Connections closed for a frame not complete within frame-read-timeout. */
+  long getFrameReadTimeouts();
+
+  /** Accepts that failed (e.g. too many open files), each followed by a pause. */
+  long getAcceptFailures();
+
+  /** Password checks waiting for a login thread now. */
+  int getQueuedLogins();
+
+  /** Password checks that failed. */
+  long getLoginFailures();
+
+  /** Logins refused without a check while their address backs off after failures. */
+  long getLoginsThrottled();
+
+  /** Logins refused because the queue of password checks was full. */
+  long getLoginsBusy();
 }

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -31,6 +32,19 @@ final class ServerMetrics implements ServerMXBean {
   private volatile ThreadPoolExecutor pool;
   private volatile LongSupplier hashCacheBytes = () -> 0;
   private volatile LongSupplier queryMemoryBytes = () -> 0;
+  // admission: connection limits, timeouts, logins
+  private final LongAdder connectionsRefused = new LongAdder();
+  private final LongAdder connectionsEvicted = new LongAdder();
+  private final LongAdder handshakeTimeouts = new LongAdder();
+  private final LongAdder idleTimeouts = new LongAdder();
+  private final LongAdder frameReadTimeouts = new LongAdder();
+  private final LongAdder acceptFailures = new LongAdder();
+  private final LongAdder loginFailures = new LongAdder();
+  private final LongAdder loginsThrottled = new LongAdder();
+  private final LongAdder loginsBusy = new LongAdder();
+  private volatile IntSupplier admitted = () -> 0;
+  private volatile IntSupplier unauthenticated = () -> 0;
+  private volatile IntSupplier queuedLogins = () -> 0;
   private ObjectName registered;
 
   void bind(ThreadPoolExecutor pool, LongSupplier hashCacheBytes) {
@@ -41,6 +55,108 @@ final class ServerMetrics implements ServerMXBean {
   /** Where {@link #getQueryMemoryBytes} reads from. */
   void bindQueryMemory(LongSupplier queryMemoryBytes) {
     this.queryMemoryBytes = queryMemoryBytes;
+  }
+
+  void bindAdmission(IntSupplier admitted, IntSupplier unauthenticated, IntSupplier queuedLogins) {
+    this.admitted = admitted;
+    this.unauthenticated = unauthenticated;
+    this.queuedLogins = queuedLogins;
+  }
+
+  @Override
+  public int getQueuedLogins() {
+    return queuedLogins.getAsInt();
+  }
+
+  void connectionRefused() {
+    connectionsRefused.increment();
+  }
+
+  void connectionEvicted() {
+    connectionsEvicted.increment();
+  }
+
+  @Override
+  public long getConnectionsEvicted() {
+    return connectionsEvicted.sum();
+  }
+
+  void handshakeTimeout() {
+    handshakeTimeouts.increment();
+  }
+
+  void idleTimeout() {
+    idleTimeouts.increment();
+  }
+
+  void frameReadTimeout() {
+    frameReadTimeouts.increment();
+  }
+
+  void acceptFailed() {
+    acceptFailures.increment();
+  }
+
+  void loginFailed() {
+    loginFailures.increment();
+  }
+
+  void loginThrottled() {
+    loginsThrottled.increment();
+  }
+
+  void loginBusy() {
+    loginsBusy.increment();
+  }
+
+  @Override
+  public long getConnectionsRefused() {
+    return connectionsRefused.sum();
+  }
+
+  @Override
+  public long getHandshakeTimeouts() {
+    return handshakeTimeouts.sum();
+  }
+
+  @Override
+  public long getIdleTimeouts() {
+    return idleTimeouts.sum();
+  }
+
+  @Override
+  public long getFrameReadTimeouts() {
+    return frameReadTimeouts.sum();
+  }
+
+  @Override
+  public long getAcceptFailures() {
+    return acceptFailures.sum();
+  }
+
+  @Override
+  public long getLoginFailures() {
+    return loginFailures.sum();
+  }
+
+  @Override
+  public long getLoginsThrottled() {
+    return loginsThrottled.sum();
+  }
+
+  @Override
+  public long getLoginsBusy() {
+    return loginsBusy.sum();
+  }
+
+  @Override
+  public int getAdmittedConnections() {
+    return admitted.getAsInt();
+  }
+
+  @Override
+  public int getUnauthenticatedConnections() {
+    return unauthenticated.getAsInt();
   }
 
   void connectionOpened() {
