@@ -1,6 +1,7 @@
 package io.cairn.tpch.bench;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.cli.SuiteOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.BarChart;
 import io.cairn.tpch.report.JsonReport;
@@ -32,6 +33,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -99,6 +101,8 @@ import picocli.CommandLine.Spec;
 public final class LineitemCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
+  @Mixin SuiteOptions runOptions = new SuiteOptions(5, 1);
+
   @Option(
       names = "--sf",
       description = "TPC-H scale factor (1 = 6 million rows). Default: ${DEFAULT-VALUE}.",
@@ -120,18 +124,6 @@ public final class LineitemCommand implements Callable<Integer> {
             + " database shared by this JVM's connections) or 'jdbc:h2:mem:x;DB_CLOSE_DELAY=-1'."
       })
   List<String> compareUrls = new ArrayList<>();
-
-  @Option(
-      names = "--runs",
-      description = "Measured runs per query. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "5")
-  int runs;
-
-  @Option(
-      names = "--warmups",
-      description = "Unmeasured warm-up runs per query. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "1")
-  int warmups;
 
   @Option(
       names = "--results",
@@ -159,11 +151,6 @@ public final class LineitemCommand implements Callable<Integer> {
           "Seed of the random J keys and of the lookup keys' sample. Default: ${DEFAULT-VALUE}.",
       defaultValue = "42")
   long seed;
-
-  @Option(
-      names = "--threads",
-      description = "Parallel writers when loading. Default: the number of cores.")
-  int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(
       names = "--parallelism",
@@ -217,8 +204,8 @@ public final class LineitemCommand implements Callable<Integer> {
         Locale.ROOT,
         "LINEITEM suite, SF %s, %d warm-up(s) and %d measured run(s) per query%n",
         scaleFactor,
-        warmups,
-        runs);
+        runOptions.warmups(),
+        runOptions.runs());
     out.println("Machine: " + machine.describe());
     MemoryBandwidth.Result memory = null;
     if (!noMemoryProbe) {
@@ -267,7 +254,14 @@ public final class LineitemCommand implements Callable<Integer> {
       Consumer<String> progress = err::println;
       LineitemSuite suite =
           new LineitemSuite(
-              warmups, runs, lookups, seed, selected, bytesPerRow, parallelism, progress);
+              runOptions.warmups(),
+              runOptions.runs(),
+              lookups,
+              seed,
+              selected,
+              bytesPerRow,
+              parallelism,
+              progress);
       List<List<QueryResult>> all = new ArrayList<>();
       for (int i = 0; i < urls.size(); i++) {
         String u = urls.get(i);
@@ -313,8 +307,8 @@ public final class LineitemCommand implements Callable<Integer> {
       json.put("memoryBandwidth", memory == null ? null : memoryJson(memory));
       Map<String, Object> parameters = new LinkedHashMap<>();
       parameters.put("scaleFactor", scaleFactor);
-      parameters.put("runs", runs);
-      parameters.put("warmups", warmups);
+      parameters.put("runs", runOptions.runs());
+      parameters.put("warmups", runOptions.warmups());
       parameters.put("lookups", lookups);
       parameters.put("seed", seed);
       parameters.put("only", selected.isEmpty() ? LineitemSuite.NAMES : List.copyOf(selected));
@@ -372,15 +366,15 @@ public final class LineitemCommand implements Callable<Integer> {
               + memoryProbeMib
               + "]");
     }
-    if (runs < 1 || warmups < 0 || lookups < 1 || scaleFactor <= 0) {
+    if (runOptions.runs() < 1 || runOptions.warmups() < 0 || lookups < 1 || scaleFactor <= 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           String.format(
               Locale.ROOT,
               "Expected --sf > 0, --runs >= 1, --warmups >= 0, --lookups >= 1; found %s, %d, %d, %d",
               scaleFactor,
-              runs,
-              warmups,
+              runOptions.runs(),
+              runOptions.warmups(),
               lookups));
     }
   }
@@ -398,7 +392,9 @@ public final class LineitemCommand implements Callable<Integer> {
             .setConsumer(new ConsoleProgressBarConsumer(err))
             .showSpeed()
             .build()) {
-      loaded = TpchLoader.ensureLoaded(u, scaleFactor, List.of("LINEITEM"), threads, bar::stepBy);
+      loaded =
+          TpchLoader.ensureLoaded(
+              u, scaleFactor, List.of("LINEITEM"), runOptions.threads(), bar::stepBy);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     load.put("loadedByThisRun", !loaded.isEmpty());
@@ -417,7 +413,7 @@ public final class LineitemCommand implements Callable<Integer> {
           r.rows(),
           r.nanos() / 1e9,
           r.rowsPerSecond(),
-          Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : threads + " writers");
+          Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : runOptions.threads() + " writers");
       load.put("method", Dialect.of(u) == Dialect.DUCKDB ? "DuckDB Appender" : "TpchLoader");
       if (isDurableCairn(u)) {
         long settle = System.nanoTime();

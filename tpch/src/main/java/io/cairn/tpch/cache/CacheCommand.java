@@ -8,7 +8,6 @@ import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -226,13 +225,7 @@ public final class CacheCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     checkOptions();
-    Path root = dir != null ? dir : Files.createTempDirectory("cairn-cache");
-    if (dir != null) {
-      if (Files.exists(dir)) {
-        throw usage("--dir: expected a path that does not exist, found [" + dir + "]");
-      }
-      Files.createDirectories(dir);
-    }
+    Path root = Cleanup.scratchDirectory(dir, "cairn-cache", this::usage);
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     out.printf(
         Locale.ROOT,

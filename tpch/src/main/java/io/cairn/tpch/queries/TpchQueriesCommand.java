@@ -3,6 +3,7 @@ package io.cairn.tpch.queries;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.cli.SuiteOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.load.TpchSchema;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -70,6 +72,8 @@ public final class TpchQueriesCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @Mixin SuiteOptions runOptions = new SuiteOptions(3, 0);
+
   @Option(
       names = "--sf",
       description = "TPC-H scale factor (1 = about 1 GB of raw data). Default: ${DEFAULT-VALUE}.",
@@ -108,18 +112,6 @@ public final class TpchQueriesCommand implements Callable<Integer> {
   List<String> queries = new ArrayList<>();
 
   @Option(
-      names = "--runs",
-      description = "Measured runs per query. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "3")
-  int runs;
-
-  @Option(
-      names = "--warmups",
-      description = "Unmeasured warm-up runs per query. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "0")
-  int warmups;
-
-  @Option(
       names = "--timeout-seconds",
       description = "Per-query timeout (each run), 0 for none. Default: ${DEFAULT-VALUE}.",
       defaultValue = "300")
@@ -132,11 +124,6 @@ public final class TpchQueriesCommand implements Callable<Integer> {
           "Directory of the JSON report (results/tpch-<timestamp>.json). Default: ${DEFAULT-VALUE}.",
       defaultValue = "results")
   Path results;
-
-  @Option(
-      names = "--threads",
-      description = "Parallel writers when loading. Default: the number of cores.")
-  int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(
       names = "--fail-on-wrong",
@@ -225,11 +212,11 @@ public final class TpchQueriesCommand implements Callable<Integer> {
               + scaleFactor
               + "]");
     }
-    if (runs < 1) {
-      throw usage("--runs must be at least 1, found [" + runs + "]");
+    if (runOptions.runs() < 1) {
+      throw usage("--runs must be at least 1, found [" + runOptions.runs() + "]");
     }
-    if (warmups < 0) {
-      throw usage("--warmups must not be negative, found [" + warmups + "]");
+    if (runOptions.warmups() < 0) {
+      throw usage("--warmups must not be negative, found [" + runOptions.warmups() + "]");
     }
     if (timeoutSeconds < 0) {
       throw usage("--timeout-seconds must not be negative, found [" + timeoutSeconds + "]");
@@ -283,7 +270,9 @@ public final class TpchQueriesCommand implements Callable<Integer> {
             .showSpeed()
             .continuousUpdate()
             .build()) {
-      loaded = TpchLoader.ensureLoaded(u, scaleFactor, TpchSchema.TABLES, threads, bar::stepBy);
+      loaded =
+          TpchLoader.ensureLoaded(
+              u, scaleFactor, TpchSchema.TABLES, runOptions.threads(), bar::stepBy);
     }
     List<Map<String, Object>> tables = new ArrayList<>();
     for (TpchLoader.TableResult r : loaded) {
@@ -348,14 +337,14 @@ public final class TpchQueriesCommand implements Callable<Integer> {
       TpchQueries.Query q, QueryExecutor executor, QueryExecutor.Outcome expected) {
     Report.Run run = new Report.Run();
     QueryExecutor.Answered last = null;
-    for (int i = 0; i < warmups + runs; i++) {
+    for (int i = 0; i < runOptions.warmups() + runOptions.runs(); i++) {
       QueryExecutor.Outcome outcome = executor.run(q.sql());
       if (!(outcome instanceof QueryExecutor.Answered a)) {
         run.status = outcome instanceof QueryExecutor.TimedOut ? "timeout" : "error";
         run.detail = describe(outcome);
         return run;
       }
-      if (i >= warmups) {
+      if (i >= runOptions.warmups()) {
         run.timesMs.add(a.nanos() / 1e6);
       }
       last = a;
@@ -396,8 +385,8 @@ public final class TpchQueriesCommand implements Callable<Integer> {
     p.put("referenceUrl", referenceUrl);
     p.put("compareUrls", compareUrls);
     p.put("queries", selected.stream().map(TpchQueries.Query::name).toList());
-    p.put("runs", runs);
-    p.put("warmups", warmups);
+    p.put("runs", runOptions.runs());
+    p.put("warmups", runOptions.warmups());
     p.put("timeoutSeconds", timeoutSeconds);
     p.put("tolerance", Map.of("relative", ResultCheck.RELATIVE, "absolute", ResultCheck.ABSOLUTE));
     return p;

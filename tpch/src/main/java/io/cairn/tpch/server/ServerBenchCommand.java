@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -210,13 +209,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     checkOptions();
-    Path root = dir != null ? dir : Files.createTempDirectory("cairn-bench-server");
-    if (dir != null) {
-      if (Files.exists(dir)) {
-        throw usage("--dir: expected a path that does not exist, found [" + dir + "]");
-      }
-      Files.createDirectories(dir);
-    }
+    Path root = Cleanup.scratchDirectory(dir, "cairn-bench-server", this::usage);
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     double loadBefore = loadAverage();
     out.printf(
