@@ -22,13 +22,13 @@ import io.cairn.server.coprocessor.ProgramScanner;
 import io.cairn.server.file.BlockFileReader;
 import io.cairn.server.file.CachePolicy;
 import io.cairn.server.io.AtomicFiles;
-import io.cairn.server.memstore.Memstore;
 import io.cairn.server.region.Mvcc;
 import io.cairn.server.region.Region;
 import io.cairn.server.region.RegionState;
 import io.cairn.server.region.StoreFile;
 import io.cairn.server.stats.RegionStatistics;
 import io.cairn.server.stats.StatisticsCollector;
+import io.cairn.server.stats.StatisticsKeeper;
 import io.cairn.server.table.Compactor;
 import io.cairn.server.table.Flusher;
 import io.cairn.server.table.MaintenanceListener;
@@ -42,9 +42,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -79,12 +76,8 @@ final class EmbeddedTable implements KvTable {
   private final Compactor compactor;
   private final RegionSplitter splitter;
 
-  /**
-   * Each region's statistics by region id; none for a region never collected (a store written
-   * before statistics existed, or whose statistics rows were lost).
-   */
-  private final Map<Long, RegionStatistics> statistics =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  /** Each region's statistics (persisted by the store in SYSTEM.STATS). */
+  private final StatisticsKeeper statistics;
 
   private EmbeddedTable(EmbeddedStore store, RegionMap map) {
     this.store = store;
@@ -92,6 +85,20 @@ final class EmbeddedTable implements KvTable {
     this.tableId = map.tableId();
     this.name = map.name();
     this.dir = map.dir();
+    this.statistics =
+        new StatisticsKeeper(
+            map::isDropped,
+            new StatisticsKeeper.Listener() {
+              @Override
+              public void changed(RegionStatistics before, RegionStatistics after) {
+                store.statisticsChanged(EmbeddedTable.this, before, after);
+              }
+
+              @Override
+              public void removed(List<RegionStatistics> removed) {
+                store.statisticsRemoved(EmbeddedTable.this, removed);
+              }
+            });
     StoreConfig c = store.config();
     MaintenanceSettings settings =
         new MaintenanceSettings(
@@ -124,7 +131,7 @@ final class EmbeddedTable implements KvTable {
             store, new RegionMap(tableId, name, dir, options, regions, 1, 1, regions.length + 1));
     long now = System.currentTimeMillis();
     for (Region r : regions) {
-      t.installStatistics(
+      t.statistics.install(
           r, RegionStatistics.empty(r.regionId(), r.range(), t.guidePostWidth(), now), 0, 0);
     }
     if (dir != null) {
@@ -620,19 +627,12 @@ final class EmbeddedTable implements KvTable {
     @Override
     public void installStatistics(
         Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
-      EmbeddedTable.this.installStatistics(region, stats, coveredRows, coveredBytes);
+      statistics.install(region, stats, coveredRows, coveredBytes);
     }
 
     @Override
     public void regionSplit(Region parent, Region low, Region high) {
-      RegionStatistics parentStatistics = statistics.remove(parent.regionId());
-      if (parentStatistics != null) {
-        EmbeddedTable.this.installStatistics(
-            low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
-        EmbeddedTable.this.installStatistics(
-            high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
-        store.statisticsRemoved(EmbeddedTable.this, List.of(parentStatistics));
-      }
+      statistics.split(parent, low, high);
     }
 
     @Override
@@ -660,8 +660,7 @@ final class EmbeddedTable implements KvTable {
 
   void drop() {
     map.markDropped();
-    store.statisticsRemoved(this, List.copyOf(statistics.values()));
-    statistics.clear();
+    statistics.drop();
     Region[] rs;
     while (true) {
       rs = map.regions();
@@ -698,15 +697,6 @@ final class EmbeddedTable implements KvTable {
 
   // ---- statistics ----
 
-  /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
-  static final int STALE_PERCENT = 10;
-
-  /** ...but never fewer than this many mutations... */
-  static final long STALE_MIN_ROWS = 1000;
-
-  /** ...or this many raw bytes. */
-  static final long STALE_MIN_BYTES = 4L << 20;
-
   /**
    * A background collection of a region waits this many times the previous one's duration after it:
    * collections read a region at most a tenth of the time.
@@ -719,76 +709,21 @@ final class EmbeddedTable implements KvTable {
   }
 
   /**
-   * Makes {@code stats} the region's statistics; they cover {@code coveredRows} and {@code
-   * coveredBytes} of the changes the region counted (what the collection read or the flush wrote).
-   * Persisted in the background.
-   */
-  private void installStatistics(
-      Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
-    if (map.isDropped()) {
-      return;
-    }
-    RegionStatistics before = statistics.put(region.regionId(), stats);
-    region.statisticsCollected(
-        coveredRows,
-        coveredBytes,
-        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
-    store.statisticsChanged(this, before, stats);
-  }
-
-  /**
    * At open: statistics read back from SYSTEM.STATS; false when the region is not (or no more)
    * here.
    */
   boolean restoreStatistics(RegionStatistics stats) {
-    for (Region r : map.regions()) {
-      if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
-        statistics.put(r.regionId(), stats);
-        r.statisticsCollected(
-            0,
-            0,
-            Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-            Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
-        return true;
-      }
-    }
-    return false;
+    return statistics.restore(map.regions(), stats);
   }
 
   /** The statistics of the regions that have some, in key order. */
   List<RegionStatistics> regionStatistics() {
-    List<RegionStatistics> out = new ArrayList<>();
-    for (Region r : map.regions()) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs != null) {
-        out.add(rs);
-      }
-    }
-    return out;
+    return statistics.regionStatistics(map.regions());
   }
 
   @Override
   public TableStatistics statistics() {
-    List<TableStatistics.Chunk> chunks = new ArrayList<>();
-    long collectedAt = Long.MAX_VALUE;
-    for (Region r : map.regions()) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs == null) {
-        chunks.add(
-            new TableStatistics.Chunk(
-                r.regionId(),
-                r.range().start(),
-                r.range().stop(),
-                -1,
-                r.fileBytes() + r.memstoreBytes()));
-        collectedAt = 0;
-      } else {
-        rs.addTo(chunks);
-        collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
-      }
-    }
-    return new TableStatistics(guidePostWidth(), chunks, collectedAt);
+    return statistics.tableStatistics(map.regions(), guidePostWidth());
   }
 
   /**
@@ -851,7 +786,7 @@ final class EmbeddedTable implements KvTable {
       } finally {
         store.mvcc.endRead(readPoint);
       }
-      installStatistics(
+      statistics.install(
           region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
       long end = System.nanoTime();
       region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
@@ -862,42 +797,7 @@ final class EmbeddedTable implements KvTable {
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */
   void addStatisticsRows(String schema, String tableName, List<Object[]> out) {
-    for (Region r : map.regions()) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs == null) {
-        out.add(
-            new Object[] {
-              schema,
-              tableName,
-              r.regionId(),
-              r.range().start().toString(),
-              r.range().stop().toString(),
-              null,
-              null,
-              guidePostWidth(),
-              null
-            });
-        continue;
-      }
-      LocalDateTime at =
-          LocalDateTime.ofInstant(
-              Instant.ofEpochMilli(rs.collectedAtMillis()), ZoneId.systemDefault());
-      for (int i = 0; i < rs.chunks().size(); i++) {
-        RegionStatistics.Bucket b = rs.chunks().get(i);
-        out.add(
-            new Object[] {
-              schema,
-              tableName,
-              r.regionId(),
-              b.start().toString(),
-              rs.stop(i).toString(),
-              b.rows(),
-              b.bytes(),
-              rs.width(),
-              at
-            });
-      }
-    }
+    statistics.addRows(map.regions(), guidePostWidth(), schema, tableName, out);
   }
 
   /**
@@ -906,29 +806,7 @@ final class EmbeddedTable implements KvTable {
    */
   @Override
   public long approximateRowCount() {
-    // split daughters share their parent's files and memstores: count each one once
-    Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    long cells = 0;
-    for (Region r : map.regions()) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs != null) {
-        cells += rs.rows() + r.changedRows();
-        continue;
-      }
-      RegionState s = r.peekState();
-      cells += s.active().cellCount();
-      for (Memstore m : s.frozen()) {
-        if (seen.add(m)) {
-          cells += m.cellCount();
-        }
-      }
-      for (StoreFile f : s.files()) {
-        if (seen.add(f)) {
-          cells += f.info().cellCount();
-        }
-      }
-    }
-    return cells;
+    return statistics.approximateRowCount(map.regions());
   }
 
   @Override

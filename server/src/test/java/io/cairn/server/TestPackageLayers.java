@@ -34,7 +34,7 @@ class TestPackageLayers {
           Map.entry("region", Set.of("io", "cell", "memstore", "cache", "file", "scan")),
           Map.entry("coprocessor", Set.of("cell", "memstore", "scan")),
           // statistics of regions: collected, merged, persisted
-          Map.entry("stats", Set.of()),
+          Map.entry("stats", Set.of("memstore", "region")),
           // a table's regions and manifest, and the jobs that change them
           Map.entry("table", Set.of("io", "cell", "memstore", "file", "scan", "region", "stats")),
           // the network server's parts: above the store, beside each other
