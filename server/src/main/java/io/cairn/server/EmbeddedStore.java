@@ -18,7 +18,13 @@ import io.cairn.server.cache.BufferPoolStats;
 import io.cairn.server.cache.CombinedBlockCache;
 import io.cairn.server.file.ReadContext;
 import io.cairn.server.io.AtomicFiles;
+import io.cairn.server.region.Mvcc;
 import io.cairn.server.region.Region;
+import io.cairn.server.stats.RegionStatistics;
+import io.cairn.server.stats.StatisticsTable;
+import io.cairn.server.table.CompactionLog;
+import io.cairn.server.table.RegionMap;
+import io.cairn.server.table.TableManifest;
 import io.cairn.server.wal.WalConfig;
 import io.cairn.server.wal.WalEdit;
 import io.cairn.server.wal.WalRecord;
@@ -681,7 +687,7 @@ public final class EmbeddedStore implements KvStore {
       Map<Region, EmbeddedTable> ownerOf = new java.util.IdentityHashMap<>();
       for (int i = 0; i < owners.size(); i++) {
         snapshot[i] = owners.get(i).peekRegions();
-        EmbeddedTable.groupByRegion(snapshot[i], batches.get(i), byRegion);
+        RegionMap.groupByRegion(snapshot[i], batches.get(i), byRegion);
         for (Region r : byRegion.keySet()) {
           ownerOf.putIfAbsent(r, owners.get(i));
         }

@@ -1,7 +1,5 @@
 package io.cairn.server;
 
-import static java.util.Objects.requireNonNull;
-
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
@@ -18,40 +16,40 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
-import io.cairn.server.cell.CellCursor;
 import io.cairn.server.cell.RowCursor;
 import io.cairn.server.cell.RowCursors;
 import io.cairn.server.coprocessor.ProgramScanner;
-import io.cairn.server.file.BlockFileOptions;
 import io.cairn.server.file.BlockFileReader;
-import io.cairn.server.file.BlockFileWriter;
 import io.cairn.server.file.CachePolicy;
-import io.cairn.server.file.FileSeal;
 import io.cairn.server.io.AtomicFiles;
-import io.cairn.server.memstore.Memstore;
+import io.cairn.server.region.Mvcc;
 import io.cairn.server.region.Region;
 import io.cairn.server.region.RegionState;
 import io.cairn.server.region.StoreFile;
-import io.cairn.server.scan.MergingCursor;
+import io.cairn.server.stats.RegionStatistics;
+import io.cairn.server.stats.StatisticsCollector;
+import io.cairn.server.stats.StatisticsKeeper;
+import io.cairn.server.table.Compactor;
+import io.cairn.server.table.Flusher;
+import io.cairn.server.table.MaintenanceListener;
+import io.cairn.server.table.MaintenanceSettings;
+import io.cairn.server.table.RegionMap;
+import io.cairn.server.table.RegionSplitter;
+import io.cairn.server.table.StoreFileWriter;
+import io.cairn.server.table.TableManifest;
 import io.cairn.server.wal.WalEdit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,58 +62,57 @@ import org.slf4j.LoggerFactory;
  */
 final class EmbeddedTable implements KvTable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTable.class);
-  private static final String FILE_SUFFIX = ".cbf";
-  private static final long ID_BLOCK = 65_536;
-
   private final EmbeddedStore store;
   private final long tableId;
   private final String name;
+
+  /** The table's directory; null in the in-memory mode. */
   private final Path dir;
 
-  /** Guards the manifest and the counters and options written in it. */
-  private final Object manifestLock = new Object();
+  /** The regions, options, counters and manifest, published together. */
+  private final RegionMap map;
 
-  private volatile Region[] regions;
-  private volatile Map<String, String> options;
-  private volatile Durability defaultDurability;
-  private volatile BlockFileOptions fileOptions;
+  private final Flusher flusher;
+  private final Compactor compactor;
+  private final RegionSplitter splitter;
 
-  /** The TTL option in milliseconds; 0 when rows never expire. */
-  private volatile long ttlMillis;
+  /** Each region's statistics (persisted by the store in SYSTEM.STATS). */
+  private final StatisticsKeeper statistics;
 
-  private long nextId;
-  private long idLimit;
-  private long nextFileId;
-  private long nextRegionId;
-  private volatile boolean dropped;
-
-  /**
-   * Each region's statistics by region id; none for a region never collected (a store written
-   * before statistics existed, or whose statistics rows were lost).
-   */
-  private final Map<Long, RegionStatistics> statistics =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  private EmbeddedTable(
-      EmbeddedStore store,
-      long tableId,
-      String name,
-      Path dir,
-      Map<String, String> options,
-      Region[] regions,
-      long idLimit,
-      long nextFileId,
-      long nextRegionId) {
+  private EmbeddedTable(EmbeddedStore store, RegionMap map) {
     this.store = store;
-    this.tableId = tableId;
-    this.name = requireNonNull(name, "name is null");
-    this.dir = dir;
-    this.regions = regions;
-    this.nextId = idLimit;
-    this.idLimit = idLimit;
-    this.nextFileId = nextFileId;
-    this.nextRegionId = nextRegionId;
-    setOptions(options);
+    this.map = map;
+    this.tableId = map.tableId();
+    this.name = map.name();
+    this.dir = map.dir();
+    this.statistics =
+        new StatisticsKeeper(
+            map::isDropped,
+            new StatisticsKeeper.Listener() {
+              @Override
+              public void changed(RegionStatistics before, RegionStatistics after) {
+                store.statisticsChanged(EmbeddedTable.this, before, after);
+              }
+
+              @Override
+              public void removed(List<RegionStatistics> removed) {
+                store.statisticsRemoved(EmbeddedTable.this, removed);
+              }
+            });
+    StoreConfig c = store.config();
+    MaintenanceSettings settings =
+        new MaintenanceSettings(
+            c.regionSplitBytes(),
+            c.compactionMinFiles(),
+            c.compactionMaxFiles(),
+            c.compactionRatio(),
+            c.compactionBytesPerSecond());
+    StoreFileWriter files =
+        new StoreFileWriter(map, store.readContext(), c.compactionBytesPerSecond());
+    Maintenance listener = new Maintenance();
+    this.flusher = new Flusher(map, files, settings, listener);
+    this.compactor = new Compactor(map, files, store.compactionLog(), settings, listener);
+    this.splitter = new RegionSplitter(map, settings, listener);
   }
 
   /** A new table; writes its first manifest when durable. */
@@ -130,15 +127,16 @@ final class EmbeddedTable implements KvTable {
       regions[i] = new Region(i + 1, name, new KeyRange(start, stop));
     }
     EmbeddedTable t =
-        new EmbeddedTable(store, tableId, name, dir, options, regions, 1, 1, regions.length + 1);
+        new EmbeddedTable(
+            store, new RegionMap(tableId, name, dir, options, regions, 1, 1, regions.length + 1));
     long now = System.currentTimeMillis();
     for (Region r : regions) {
-      t.installStatistics(
+      t.statistics.install(
           r, RegionStatistics.empty(r.regionId(), r.range(), t.guidePostWidth(), now), 0, 0);
     }
     if (dir != null) {
-      synchronized (t.manifestLock) {
-        t.writeManifest();
+      synchronized (t.map.lock()) {
+        t.map.writeManifest();
       }
     }
     return t;
@@ -161,7 +159,7 @@ final class EmbeddedTable implements KvTable {
           Files.deleteIfExists(p);
           continue;
         }
-        maxFileId = Math.max(maxFileId, fileId(fileName));
+        maxFileId = Math.max(maxFileId, RegionMap.fileId(fileName));
       }
     } catch (IOException e) {
       throw new CairnException(
@@ -211,38 +209,22 @@ final class EmbeddedTable implements KvTable {
     EmbeddedTable table =
         new EmbeddedTable(
             store,
-            manifest.tableId(),
-            manifest.name(),
-            dir,
-            manifest.options(),
-            regions,
-            manifest.idLimit(),
-            Math.max(manifest.nextFileId(), maxFileId + 1),
-            manifest.nextRegionId());
+            new RegionMap(
+                manifest.tableId(),
+                manifest.name(),
+                dir,
+                manifest.options(),
+                regions,
+                manifest.idLimit(),
+                Math.max(manifest.nextFileId(), maxFileId + 1),
+                manifest.nextRegionId()));
     if (!setAside.isEmpty()) {
-      synchronized (table.manifestLock) {
-        table.writeManifest(); // without the files set aside, so the next open does not miss them
+      synchronized (table.map.lock()) {
+        table.map
+            .writeManifest(); // without the files set aside, so the next open does not miss them
       }
     }
     return table;
-  }
-
-  private static long fileId(String fileName) {
-    try {
-      return Long.parseLong(fileName.substring(0, fileName.indexOf('.')));
-    } catch (RuntimeException e) {
-      return 0;
-    }
-  }
-
-  private void setOptions(Map<String, String> options) {
-    this.options = Collections.unmodifiableMap(new TreeMap<>(options));
-    this.defaultDurability =
-        Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
-    this.fileOptions = BlockFileOptions.fromTableOptions(options);
-    String ttl = options.get("TTL");
-    long seconds = ttl == null ? 0 : Long.parseLong(ttl);
-    this.ttlMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
   }
 
   /**
@@ -250,39 +232,8 @@ final class EmbeddedTable implements KvTable {
    * by flushes and compactions); -1 when nothing is (no TTL). Cutoffs only grow with time.
    */
   long expiredAtOrBelow() {
-    long ttl = ttlMillis;
+    long ttl = map.ttlMillis();
     return ttl == 0 ? -1 : store.timeIndex.expiredAtOrBelow(ttl);
-  }
-
-  /** Caller holds {@link #manifestLock}. */
-  private void writeManifest() {
-    writeManifest(regions, null, null, 0);
-  }
-
-  /**
-   * Writes the manifest of {@code rs}, with {@code changed}'s files and flushed sequence id
-   * replaced by {@code files} and {@code flushed} (a change about to be published: the manifest is
-   * durable before any reader or log trim sees the change). Caller holds {@link #manifestLock}.
-   */
-  private void writeManifest(Region[] rs, Region changed, List<StoreFile> files, long flushed) {
-    if (dir == null || dropped) {
-      return;
-    }
-    List<TableManifest.RegionEntry> entries = new ArrayList<>();
-    Map<String, FileSeal> seals = new HashMap<>();
-    for (Region r : rs) {
-      boolean isChanged = r == changed;
-      List<StoreFile> list = isChanged ? files : r.peekState().files();
-      list.forEach(f -> seals.put(f.fileName(), f.seal()));
-      entries.add(
-          new TableManifest.RegionEntry(
-              r.regionId(),
-              r.range(),
-              isChanged ? Math.max(flushed, r.flushedSequenceId()) : r.flushedSequenceId(),
-              list.stream().map(StoreFile::fileName).toList()));
-    }
-    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries, seals)
-        .write(dir);
   }
 
   long tableId() {
@@ -295,12 +246,12 @@ final class EmbeddedTable implements KvTable {
   }
 
   List<Region> regionList() {
-    return Arrays.asList(regions);
+    return Arrays.asList(map.regions());
   }
 
   @Override
   public Map<String, String> options() {
-    return options;
+    return map.options();
   }
 
   // ---- writes ----
@@ -313,11 +264,11 @@ final class EmbeddedTable implements KvTable {
   }
 
   Durability defaultDurability() {
-    return defaultDurability;
+    return map.defaultDurability();
   }
 
   Region[] peekRegions() {
-    return regions;
+    return map.regions();
   }
 
   void addEdits(List<Mutation> batch, List<WalEdit> edits) {
@@ -328,33 +279,6 @@ final class EmbeddedTable implements KvTable {
         edits.add(new WalEdit(tableId, m.key(), true, Bytes.EMPTY));
       }
     }
-  }
-
-  /** Adds the batch's mutations to {@code byRegion}, each under the region holding its key. */
-  static void groupByRegion(
-      Region[] rs, List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
-    if (rs.length == 1) {
-      byRegion.computeIfAbsent(rs[0], r -> new ArrayList<>()).addAll(batch);
-      return;
-    }
-    for (Mutation m : batch) {
-      byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
-    }
-  }
-
-  /** Index of the region holding {@code key}: the last whose start is at or below it. */
-  private static int regionIndex(Region[] rs, Bytes key) {
-    int lo = 0;
-    int hi = rs.length - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (rs[mid].range().start().compareTo(key) <= 0) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
   }
 
   /**
@@ -379,7 +303,7 @@ final class EmbeddedTable implements KvTable {
           boolean exists =
               inBatch != null
                   ? inBatch
-                  : rs[regionIndex(rs, m.key())].rowExists(m.key(), expiredAtOrBelow);
+                  : rs[RegionMap.regionIndex(rs, m.key())].rowExists(m.key(), expiredAtOrBelow);
           if (exists) {
             throw new ConditionFailedException(batchIndex, i, m.key());
           }
@@ -388,7 +312,7 @@ final class EmbeddedTable implements KvTable {
           mvcc.checkReadPoint(c.readPoint());
           // a key twice in one batch: its earlier mutation is this batch's, not a concurrent one
           if ((pending == null || !pending.containsKey(m.key()))
-              && rs[regionIndex(rs, m.key())].latestSequenceId(m.key()) > c.readPoint()) {
+              && rs[RegionMap.regionIndex(rs, m.key())].latestSequenceId(m.key()) > c.readPoint()) {
             throw new ConditionFailedException(
                 batchIndex, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
           }
@@ -402,7 +326,8 @@ final class EmbeddedTable implements KvTable {
 
   /** Applies one logged edit at open (single-threaded, before any other access). */
   void replay(WalEdit edit, long sequenceId) {
-    Region r = regions[regionIndex(regions, edit.key())];
+    Region[] regions = map.regions();
+    Region r = regions[RegionMap.regionIndex(regions, edit.key())];
     if (sequenceId <= r.flushedSequenceId()) {
       return;
     }
@@ -419,22 +344,7 @@ final class EmbeddedTable implements KvTable {
       throw new CairnException(
           ErrorCode.INVALID_ARGUMENT, "Id count: expected > 0, found [" + count + "]");
     }
-    synchronized (manifestLock) {
-      long first = nextId;
-      long end = first + count;
-      if (dir != null && end > idLimit) {
-        long previous = idLimit;
-        idLimit = end + Math.max(ID_BLOCK, count);
-        try {
-          writeManifest(); // ids handed out before a crash are never handed out again
-        } catch (RuntimeException e) {
-          idLimit = previous;
-          throw e;
-        }
-      }
-      nextId = end;
-      return first;
-    }
+    return map.allocateIds(count);
   }
 
   // ---- reads ----
@@ -444,7 +354,7 @@ final class EmbeddedTable implements KvTable {
    * blocks; IN_MEMORY=TRUE tables add them at the in-memory priority.
    */
   private CachePolicy cachePolicy(ScanRequest request) {
-    Map<String, String> o = options;
+    Map<String, String> o = map.options();
     return CachePolicy.of(
         request.cacheBlocks() && !"FALSE".equals(o.get("BLOCKCACHE")),
         "TRUE".equals(o.get("IN_MEMORY")));
@@ -491,14 +401,14 @@ final class EmbeddedTable implements KvTable {
    */
   private boolean collectRegions(
       List<KeyRange> ranges, List<Region> used, List<RegionState> states, List<int[]> steps) {
-    Region[] rs = regions;
+    Region[] rs = map.regions();
     for (Region r : rs) {
       r.checkOpen();
     }
     Map<Region, Integer> index = new HashMap<>();
     for (int i = 0; i < ranges.size(); i++) {
       KeyRange range = ranges.get(i);
-      int from = range.start().isEmpty() ? 0 : regionIndex(rs, range.start());
+      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
       for (int j = from; j < rs.length; j++) {
         Region r = rs[j];
         if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
@@ -629,12 +539,7 @@ final class EmbeddedTable implements KvTable {
   @Override
   public void alter(Map<String, String> changes) {
     Map<String, String> validated = TableOptions.validate(changes);
-    synchronized (manifestLock) {
-      Map<String, String> merged = new TreeMap<>(options);
-      merged.putAll(validated);
-      setOptions(merged);
-      writeManifest();
-    }
+    map.alter(validated);
   }
 
   @Override
@@ -644,7 +549,7 @@ final class EmbeddedTable implements KvTable {
   }
 
   void flushAll() {
-    for (Region r : regions) {
+    for (Region r : map.regions()) {
       flushRegion(r);
     }
   }
@@ -660,220 +565,21 @@ final class EmbeddedTable implements KvTable {
     boolean progress = true;
     while (progress) {
       progress = false;
-      for (Region r : regions) {
+      for (Region r : map.regions()) {
         if (done.add(r)) {
           compactRegion(r, major);
           progress = true;
         }
       }
     }
-    for (Region r : regions) {
+    for (Region r : map.regions()) {
       maybeSplit(r);
     }
   }
 
   /** Writes the region's memstores to a new file without blocking writers. */
   void flushRegion(Region region) {
-    if (dir == null || dropped) {
-      return;
-    }
-    region.maintenanceLock().lock();
-    try {
-      if (region.isRetired()) {
-        return;
-      }
-      region.freeze();
-      List<Memstore> frozen = region.peekState().frozen();
-      if (frozen.isEmpty()) {
-        return;
-      }
-      long maxSequenceId = -1;
-      long bytes = 0;
-      for (Memstore m : frozen) {
-        maxSequenceId = Math.max(maxSequenceId, m.maxSequenceId());
-        bytes += m.heapSize();
-      }
-      // every write in the frozen memstores is complete (durable or rolled back) before it is
-      // written to a file: a failed log append never reaches a file
-      try {
-        store.mvcc.awaitReadPoint(maxSequenceId);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CairnException(ErrorCode.QUERY_CANCELED, "Flush of " + region + " interrupted");
-      }
-      List<CellCursor> sources = new ArrayList<>();
-      frozen.forEach(m -> sources.add(m.cursor()));
-      StoreFile file;
-      long width = guidePostWidth();
-      StatisticsCollector collector =
-          new StatisticsCollector(region.regionId(), region.range(), width);
-      boolean hadFiles = !region.peekState().files().isEmpty();
-      long flushedCells = 0;
-      for (Memstore m : frozen) {
-        flushedCells += m.cellCount();
-      }
-      try (CellCursor cursor = MergingCursor.of(sources)) {
-        long smallestReadPoint = store.mvcc.smallestReadPoint();
-        file =
-            writeFile(
-                region,
-                cursor,
-                smallestReadPoint,
-                purgeAtOrBelow(smallestReadPoint),
-                false,
-                false,
-                collector);
-      }
-      synchronized (manifestLock) {
-        List<StoreFile> files = new ArrayList<>(region.peekState().files().size() + 1);
-        if (file != null) {
-          files.add(file);
-        }
-        files.addAll(region.peekState().files());
-        try {
-          writeManifest(regions, region, files, maxSequenceId);
-        } catch (RuntimeException e) {
-          discard(file); // the memstores stay frozen, their edits in the log; a later flush retries
-          throw e;
-        }
-        region.completeFlush(frozen, file, maxSequenceId);
-      }
-      long now = System.currentTimeMillis();
-      RegionStatistics delta = collector.finish(width, now);
-      RegionStatistics before = statistics.get(region.regionId());
-      if (!hadFiles) {
-        installStatistics(region, delta, flushedCells, collector.bytes());
-      } else if (before != null) {
-        installStatistics(
-            region,
-            before.plus(delta, width, StatisticsCollector.MAX_CHUNKS_PER_REGION, now),
-            flushedCells,
-            collector.bytes());
-      }
-      store.memstoreShrank(bytes);
-      store.trimLog();
-      store.persistTimeIndex();
-      LOG.debug("Flushed {} ({} bytes of memstore) to {}", region, bytes, file);
-      // the compaction task also splits the region when its files grew past the split size
-      if (region.peekState().files().size() >= store.config().compactionMinFiles()
-          || region.fileBytes() > store.config().regionSplitBytes()) {
-        store.requestCompaction(this, region);
-      }
-    } finally {
-      region.maintenanceLock().unlock();
-    }
-  }
-
-  /**
-   * The sequence id at or below which a flush or compaction purges cells: expired under the TTL
-   * (every older version of their rows is too) and at or below every read point in use; -1 when
-   * nothing expires.
-   */
-  private long purgeAtOrBelow(long smallestReadPoint) {
-    return Math.min(expiredAtOrBelow(), smallestReadPoint);
-  }
-
-  /**
-   * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
-   * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
-   * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
-   * below it are dropped too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped.
-   * Sequence ids are kept as they are: the time index maps them to commit times (TTL), also for a
-   * TTL set later by ALTER TABLE.
-   */
-  private StoreFile writeFile(
-      Region region,
-      CellCursor cursor,
-      long smallestReadPoint,
-      long purgeAtOrBelow,
-      boolean major,
-      boolean throttle,
-      StatisticsCollector collector) {
-    long fileId;
-    BlockFileOptions opts;
-    synchronized (manifestLock) {
-      fileId = nextFileId++;
-      opts = fileOptions;
-    }
-    Path path = dir.resolve(String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX));
-    BlockFileWriter writer = BlockFileWriter.create(path, fileId, opts);
-    boolean finished = false;
-    try {
-      KeyRange range = region.range();
-      long cells = 0;
-      long throttleStart = System.nanoTime();
-      boolean valid = cursor.seek(range.start());
-      Bytes row = null;
-      boolean rowDecided = false;
-      while (valid) {
-        Bytes r = cursor.row();
-        if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
-          break;
-        }
-        boolean newRow = !r.equals(row);
-        if (newRow) {
-          row = r;
-          rowDecided = false;
-        }
-        long seq = cursor.sequenceId();
-        if (seq <= purgeAtOrBelow) {
-          rowDecided = true; // expired, and so is every older version of the row
-        }
-        if (!rowDecided) {
-          if (seq <= smallestReadPoint) {
-            rowDecided = true; // the newest version every reader sees; older ones are shadowed
-            if (!(major && cursor.isDelete())) {
-              writer.append(r, seq, cursor.isDelete(), cursor.value());
-              collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
-              cells++;
-            }
-          } else {
-            writer.append(r, seq, cursor.isDelete(), cursor.value());
-            collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
-            cells++;
-          }
-        }
-        valid = cursor.advance();
-        if (throttle && (cells & 4095) == 0) {
-          throttle(writer.bytesWritten(), throttleStart);
-        }
-      }
-      if (cells == 0) {
-        writer.abort();
-        finished = true;
-        return null;
-      }
-      writer.finish();
-      finished = true;
-      return new StoreFile(openReader(path));
-    } finally {
-      if (!finished) {
-        writer.abort();
-      }
-    }
-  }
-
-  /** Closes and deletes a file that no manifest lists (a failed flush or compaction). */
-  private static void discard(StoreFile file) {
-    if (file != null) {
-      file.release();
-    }
-  }
-
-  private void throttle(long bytesWritten, long startNanos) {
-    long rate = store.config().compactionBytesPerSecond();
-    if (rate <= 0) {
-      return;
-    }
-    long dueNanos = startNanos + (long) (bytesWritten * 1e9 / rate);
-    long wait = dueNanos - System.nanoTime();
-    if (wait > 0) {
-      try {
-        TimeUnit.NANOSECONDS.sleep(wait);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    flusher.flush(region);
   }
 
   /**
@@ -881,77 +587,7 @@ final class EmbeddedTable implements KvTable {
    * picks (nothing when it picks none).
    */
   void compactRegion(Region region, boolean major) {
-    if (dir == null || dropped) {
-      return;
-    }
-    region.maintenanceLock().lock();
-    try {
-      if (region.isRetired()) {
-        return;
-      }
-      List<StoreFile> files = region.peekState().files();
-      List<StoreFile> selected =
-          major
-              ? files
-              : CompactionPolicy.select(
-                  files,
-                  store.config().compactionMinFiles(),
-                  store.config().compactionMaxFiles(),
-                  store.config().compactionRatio());
-      if (selected.isEmpty()) {
-        return;
-      }
-      // a major compaction of all files drops tombstones and zeroes old sequence ids; a minor one
-      // keeps tombstones (older files may hold the rows they delete)
-      boolean dropDeletes = major || selected.size() == files.size();
-      long bytesIn = 0;
-      for (StoreFile f : selected) {
-        bytesIn += f.sizeBytes();
-      }
-      try (CompactionLog.Running logged =
-          store
-              .compactionLog()
-              .begin(name, region.regionId(), dropDeletes, selected.size(), bytesIn)) {
-        long smallestReadPoint = store.mvcc.smallestReadPoint();
-        List<CellCursor> sources = new ArrayList<>();
-        selected.forEach(f -> sources.add(f.reader().cursor(CachePolicy.NO_CACHE)));
-        StoreFile output;
-        long width = guidePostWidth();
-        StatisticsCollector collector =
-            new StatisticsCollector(region.regionId(), region.range(), width);
-        try (CellCursor cursor = MergingCursor.of(sources)) {
-          output =
-              writeFile(
-                  region,
-                  cursor,
-                  smallestReadPoint,
-                  purgeAtOrBelow(smallestReadPoint),
-                  dropDeletes,
-                  true,
-                  collector);
-        }
-        long bytesOut = output == null ? 0 : output.sizeBytes();
-        synchronized (manifestLock) {
-          List<StoreFile> after = Region.replaced(region.peekState().files(), selected, output);
-          try {
-            writeManifest(regions, region, after, 0);
-          } catch (RuntimeException e) {
-            discard(output);
-            throw e;
-          }
-          region.replaceFiles(selected, output);
-        }
-        if (dropDeletes) {
-          // every file rewritten into one: its rows are the region's, bar the memstores'
-          installStatistics(region, collector.finish(width, System.currentTimeMillis()), 0, 0);
-        }
-        selected.forEach(StoreFile::release); // after the manifest without them is durable
-        logged.finish(bytesOut);
-        LOG.debug("Compacted {}: {} files into {}", region, selected.size(), output);
-      }
-    } finally {
-      region.maintenanceLock().unlock();
-    }
+    compactor.compact(region, major);
   }
 
   @Override
@@ -961,158 +597,73 @@ final class EmbeddedTable implements KvTable {
       return;
     }
     flushAll();
-    for (Region region : regions.clone()) {
-      region.maintenanceLock().lock();
-      try {
-        if (region.isRetired() || dropped) {
-          continue;
-        }
-        Bytes mid = middleRow(region);
-        if (mid != null) {
-          split(region, mid);
-        }
-      } finally {
-        region.maintenanceLock().unlock();
-      }
+    for (Region region : map.regions().clone()) {
+      splitter.splitAtMiddle(region);
     }
   }
 
   /** Splits the region in two at its middle row when its files passed the split size. */
   void maybeSplit(Region region) {
-    if (dir == null || dropped || region.fileBytes() <= store.config().regionSplitBytes()) {
-      return;
-    }
-    region.maintenanceLock().lock();
-    try {
-      if (region.isRetired() || dropped) {
-        return;
-      }
-      Bytes mid = middleRow(region);
-      if (mid == null) {
-        return;
-      }
-      split(region, mid);
-    } finally {
-      region.maintenanceLock().unlock();
-    }
+    splitter.maybeSplit(region);
   }
 
-  /** A row strictly inside the region's range near its middle, from its largest file. */
-  private static Bytes middleRow(Region region) {
-    StoreFile largest = null;
-    for (StoreFile f : region.peekState().files()) {
-      if (largest == null || f.sizeBytes() > largest.sizeBytes()) {
-        largest = f;
-      }
+  /** What the flusher, compactor and splitter of this table ask of it and of the store. */
+  private final class Maintenance implements MaintenanceListener {
+    @Override
+    public Mvcc mvcc() {
+      return store.mvcc;
     }
-    if (largest == null) {
-      return null;
-    }
-    KeyRange range = region.range();
-    List<Bytes> inside =
-        largest.info().guidePosts().stream()
-            .filter(g -> g.compareTo(range.start()) > 0 && range.contains(g))
-            .toList();
-    if (!inside.isEmpty()) {
-      return inside.get(inside.size() / 2);
-    }
-    // no guide posts: walk to the middle cell (splits are rare and run in the background)
-    long target = largest.info().cellCount() / 2;
-    try (CellCursor c = largest.reader().cursor(CachePolicy.NO_CACHE)) {
-      boolean valid = c.seek(range.start());
-      long n = 0;
-      while (valid && range.contains(c.row())) {
-        if (n++ >= target && c.row().compareTo(range.start()) > 0) {
-          return c.row();
-        }
-        valid = c.advance();
-      }
-    }
-    return null;
-  }
 
-  /**
-   * Replaces {@code parent} by two daughters split at {@code mid}; caller holds its maintenance
-   * lock.
-   */
-  void split(Region parent, Bytes mid) {
-    synchronized (manifestLock) {
-      parent.writeLock().lock();
-      try {
-        RegionState s = parent.peekState();
-        List<Memstore> inherited = new ArrayList<>();
-        if (!s.active().isEmpty()) {
-          inherited.add(s.active());
-        }
-        inherited.addAll(s.frozen());
-        for (int i = 0; i < 2; i++) {
-          s.files().forEach(StoreFile::retain);
-        }
-        // both daughters flush their half of the inherited memstores and each accounts it as
-        // shrinking by the whole memstore: count it twice so the store's total stays right
-        long inheritedBytes = 0;
-        for (Memstore m : inherited) {
-          inheritedBytes += m.heapSize();
-        }
-        store.memstoreShared(inheritedBytes);
-        Region low =
-            new Region(
-                nextRegionId++,
-                name,
-                new KeyRange(parent.range().start(), mid),
-                s.files(),
-                inherited,
-                parent.flushedSequenceId());
-        Region high =
-            new Region(
-                nextRegionId++,
-                name,
-                new KeyRange(mid, parent.range().stop()),
-                s.files(),
-                inherited,
-                parent.flushedSequenceId());
-        List<Region> list = new ArrayList<>(Arrays.asList(regions));
-        int at = list.indexOf(parent);
-        list.set(at, high);
-        list.add(at, low);
-        Region[] next = list.toArray(new Region[0]);
-        try {
-          writeManifest(next, null, null, 0);
-        } catch (RuntimeException e) {
-          nextRegionId -= 2;
-          for (int i = 0; i < 2; i++) {
-            s.files().forEach(StoreFile::release);
-          }
-          throw e;
-        }
-        regions = next;
-        parent.retire();
-        RegionStatistics parentStatistics = statistics.remove(parent.regionId());
-        if (parentStatistics != null) {
-          installStatistics(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
-          installStatistics(high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
-          store.statisticsRemoved(this, List.of(parentStatistics));
-        }
-        LOG.info("Split {} at {} into {} and {}", parent, mid, low, high);
-      } finally {
-        parent.writeLock().unlock();
-      }
+    @Override
+    public long expiredAtOrBelow() {
+      return EmbeddedTable.this.expiredAtOrBelow();
     }
-    parent.releaseFiles();
-    for (Region r : regions) {
-      if (r.range().start().equals(mid) || r.range().stop().equals(mid)) {
-        store.requestFlush(this, r);
-      }
+
+    @Override
+    public RegionStatistics statistics(long regionId) {
+      return statistics.get(regionId);
+    }
+
+    @Override
+    public void installStatistics(
+        Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
+      statistics.install(region, stats, coveredRows, coveredBytes);
+    }
+
+    @Override
+    public void regionSplit(Region parent, Region low, Region high) {
+      statistics.split(parent, low, high);
+    }
+
+    @Override
+    public void flushed(Region region, long memstoreBytes) {
+      store.memstoreShrank(memstoreBytes);
+      store.trimLog();
+      store.persistTimeIndex();
+    }
+
+    @Override
+    public void memstoreShared(long bytes) {
+      store.memstoreShared(bytes);
+    }
+
+    @Override
+    public void requestFlush(Region region) {
+      store.requestFlush(EmbeddedTable.this, region);
+    }
+
+    @Override
+    public void requestCompaction(Region region) {
+      store.requestCompaction(EmbeddedTable.this, region);
     }
   }
 
   void drop() {
-    dropped = true;
-    store.statisticsRemoved(this, List.copyOf(statistics.values()));
-    statistics.clear();
+    map.markDropped();
+    statistics.drop();
     Region[] rs;
     while (true) {
-      rs = regions;
+      rs = map.regions();
       for (Region r : rs) {
         r.drop();
       }
@@ -1122,22 +673,12 @@ final class EmbeddedTable implements KvTable {
         r.maintenanceLock().lock();
         r.maintenanceLock().unlock();
       }
-      if (regions == rs) {
+      if (map.regions() == rs) {
         break;
       }
     }
     if (dir != null) {
-      synchronized (manifestLock) {
-        try {
-          Files.deleteIfExists(dir.resolve(TableManifest.FILE_NAME));
-          AtomicFiles.forceDirectory(dir); // gone for good before its files go
-        } catch (IOException e) {
-          throw new CairnException(
-              ErrorCode.IO_ERROR,
-              "Cannot drop table [" + name + "]: " + AtomicFiles.describe(e),
-              e);
-        }
-      }
+      map.deleteManifest();
       for (Region r : rs) {
         r.releaseFiles();
       }
@@ -1151,23 +692,10 @@ final class EmbeddedTable implements KvTable {
   }
 
   void closeFiles() {
-    Set<StoreFile> all = new HashSet<>();
-    for (Region r : regions) {
-      all.addAll(r.peekState().files());
-    }
-    all.forEach(StoreFile::closeKeepingFile);
+    map.closeFiles();
   }
 
   // ---- statistics ----
-
-  /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
-  static final int STALE_PERCENT = 10;
-
-  /** ...but never fewer than this many mutations... */
-  static final long STALE_MIN_ROWS = 1000;
-
-  /** ...or this many raw bytes. */
-  static final long STALE_MIN_BYTES = 4L << 20;
 
   /**
    * A background collection of a region waits this many times the previous one's duration after it:
@@ -1177,26 +705,7 @@ final class EmbeddedTable implements KvTable {
 
   /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
   long guidePostWidth() {
-    return fileOptions.guidePostWidth();
-  }
-
-  /**
-   * Makes {@code stats} the region's statistics; they cover {@code coveredRows} and {@code
-   * coveredBytes} of the changes the region counted (what the collection read or the flush wrote).
-   * Persisted in the background.
-   */
-  private void installStatistics(
-      Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
-    if (dropped) {
-      return;
-    }
-    RegionStatistics before = statistics.put(region.regionId(), stats);
-    region.statisticsCollected(
-        coveredRows,
-        coveredBytes,
-        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
-    store.statisticsChanged(this, before, stats);
+    return map.guidePostWidth();
   }
 
   /**
@@ -1204,53 +713,17 @@ final class EmbeddedTable implements KvTable {
    * here.
    */
   boolean restoreStatistics(RegionStatistics stats) {
-    for (Region r : regions) {
-      if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
-        statistics.put(r.regionId(), stats);
-        r.statisticsCollected(
-            0,
-            0,
-            Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-            Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
-        return true;
-      }
-    }
-    return false;
+    return statistics.restore(map.regions(), stats);
   }
 
   /** The statistics of the regions that have some, in key order. */
   List<RegionStatistics> regionStatistics() {
-    List<RegionStatistics> out = new ArrayList<>();
-    for (Region r : regions) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs != null) {
-        out.add(rs);
-      }
-    }
-    return out;
+    return statistics.regionStatistics(map.regions());
   }
 
   @Override
   public TableStatistics statistics() {
-    List<TableStatistics.Chunk> chunks = new ArrayList<>();
-    long collectedAt = Long.MAX_VALUE;
-    for (Region r : regions) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs == null) {
-        chunks.add(
-            new TableStatistics.Chunk(
-                r.regionId(),
-                r.range().start(),
-                r.range().stop(),
-                -1,
-                r.fileBytes() + r.memstoreBytes()));
-        collectedAt = 0;
-      } else {
-        rs.addTo(chunks);
-        collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
-      }
-    }
-    return new TableStatistics(guidePostWidth(), chunks, collectedAt);
+    return statistics.tableStatistics(map.regions(), guidePostWidth());
   }
 
   /**
@@ -1264,7 +737,7 @@ final class EmbeddedTable implements KvTable {
     boolean progress = true;
     while (progress) { // a split meanwhile makes daughters: collect them too
       progress = false;
-      for (Region r : regions) {
+      for (Region r : map.regions()) {
         if (done.add(r)) {
           collectRegion(r);
           progress = true;
@@ -1282,7 +755,7 @@ final class EmbeddedTable implements KvTable {
   void collectRegion(Region region) {
     region.maintenanceLock().lock();
     try {
-      if (region.isRetired() || dropped) {
+      if (region.isRetired() || map.isDropped()) {
         return;
       }
       long startNanos = System.nanoTime();
@@ -1313,7 +786,7 @@ final class EmbeddedTable implements KvTable {
       } finally {
         store.mvcc.endRead(readPoint);
       }
-      installStatistics(
+      statistics.install(
           region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
       long end = System.nanoTime();
       region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
@@ -1324,42 +797,7 @@ final class EmbeddedTable implements KvTable {
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */
   void addStatisticsRows(String schema, String tableName, List<Object[]> out) {
-    for (Region r : regions) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs == null) {
-        out.add(
-            new Object[] {
-              schema,
-              tableName,
-              r.regionId(),
-              r.range().start().toString(),
-              r.range().stop().toString(),
-              null,
-              null,
-              guidePostWidth(),
-              null
-            });
-        continue;
-      }
-      LocalDateTime at =
-          LocalDateTime.ofInstant(
-              Instant.ofEpochMilli(rs.collectedAtMillis()), ZoneId.systemDefault());
-      for (int i = 0; i < rs.chunks().size(); i++) {
-        RegionStatistics.Bucket b = rs.chunks().get(i);
-        out.add(
-            new Object[] {
-              schema,
-              tableName,
-              r.regionId(),
-              b.start().toString(),
-              rs.stop(i).toString(),
-              b.rows(),
-              b.bytes(),
-              rs.width(),
-              at
-            });
-      }
-    }
+    statistics.addRows(map.regions(), guidePostWidth(), schema, tableName, out);
   }
 
   /**
@@ -1368,35 +806,13 @@ final class EmbeddedTable implements KvTable {
    */
   @Override
   public long approximateRowCount() {
-    // split daughters share their parent's files and memstores: count each one once
-    Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    long cells = 0;
-    for (Region r : regions) {
-      RegionStatistics rs = statistics.get(r.regionId());
-      if (rs != null) {
-        cells += rs.rows() + r.changedRows();
-        continue;
-      }
-      RegionState s = r.peekState();
-      cells += s.active().cellCount();
-      for (Memstore m : s.frozen()) {
-        if (seen.add(m)) {
-          cells += m.cellCount();
-        }
-      }
-      for (StoreFile f : s.files()) {
-        if (seen.add(f)) {
-          cells += f.info().cellCount();
-        }
-      }
-    }
-    return cells;
+    return statistics.approximateRowCount(map.regions());
   }
 
   @Override
   public List<RegionInfo> regions() {
     List<RegionInfo> out = new ArrayList<>();
-    for (Region r : regions) {
+    for (Region r : map.regions()) {
       out.add(
           new RegionInfo(
               r.regionId(),

@@ -7,6 +7,7 @@ import io.cairn.core.memory.MemoryPool;
 import io.cairn.server.cache.BlockCacheConfig;
 import io.cairn.server.cache.BufferPoolConfig;
 import io.cairn.server.io.Settings;
+import io.cairn.server.region.Mvcc;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -82,7 +83,7 @@ public record StoreConfig(
    */
   public static final double QUERY_MEMORY_HEAP_FRACTION = 0.4;
 
-  public static final String SNAPSHOT_MAX_AGE = "cairn.snapshot.max-age";
+  public static final String SNAPSHOT_MAX_AGE = Mvcc.SNAPSHOT_MAX_AGE_SETTING;
   public static final String OPEN_SALVAGE = "cairn.open.salvage";
 
   private static final Set<String> KEYS =

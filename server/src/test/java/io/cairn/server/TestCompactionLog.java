@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.kv.KvTable;
+import io.cairn.server.table.CompactionLog;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

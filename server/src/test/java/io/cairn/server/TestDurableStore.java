@@ -17,6 +17,7 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.TableSpec;
+import io.cairn.server.stats.StatisticsTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

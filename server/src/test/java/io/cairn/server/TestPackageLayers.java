@@ -33,9 +33,13 @@ class TestPackageLayers {
           Map.entry("scan", Set.of("cell", "memstore")),
           Map.entry("region", Set.of("io", "cell", "memstore", "cache", "file", "scan")),
           Map.entry("coprocessor", Set.of("cell", "memstore", "scan")),
+          // statistics of regions: collected, merged, persisted
+          Map.entry("stats", Set.of("memstore", "region")),
+          // a table's regions and manifest, and the jobs that change them
+          Map.entry("table", Set.of("io", "cell", "memstore", "file", "scan", "region", "stats")),
           // the network server's parts: above the store, beside each other
           Map.entry("security", Set.of()),
-          Map.entry("status", Set.of("cache")),
+          Map.entry("status", Set.of("cache", "table")),
           // the network server itself, on top of everything
           Map.entry(
               "rpc",
@@ -50,7 +54,8 @@ class TestPackageLayers {
                   "region",
                   "coprocessor",
                   "security",
-                  "status")));
+                  "status",
+                  "table")));
 
   private static final Pattern IMPORT =
       Pattern.compile("^import (?:static )?io\\.cairn\\.server\\.([a-z]+)\\.", Pattern.MULTILINE);

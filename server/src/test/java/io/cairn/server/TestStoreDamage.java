@@ -11,6 +11,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
+import io.cairn.server.table.TableManifest;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

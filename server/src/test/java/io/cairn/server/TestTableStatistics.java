@@ -16,6 +16,8 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
+import io.cairn.server.stats.StatisticsCollector;
+import io.cairn.server.stats.StatisticsTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

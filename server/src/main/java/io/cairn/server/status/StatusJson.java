@@ -1,9 +1,9 @@
 package io.cairn.server.status;
 
 import io.cairn.kv.RegionInfo;
-import io.cairn.server.CompactionLog;
 import io.cairn.server.cache.BlockCacheStats;
 import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.server.table.CompactionLog;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.region;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -16,13 +16,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * visible at once. Also tracks the read points of open scans, so compactions keep the versions they
  * may still read.
  */
-final class Mvcc {
+public final class Mvcc {
+  /**
+   * The setting that bounds a snapshot's age, named in SNAPSHOT_TOO_OLD messages (the store's
+   * configuration reads it as {@code StoreConfig.SNAPSHOT_MAX_AGE}).
+   */
+  public static final String SNAPSHOT_MAX_AGE_SETTING = "cairn.snapshot.max-age";
+
   /** A batch in flight. */
-  static final class WriteEntry {
-    final long sequenceId;
+  public static final class WriteEntry {
+    public final long sequenceId;
     boolean complete;
 
-    WriteEntry(long sequenceId) {
+    public WriteEntry(long sequenceId) {
       this.sequenceId = sequenceId;
     }
   }
@@ -47,7 +53,7 @@ final class Mvcc {
    */
   private volatile long horizon;
 
-  Mvcc(long lastSequenceId, long snapshotMaxAgeMillis) {
+  public Mvcc(long lastSequenceId, long snapshotMaxAgeMillis) {
     // read points start at 1: 0 is ScanRequest.LATEST, and a snapshot of an empty store is not
     long last = Math.max(1, lastSequenceId);
     this.lastSequenceId = last;
@@ -56,24 +62,24 @@ final class Mvcc {
     this.snapshotMaxAgeMillis = snapshotMaxAgeMillis;
   }
 
-  long readPoint() {
+  public long readPoint() {
     return readPoint;
   }
 
   /** The last sequence id handed out (visible or not). */
-  synchronized long lastSequenceId() {
+  public synchronized long lastSequenceId() {
     return lastSequenceId;
   }
 
   /** Starts a batch: a new sequence id, not visible until {@link #completeAndWait}. */
-  synchronized WriteEntry begin() {
+  public synchronized WriteEntry begin() {
     WriteEntry e = new WriteEntry(++lastSequenceId);
     inFlight.addLast(e);
     return e;
   }
 
   /** Ends a batch and waits until the read point covers it (read-your-writes). */
-  void completeAndWait(WriteEntry entry) {
+  public void completeAndWait(WriteEntry entry) {
     synchronized (this) {
       entry.complete = true;
       boolean advanced = false;
@@ -99,14 +105,14 @@ final class Mvcc {
   }
 
   /** Waits until every batch with a sequence id at or below {@code sequenceId} is complete. */
-  synchronized void awaitReadPoint(long sequenceId) throws InterruptedException {
+  public synchronized void awaitReadPoint(long sequenceId) throws InterruptedException {
     while (readPoint < sequenceId) {
       wait();
     }
   }
 
   /** Registers a scan's read point (taken now) and returns it; pair with {@link #endRead}. */
-  long beginRead() {
+  public long beginRead() {
     synchronized (openReadPoints) {
       long rp = readPoint;
       openReadPoints.merge(rp, 1L, Long::sum);
@@ -121,7 +127,7 @@ final class Mvcc {
    * @throws CairnException SNAPSHOT_TOO_OLD when versions it needs may be gone, INVALID_ARGUMENT
    *     for a read point that was never visible
    */
-  long beginRead(long requested) {
+  public long beginRead(long requested) {
     if (requested == 0) {
       return beginRead();
     }
@@ -138,7 +144,7 @@ final class Mvcc {
    *
    * @throws CairnException SNAPSHOT_TOO_OLD or INVALID_ARGUMENT as {@link #beginRead(long)}
    */
-  void checkReadPoint(long readPoint) {
+  public void checkReadPoint(long readPoint) {
     long visible = this.readPoint;
     if (readPoint > visible) {
       throw new CairnException(
@@ -158,14 +164,14 @@ final class Mvcc {
               + "] is below the oldest one the store keeps versions for ["
               + h
               + "]; a statement or transaction keeps its snapshot for at most "
-              + StoreConfig.SNAPSHOT_MAX_AGE
+              + SNAPSHOT_MAX_AGE_SETTING
               + " ["
               + snapshotMaxAgeMillis
               + " ms]: run it again");
     }
   }
 
-  void endRead(long readPoint) {
+  public void endRead(long readPoint) {
     openReadPoints.computeIfPresent(readPoint, (k, n) -> n == 1 ? null : n - 1);
   }
 
@@ -173,7 +179,7 @@ final class Mvcc {
    * Pins the current read point until {@link Pin#close()} or until it is older than the maximum
    * snapshot age (then the next flush or compaction may merge versions it needs).
    */
-  Pin pin() {
+  public Pin pin() {
     long rp = beginRead();
     Pin p = new Pin(rp, System.nanoTime());
     pins.add(p);
@@ -181,14 +187,14 @@ final class Mvcc {
   }
 
   /** How many pins are open (not closed, not expired). */
-  int openPins() {
+  public int openPins() {
     expirePins();
     return pins.size();
   }
 
   /** A pinned read point (a snapshot). */
-  final class Pin {
-    final long readPoint;
+  public final class Pin {
+    public final long readPoint;
     final long createdNanos;
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -198,7 +204,7 @@ final class Mvcc {
     }
 
     /** Releases the read point (idempotent; an expired pin is already released). */
-    void close() {
+    public void close() {
       if (released.compareAndSet(false, true)) {
         pins.remove(this);
         endRead(readPoint);
@@ -220,7 +226,7 @@ final class Mvcc {
    * The smallest read point any open or future scan may use: versions below it can merge. Callers
    * (flushes, compactions) merge versions with it, so reads below it fail from now on.
    */
-  long smallestReadPoint() {
+  public long smallestReadPoint() {
     expirePins();
     synchronized (openReadPoints) {
       long rp = readPoint;

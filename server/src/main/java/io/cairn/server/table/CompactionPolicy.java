@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.table;
 
 import io.cairn.server.region.StoreFile;
 import java.util.ArrayList;
@@ -11,14 +11,15 @@ import java.util.List;
  * newer files that would join it, so big old files are rewritten rarely and small new ones often.
  * The pick is contiguous in age, so merging it never reorders versions.
  */
-final class CompactionPolicy {
+public final class CompactionPolicy {
   private CompactionPolicy() {}
 
   /**
    * @param files newest first
    * @return the files to merge (newest first), or empty when fewer than {@code minFiles} qualify
    */
-  static List<StoreFile> select(List<StoreFile> files, int minFiles, int maxFiles, double ratio) {
+  public static List<StoreFile> select(
+      List<StoreFile> files, int minFiles, int maxFiles, double ratio) {
     List<StoreFile> oldestFirst = new ArrayList<>(files);
     Collections.reverse(oldestFirst);
     int n = oldestFirst.size();

@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.stats;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,17 +18,17 @@ import java.util.List;
  *     starts, the last at the region's stop
  * @param collectedAtMillis when the counts were taken (wall clock)
  */
-record RegionStatistics(
+public record RegionStatistics(
     long regionId, KeyRange range, long width, List<Bucket> chunks, long collectedAtMillis) {
 
   /** The chunk starting at {@code start} (a guide post, or the region's start). */
-  record Bucket(Bytes start, long rows, long bytes) {
-    Bucket {
+  public record Bucket(Bytes start, long rows, long bytes) {
+    public Bucket {
       requireNonNull(start, "start is null");
     }
   }
 
-  RegionStatistics {
+  public RegionStatistics {
     requireNonNull(range, "range is null");
     chunks = List.copyOf(chunks);
     if (chunks.isEmpty() || !chunks.get(0).start().equals(range.start())) {
@@ -41,12 +41,12 @@ record RegionStatistics(
   }
 
   /** An empty region's statistics: one chunk, no rows. */
-  static RegionStatistics empty(long regionId, KeyRange range, long width, long atMillis) {
+  public static RegionStatistics empty(long regionId, KeyRange range, long width, long atMillis) {
     return new RegionStatistics(
         regionId, range, width, List.of(new Bucket(range.start(), 0, 0)), atMillis);
   }
 
-  long rows() {
+  public long rows() {
     long n = 0;
     for (Bucket b : chunks) {
       n += b.rows();
@@ -54,7 +54,7 @@ record RegionStatistics(
     return n;
   }
 
-  long bytes() {
+  public long bytes() {
     long n = 0;
     for (Bucket b : chunks) {
       n += b.bytes();
@@ -63,12 +63,12 @@ record RegionStatistics(
   }
 
   /** Where chunk {@code i} stops: the next chunk's start, or the region's stop. */
-  Bytes stop(int i) {
+  public Bytes stop(int i) {
     return i + 1 < chunks.size() ? chunks.get(i + 1).start() : range.stop();
   }
 
   /** The chunks as the KV SPI reports them. */
-  void addTo(List<TableStatistics.Chunk> out) {
+  public void addTo(List<TableStatistics.Chunk> out) {
     for (int i = 0; i < chunks.size(); i++) {
       Bucket b = chunks.get(i);
       out.add(new TableStatistics.Chunk(regionId, b.start(), stop(i), b.rows(), b.bytes()));
@@ -81,7 +81,7 @@ record RegionStatistics(
    * neighbours are merged while together they stay within the width. Rows updated in both count
    * twice until the next compaction of all files or collection re-counts them.
    */
-  RegionStatistics plus(RegionStatistics delta, long width, int maxChunks, long atMillis) {
+  public RegionStatistics plus(RegionStatistics delta, long width, int maxChunks, long atMillis) {
     List<Bucket> merged = new ArrayList<>(chunks.size() + delta.chunks.size());
     int i = 0;
     int j = 0;
@@ -108,7 +108,7 @@ record RegionStatistics(
    * Merges each chunk into its predecessor while their bytes together stay within {@code width},
    * then halves the list (doubling the width) while it holds more than {@code maxChunks}.
    */
-  static List<Bucket> thin(List<Bucket> chunks, long width, int maxChunks) {
+  public static List<Bucket> thin(List<Bucket> chunks, long width, int maxChunks) {
     List<Bucket> out = new ArrayList<>(chunks.size());
     for (Bucket b : chunks) {
       if (!out.isEmpty()) {
@@ -127,7 +127,7 @@ record RegionStatistics(
   }
 
   /** Merges chunks pairwise: (0, 1), (2, 3), ... */
-  static List<Bucket> halve(List<Bucket> chunks) {
+  public static List<Bucket> halve(List<Bucket> chunks) {
     List<Bucket> out = new ArrayList<>((chunks.size() + 1) / 2);
     for (int k = 0; k < chunks.size(); k += 2) {
       out.add(k + 1 < chunks.size() ? merge(chunks.get(k), chunks.get(k + 1)) : chunks.get(k));
@@ -144,7 +144,7 @@ record RegionStatistics(
    * {@code id}): chunks outside are dropped, the chunk cut by the split point gives each side half
    * of its counts.
    */
-  RegionStatistics clip(long id, KeyRange part) {
+  public RegionStatistics clip(long id, KeyRange part) {
     List<Bucket> out = new ArrayList<>();
     for (int i = 0; i < chunks.size(); i++) {
       Bucket b = chunks.get(i);

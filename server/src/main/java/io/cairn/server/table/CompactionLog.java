@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.table;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.stats;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,8 +32,8 @@ import java.util.Set;
  * read back when the store opens. SQL sees the statistics through the system view of the same name,
  * which the store serves in its place.
  */
-final class StatisticsTable {
-  static final String NAME = SystemViews.STATS.kvTableName();
+public final class StatisticsTable {
+  public static final String NAME = SystemViews.STATS.kvTableName();
 
   /**
    * (TABLE VARCHAR, REGION_ID BIGINT, START VARBINARY) -> STOP VARBINARY, ROW_COUNT, BYTE_COUNT,
@@ -60,17 +60,17 @@ final class StatisticsTable {
   private final KvTable table;
   private final RowCodec codec = new RowCodec(LAYOUT);
 
-  StatisticsTable(KvTable table) {
+  public StatisticsTable(KvTable table) {
     this.table = requireNonNull(table, "table is null");
   }
 
   /** Whether a table's statistics are persisted: not the system tables' (no recursion). */
-  static boolean persists(String kvTableName) {
+  public static boolean persists(String kvTableName) {
     return !kvTableName.startsWith(SystemViews.SCHEMA + ".");
   }
 
   /** Every region's statistics, by KV table name, as last written. */
-  Map<String, List<RegionStatistics>> readAll() {
+  public Map<String, List<RegionStatistics>> readAll() {
     List<Expr> projection = new ArrayList<>();
     for (int i = 0; i < LAYOUT.columnCount(); i++) {
       projection.add(new Expr.ColumnRef(i, LAYOUT.columnType(i)));
@@ -117,7 +117,7 @@ final class StatisticsTable {
    * The mutations that replace {@code before}'s rows of table {@code kvTableName} (either may be
    * null) by {@code after}'s.
    */
-  List<Mutation> replace(
+  public List<Mutation> replace(
       String kvTableName, List<RegionStatistics> before, List<RegionStatistics> after) {
     List<Mutation> batch = new ArrayList<>();
     Set<Bytes> written = new HashSet<>();
@@ -155,7 +155,7 @@ final class StatisticsTable {
         new Object[] {kvTableName, regionId, start.toByteArray(), null, null, null, null, null});
   }
 
-  KvTable kvTable() {
+  public KvTable kvTable() {
     return table;
   }
 }

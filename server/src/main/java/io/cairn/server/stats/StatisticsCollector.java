@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.stats;
 
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
@@ -12,9 +12,9 @@ import java.util.List;
  * doubles, so a tiny width (1 byte: a guide post after every row) costs at most {@code maxChunks}
  * chunks per region. Not thread-safe; one per collection.
  */
-final class StatisticsCollector {
+public final class StatisticsCollector {
   /** The most chunks one region's statistics keep (a 32 MiB width reaches it at 128 GiB). */
-  static final int MAX_CHUNKS_PER_REGION = 4096;
+  public static final int MAX_CHUNKS_PER_REGION = 4096;
 
   private final long regionId;
   private final KeyRange range;
@@ -27,7 +27,7 @@ final class StatisticsCollector {
   private long totalRows;
   private long totalBytes;
 
-  StatisticsCollector(long regionId, KeyRange range, long width, int maxChunks) {
+  public StatisticsCollector(long regionId, KeyRange range, long width, int maxChunks) {
     this.regionId = regionId;
     this.range = range;
     this.width = Math.max(1, width);
@@ -35,7 +35,7 @@ final class StatisticsCollector {
     this.start = range.start();
   }
 
-  StatisticsCollector(long regionId, KeyRange range, long width) {
+  public StatisticsCollector(long regionId, KeyRange range, long width) {
     this(regionId, range, width, MAX_CHUNKS_PER_REGION);
   }
 
@@ -44,7 +44,7 @@ final class StatisticsCollector {
    * countsAsRow} when the row counts (its newest cell is not a delete); {@code raw} its key and
    * value bytes. A guide post is only ever placed at a row's first cell.
    */
-  void add(Bytes row, boolean newRow, boolean countsAsRow, long raw) {
+  public void add(Bytes row, boolean newRow, boolean countsAsRow, long raw) {
     if (newRow && bytes >= width && !row.equals(start)) {
       startChunk(row);
     }
@@ -60,7 +60,7 @@ final class StatisticsCollector {
    * Adds a visible row (rows come distinct and in key order), copying its key only when it becomes
    * a guide post.
    */
-  void addRow(byte[] key, int offset, int length, long raw) {
+  public void addRow(byte[] key, int offset, int length, long raw) {
     if (bytes >= width) {
       startChunk(Bytes.copyOf(key, offset, length));
     }
@@ -83,16 +83,16 @@ final class StatisticsCollector {
     }
   }
 
-  long rows() {
+  public long rows() {
     return totalRows;
   }
 
-  long bytes() {
+  public long bytes() {
     return totalBytes;
   }
 
   /** The statistics collected, as of {@code atMillis}; the width reported is the one asked for. */
-  RegionStatistics finish(long requestedWidth, long atMillis) {
+  public RegionStatistics finish(long requestedWidth, long atMillis) {
     List<RegionStatistics.Bucket> all = new ArrayList<>(done);
     all.add(new RegionStatistics.Bucket(start, rows, bytes));
     return new RegionStatistics(regionId, range, requestedWidth, all, atMillis);

@@ -1,4 +1,4 @@
-package io.cairn.server;
+package io.cairn.server.table;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * and ALTER; a file is part of the table exactly when a manifest lists it. Format in
  * docs/format-store.md.
  */
-record TableManifest(
+public record TableManifest(
     long tableId,
     String name,
     Map<String, String> options,
@@ -32,26 +32,28 @@ record TableManifest(
     long nextRegionId,
     List<RegionEntry> regions,
     Map<String, FileSeal> seals) {
-  static final String FILE_NAME = "table.manifest";
-  static final String MAGIC = "cairn-table-manifest";
-  static final int VERSION = 1;
+  public static final String FILE_NAME = "table.manifest";
+  public static final String MAGIC = "cairn-table-manifest";
+  public static final int VERSION = 1;
 
   /** One region: its id, key range, flushed sequence id and file names (newest first). */
-  record RegionEntry(long regionId, KeyRange range, long flushedSequenceId, List<String> files) {
-    RegionEntry {
+  public record RegionEntry(
+      long regionId, KeyRange range, long flushedSequenceId, List<String> files) {
+    public RegionEntry {
       requireNonNull(range, "range is null");
       files = List.copyOf(files);
     }
   }
 
-  TableManifest {
+  public TableManifest {
     requireNonNull(name, "name is null");
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
     regions = List.copyOf(regions);
     seals = Map.copyOf(seals);
   }
 
-  void write(Path dir) {
+  /** Replaces the manifest in {@code dir} atomically. */
+  public void write(Path dir) {
     List<String> lines = new ArrayList<>();
     lines.add(MAGIC + " " + VERSION);
     lines.add("id " + tableId);
@@ -82,7 +84,8 @@ record TableManifest(
     AtomicFiles.write(dir.resolve(FILE_NAME), lines);
   }
 
-  static TableManifest read(Path dir) {
+  /** Reads the manifest in {@code dir}. */
+  public static TableManifest read(Path dir) {
     Path path = dir.resolve(FILE_NAME);
     List<String> lines = AtomicFiles.read(path);
     try {

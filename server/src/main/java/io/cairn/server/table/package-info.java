@@ -1,0 +1,21 @@
+/**
+ * A table's state and the jobs that change it. {@link io.cairn.server.table.RegionMap} holds the
+ * regions, options, id/file/region counters and the manifest, published together (LevelDB's {@code
+ * VersionSet}); {@link io.cairn.server.table.TableManifest} is its durable text form (format in
+ * docs/format-store.md). {@link io.cairn.server.table.Flusher} writes a region's memstores to a
+ * file, {@link io.cairn.server.table.Compactor} merges its files (picked by {@link
+ * io.cairn.server.table.CompactionPolicy}, recorded in {@link
+ * io.cairn.server.table.CompactionLog}), {@link io.cairn.server.table.RegionSplitter} splits it in
+ * two; all three write files through {@link io.cairn.server.table.StoreFileWriter} and tell the
+ * table and store what happened through {@link io.cairn.server.table.MaintenanceListener}, never
+ * calling them directly.
+ *
+ * <p>Locks: {@code RegionMap.lock()} guards the manifest, the counters and the options; whoever
+ * publishes a change (new files of a region, new regions, options) holds it while writing the
+ * manifest and publishing. A flush, compaction or split holds the region's maintenance lock
+ * throughout (taken before the map's lock, never after it); a split also takes the parent's write
+ * lock inside the map's lock. Callers of the jobs hold no lock. Uses {@code io}, {@code cell},
+ * {@code memstore}, {@code file}, {@code scan}, {@code region} and {@code stats} of the server,
+ * nothing above.
+ */
+package io.cairn.server.table;
