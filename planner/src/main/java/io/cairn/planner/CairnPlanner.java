@@ -13,7 +13,9 @@ import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.sql.grammar.CairnSqlParser;
+import io.cairn.sql.grammar.ClassifiedStatement;
 import io.cairn.sql.grammar.ParsingException;
+import io.cairn.sql.grammar.StatementClassifier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -229,7 +231,8 @@ public final class CairnPlanner {
             () -> {
               List<String> warnings = new ArrayList<>();
               Uses uses = new Uses();
-              StatementPlan plan = planUncached(text, version, warnings, uses, cancel);
+              StatementPlan plan =
+                  planUncached(StatementClassifier.classify(text), version, warnings, uses, cancel);
               return new PlannedStatement(plan, warnings, version, uses.tables(rowCounts));
             },
             cancel);
@@ -310,39 +313,48 @@ public final class CairnPlanner {
   }
 
   private StatementPlan planUncached(
-      String text, long version, List<String> warnings, Uses uses, AtomicBoolean cancel) {
+      ClassifiedStatement statement,
+      long version,
+      List<String> warnings,
+      Uses uses,
+      AtomicBoolean cancel) {
+    String text = statement.text();
     if (text.isEmpty()) {
       throw new CairnException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected SQL text");
     }
-    if (CairnSqlParser.handles(text)) {
-      try {
-        return DdlTranslator.translate(
-            CairnSqlParser.parse(text),
-            catalog,
-            (source, target, column, what) ->
-                new Planning(schema(version), uses, cancel)
-                    .assignConstant(source, target, column, what));
-      } catch (ParsingException e) {
-        throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
+    switch (statement.kind()) {
+      case CAIRN_DDL -> {
+        try {
+          return DdlTranslator.translate(
+              CairnSqlParser.parse(text),
+              catalog,
+              (source, target, column, what) ->
+                  new Planning(schema(version), uses, cancel)
+                      .assignConstant(source, target, column, what));
+        } catch (ParsingException e) {
+          throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
+        }
       }
-    }
-    String unsupported = Statements.unsupportedStatement(text);
-    if (unsupported != null) {
-      if (unsupported.equals("ALTER TABLE")) {
+      case UNSUPPORTED -> {
+        String unsupported = statement.unsupported();
+        if (unsupported.equals("ALTER TABLE")) {
+          throw new CairnException(
+              ErrorCode.NOT_SUPPORTED,
+              "This form of ALTER TABLE (ADD, DROP, RENAME, ...) is not supported in this version"
+                  + " of Cairn; supported: ALTER TABLE name SET option = value [, option = value]*");
+        }
         throw new CairnException(
-            ErrorCode.NOT_SUPPORTED,
-            "This form of ALTER TABLE (ADD, DROP, RENAME, ...) is not supported in this version of"
-                + " Cairn; supported: ALTER TABLE name SET option = value [, option = value]*");
+            ErrorCode.NOT_SUPPORTED, unsupported + " is not supported in this version of Cairn");
       }
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED, unsupported + " is not supported in this version of Cairn");
+      case EXPLAIN -> {
+        StatementPlan inner =
+            planUncached(statement.explained().orElseThrow(), version, warnings, uses, cancel);
+        return new StatementPlan.Explain(inner, Explainer.explain(inner), inner.parameterTypes());
+      }
+      default -> {
+        return new Planning(schema(version), uses, cancel).plan(statement, warnings);
+      }
     }
-    String explained = Statements.stripExplain(text);
-    if (explained != null) {
-      StatementPlan inner = planUncached(explained, version, warnings, uses, cancel);
-      return new StatementPlan.Explain(inner, Explainer.explain(inner), inner.parameterTypes());
-    }
-    return new Planning(schema(version), uses, cancel).plan(text, warnings);
   }
 
   private CalciteSchema schema(long version) {
@@ -411,19 +423,24 @@ public final class CairnPlanner {
                   new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE)));
     }
 
-    StatementPlan plan(String sql, List<String> warnings) {
-      String text = sql;
+    StatementPlan plan(ClassifiedStatement statement, List<String> warnings) {
+      String text = statement.text();
       Set<String> statementHints = Set.of();
-      Statements.DmlHints dml = Statements.dmlHints(sql);
-      if (dml != null) {
-        text = dml.text();
-        statementHints = Hints.statementHints(dml.names(), warnings);
+      var hint = statement.statementHint();
+      if (hint.isPresent()) {
+        int start = hint.get().start();
+        int end = hint.get().end();
+        // blanked, so error positions stay right
+        text = text.substring(0, start) + " ".repeat(end - start) + text.substring(end);
+        statementHints = Hints.statementHints(hint.get().names(), warnings);
       }
+      int rewritable = text.length();
       OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text);
       if (onDuplicateKey != null) {
         text = onDuplicateKey.statement();
+        rewritable = onDuplicateKey.start();
       }
-      SqlNode parsed = parse(text);
+      SqlNode parsed = parse(text, statement.rewritten(text, rewritable));
       PlanningThreads.check(cancel);
       rejectDynamicColumns(parsed);
       warnings.addAll(Hints.warnings(parsed));
@@ -724,13 +741,18 @@ public final class CairnPlanner {
     }
 
     private SqlNode parse(String text) {
+      return parse(text, text);
+    }
+
+    /**
+     * Parses {@code forCalcite}, {@code text} rewritten for Calcite's parser ({@link
+     * ClassifiedStatement#rewritten}); depth and error words are judged on {@code text}.
+     */
+    private SqlNode parse(String text, String forCalcite) {
       StatementDepth.checkParentheses(text);
       SqlNode parsed;
       try {
-        parsed =
-            SqlParser.create(
-                    Statements.quoteSystemSchema(Statements.normalizeHints(text)), PARSER_CONFIG)
-                .parseStmt();
+        parsed = SqlParser.create(forCalcite, PARSER_CONFIG).parseStmt();
       } catch (SqlParseException e) {
         throw Errors.syntax(e, text);
       }
@@ -1086,289 +1108,5 @@ public final class CairnPlanner {
 
     @Override
     public void relChosen(RelChosenEvent event) {}
-  }
-
-  /** Lexical helpers for statement prefixes. */
-  static final class Statements {
-    private Statements() {}
-
-    /** The hints of a DML statement's own hint comment, and its text with the comment blanked. */
-    record DmlHints(List<String> names, String text) {}
-
-    private static final List<String> DML_VERBS = List.of("UPSERT", "INSERT", "DELETE", "UPDATE");
-
-    /**
-     * The hints Phoenix places right after the verb of a DML statement ({@code UPSERT /*+ SERIAL *}
-     * {@code / INTO t SELECT ...}, {@code DELETE /*+ NO_CACHE *}{@code / FROM t ...}), which
-     * Calcite's grammar has no place for: their names (arguments dropped), and the text with the
-     * comment replaced by blanks, so error positions stay right. Null when there is none.
-     */
-    static DmlHints dmlHints(String text) {
-      int i = 0;
-      while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-        i++;
-      }
-      for (String verb : DML_VERBS) {
-        if (!startsWithWord(text, i, verb)) {
-          continue;
-        }
-        int j = i + verb.length();
-        while (j < text.length() && Character.isWhitespace(text.charAt(j))) {
-          j++;
-        }
-        if (!text.startsWith("/*+", j)) {
-          return null;
-        }
-        int end = text.indexOf("*/", j + 3);
-        if (end < 0) {
-          return null; // the parser reports the unclosed comment
-        }
-        String blanked = text.substring(0, j) + " ".repeat(end + 2 - j) + text.substring(end + 2);
-        return new DmlHints(hintNames(text.substring(j + 3, end)), blanked);
-      }
-      return null;
-    }
-
-    /** The names of the items of a hint body: {@code A, B(x y) C} gives A, B, C. */
-    private static List<String> hintNames(String body) {
-      List<String> names = new ArrayList<>();
-      int depth = 0;
-      int i = 0;
-      while (i < body.length()) {
-        char c = body.charAt(i);
-        if (c == '(') {
-          depth++;
-          i++;
-        } else if (c == ')') {
-          depth = Math.max(0, depth - 1);
-          i++;
-        } else if (c == '\'' || c == '"') {
-          i = skipQuoted(body, i);
-        } else if (depth == 0 && (Character.isLetter(c) || c == '_')) {
-          int start = i;
-          while (i < body.length()
-              && (Character.isLetterOrDigit(body.charAt(i)) || body.charAt(i) == '_')) {
-            i++;
-          }
-          names.add(body.substring(start, i));
-        } else {
-          i++;
-        }
-      }
-      return names;
-    }
-
-    /** The statement after a leading EXPLAIN [PLAN FOR], or null when it is not an EXPLAIN. */
-    static String stripExplain(String text) {
-      int i = skipSpaceAndComments(text, 0);
-      if (!startsWithWord(text, i, "EXPLAIN")) {
-        return null;
-      }
-      i = skipSpaceAndComments(text, i + "EXPLAIN".length());
-      if (startsWithWord(text, i, "PLAN")) {
-        int j = skipSpaceAndComments(text, i + "PLAN".length());
-        if (startsWithWord(text, j, "FOR")) {
-          i = skipSpaceAndComments(text, j + "FOR".length());
-        }
-      }
-      return text.substring(i);
-    }
-
-    private static final List<List<String>> UNSUPPORTED =
-        List.of(
-            List.of("ALTER", "TABLE"),
-            List.of("ALTER", "INDEX"),
-            List.of("CREATE", "VIEW"),
-            List.of("CREATE", "INDEX"),
-            List.of("CREATE", "LOCAL", "INDEX"),
-            List.of("CREATE", "SCHEMA"),
-            List.of("CREATE", "SEQUENCE"),
-            List.of("CREATE", "FUNCTION"),
-            List.of("DROP", "VIEW"),
-            List.of("DROP", "INDEX"),
-            List.of("DROP", "SCHEMA"),
-            List.of("DROP", "SEQUENCE"),
-            List.of("TRUNCATE", "TABLE"));
-
-    /** The name of a statement this version recognises but cannot run, or null. */
-    static String unsupportedStatement(String text) {
-      for (List<String> words : UNSUPPORTED) {
-        int i = skipSpaceAndComments(text, 0);
-        boolean match = true;
-        for (String word : words) {
-          if (!startsWithWord(text, i, word)) {
-            match = false;
-            break;
-          }
-          i = skipSpaceAndComments(text, i + word.length());
-        }
-        if (match) {
-          return String.join(" ", words);
-        }
-      }
-      return null;
-    }
-
-    /**
-     * Rewrites Phoenix-style hints ({@code /*+ INDEX(T IDX) NO_CACHE *}{@code /}, items separated
-     * by spaces) into Calcite's syntax (separated by commas) by turning the first blank between two
-     * items into a comma. The text keeps its length, so error positions stay right.
-     */
-    static String normalizeHints(String text) {
-      if (!text.contains("/*+")) {
-        return text;
-      }
-      StringBuilder out = new StringBuilder(text);
-      int i = 0;
-      while (i < text.length()) {
-        char c = text.charAt(i);
-        if (c == '\'' || c == '"') {
-          i = skipQuoted(text, i); // never touch string literals or quoted names
-        } else if (text.startsWith("--", i)) {
-          int nl = text.indexOf('\n', i);
-          i = nl < 0 ? text.length() : nl + 1;
-        } else if (text.startsWith("/*+", i)) {
-          int end = text.indexOf("*/", i + 3);
-          if (end < 0) {
-            break;
-          }
-          commaSeparate(text, i + 3, end, out);
-          i = end + 2;
-        } else if (text.startsWith("/*", i)) {
-          int end = text.indexOf("*/", i + 2);
-          i = end < 0 ? text.length() : end + 2;
-        } else {
-          i++;
-        }
-      }
-      return out.toString();
-    }
-
-    /**
-     * Quotes the schema name in {@code SYSTEM.name}, Phoenix's spelling of the system tables and
-     * views, which Calcite's parser reserves as a keyword: an unquoted {@code SYSTEM} (any case)
-     * followed by a dot becomes {@code "SYSTEM"}. String literals, quoted names and comments are
-     * left alone. Error positions after it move right by two columns.
-     */
-    static String quoteSystemSchema(String text) {
-      if (!text.toLowerCase(java.util.Locale.ROOT).contains("system")) {
-        return text;
-      }
-      StringBuilder out = new StringBuilder(text.length() + 8);
-      int i = 0;
-      while (i < text.length()) {
-        char c = text.charAt(i);
-        int next;
-        if (c == '\'' || c == '"') {
-          next = skipQuoted(text, i);
-        } else if (text.startsWith("--", i)) {
-          int nl = text.indexOf('\n', i);
-          next = nl < 0 ? text.length() : nl + 1;
-        } else if (text.startsWith("/*", i)) {
-          int end = text.indexOf("*/", i + 2);
-          next = end < 0 ? text.length() : end + 2;
-        } else if (Character.isJavaIdentifierStart(c)) {
-          next = i + 1;
-          while (next < text.length() && Character.isJavaIdentifierPart(text.charAt(next))) {
-            next++;
-          }
-          int after = next;
-          while (after < text.length() && Character.isWhitespace(text.charAt(after))) {
-            after++;
-          }
-          if (next - i == 6
-              && text.regionMatches(true, i, "SYSTEM", 0, 6)
-              && after < text.length()
-              && text.charAt(after) == '.') {
-            out.append("\"SYSTEM\"");
-            i = next;
-            continue;
-          }
-        } else {
-          next = i + 1;
-        }
-        out.append(text, i, next);
-        i = next;
-      }
-      return out.toString();
-    }
-
-    /** The index after the quoted text starting at {@code start} (doubled quotes escape). */
-    static int skipQuoted(String text, int start) {
-      char quote = text.charAt(start);
-      int i = start + 1;
-      while (i < text.length()) {
-        if (text.charAt(i) == quote) {
-          if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
-            i += 2;
-            continue;
-          }
-          return i + 1;
-        }
-        i++;
-      }
-      return text.length();
-    }
-
-    /** Turns the first blank between two items of a hint body into a comma. */
-    private static void commaSeparate(String text, int from, int end, StringBuilder out) {
-      boolean afterItem = false;
-      int blank = -1;
-      for (int i = from; i < end; i++) {
-        char c = text.charAt(i);
-        if (Character.isWhitespace(c)) {
-          if (afterItem && blank < 0) {
-            blank = i;
-          }
-          continue;
-        }
-        boolean itemStart = Character.isLetterOrDigit(c) || c == '_' || c == '"' || c == '\'';
-        if (itemStart && blank >= 0) {
-          out.setCharAt(blank, ',');
-        }
-        blank = -1;
-        if (c == '"' || c == '\'') {
-          i = Math.min(skipQuoted(text, i), end) - 1;
-          afterItem = true;
-        } else {
-          afterItem = itemStart || c == ')';
-          while (itemStart
-              && i + 1 < end
-              && (Character.isLetterOrDigit(text.charAt(i + 1))
-                  || text.charAt(i + 1) == '_'
-                  || text.charAt(i + 1) == '.')) {
-            i++;
-          }
-        }
-      }
-    }
-
-    private static boolean startsWithWord(String text, int at, String word) {
-      if (!text.regionMatches(true, at, word, 0, word.length())) {
-        return false;
-      }
-      int end = at + word.length();
-      return end == text.length()
-          || !Character.isLetterOrDigit(text.charAt(end)) && text.charAt(end) != '_';
-    }
-
-    static int skipSpaceAndComments(String text, int from) {
-      int i = from;
-      while (i < text.length()) {
-        char c = text.charAt(i);
-        if (Character.isWhitespace(c)) {
-          i++;
-        } else if (text.startsWith("--", i)) {
-          int nl = text.indexOf('\n', i);
-          i = nl < 0 ? text.length() : nl + 1;
-        } else if (text.startsWith("/*", i) && !text.startsWith("/*+", i)) {
-          int end = text.indexOf("*/", i + 2);
-          i = end < 0 ? text.length() : end + 2;
-        } else {
-          break;
-        }
-      }
-      return i;
-    }
   }
 }
