@@ -268,7 +268,10 @@ public final class StatementClassifier {
       }
       i++;
     }
-    if (i == cut && i < tokens.size() && tokens.get(i).getType() == CairnSqlBaseLexer.SLASH) {
+    if (i == cut
+        && i < tokens.size()
+        && tokens.get(i).getType() == CairnSqlBaseLexer.SLASH
+        && !text.startsWith("/*+", tokens.get(i).getStartIndex())) {
       return tokens.size(); // an unterminated comment runs to the end
     }
     return i;
@@ -302,7 +305,8 @@ public final class StatementClassifier {
       }
     }
     int next = skipSpace(i + 1);
-    return next < cut && tokens.get(next).getType() == CairnSqlBaseLexer.DOT;
+    // a dot, or a number that starts with one (SYSTEM.1 lexes as SYSTEM and .1)
+    return next < cut && tokens.get(next).getText().startsWith(".");
   }
 
   // ---- hint bodies: items split by a small scanner inside the one comment token

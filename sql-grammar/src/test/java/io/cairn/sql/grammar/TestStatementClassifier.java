@@ -127,4 +127,16 @@ class TestStatementClassifier {
     String name = "SELECT \"a SYSTEM.x";
     assertThat(classify(name).rewritten(name, name.length())).isEqualTo(name);
   }
+
+  @Test
+  void aDotStartingANumberFollowsSystem() {
+    String sql = "SELECT * FROM SYSTEM.1x";
+    assertThat(classify(sql).rewritten(sql, sql.length())).isEqualTo("SELECT * FROM \"SYSTEM\".1x");
+  }
+
+  @Test
+  void anUnterminatedHintAfterExplainIsTheBody() {
+    assertThat(classify("EXPLAIN /*+ never closed").explained().orElseThrow().text())
+        .isEqualTo("/*+ never closed");
+  }
 }
