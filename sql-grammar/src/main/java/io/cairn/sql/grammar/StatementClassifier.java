@@ -22,7 +22,11 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * <p>Comments and quotes are the lexer's: a {@code /*+ ... *}{@code /} hint is one bracketed
  * comment token, never nested (the first {@code *}{@code /} ends it, as in Calcite). An
  * unterminated string, quoted identifier or comment runs to the end of the text for every decision
- * but the grammar's own (whose parser reports it).
+ * but the grammar's own (whose parser reports it), except an unterminated hint, which ends leading
+ * words. Words and comments end where Calcite's lexer ends them too: {@code $} continues a name
+ * ({@code EXPLAIN$X} is a name, not EXPLAIN), and a {@code --} comment ends at a carriage return as
+ * at a line feed (the hand-written scans this replaced ended words at {@code $} and {@code --}
+ * comments at line feeds only).
  */
 public final class StatementClassifier {
   /**
