@@ -266,7 +266,7 @@ public final class StatementClassifier {
       Token token = tokens.get(i);
       boolean comment =
           token.getType() == CairnSqlBaseLexer.SIMPLE_COMMENT
-              || token.getType() == CairnSqlBaseLexer.BRACKETED_COMMENT && !isHintComment(token);
+              || (token.getType() == CairnSqlBaseLexer.BRACKETED_COMMENT && !isHintComment(token));
       if (!comment && !isSpace(token)) {
         break;
       }
@@ -425,8 +425,8 @@ public final class StatementClassifier {
   /** White space: the lexer's, and the other characters Java counts as white space. */
   private static boolean isSpace(Token token) {
     return token.getType() == CairnSqlBaseLexer.WS
-        || token.getType() == CairnSqlBaseLexer.UNRECOGNIZED
-            && Character.isWhitespace(token.getText().charAt(0));
+        || (token.getType() == CairnSqlBaseLexer.UNRECOGNIZED
+            && Character.isWhitespace(token.getText().charAt(0)));
   }
 
   /** Whether {@code token} is the word {@code word} (any case): a keyword or unquoted name. */
