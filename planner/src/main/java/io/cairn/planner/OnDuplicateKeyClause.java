@@ -34,11 +34,12 @@ final class OnDuplicateKeyClause {
    * The clause found in a statement.
    *
    * @param statement the statement with the clause blanked out
+   * @param start where the clause starts
    * @param ignore ON DUPLICATE KEY IGNORE
    * @param assignments for UPDATE, the text of the assignments: the statement with everything
    *     before them blanked (so positions in errors are the statement's)
    */
-  record Found(String statement, boolean ignore, String assignments) {
+  record Found(String statement, int start, boolean ignore, String assignments) {
     Found {
       requireNonNull(statement, "statement is null");
       requireNonNull(assignments, "assignments is null");
@@ -67,7 +68,7 @@ final class OnDuplicateKeyClause {
    * none (or the statement is of another kind).
    */
   static Found strip(String text) {
-    int verb = CairnPlanner.Statements.skipSpaceAndComments(text, 0);
+    int verb = SqlScanning.skipSpaceAndComments(text, 0);
     if (!startsWithWord(text, verb, "UPSERT") && !startsWithWord(text, verb, "INSERT")) {
       return null;
     }
@@ -76,7 +77,7 @@ final class OnDuplicateKeyClause {
     while (i < text.length()) {
       char c = text.charAt(i);
       if (c == '\'' || c == '"') {
-        i = CairnPlanner.Statements.skipQuoted(text, i);
+        i = SqlScanning.skipQuoted(text, i);
       } else if (text.startsWith("--", i)) {
         int nl = text.indexOf('\n', i);
         i = nl < 0 ? text.length() : nl + 1;
@@ -113,11 +114,11 @@ final class OnDuplicateKeyClause {
       if (!startsWithWord(text, i, word)) {
         return null;
       }
-      i = CairnPlanner.Statements.skipSpaceAndComments(text, i + word.length());
+      i = SqlScanning.skipSpaceAndComments(text, i + word.length());
     }
     String statement = text.substring(0, start) + blank(text.substring(start));
     if (startsWithWord(text, i, "IGNORE")) {
-      int end = CairnPlanner.Statements.skipSpaceAndComments(text, i + "IGNORE".length());
+      int end = SqlScanning.skipSpaceAndComments(text, i + "IGNORE".length());
       if (end < text.length()) {
         throw new CairnException(
             ErrorCode.SYNTAX_ERROR,
@@ -125,11 +126,12 @@ final class OnDuplicateKeyClause {
                 + text.substring(end)
                 + "]");
       }
-      return new Found(statement, true, "");
+      return new Found(statement, start, true, "");
     }
     if (startsWithWord(text, i, "UPDATE")) {
       int from = i + "UPDATE".length();
-      return new Found(statement, false, blank(text.substring(0, from)) + text.substring(from));
+      return new Found(
+          statement, start, false, blank(text.substring(0, from)) + text.substring(from));
     }
     throw new CairnException(
         ErrorCode.SYNTAX_ERROR,

@@ -54,7 +54,7 @@ final class StatementDepth {
     while (i < n) {
       char c = sql.charAt(i);
       if (c == '\'' || c == '"') {
-        i = CairnPlanner.Statements.skipQuoted(sql, i);
+        i = SqlScanning.skipQuoted(sql, i);
         continue;
       }
       if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {

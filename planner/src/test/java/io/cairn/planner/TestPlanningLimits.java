@@ -231,8 +231,8 @@ class TestPlanningLimits {
               "While converting " + "ABS(".repeat(300 - level),
               new java.lang.reflect.InvocationTargetException(wrapped));
     }
-    assertThat(CairnPlanner.unwrapConversion(wrapped)).isSameAs(leaf);
+    assertThat(QueryPlanner.unwrapConversion(wrapped)).isSameAs(leaf);
     RuntimeException other = new RuntimeException("not a wrapper", leaf);
-    assertThat(CairnPlanner.unwrapConversion(other)).isSameAs(other);
+    assertThat(QueryPlanner.unwrapConversion(other)).isSameAs(other);
   }
 }

@@ -1,13 +1,17 @@
 package io.cairn.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.core.catalog.Catalog;
+import io.cairn.core.error.CairnException;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.server.Stores;
+import io.cairn.sql.grammar.ClassifiedStatement;
+import io.cairn.sql.grammar.StatementClassifier;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -135,11 +139,28 @@ class TestStatementHints {
     // only the comment right after the verb is the statement's: this one is the SELECT's
     PlannedStatement p = planner.plan("UPSERT INTO U /*+ x */ SELECT * FROM T");
     assertThat(scans(p.plan())).singleElement().satisfies(s -> assertThat(s.serial()).isFalse());
-    assertThat(CairnPlanner.Statements.dmlHints("SELECT 1")).isNull();
-    assertThat(CairnPlanner.Statements.dmlHints("DELETE FROM T")).isNull();
-    CairnPlanner.Statements.DmlHints h =
-        CairnPlanner.Statements.dmlHints("  DELETE /*+ A B('x y') C */ FROM T");
+    assertThat(StatementClassifier.classify("SELECT 1").statementHint()).isEmpty();
+    assertThat(StatementClassifier.classify("DELETE FROM T").statementHint()).isEmpty();
+    String sql = "  DELETE /*+ A B('x y') C */ FROM T";
+    ClassifiedStatement.StatementHint h =
+        StatementClassifier.classify(sql).statementHint().orElseThrow();
     assertThat(h.names()).containsExactly("A", "B", "C");
-    assertThat(h.text()).hasSameSizeAs("  DELETE /*+ A B('x y') C */ FROM T").endsWith(" FROM T");
+    assertThat(StatementClassifier.classify(sql).rewritten(sql, sql.length()))
+        .hasSameSizeAs("  DELETE /*+ A B('x y') C */ FROM T")
+        .endsWith(" FROM T");
+  }
+
+  @Test
+  void errorPositionsAfterAHintOrACommentAreThoseOfTheText() {
+    // the statement hint is blanked and hint items get commas in place: no column moves
+    assertThatThrownBy(() -> planner.plan("DELETE /*+ NO_CACHE */ FROM T WHERE ID = = 1"))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("line 1, column 40");
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    "-- a comment\n/* another */ SELECT /*+ NO_CACHE SERIAL */ * FROM T WHERE ID = = 1"))
+        .isInstanceOf(CairnException.class)
+        .hasMessageContaining("line 2, column 63");
   }
 }

@@ -1,6 +1,6 @@
 /*
  * Cairn's grammar for DDL and dialect statements. Queries and DML (SELECT, UPSERT, INSERT,
- * DELETE, EXPLAIN, VALUES, WITH) belong to Calcite's parser; CairnSqlParser.handles(sql) decides.
+ * DELETE, EXPLAIN, VALUES, WITH) belong to Calcite's parser; StatementClassifier decides.
  *
  * Keywords are case-insensitive. Identifier rules live in io.cairn.sql.Identifiers (Calcite's
  * defaults): "double quotes" keep case, "" inside quotes is one quote, unquoted names are
@@ -9,7 +9,7 @@
  *
  * Adding a statement: add an alternative to `statement` with a #label, a record in
  * io.cairn.sql.tree permitted by Statement, a visitXxx method in AstBuilder and, when it starts
- * with new leading keywords, an entry in CairnSqlParser's owned prefixes.
+ * with new leading keywords, an entry in StatementClassifier's owned prefixes.
  */
 grammar CairnSqlBase;
 

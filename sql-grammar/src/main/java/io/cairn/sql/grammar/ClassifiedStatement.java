@@ -1,0 +1,128 @@
+package io.cairn.sql.grammar;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One statement as {@link StatementClassifier} read it. Offsets are character offsets into {@link
+ * #text}.
+ *
+ * @param text the statement's text (for an explained statement, the text after EXPLAIN [PLAN FOR])
+ * @param kind what the statement is
+ * @param unsupported for {@link Kind#UNSUPPORTED}, its name ("ALTER TABLE", "CREATE VIEW", ...);
+ *     empty otherwise
+ * @param bodyOffset for {@link Kind#EXPLAIN}, where the explained statement starts; 0 otherwise
+ * @param explained for {@link Kind#EXPLAIN}, the explained statement
+ * @param statementHint for {@link Kind#DML}, Phoenix's hint comment right after the verb
+ * @param hintCommas where a blank between two items of a hint comment (other than the statement
+ *     hint) becomes a comma for Calcite's hint syntax (queries and DML only)
+ * @param systemNames where an unquoted {@code SYSTEM} followed by a dot starts, which Calcite's
+ *     parser reserves and which must be quoted (queries and DML only)
+ */
+public record ClassifiedStatement(
+    String text,
+    Kind kind,
+    String unsupported,
+    int bodyOffset,
+    Optional<ClassifiedStatement> explained,
+    Optional<StatementHint> statementHint,
+    List<Integer> hintCommas,
+    List<Integer> systemNames) {
+  /** What a statement is. */
+  public enum Kind {
+    /** A statement of Cairn's own grammar ({@link CairnSqlParser#parse}). */
+    CAIRN_DDL,
+    /** A statement this version recognises but cannot run. */
+    UNSUPPORTED,
+    /** EXPLAIN [PLAN FOR] statement. */
+    EXPLAIN,
+    /** UPSERT, INSERT, DELETE or UPDATE, for Calcite. */
+    DML,
+    /** Anything else (SELECT, VALUES, WITH, ...), for Calcite. */
+    QUERY
+  }
+
+  /**
+   * Phoenix's hint on a DML statement ({@code UPSERT /*+ SERIAL *}{@code / INTO t SELECT ...}),
+   * which Calcite's grammar has no place for.
+   *
+   * @param start offset of the comment's {@code /*+}
+   * @param end offset after the comment's {@code *}{@code /}
+   * @param names the names of its items, arguments dropped ({@code A, B(x y) C} gives A, B, C)
+   */
+  public record StatementHint(int start, int end, List<String> names) {
+    public StatementHint {
+      names = List.copyOf(names);
+    }
+  }
+
+  public ClassifiedStatement {
+    requireNonNull(text, "text is null");
+    requireNonNull(kind, "kind is null");
+    requireNonNull(unsupported, "unsupported is null");
+    requireNonNull(explained, "explained is null");
+    requireNonNull(statementHint, "statementHint is null");
+    hintCommas = List.copyOf(hintCommas);
+    systemNames = List.copyOf(systemNames);
+  }
+
+  static ClassifiedStatement of(String text, Kind kind) {
+    return new ClassifiedStatement(
+        text, kind, "", 0, Optional.empty(), Optional.empty(), List.of(), List.of());
+  }
+
+  static ClassifiedStatement unsupported(String text, String name) {
+    return new ClassifiedStatement(
+        text, Kind.UNSUPPORTED, name, 0, Optional.empty(), Optional.empty(), List.of(), List.of());
+  }
+
+  static ClassifiedStatement explain(String text, int bodyOffset, ClassifiedStatement explained) {
+    return new ClassifiedStatement(
+        text,
+        Kind.EXPLAIN,
+        "",
+        bodyOffset,
+        Optional.of(explained),
+        Optional.empty(),
+        List.of(),
+        List.of());
+  }
+
+  /**
+   * The text Calcite parses: the statement hint replaced by blanks, hint items separated by commas
+   * and SYSTEM quoted, all before {@code limit} (the text from there on is left as it is: the
+   * caller blanked it). Error positions before the first SYSTEM stay those of {@link #text}; each
+   * quoted SYSTEM moves the positions after it right by two columns.
+   */
+  public String rewritten(String limitedText, int limit) {
+    StringBuilder out = new StringBuilder(limitedText.length() + 2 * systemNames.size());
+    int commaIndex = 0;
+    int systemIndex = 0;
+    int hintStart = statementHint.map(StatementHint::start).orElse(-1);
+    int hintEnd = statementHint.map(StatementHint::end).orElse(-1);
+    for (int i = 0; i < limitedText.length(); i++) {
+      char c = limitedText.charAt(i);
+      if (i < limit) {
+        if (i >= hintStart && i < hintEnd) {
+          out.append(' ');
+          continue;
+        }
+        if (commaIndex < hintCommas.size() && hintCommas.get(commaIndex) == i) {
+          commaIndex++;
+          out.append(',');
+          continue;
+        }
+        if (systemIndex < systemNames.size() && systemNames.get(systemIndex) == i) {
+          systemIndex++;
+          out.append("\"SYSTEM\"");
+          i += "SYSTEM".length() - 1;
+          continue;
+        }
+      }
+      out.append(c);
+    }
+    return out.toString();
+  }
+}

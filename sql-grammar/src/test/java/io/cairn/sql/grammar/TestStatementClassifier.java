@@ -1,0 +1,142 @@
+package io.cairn.sql.grammar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.sql.grammar.ClassifiedStatement.Kind;
+import org.junit.jupiter.api.Test;
+
+class TestStatementClassifier {
+  private static ClassifiedStatement classify(String sql) {
+    return StatementClassifier.classify(sql);
+  }
+
+  @Test
+  void ddlKinds() {
+    assertThat(classify("CREATE TABLE t (a INT)").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("-- c\n/* d */ drop /*+ x */ table t").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("ALTER TABLE s.t SET TTL=1").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("UPDATE STATISTICS t").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("UPDATE STATISTICS t SET x = 1").kind()).isEqualTo(Kind.DML);
+    assertThat(classify("MAJOR_COMPACT TABLE t").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("\"CREATE\" TABLE t").kind()).isEqualTo(Kind.QUERY);
+  }
+
+  @Test
+  void unsupportedStatementsByName() {
+    assertThat(classify("ALTER TABLE t ADD c INT").unsupported()).isEqualTo("ALTER TABLE");
+    assertThat(classify(" /* x */ create -- y\n local index i on t (a)"))
+        .satisfies(c -> assertThat(c.kind()).isEqualTo(Kind.UNSUPPORTED))
+        .satisfies(c -> assertThat(c.unsupported()).isEqualTo("CREATE LOCAL INDEX"));
+    assertThat(classify("truncate table t").unsupported()).isEqualTo("TRUNCATE TABLE");
+    // a hint ends the leading words; quoted words are names
+    assertThat(classify("CREATE /*+ x */ VIEW v").kind()).isEqualTo(Kind.QUERY);
+    assertThat(classify("CREATE \"VIEW\" v").kind()).isEqualTo(Kind.QUERY);
+    assertThat(classify("'CREATE' VIEW v").kind()).isEqualTo(Kind.QUERY);
+    assertThat(classify("CREATE VIEWS").kind()).isEqualTo(Kind.QUERY);
+  }
+
+  @Test
+  void explainAndItsBody() {
+    ClassifiedStatement c = classify("EXPLAIN PLAN FOR  SELECT 1");
+    assertThat(c.kind()).isEqualTo(Kind.EXPLAIN);
+    assertThat(c.bodyOffset()).isEqualTo(18);
+    assertThat(c.explained().orElseThrow().text()).isEqualTo("SELECT 1");
+    assertThat(c.explained().orElseThrow().kind()).isEqualTo(Kind.QUERY);
+
+    ClassifiedStatement nested = classify("/* a */ explain /* b */ explain DELETE FROM t");
+    assertThat(nested.explained().orElseThrow().text()).isEqualTo("explain DELETE FROM t");
+    assertThat(nested.explained().orElseThrow().explained().orElseThrow().kind())
+        .isEqualTo(Kind.DML);
+
+    assertThat(classify("EXPLAIN PLAN SELECT 1").explained().orElseThrow().text())
+        .isEqualTo("PLAN SELECT 1");
+    assertThat(classify("EXPLAIN /*+ x */ SELECT 1").explained().orElseThrow().text())
+        .isEqualTo("/*+ x */ SELECT 1");
+    assertThat(classify("EXPLAIN CREATE TABLE t (a INT)").explained().orElseThrow().kind())
+        .isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("EXPLAIN").explained().orElseThrow().text()).isEmpty();
+    assertThat(classify("EXPLAIN /* never closed").explained().orElseThrow().text()).isEmpty();
+    assertThat(classify("EXPLAIN 'never closed").explained().orElseThrow().text())
+        .isEqualTo("'never closed");
+    assertThat(classify("SELECT 'EXPLAIN'").kind()).isEqualTo(Kind.QUERY);
+    assertThat(classify("\"EXPLAIN\"").kind()).isEqualTo(Kind.QUERY);
+  }
+
+  @Test
+  void statementHintOfDml() {
+    String sql = "  DELETE /*+ A B('x y') C */ FROM T";
+    ClassifiedStatement c = classify(sql);
+    assertThat(c.kind()).isEqualTo(Kind.DML);
+    ClassifiedStatement.StatementHint hint = c.statementHint().orElseThrow();
+    assertThat(hint.names()).containsExactly("A", "B", "C");
+    assertThat(sql.substring(hint.start(), hint.end())).isEqualTo("/*+ A B('x y') C */");
+    assertThat(c.hintCommas()).isEmpty(); // the statement hint is blanked, not rewritten
+    assertThat(c.rewritten(sql, sql.length()))
+        .hasSameSizeAs(sql)
+        .isEqualTo("  DELETE                     FROM T");
+
+    assertThat(classify("SELECT 1").statementHint()).isEmpty();
+    assertThat(classify("DELETE FROM T").statementHint()).isEmpty();
+    assertThat(classify("UPSERT INTO U /*+ x */ SELECT * FROM T").statementHint()).isEmpty();
+    assertThat(classify("/* c */ UPSERT /*+ x */ INTO U SELECT 1").statementHint()).isEmpty();
+    assertThat(classify("update /*+ NO_CACHE */ t set a = 1").statementHint().orElseThrow().names())
+        .containsExactly("NO_CACHE");
+    assertThat(classify("UPSERT /*+ never closed INTO t").statementHint()).isEmpty();
+  }
+
+  @Test
+  void hintItemsGetCommas() {
+    String sql = "SELECT /*+ INDEX(T IDX)  NO_CACHE 'a b' */ * FROM T -- /*+ X Y */";
+    ClassifiedStatement c = classify(sql);
+    assertThat(c.rewritten(sql, sql.length()))
+        .isEqualTo("SELECT /*+ INDEX(T,IDX), NO_CACHE,'a b' */ * FROM T -- /*+ X Y */");
+    String quoted = "SELECT '/*+ A B */', \"/*+ C D */\" FROM T";
+    assertThat(classify(quoted).rewritten(quoted, quoted.length())).isEqualTo(quoted);
+  }
+
+  @Test
+  void systemSchemaIsQuoted() {
+    String sql =
+        "SELECT * FROM system.stats s, SYSTEM . \"X\" WHERE 'SYSTEM.x' = \"SYSTEM\".y"
+            + " /* SYSTEM.z */ AND mysystem.a = $SYSTEM.b AND SYSTEM /* c */ .c = 1";
+    ClassifiedStatement c = classify(sql);
+    assertThat(c.rewritten(sql, sql.length()))
+        .isEqualTo(
+            "SELECT * FROM \"SYSTEM\".stats s, \"SYSTEM\" . \"X\" WHERE 'SYSTEM.x' = \"SYSTEM\".y"
+                + " /* SYSTEM.z */ AND mysystem.a = $SYSTEM.b AND SYSTEM /* c */ .c = 1");
+    // nothing at or after the limit is rewritten
+    assertThat(c.rewritten(sql, 20)).startsWith("SELECT * FROM \"SYSTEM\".stats s, SYSTEM . ");
+  }
+
+  @Test
+  void commentsDoNotNest() {
+    // the first */ ends a comment, as in Calcite: what follows is SQL again
+    ClassifiedStatement c = classify("/* a /* b */ EXPLAIN SELECT 1 */");
+    assertThat(c.kind()).isEqualTo(Kind.EXPLAIN);
+    assertThat(c.explained().orElseThrow().text()).isEqualTo("SELECT 1 */");
+    assertThat(classify("/* a /* b */ DROP TABLE t").kind()).isEqualTo(Kind.CAIRN_DDL);
+    assertThat(classify("/* DROP TABLE t */ SELECT 1").kind()).isEqualTo(Kind.QUERY);
+  }
+
+  @Test
+  void unterminatedQuotesAndCommentsRunToTheEnd() {
+    String sql = "SELECT 'a SYSTEM.x /*+ A B */";
+    assertThat(classify(sql).rewritten(sql, sql.length())).isEqualTo(sql);
+    String comment = "SELECT 1 /* SYSTEM.x";
+    assertThat(classify(comment).rewritten(comment, comment.length())).isEqualTo(comment);
+    String name = "SELECT \"a SYSTEM.x";
+    assertThat(classify(name).rewritten(name, name.length())).isEqualTo(name);
+  }
+
+  @Test
+  void aDotStartingANumberFollowsSystem() {
+    String sql = "SELECT * FROM SYSTEM.1x";
+    assertThat(classify(sql).rewritten(sql, sql.length())).isEqualTo("SELECT * FROM \"SYSTEM\".1x");
+  }
+
+  @Test
+  void anUnterminatedHintAfterExplainIsTheBody() {
+    assertThat(classify("EXPLAIN /*+ never closed").explained().orElseThrow().text())
+        .isEqualTo("/*+ never closed");
+  }
+}
