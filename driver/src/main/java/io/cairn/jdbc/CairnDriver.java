@@ -7,7 +7,6 @@ import io.cairn.jdbc.internal.CairnConnection;
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.DriverInfo;
 import io.cairn.jdbc.internal.JdbcErrors;
-import io.cairn.jdbc.internal.engine.Engines;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
 import java.sql.Connection;

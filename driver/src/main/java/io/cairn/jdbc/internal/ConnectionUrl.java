@@ -1,6 +1,8 @@
 package io.cairn.jdbc.internal;
 
 import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.exec.DriverMemory;
+import io.cairn.jdbc.internal.exec.ExecContext;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,14 +39,14 @@ public final class ConnectionUrl {
    * Connection property: the memory (bytes, optionally with k, m or g) that one grouped aggregation
    * in the driver may use (see docs/configuration.md).
    */
-  public static final String AGGREGATE_MAX_BYTES = "aggregateMaxBytes";
+  public static final String AGGREGATE_MAX_BYTES = ExecContext.AGGREGATE_MAX_BYTES_PROPERTY;
 
   /**
    * Connection property: the memory (bytes, optionally with k, m or g) that the state of one query
    * in the driver may use, its sorts, joins, aggregations, set operations and windows together
    * (default: no limit of its own, only the JVM-wide one; see docs/sql.md).
    */
-  public static final String QUERY_MEMORY_MAX_BYTES = "queryMemoryMaxBytes";
+  public static final String QUERY_MEMORY_MAX_BYTES = DriverMemory.QUERY_PROPERTY;
 
   /**
    * Connection property: how many chunks of one table scan run at once (a positive integer;

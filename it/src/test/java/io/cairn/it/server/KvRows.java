@@ -13,8 +13,6 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.core.wire.RowPageReader;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.ScanProgram;
@@ -35,6 +33,8 @@ import io.cairn.protocol.ScanNext;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.TableBatch;
+import io.cairn.protocol.wire.RowPageReader;
+import io.cairn.protocol.wire.WireMessages;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ import java.util.Map;
 /**
  * The test tables of the raw protocol tests, {@code PUBLIC.NAME(K BIGINT PRIMARY KEY, V VARCHAR, N
  * BIGINT)}, and the requests that create, write, scan and flush them, built with the same codecs
- * the driver uses ({@link RowCodec}, {@link io.cairn.core.wire}). Rows are {@code (k, v, n)}.
+ * the driver uses ({@link RowCodec}, {@link io.cairn.protocol.wire}). Rows are {@code (k, v, n)}.
  */
 final class KvRows {
   private static final LocalDateTime STATEMENT_TIME = LocalDateTime.of(2025, 1, 1, 0, 0);

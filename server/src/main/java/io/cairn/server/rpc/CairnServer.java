@@ -425,8 +425,8 @@ public final class CairnServer implements AutoCloseable {
 
   /**
    * The stack of a worker thread: scan programs compile and evaluate expressions recursively, up to
-   * {@link io.cairn.core.wire.WirePrograms#MAX_EXPR_DEPTH} levels, whose frames (larger while the
-   * code is still interpreted) can pass a default 1 MiB stack. Address space only: the pages a
+   * {@link io.cairn.protocol.wire.WirePrograms#MAX_EXPR_DEPTH} levels, whose frames (larger while
+   * the code is still interpreted) can pass a default 1 MiB stack. Address space only: the pages a
    * thread never touches are never committed.
    */
   static final long WORKER_STACK_BYTES = 64L << 20;

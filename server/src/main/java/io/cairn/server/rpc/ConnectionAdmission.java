@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.protocol.Response;
+import io.cairn.protocol.wire.WireMessages;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

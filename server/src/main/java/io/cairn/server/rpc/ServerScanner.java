@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
 import io.cairn.core.agg.Aggregates;
-import io.cairn.core.wire.RowPageWriter;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
+import io.cairn.protocol.wire.RowPageWriter;
 import io.cairn.server.coprocessor.ProgramScanner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;

@@ -12,7 +12,6 @@ import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.Bytes;
 import io.cairn.kv.Mutation;
 import io.cairn.protocol.Admin;
@@ -32,6 +31,7 @@ import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.TableInfo;
+import io.cairn.protocol.wire.WireMessages;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -538,7 +538,7 @@ class TestServerRequests {
               .setGetStatistics(
                   io.cairn.protocol.GetStatistics.newBuilder().setTable(t.kvTableName()));
       io.cairn.kv.TableStatistics before =
-          io.cairn.core.wire.WireMessages.fromProto(client.call(get).getStatistics());
+          io.cairn.protocol.wire.WireMessages.fromProto(client.call(get).getStatistics());
       assertThat(before.rows()).as("not collected since the table was created").isZero();
       assertThat(before.guidePostWidth()).isEqualTo(32L << 20);
       Response updated =
@@ -550,9 +550,9 @@ class TestServerRequests {
                           .setUpdateStatistics(
                               io.cairn.protocol.UpdateStatistics.getDefaultInstance())));
       io.cairn.kv.TableStatistics after =
-          io.cairn.core.wire.WireMessages.fromProto(updated.getAdminResult().getStatistics());
+          io.cairn.protocol.wire.WireMessages.fromProto(updated.getAdminResult().getStatistics());
       assertThat(after.rows()).isEqualTo(300);
-      assertThat(io.cairn.core.wire.WireMessages.fromProto(client.call(get).getStatistics()))
+      assertThat(io.cairn.protocol.wire.WireMessages.fromProto(client.call(get).getStatistics()))
           .isEqualTo(after);
       Response missing =
           client.call(

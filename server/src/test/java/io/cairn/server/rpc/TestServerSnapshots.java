@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.Mutation;
 import io.cairn.protocol.Admin;
 import io.cairn.protocol.CloseSnapshot;
@@ -23,6 +22,7 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.SnapshotOpened;
+import io.cairn.protocol.wire.WireMessages;
 import io.cairn.server.EmbeddedStore;
 import io.cairn.server.StoreConfig;
 import java.nio.file.Path;

@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "lineitem",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     sortOptions = false,
     description = {
       "Runs the LINEITEM suite: COUNT(*) (plain, filtered, with /*+ NO_CACHE */ and /*+ SERIAL */),"

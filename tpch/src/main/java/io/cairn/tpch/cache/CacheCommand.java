@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cache",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     sortOptions = false,
     description = {
       "Measures the read path of a durable store with and without its block cache. Loads a table"

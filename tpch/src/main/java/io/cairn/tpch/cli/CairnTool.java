@@ -15,23 +15,15 @@ import picocli.CommandLine.Command;
 @Command(
     name = "cairn",
     mixinStandardHelpOptions = true,
-    versionProvider = CairnTool.Version.class,
+    versionProvider = Version.class,
     description = "Cairn's measuring tools.",
     subcommands = {CairnTool.Tpch.class, CairnTool.Bench.class, PeCommand.class})
 public final class CairnTool implements Runnable {
-  /** {@code -V}: the version the driver was built as. */
-  public static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {"Cairn " + io.cairn.cli.CairnMain.version()};
-    }
-  }
-
   /** {@code bin/cairn tpch ...}: TPC-H data. */
   @Command(
       name = "tpch",
       mixinStandardHelpOptions = true,
-      versionProvider = CairnTool.Version.class,
+      versionProvider = Version.class,
       description = "TPC-H data: create the tables and load them.",
       subcommands = {LoadCommand.class})
   static final class Tpch implements Runnable {
@@ -46,7 +38,7 @@ public final class CairnTool implements Runnable {
   @Command(
       name = "bench",
       mixinStandardHelpOptions = true,
-      versionProvider = CairnTool.Version.class,
+      versionProvider = Version.class,
       description =
           "Benchmark suites: the LINEITEM suite, the 22 TPC-H queries, bytes on disk, the block"
               + " cache and the network server.",

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "footprint",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     description = {
       "Bytes on disk for each DATA_BLOCK_ENCODING x COMPRESSION: the table (pk INTEGER PRIMARY"
           + " KEY, v1 FLOAT, v2 FLOAT) with --rows rows (pk from a sequence, v1 and v2 random) and"

@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "pe",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     description = {
       "The KV performance evaluation tool, after HBase's PerformanceEvaluation: runs one command"
           + " with --clients threads straight on the KV layer and prints, per client and"

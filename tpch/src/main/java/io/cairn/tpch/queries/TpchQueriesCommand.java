@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "tpch",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     sortOptions = false,
     description = {
       "Runs the 22 TPC-H queries (specification clause 2.4, validation parameters) on Cairn,"

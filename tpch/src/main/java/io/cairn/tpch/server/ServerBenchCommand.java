@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "server",
     mixinStandardHelpOptions = true,
-    versionProvider = io.cairn.tpch.cli.CairnTool.Version.class,
+    versionProvider = io.cairn.tpch.cli.Version.class,
     sortOptions = false,
     description = {
       "Measures the network server over loopback against the embedded database. Starts a Cairn"

@@ -3,7 +3,6 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
-import io.cairn.jdbc.internal.ConnectionUrl;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -17,13 +16,19 @@ import java.util.Properties;
  *
  * <p>The JVM's budget is the system property {@value #JVM_PROPERTY} (bytes, optionally with k, m or
  * g; read once, when the driver first runs a query), by default {@value #DEFAULT_HEAP_PERCENT}% of
- * the maximum heap. A query's is the connection property {@value
- * ConnectionUrl#QUERY_MEMORY_MAX_BYTES}; without it a query may use the whole JVM budget. The JVM
- * pool does not wait for other queries to release: a query that does not fit fails at once.
+ * the maximum heap. A query's is the connection property {@value #QUERY_PROPERTY}; without it a
+ * query may use the whole JVM budget. The JVM pool does not wait for other queries to release: a
+ * query that does not fit fails at once.
  */
 public final class DriverMemory {
   /** The system property of the JVM-wide budget. */
   public static final String JVM_PROPERTY = "cairn.driver.memoryMaxBytes";
+
+  /**
+   * The connection property of a query's budget ({@code ConnectionUrl.QUERY_MEMORY_MAX_BYTES}),
+   * named here so that the executor does not import the URL parser above it.
+   */
+  public static final String QUERY_PROPERTY = "queryMemoryMaxBytes";
 
   /** The default JVM-wide budget, in percent of the maximum heap. */
   public static final int DEFAULT_HEAP_PERCENT = 50;
@@ -63,24 +68,23 @@ public final class DriverMemory {
    */
   public static MemoryPool query(MemoryPool connection, long maxBytes) {
     return maxBytes > 0
-        ? connection.child(
-            "the query", maxBytes, ConnectionUrl.QUERY_MEMORY_MAX_BYTES + " (connection property)")
+        ? connection.child("the query", maxBytes, QUERY_PROPERTY + " (connection property)")
         : connection.child("the query", Long.MAX_VALUE, "(none)");
   }
 
   /**
-   * The {@value ConnectionUrl#QUERY_MEMORY_MAX_BYTES} connection property, or 0 (no limit of the
-   * query's own) when it is absent.
+   * The {@value #QUERY_PROPERTY} connection property, or 0 (no limit of the query's own) when it is
+   * absent.
    *
    * @throws CairnException INVALID_URL when it is not a size of at least 1k
    */
   public static long queryMaxBytes(Properties info) {
-    String value = info == null ? null : info.getProperty(ConnectionUrl.QUERY_MEMORY_MAX_BYTES);
+    String value = info == null ? null : info.getProperty(QUERY_PROPERTY);
     if (value == null) {
       return 0;
     }
     try {
-      return size(ConnectionUrl.QUERY_MEMORY_MAX_BYTES, value, "connection property");
+      return size(QUERY_PROPERTY, value, "connection property");
     } catch (CairnException e) {
       throw new CairnException(ErrorCode.INVALID_URL, e.getMessage(), e);
     }

@@ -31,6 +31,13 @@ public record ExecContext(
     MemoryPool memory,
     long readPoint,
     TransactionWrites pending) {
+  /**
+   * The connection property of {@code aggregateMaxBytes} ({@code
+   * ConnectionUrl.AGGREGATE_MAX_BYTES}), which the aggregation names when it runs out: named here
+   * so that the executor does not import the URL parser above it.
+   */
+  public static final String AGGREGATE_MAX_BYTES_PROPERTY = "aggregateMaxBytes";
+
   public ExecContext {
     requireNonNull(store, "store is null");
     requireNonNull(memory, "memory is null");

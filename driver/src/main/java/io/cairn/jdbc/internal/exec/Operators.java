@@ -14,7 +14,6 @@ import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
-import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
@@ -273,7 +272,7 @@ public final class Operators {
       AggregationMemory groupMemory =
           new AggregationMemory(
               ctx.aggregateMaxBytes(),
-              ConnectionUrl.AGGREGATE_MAX_BYTES + " (connection property)",
+              ExecContext.AGGREGATE_MAX_BYTES_PROPERTY + " (connection property)",
               "in the driver",
               memory);
       int seen = 0;

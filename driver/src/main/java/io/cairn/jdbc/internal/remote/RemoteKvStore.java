@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
@@ -16,6 +15,7 @@ import io.cairn.protocol.OpenSnapshot;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.SnapshotOpened;
+import io.cairn.protocol.wire.WireMessages;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

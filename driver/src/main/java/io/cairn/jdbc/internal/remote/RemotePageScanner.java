@@ -2,8 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.RowPageReader;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.PageScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.OpenScan;
@@ -11,6 +9,8 @@ import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanNext;
 import io.cairn.protocol.ScanPage;
+import io.cairn.protocol.wire.RowPageReader;
+import io.cairn.protocol.wire.WireMessages;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

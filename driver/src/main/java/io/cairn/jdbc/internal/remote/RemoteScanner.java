@@ -2,8 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.RowPageReader;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.Get;
@@ -13,6 +11,8 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanNext;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
+import io.cairn.protocol.wire.RowPageReader;
+import io.cairn.protocol.wire.WireMessages;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 

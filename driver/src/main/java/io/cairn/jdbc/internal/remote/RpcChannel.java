@@ -2,7 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.core.wire.WireMessages;
 import io.cairn.protocol.Cancel;
 import io.cairn.protocol.CatalogVersion;
 import io.cairn.protocol.CloseScan;
@@ -10,6 +9,7 @@ import io.cairn.protocol.Event;
 import io.cairn.protocol.HelloOk;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
+import io.cairn.protocol.wire.WireMessages;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;

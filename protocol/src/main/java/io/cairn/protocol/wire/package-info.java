@@ -6,7 +6,7 @@
  * everything a hostile or broken peer could get wrong and throws {@link
  * io.cairn.core.error.CairnException} with {@code PROTOCOL_ERROR}, never a bare runtime exception.
  * Expressions deeper than a protobuf tree should nest travel as a flat post-order list of nodes,
- * written and read with explicit stacks ({@link io.cairn.core.wire.WirePrograms}, docs/protocol.md
- * "Expressions on the wire").
+ * written and read with explicit stacks ({@link io.cairn.protocol.wire.WirePrograms},
+ * docs/protocol.md "Expressions on the wire").
  */
-package io.cairn.core.wire;
+package io.cairn.protocol.wire;

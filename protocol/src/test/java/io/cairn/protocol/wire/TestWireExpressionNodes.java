@@ -1,4 +1,4 @@
-package io.cairn.core.wire;
+package io.cairn.protocol.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.cairn.core.wire;
+package io.cairn.protocol.wire;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;

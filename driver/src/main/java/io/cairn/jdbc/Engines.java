@@ -1,11 +1,16 @@
-package io.cairn.jdbc.internal.engine;
+package io.cairn.jdbc;
 
 import io.cairn.jdbc.internal.ConnectionUrl;
 import io.cairn.jdbc.internal.embedded.EmbeddedSessionFactory;
+import io.cairn.jdbc.internal.engine.SessionFactory;
 import io.cairn.jdbc.internal.remote.RemoteSessionFactory;
 
-/** Where the driver finds its engines. */
-public final class Engines {
+/**
+ * Where the driver finds its engines. It sits next to {@link CairnDriver}, its one user, so that
+ * the engine contract ({@code internal.engine}) does not import its implementations ({@code
+ * internal.embedded}, {@code internal.remote}).
+ */
+final class Engines {
   private static final SessionFactory ALL =
       (storeName, info) ->
           storeName.startsWith(ConnectionUrl.SERVER_PREFIX)
@@ -15,17 +20,17 @@ public final class Engines {
   private Engines() {}
 
   /** The embedded engine: stores live in this JVM. */
-  public static SessionFactory embedded() {
+  static SessionFactory embedded() {
     return EmbeddedSessionFactory.INSTANCE;
   }
 
   /** The remote engine: {@code //host:port[/database]} on a Cairn server. */
-  public static SessionFactory remote() {
+  static SessionFactory remote() {
     return RemoteSessionFactory.INSTANCE;
   }
 
   /** Each store name to its engine: server addresses to the remote one, the rest embedded. */
-  public static SessionFactory all() {
+  static SessionFactory all() {
     return ALL;
   }
 }

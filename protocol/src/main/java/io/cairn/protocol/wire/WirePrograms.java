@@ -1,4 +1,4 @@
-package io.cairn.core.wire;
+package io.cairn.protocol.wire;
 
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;

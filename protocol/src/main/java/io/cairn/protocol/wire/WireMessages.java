@@ -1,4 +1,4 @@
-package io.cairn.core.wire;
+package io.cairn.protocol.wire;
 
 import com.google.protobuf.ByteString;
 import io.cairn.core.error.CairnException;

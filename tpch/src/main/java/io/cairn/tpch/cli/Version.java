@@ -1,0 +1,14 @@
+package io.cairn.tpch.cli;
+
+import picocli.CommandLine;
+
+/**
+ * {@code -V} of every command: the version the driver was built as. A file of its own, so that the
+ * commands naming it as their version provider do not import {@link CairnTool}, which imports them.
+ */
+public final class Version implements CommandLine.IVersionProvider {
+  @Override
+  public String[] getVersion() {
+    return new String[] {"Cairn " + io.cairn.cli.CairnMain.version()};
+  }
+}
