@@ -1,29 +1,18 @@
 package io.cairn.planner;
 
+import io.cairn.sql.grammar.StatementClassifier;
+
 /**
  * Character-level helpers for the two scans of SQL text that still run apart from {@link
- * io.cairn.sql.grammar.StatementClassifier}: the ON DUPLICATE KEY clause ({@link
- * OnDuplicateKeyClause#strip}) and the parentheses' depth ({@link
- * StatementDepth#checkParentheses}).
+ * StatementClassifier}: the ON DUPLICATE KEY clause ({@link OnDuplicateKeyClause#strip}) and the
+ * parentheses' depth ({@link StatementDepth#checkParentheses}).
  */
 final class SqlScanning {
   private SqlScanning() {}
 
   /** The index after the quoted text starting at {@code start} (doubled quotes escape). */
   static int skipQuoted(String text, int start) {
-    char quote = text.charAt(start);
-    int i = start + 1;
-    while (i < text.length()) {
-      if (text.charAt(i) == quote) {
-        if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
-          i += 2;
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
-    return text.length();
+    return StatementClassifier.skipQuoted(text, start);
   }
 
   /**

@@ -382,8 +382,11 @@ public final class StatementClassifier {
     }
   }
 
-  /** The index after the quoted text starting at {@code start} (doubled quotes escape). */
-  private static int skipQuoted(String text, int start) {
+  /**
+   * The index after the quoted text starting at {@code start} (a string, a quoted name; doubled
+   * quotes escape), or the text's length when it is not closed.
+   */
+  public static int skipQuoted(String text, int start) {
     char quote = text.charAt(start);
     int i = start + 1;
     while (i < text.length()) {
