@@ -963,6 +963,13 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     Throwable reported = t;
     if (call.cancelled()) {
       reported = cancelled(call);
+    } else if (t instanceof StackOverflowError) {
+      // the client gets 54001 (WireMessages); thousands of repeated frames say nothing more
+      LOG.warn(
+          "Request {} ({}) of connection {} exhausted a worker's stack",
+          call.id(),
+          call.request().getBodyCase(),
+          describe());
     } else if (!(t instanceof CairnException)
         || ((CairnException) t).errorCode() == ErrorCode.INTERNAL_ERROR) {
       LOG.error(
