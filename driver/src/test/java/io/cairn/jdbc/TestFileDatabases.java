@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code jdbc:cairn:file:DIR} end to end on the durable store: a database shared by the connections
  * of the JVM, closed with the last one (its lock released), reopened with its data. Needs {@code
- * io.cairn.server.Stores.open}; until the durable store lands these tests fail with its
+ * io.cairn.store.Stores.open}; until the durable store lands these tests fail with its
  * NOT_SUPPORTED error.
  */
 @EmbeddedOnly("jdbc:cairn:file: databases: directories, locks and reopening in this JVM")
@@ -110,7 +110,7 @@ class TestFileDatabases {
           .containsExactly("2000,0,1999");
     }
     try (io.cairn.kv.KvStore store =
-        io.cairn.server.Stores.open(directory.toAbsolutePath(), java.util.Map.of())) {
+        io.cairn.store.Stores.open(directory.toAbsolutePath(), java.util.Map.of())) {
       String kvName =
           io.cairn.core.catalog.Catalog.open(store)
               .table("PUBLIC", "T")
@@ -134,7 +134,7 @@ class TestFileDatabases {
     }
     // Nothing of this JVM holds the store now: it can be opened directly, as another process would.
     try (io.cairn.kv.KvStore store =
-        io.cairn.server.Stores.open(directory.toAbsolutePath(), java.util.Map.of())) {
+        io.cairn.store.Stores.open(directory.toAbsolutePath(), java.util.Map.of())) {
       assertThat(store.table(io.cairn.core.catalog.Catalog.CATALOG_TABLE)).isPresent();
     }
   }

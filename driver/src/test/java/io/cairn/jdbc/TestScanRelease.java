@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Scans of a durable table that end early (abandoned, failed, cancelled, limited) give back every
  * block they hold: the read buffers are all back at once, and the leak check (paranoid mode, see
- * io.cairn.server.testing.LeakCheckExtension) finds no cached block still held when the database
+ * io.cairn.store.testing.LeakCheckExtension) finds no cached block still held when the database
  * closes after each test.
  */
 @EmbeddedOnly("inspects the embedded durable store's buffer pool and block cache after scans")

@@ -18,7 +18,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

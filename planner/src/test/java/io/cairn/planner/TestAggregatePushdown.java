@@ -10,7 +10,7 @@ import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

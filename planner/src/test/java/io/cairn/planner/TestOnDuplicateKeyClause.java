@@ -10,7 +10,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.plan.StatementPlan;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

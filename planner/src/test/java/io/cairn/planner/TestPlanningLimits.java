@@ -9,7 +9,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

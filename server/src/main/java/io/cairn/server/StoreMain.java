@@ -2,6 +2,9 @@ package io.cairn.server;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.error.CairnException;
+import io.cairn.store.EmbeddedStore;
+import io.cairn.store.SalvageReport;
+import io.cairn.store.StoreConfig;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

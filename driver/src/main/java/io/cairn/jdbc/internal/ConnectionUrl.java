@@ -80,7 +80,7 @@ public final class ConnectionUrl {
       List.of(USER, PASSWORD, TLS, TLS_TRUST_CERTIFICATE, CONNECT_TIMEOUT, REQUEST_TIMEOUT);
 
   /** The port of a server URL that names none: the server's default (ServerConfig). */
-  public static final int DEFAULT_PORT = io.cairn.server.rpc.ServerConfig.DEFAULT_PORT;
+  public static final int DEFAULT_PORT = io.cairn.protocol.wire.ServerPort.DEFAULT;
 
   /** What follows {@code jdbc:cairn:} in a server URL. */
   public static final String SERVER_PREFIX = "//";

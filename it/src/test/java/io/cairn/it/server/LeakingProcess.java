@@ -1,8 +1,8 @@
 package io.cairn.it.server;
 
-import io.cairn.server.cache.BufferPool;
-import io.cairn.server.cache.BufferPoolConfig;
-import io.cairn.server.cache.PooledBuffer;
+import io.cairn.store.cache.BufferPool;
+import io.cairn.store.cache.BufferPoolConfig;
+import io.cairn.store.cache.PooledBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 

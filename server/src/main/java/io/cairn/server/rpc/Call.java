@@ -8,8 +8,8 @@ import io.cairn.protocol.Request;
 /**
  * A request from its start to its answer: what a Cancel finds by the request's id. A cancel marks
  * it and closes the scanner it is reading, if any, which stops the scan within a check interval
- * (see {@link io.cairn.server.coprocessor.ProgramScanner}); a request that has not started yet
- * never starts. Thread-safe.
+ * (see {@link io.cairn.store.coprocessor.ProgramScanner}); a request that has not started yet never
+ * starts. Thread-safe.
  */
 final class Call {
   private final Request request;

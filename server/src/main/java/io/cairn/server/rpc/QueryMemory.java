@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The network server's tree of query memory budgets: the server's pool, under it one pool per
  * database (kept by name, so that it outlives a database closed and opened again), under that one
- * per connection, under that one per scan (see {@link io.cairn.server.coprocessor.ProgramScanner}).
+ * per connection, under that one per scan (see {@link io.cairn.store.coprocessor.ProgramScanner}).
  * Broadcast hash caches count in the server's pool (see {@link HashCacheMemory}). A level whose
  * limit is not below the one above it (the defaults) is that one: it could never be the only full
  * one, and a 53200 then names the setting that binds. Thread-safe.

@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.server.StoreConfig;
-import io.cairn.server.io.Settings;
 import io.cairn.server.security.Users;
+import io.cairn.store.StoreConfig;
+import io.cairn.store.io.Settings;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,7 +122,7 @@ public record ServerConfig(
   /** Prefix of the stores' settings, handed to every durable database. */
   public static final String STORE_PREFIX = "cairn.";
 
-  public static final int DEFAULT_PORT = 7575;
+  public static final int DEFAULT_PORT = io.cairn.protocol.wire.ServerPort.DEFAULT;
   public static final int DEFAULT_HTTP_PORT = 7576;
 
   private static final Set<String> KEYS =

@@ -11,7 +11,7 @@ import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ShuttingDown;
 import io.cairn.protocol.wire.WireMessages;
-import io.cairn.server.StoreConfig;
+import io.cairn.store.StoreConfig;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

@@ -7,7 +7,7 @@ import io.cairn.core.agg.Aggregates;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.protocol.wire.RowPageWriter;
-import io.cairn.server.coprocessor.ProgramScanner;
+import io.cairn.store.coprocessor.ProgramScanner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 

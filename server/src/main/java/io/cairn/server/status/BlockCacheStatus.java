@@ -2,8 +2,8 @@ package io.cairn.server.status;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.server.cache.BlockCacheStats;
-import io.cairn.server.cache.BufferPoolStats;
+import io.cairn.store.cache.BlockCacheStats;
+import io.cairn.store.cache.BufferPoolStats;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package io.cairn.server.status;
 
 import io.cairn.kv.RegionInfo;
-import io.cairn.server.cache.BlockCacheStats;
-import io.cairn.server.cache.BufferPoolStats;
-import io.cairn.server.table.CompactionLog;
+import io.cairn.store.cache.BlockCacheStats;
+import io.cairn.store.cache.BufferPoolStats;
+import io.cairn.store.table.CompactionLog;
 import java.util.List;
 
 /**

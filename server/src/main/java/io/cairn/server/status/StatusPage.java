@@ -4,9 +4,9 @@ import static io.cairn.server.status.Formats.html;
 
 import io.cairn.kv.Bytes;
 import io.cairn.kv.RegionInfo;
-import io.cairn.server.cache.BlockCacheStats;
-import io.cairn.server.cache.BufferPoolStats;
-import io.cairn.server.table.CompactionLog;
+import io.cairn.store.cache.BlockCacheStats;
+import io.cairn.store.cache.BufferPoolStats;
+import io.cairn.store.table.CompactionLog;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

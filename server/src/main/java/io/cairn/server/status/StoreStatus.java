@@ -3,10 +3,10 @@ package io.cairn.server.status;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.KvTable;
-import io.cairn.server.EmbeddedStore;
-import io.cairn.server.StoreConfig;
-import io.cairn.server.cache.BufferPoolStats;
-import io.cairn.server.table.CompactionLog;
+import io.cairn.store.EmbeddedStore;
+import io.cairn.store.StoreConfig;
+import io.cairn.store.cache.BufferPoolStats;
+import io.cairn.store.table.CompactionLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

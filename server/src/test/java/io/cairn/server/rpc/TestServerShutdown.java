@@ -20,7 +20,7 @@ import io.cairn.protocol.Durability;
 import io.cairn.protocol.Ping;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.cairn.jdbc.internal.session.Database;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.CairnPlanner;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -92,7 +92,7 @@ public final class DriverMemory {
 
   private static long size(String name, String value, String kind) {
     try {
-      return io.cairn.server.io.Settings.size(Map.of(name, value), name, 0, MIN_BYTES);
+      return io.cairn.store.io.Settings.size(Map.of(name, value), name, 0, MIN_BYTES);
     } catch (CairnException e) {
       throw new CairnException(
           ErrorCode.INVALID_ARGUMENT,

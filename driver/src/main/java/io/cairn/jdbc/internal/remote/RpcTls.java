@@ -2,13 +2,13 @@ package io.cairn.jdbc.internal.remote;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.server.security.TlsSupport;
+import io.cairn.protocol.tls.TlsSupport;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.SslContext;
 
 /**
- * The client side of TLS ({@code tls=true}), from the server's {@link TlsSupport}: trusts exactly
+ * The client side of TLS ({@code tls=true}), from the protocol's {@link TlsSupport}: trusts exactly
  * the certificates of {@code tlsTrustCertificate} (PEM) or, without it, the JVM's trust store, and
  * checks that the server's certificate names the host of the URL.
  */

@@ -133,7 +133,7 @@ public final class DatabaseSession implements Session {
       return AggregationMemory.DEFAULT_MAX_BYTES;
     }
     try {
-      return io.cairn.server.io.Settings.size(
+      return io.cairn.store.io.Settings.size(
           Map.of(ConnectionUrl.AGGREGATE_MAX_BYTES, value),
           ConnectionUrl.AGGREGATE_MAX_BYTES,
           AggregationMemory.DEFAULT_MAX_BYTES,

@@ -3,7 +3,7 @@ package io.cairn.jdbc.internal.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cairn.server.EmbeddedStore;
+import io.cairn.store.EmbeddedStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -8,7 +8,7 @@ import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.PageScanner;
 import io.cairn.kv.SortKey;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -12,7 +12,7 @@ import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.ValuesNode;
-import io.cairn.server.Stores;
+import io.cairn.store.Stores;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.jdbc.TestingServerProcess;
+import io.cairn.protocol.testing.TestCertificates;
+import io.cairn.protocol.tls.TlsSupport;
 import io.cairn.server.rpc.Authenticator;
 import io.cairn.server.rpc.CairnServer;
 import io.cairn.server.rpc.ServerConfig;
-import io.cairn.server.security.TlsSupport;
-import io.cairn.server.testing.TestCertificates;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;

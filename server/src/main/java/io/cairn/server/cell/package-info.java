@@ -1,2 +1,0 @@
-/** The cell model shared by memstores, block files and merging scanners. */
-package io.cairn.server.cell;

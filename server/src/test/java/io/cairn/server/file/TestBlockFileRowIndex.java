@@ -1,8 +1,0 @@
-package io.cairn.server.file;
-
-class TestBlockFileRowIndex extends BaseBlockFileTest {
-  @Override
-  DataBlockEncoding encoding() {
-    return DataBlockEncoding.ROW_INDEX;
-  }
-}

@@ -1,0 +1,288 @@
+package io.cairn.store.file;
+
+import io.cairn.kv.Bytes;
+import io.cairn.store.cell.CellCursor;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A cursor over a block file. It keeps the path from the root index down to the current data block
+ * (one index block and entry per level), so that moving to the next block and seeking both go
+ * through the index and the {@link BlockSource}, never by scanning. Cells are decoded without
+ * allocation: the row into the decoder's reusable array, the value viewed in the block itself
+ * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder (FAST_DIFF). The cursor holds the current
+ * data block and the index blocks on its path, releasing each as it moves past it and all of them
+ * at close, on error paths too. Not thread-safe.
+ */
+final class BlockFileCursor implements CellCursor {
+  private final Path path;
+  private final BlockSource source;
+  private final int levels;
+  private final IndexBlock[] indexPath;
+  private final int[] entryPath;
+  private final DataBlockDecoder decoder;
+  private final CachePolicy policy;
+
+  private Block dataBlock;
+  private boolean positioned;
+  private boolean exhausted;
+  private boolean closed;
+  private byte[] currentRow = new byte[64];
+
+  BlockFileCursor(
+      Path path,
+      BlockSource source,
+      IndexBlock root,
+      int levels,
+      DataBlockEncoding encoding,
+      CachePolicy policy) {
+    this.path = path;
+    this.source = source;
+    this.levels = levels;
+    this.indexPath = new IndexBlock[levels];
+    this.entryPath = new int[levels];
+    this.indexPath[0] = root;
+    this.decoder = encoding.newDecoder();
+    this.policy = policy;
+  }
+
+  @Override
+  public boolean seek(Bytes target) {
+    checkNotClosed();
+    positioned = true;
+    exhausted = true;
+    byte[] key = target.peekArray();
+    long offset = indexPath[0].block().offset();
+    try {
+      IndexBlock index = indexPath[0];
+      int entry = index.ceiling(key);
+      if (entry == index.count()) {
+        return false;
+      }
+      entryPath[0] = entry;
+      for (int depth = 1; depth < levels; depth++) {
+        offset = index.childOffset(entry);
+        index = replaceIndex(depth, index.childOffset(entry), index.childOnDiskSize(entry));
+        entry = index.ceiling(key);
+        if (entry == index.count()) {
+          throw new IllegalArgumentException(
+              "Index block's last key is below its parent's key for the same block");
+        }
+        entryPath[depth] = entry;
+      }
+      offset = index.childOffset(entry);
+      loadDataBlock(offset, index.childOnDiskSize(entry));
+      offset = dataBlock.offset();
+      if (decoder.seek(key)) {
+        exhausted = false;
+        return true;
+      }
+      return nextCellInLaterBlock();
+    } catch (RuntimeException e) {
+      exhausted = true;
+      throw BlockFileReader.corruptedBlock(path, currentOffset(offset), e);
+    }
+  }
+
+  @Override
+  public boolean advance() {
+    checkNotClosed();
+    if (!positioned) {
+      throw new IllegalStateException("advance() before seek()");
+    }
+    if (exhausted) {
+      return false;
+    }
+    try {
+      if (decoder.next()) {
+        return true;
+      }
+      return nextCellInLaterBlock();
+    } catch (RuntimeException e) {
+      exhausted = true;
+      throw BlockFileReader.corruptedBlock(path, currentOffset(-1), e);
+    }
+  }
+
+  /** Moves to the following data blocks until one has a cell. */
+  private boolean nextCellInLaterBlock() {
+    while (nextDataBlock()) {
+      if (decoder.next()) {
+        exhausted = false;
+        return true;
+      }
+    }
+    exhausted = true;
+    return false;
+  }
+
+  private boolean nextDataBlock() {
+    int depth = levels - 1;
+    while (depth >= 0) {
+      entryPath[depth]++;
+      if (entryPath[depth] < indexPath[depth].count()) {
+        break;
+      }
+      depth--;
+    }
+    if (depth < 0) {
+      return false;
+    }
+    for (int d = depth + 1; d < levels; d++) {
+      IndexBlock parent = indexPath[d - 1];
+      int entry = entryPath[d - 1];
+      IndexBlock child = replaceIndex(d, parent.childOffset(entry), parent.childOnDiskSize(entry));
+      if (child.count() == 0) {
+        throw new IllegalArgumentException("Empty index block below the root");
+      }
+      entryPath[d] = 0;
+    }
+    IndexBlock leaf = indexPath[levels - 1];
+    int entry = entryPath[levels - 1];
+    loadDataBlock(leaf.childOffset(entry), leaf.childOnDiskSize(entry));
+    return true;
+  }
+
+  private IndexBlock replaceIndex(int depth, long offset, int size) {
+    BlockType type = depth == levels - 1 ? BlockType.LEAF_INDEX : BlockType.INTERMEDIATE_INDEX;
+    IndexBlock old = indexPath[depth];
+    if (old != null) {
+      indexPath[depth] = null;
+      old.block().release();
+    }
+    Block block = source.readBlock(offset, size, type);
+    IndexBlock index;
+    try {
+      index = new IndexBlock(block);
+    } catch (RuntimeException e) {
+      block.release();
+      throw BlockFileReader.corruptedBlock(path, offset, e);
+    }
+    indexPath[depth] = index;
+    return index;
+  }
+
+  private void loadDataBlock(long offset, int size) {
+    releaseDataBlock();
+    dataBlock = source.readBlock(offset, size, BlockType.DATA, policy);
+    decoder.reset(dataBlock);
+  }
+
+  private void releaseDataBlock() {
+    if (dataBlock != null) {
+      Block block = dataBlock;
+      dataBlock = null;
+      block.release();
+    }
+  }
+
+  private long currentOffset(long fallback) {
+    return dataBlock != null ? dataBlock.offset() : fallback;
+  }
+
+  @Override
+  public byte[] rowArray() {
+    checkCell();
+    return decoder.rowArray;
+  }
+
+  @Override
+  public int rowOffset() {
+    checkCell();
+    return decoder.rowOffset;
+  }
+
+  @Override
+  public int rowLength() {
+    checkCell();
+    return decoder.rowLength;
+  }
+
+  @Override
+  public long sequenceId() {
+    checkCell();
+    return decoder.sequenceId;
+  }
+
+  @Override
+  public boolean isDelete() {
+    checkCell();
+    return decoder.delete;
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    checkCell();
+    return decoder.valueBuffer;
+  }
+
+  @Override
+  public int valueOffset() {
+    checkCell();
+    return decoder.valueOffset;
+  }
+
+  @Override
+  public int valueLength() {
+    checkCell();
+    return decoder.valueLength;
+  }
+
+  @Override
+  public boolean nextRow() {
+    checkNotClosed();
+    if (!positioned) {
+      throw new IllegalStateException("nextRow() before seek()");
+    }
+    if (exhausted) {
+      return false;
+    }
+    // Compares decoded rows in place rather than making a Bytes of each version's row.
+    int length = decoder.rowLength;
+    if (currentRow.length < length) {
+      currentRow = new byte[Math.max(length, currentRow.length * 2)];
+    }
+    System.arraycopy(decoder.rowArray, decoder.rowOffset, currentRow, 0, length);
+    while (advance()) {
+      if (!decoder.sameRowAsPrevious
+          && !Arrays.equals(
+              decoder.rowArray,
+              decoder.rowOffset,
+              decoder.rowOffset + decoder.rowLength,
+              currentRow,
+              0,
+              length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void checkCell() {
+    if (!positioned || exhausted || closed) {
+      throw new IllegalStateException("Cursor is not on a cell");
+    }
+  }
+
+  private void checkNotClosed() {
+    if (closed) {
+      throw new IllegalStateException("Cursor is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    releaseDataBlock();
+    for (int depth = 1; depth < levels; depth++) {
+      if (indexPath[depth] != null) {
+        indexPath[depth].block().release();
+        indexPath[depth] = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.cairn.store.file;
+
+import io.cairn.store.io.ByteBufferInput;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Decodes one data block's cells in one {@link DataBlockEncoding}; one per cursor, reused across
+ * blocks, allocation-free per cell. After {@link #next()} or {@link #seek} returns true the fields
+ * describe the current cell: the row is always in a heap array of the decoder (rows are short and
+ * prefix-coded, so they are rebuilt anyway), the value is in the block's own buffer when the
+ * encoding stores it whole and in a buffer of the decoder when it is rebuilt; both change with the
+ * next call. Malformed input throws {@link IllegalArgumentException} (or another unchecked
+ * exception), which the cursor reports as corruption of the block.
+ */
+abstract class DataBlockDecoder {
+  final ByteBufferInput in = new ByteBufferInput();
+  int blockStart;
+  int cellsEnd;
+
+  byte[] rowArray = new byte[64];
+  int rowOffset;
+  int rowLength;
+  long sequenceId;
+  boolean delete;
+  ByteBuffer valueBuffer;
+  int valueOffset;
+  int valueLength;
+
+  /** Whether the current cell's row equals the previous cell's (false when not known cheaply). */
+  boolean sameRowAsPrevious;
+
+  /** Positions before the first cell of {@code block}. */
+  void reset(Block block) {
+    blockStart = block.start();
+    cellsEnd = cellsEnd(block);
+    in.reset(block.buffer(), blockStart, cellsEnd);
+    resetState();
+  }
+
+  /** Where the cells of {@code block} end (the payload's end unless a trailer follows). */
+  int cellsEnd(Block block) {
+    return block.start() + block.length();
+  }
+
+  /** Forgets the previous cell (start of a block). */
+  abstract void resetState();
+
+  /** Decodes the next cell; false at the end of the block. */
+  abstract boolean next();
+
+  /**
+   * Positions at the first cell of the block whose row is at or after {@code target}; false when
+   * there is none. By default scans from the block's start.
+   */
+  boolean seek(byte[] target) {
+    in.position(blockStart);
+    resetState();
+    while (next()) {
+      if (compareRow(target) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The current row compared with {@code target}, unsigned. */
+  final int compareRow(byte[] target) {
+    return Arrays.compareUnsigned(
+        rowArray, rowOffset, rowOffset + rowLength, target, 0, target.length);
+  }
+
+  static int readType(int type) {
+    if (type == 0) {
+      return 0;
+    }
+    if (type == 1) {
+      return 1;
+    }
+    throw new IllegalArgumentException("Unknown cell type [" + type + "]");
+  }
+
+  static long readSequenceId(long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException("Negative sequence id [" + value + "]");
+    }
+    return value;
+  }
+
+  /**
+   * Copies {@code length} bytes of the block at {@code from} into {@link #rowArray} at {@code at},
+   * growing it (keeping its first {@code at} bytes) when needed.
+   */
+  final void copyRow(int from, int at, int length) {
+    rowArray = grow(rowArray, at + length, at);
+    in.buffer().get(from, rowArray, at, length);
+  }
+
+  static byte[] grow(byte[] array, int needed, int keep) {
+    if (needed <= array.length) {
+      return array;
+    }
+    return Arrays.copyOf(array, Math.max(needed, array.length * 2));
+  }
+}

@@ -1,0 +1,94 @@
+package io.cairn.store.file;
+
+import io.cairn.store.io.ByteBufferInput;
+import java.nio.ByteBuffer;
+
+/** Decodes NONE and ROW_INDEX blocks (see {@link PlainBlockEncoder}); rows and values in place. */
+final class PlainBlockDecoder extends DataBlockDecoder {
+  private final boolean rowIndex;
+  private int cellCount;
+
+  PlainBlockDecoder(boolean rowIndex) {
+    this.rowIndex = rowIndex;
+  }
+
+  @Override
+  int cellsEnd(Block block) {
+    int end = block.start() + block.length();
+    if (!rowIndex) {
+      return end;
+    }
+    if (block.length() < 4) {
+      throw new IllegalArgumentException("ROW_INDEX block shorter than its cell count");
+    }
+    int n = block.buffer().getInt(end - 4);
+    if (n < 0 || n > (block.length() - 4) / 4) {
+      throw new IllegalArgumentException("ROW_INDEX cell count out of range: [" + n + "]");
+    }
+    cellCount = n;
+    return end - 4 - 4 * n;
+  }
+
+  @Override
+  void resetState() {
+    sameRowAsPrevious = false;
+  }
+
+  @Override
+  boolean next() {
+    if (!in.hasRemaining()) {
+      return false;
+    }
+    int length = in.readVarintInt();
+    copyRow(in.skip(length), 0, length);
+    rowOffset = 0;
+    rowLength = length;
+    sequenceId = readSequenceId(in.readVarint());
+    delete = readType(in.readUnsignedByte()) == 1;
+    valueLength = in.readVarintInt();
+    valueOffset = in.skip(valueLength);
+    valueBuffer = in.buffer();
+    if (delete && valueLength != 0) {
+      throw new IllegalArgumentException("Delete with a value");
+    }
+    return true;
+  }
+
+  @Override
+  boolean seek(byte[] target) {
+    if (!rowIndex) {
+      return super.seek(target);
+    }
+    ByteBuffer data = in.buffer();
+    int offsetsStart = cellsEnd;
+    int low = 0;
+    int high = cellCount;
+    // First cell whose row >= target.
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      in.position(cellOffset(data, offsetsStart, mid));
+      int length = in.readVarintInt();
+      int start = in.skip(length);
+      if (ByteBufferInput.compareUnsigned(data, start, length, target) < 0) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    sameRowAsPrevious = false;
+    if (low == cellCount) {
+      in.position(cellsEnd);
+      return false;
+    }
+    in.position(cellOffset(data, offsetsStart, low));
+    return next();
+  }
+
+  private int cellOffset(ByteBuffer data, int offsetsStart, int index) {
+    int offset = data.getInt(offsetsStart + 4 * index);
+    if (offset < 0 || offset >= cellsEnd - blockStart) {
+      throw new IllegalArgumentException("ROW_INDEX cell offset out of range: [" + offset + "]");
+    }
+    return blockStart + offset;
+  }
+}

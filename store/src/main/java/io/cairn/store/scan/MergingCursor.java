@@ -1,0 +1,152 @@
+package io.cairn.store.scan;
+
+import io.cairn.kv.Bytes;
+import io.cairn.store.cell.CellCursor;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Merges sorted cursors into one sorted cursor (row ascending, sequence id descending) with a heap
+ * keyed by each cursor's current cell. The current cursor stays out of the heap while it keeps
+ * producing the smallest cell, so a run of cells from one source costs one comparison each. Closing
+ * closes every source.
+ */
+public final class MergingCursor implements CellCursor {
+  private final List<CellCursor> sources;
+  private final PriorityQueue<CellCursor> heap;
+  private CellCursor current;
+  private byte[] rowScratch = new byte[64];
+
+  private MergingCursor(List<CellCursor> sources) {
+    this.sources = List.copyOf(sources);
+    this.heap = new PriorityQueue<>(Math.max(1, sources.size()), MergingCursor::compare);
+  }
+
+  /** One cursor over {@code sources}: the source itself when there is only one. */
+  public static CellCursor of(List<CellCursor> sources) {
+    return sources.size() == 1 ? sources.get(0) : new MergingCursor(sources);
+  }
+
+  static int compare(CellCursor a, CellCursor b) {
+    int c = CellCursor.compareRows(a, b);
+    return c != 0 ? c : Long.compare(b.sequenceId(), a.sequenceId());
+  }
+
+  @Override
+  public boolean seek(Bytes row) {
+    heap.clear();
+    for (CellCursor source : sources) {
+      if (source.seek(row)) {
+        heap.add(source);
+      }
+    }
+    current = heap.poll();
+    return current != null;
+  }
+
+  @Override
+  public boolean advance() {
+    if (current == null) {
+      return false;
+    }
+    if (current.advance()) {
+      CellCursor top = heap.peek();
+      if (top == null || compare(current, top) <= 0) {
+        return true;
+      }
+      heap.add(current);
+    }
+    current = heap.poll();
+    return current != null;
+  }
+
+  @Override
+  public boolean nextRow() {
+    if (current == null) {
+      return false;
+    }
+    int length = current.rowLength();
+    if (rowScratch.length < length) {
+      rowScratch = new byte[Math.max(length, rowScratch.length * 2)];
+    }
+    System.arraycopy(current.rowArray(), current.rowOffset(), rowScratch, 0, length);
+    while (advance()) {
+      if (!CellCursor.sameRow(current, rowScratch, 0, length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public Bytes row() {
+    return current.row();
+  }
+
+  @Override
+  public byte[] rowArray() {
+    return current.rowArray();
+  }
+
+  @Override
+  public int rowOffset() {
+    return current.rowOffset();
+  }
+
+  @Override
+  public int rowLength() {
+    return current.rowLength();
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return current.valueBuffer();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current.valueLength();
+  }
+
+  @Override
+  public long sequenceId() {
+    return current.sequenceId();
+  }
+
+  @Override
+  public boolean isDelete() {
+    return current.isDelete();
+  }
+
+  @Override
+  public Bytes value() {
+    return current.value();
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (CellCursor source : sources) {
+      try {
+        source.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    heap.clear();
+    current = null;
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package io.cairn.store.scan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.CellCursor;
+import io.cairn.store.cell.RowCursor;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The rows of a key range visible at a read point, from a sorted cell cursor: per row the newest
+ * cell at or below the read point; a row whose such cell is a tombstone, or expired (its sequence
+ * id at or below a TTL cutoff), is left out. Allocation free per row: the key is copied into a
+ * scratch array, the value is the cursor's own view (the cursor only moves on the next call).
+ * Closes the cursor when exhausted or closed.
+ */
+public final class VisibleRows implements RowCursor {
+  private final CellCursor cursor;
+  private final KeyRange range;
+  private final byte[] stop;
+  private final long readPoint;
+  private final long expiredAtOrBelow;
+  private boolean started;
+  private boolean valid;
+  private boolean closed;
+  private byte[] key = new byte[64];
+  private int keyLength;
+
+  public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
+    this(cursor, range, readPoint, -1);
+  }
+
+  /**
+   * @param expiredAtOrBelow rows whose newest visible cell has a sequence id at or below this are
+   *     expired (TTL) and left out; -1 when nothing expires
+   */
+  public VisibleRows(CellCursor cursor, KeyRange range, long readPoint, long expiredAtOrBelow) {
+    this.cursor = requireNonNull(cursor, "cursor is null");
+    this.range = requireNonNull(range, "range is null");
+    this.stop = range.stop().isEmpty() ? null : range.stop().peekArray();
+    this.readPoint = readPoint;
+    this.expiredAtOrBelow = expiredAtOrBelow;
+  }
+
+  @Override
+  public boolean next() {
+    if (closed) {
+      return false;
+    }
+    if (!started) {
+      started = true;
+      valid = cursor.seek(range.start());
+    } else if (valid) {
+      valid = cursor.nextRow();
+    }
+    while (valid) {
+      int length = cursor.rowLength();
+      byte[] row = cursor.rowArray();
+      int offset = cursor.rowOffset();
+      if (stop != null
+          && Arrays.compareUnsigned(row, offset, offset + length, stop, 0, stop.length) >= 0) {
+        break;
+      }
+      if (key.length < length) {
+        key = new byte[Math.max(length, key.length * 2)];
+      }
+      System.arraycopy(row, offset, key, 0, length);
+      keyLength = length;
+      boolean sameRow = true;
+      while (cursor.sequenceId() > readPoint) {
+        if (!cursor.advance()) {
+          valid = false;
+          break;
+        }
+        if (!CellCursor.sameRow(cursor, key, 0, keyLength)) {
+          sameRow = false;
+          break;
+        }
+      }
+      if (!valid) {
+        break;
+      }
+      if (!sameRow) {
+        continue; // every version of that row is newer than the read point
+      }
+      // the newest visible version decides: an older one never shows through an expired one
+      if (!cursor.isDelete() && cursor.sequenceId() > expiredAtOrBelow) {
+        return true;
+      }
+      valid = cursor.nextRow();
+    }
+    close();
+    return false;
+  }
+
+  @Override
+  public byte[] keyArray() {
+    return key;
+  }
+
+  @Override
+  public int keyOffset() {
+    return 0;
+  }
+
+  @Override
+  public int keyLength() {
+    return keyLength;
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return cursor.valueBuffer();
+  }
+
+  @Override
+  public int valueOffset() {
+    return cursor.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return cursor.valueLength();
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      valid = false;
+      cursor.close();
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package io.cairn.store.stats;
+
+import io.cairn.kv.TableStatistics;
+import io.cairn.store.memstore.Memstore;
+import io.cairn.store.region.Region;
+import io.cairn.store.region.RegionState;
+import io.cairn.store.region.StoreFile;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A table's statistics, one {@link RegionStatistics} per region id: installed by flushes,
+ * compactions, splits and collections, restored from SYSTEM.STATS at open, and read as the table's
+ * {@link TableStatistics}, its SYSTEM.STATS rows and its row count estimate. Each change goes to a
+ * {@link Listener} (the store persists it in the background). Methods that read take the table's
+ * regions now, in key order.
+ */
+public final class StatisticsKeeper {
+  /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
+  public static final int STALE_PERCENT = 10;
+
+  /** ...but never fewer than this many mutations... */
+  public static final long STALE_MIN_ROWS = 1000;
+
+  /** ...or this many raw bytes. */
+  public static final long STALE_MIN_BYTES = 4L << 20;
+
+  /** Told each change of a region's statistics. */
+  public interface Listener {
+    /** {@code after} replaced {@code before} (null: none). */
+    void changed(RegionStatistics before, RegionStatistics after);
+
+    /** Regions went (a split's parent, a dropped table). */
+    void removed(List<RegionStatistics> removed);
+  }
+
+  /**
+   * Each region's statistics by region id; none for a region never collected (a store written
+   * before statistics existed, or whose statistics rows were lost).
+   */
+  private final Map<Long, RegionStatistics> statistics = new ConcurrentHashMap<>();
+
+  private final BooleanSupplier dropped;
+  private final Listener listener;
+
+  /** Statistics of a table; none are installed once {@code dropped} says so. */
+  public StatisticsKeeper(BooleanSupplier dropped, Listener listener) {
+    this.dropped = dropped;
+    this.listener = listener;
+  }
+
+  /** The region's statistics; null when it has none. */
+  public RegionStatistics get(long regionId) {
+    return statistics.get(regionId);
+  }
+
+  /**
+   * Makes {@code stats} the region's statistics; they cover {@code coveredRows} and {@code
+   * coveredBytes} of the changes the region counted (what the collection read or the flush wrote).
+   * Persisted in the background.
+   */
+  public void install(Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
+    if (dropped.getAsBoolean()) {
+      return;
+    }
+    RegionStatistics before = statistics.put(region.regionId(), stats);
+    region.statisticsCollected(
+        coveredRows,
+        coveredBytes,
+        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    listener.changed(before, stats);
+  }
+
+  /** {@code parent} was split into {@code low} and {@code high}: its statistics go to them. */
+  public void split(Region parent, Region low, Region high) {
+    RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+    if (parentStatistics != null) {
+      install(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
+      install(high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
+      listener.removed(List.of(parentStatistics));
+    }
+  }
+
+  /** The table was dropped: every region's statistics go. */
+  public void drop() {
+    listener.removed(List.copyOf(statistics.values()));
+    statistics.clear();
+  }
+
+  /**
+   * At open: statistics read back from SYSTEM.STATS; false when the region is not (or no more)
+   * among {@code regions}.
+   */
+  public boolean restore(Region[] regions, RegionStatistics stats) {
+    for (Region r : regions) {
+      if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
+        statistics.put(r.regionId(), stats);
+        r.statisticsCollected(
+            0,
+            0,
+            Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+            Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The statistics of the regions that have some, in key order. */
+  public List<RegionStatistics> regionStatistics(Region[] regions) {
+    List<RegionStatistics> out = new ArrayList<>();
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs != null) {
+        out.add(rs);
+      }
+    }
+    return out;
+  }
+
+  /** The table's statistics; a region without any counts its size and no rows (-1). */
+  public TableStatistics tableStatistics(Region[] regions, long guidePostWidth) {
+    List<TableStatistics.Chunk> chunks = new ArrayList<>();
+    long collectedAt = Long.MAX_VALUE;
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs == null) {
+        chunks.add(
+            new TableStatistics.Chunk(
+                r.regionId(),
+                r.range().start(),
+                r.range().stop(),
+                -1,
+                r.fileBytes() + r.memstoreBytes()));
+        collectedAt = 0;
+      } else {
+        rs.addTo(chunks);
+        collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
+      }
+    }
+    return new TableStatistics(guidePostWidth, chunks, collectedAt);
+  }
+
+  /** Adds the table's rows of the view SYSTEM.STATS, named {@code schema}.{@code tableName}. */
+  public void addRows(
+      Region[] regions, long guidePostWidth, String schema, String tableName, List<Object[]> out) {
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs == null) {
+        out.add(
+            new Object[] {
+              schema,
+              tableName,
+              r.regionId(),
+              r.range().start().toString(),
+              r.range().stop().toString(),
+              null,
+              null,
+              guidePostWidth,
+              null
+            });
+        continue;
+      }
+      LocalDateTime at =
+          LocalDateTime.ofInstant(
+              Instant.ofEpochMilli(rs.collectedAtMillis()), ZoneId.systemDefault());
+      for (int i = 0; i < rs.chunks().size(); i++) {
+        RegionStatistics.Bucket b = rs.chunks().get(i);
+        out.add(
+            new Object[] {
+              schema,
+              tableName,
+              r.regionId(),
+              b.start().toString(),
+              rs.stop(i).toString(),
+              b.rows(),
+              b.bytes(),
+              rs.width(),
+              at
+            });
+      }
+    }
+  }
+
+  /**
+   * The rows the statistics counted plus the mutations applied since (updates and deletes count as
+   * rows: an estimate); a region without statistics counts its cells, versions included.
+   */
+  public long approximateRowCount(Region[] regions) {
+    // split daughters share their parent's files and memstores: count each one once
+    Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    long cells = 0;
+    for (Region r : regions) {
+      RegionStatistics rs = statistics.get(r.regionId());
+      if (rs != null) {
+        cells += rs.rows() + r.changedRows();
+        continue;
+      }
+      RegionState s = r.peekState();
+      cells += s.active().cellCount();
+      for (Memstore m : s.frozen()) {
+        if (seen.add(m)) {
+          cells += m.cellCount();
+        }
+      }
+      for (StoreFile f : s.files()) {
+        if (seen.add(f)) {
+          cells += f.info().cellCount();
+        }
+      }
+    }
+    return cells;
+  }
+}

@@ -1,0 +1,293 @@
+package io.cairn.store.table;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.Bytes;
+import io.cairn.kv.Durability;
+import io.cairn.kv.Mutation;
+import io.cairn.store.file.BlockFileOptions;
+import io.cairn.store.file.FileSeal;
+import io.cairn.store.io.AtomicFiles;
+import io.cairn.store.region.Region;
+import io.cairn.store.region.StoreFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A table's regions (sorted, covering all keys), its options and counters, and, when durable, its
+ * manifest: the state every flush, compaction, split and ALTER changes, published together (the
+ * role of LevelDB's {@code VersionSet}). A change is written to the manifest before readers see it:
+ * under {@link #lock()}, write the manifest of the next state ({@link #writeManifest(Region[],
+ * Region, List, long)}), then publish it ({@link #publish(Region[])} or the region's own state).
+ * Without a directory (the in-memory mode) nothing is written.
+ */
+public final class RegionMap {
+  private static final String FILE_SUFFIX = ".cbf";
+  private static final long ID_BLOCK = 65_536;
+
+  private final long tableId;
+  private final String name;
+  private final Path dir;
+
+  /** Guards the manifest and the counters and options written in it. */
+  private final Object lock = new Object();
+
+  private volatile Region[] regions;
+  private volatile Map<String, String> options;
+  private volatile Durability defaultDurability;
+  private volatile BlockFileOptions fileOptions;
+
+  /** The TTL option in milliseconds; 0 when rows never expire. */
+  private volatile long ttlMillis;
+
+  private long nextId;
+  private long idLimit;
+  private long nextFileId;
+  private long nextRegionId;
+  private volatile boolean dropped;
+
+  /** A new block file's id, path and options, its id taken from the table's counter. */
+  public record NewFile(long fileId, Path path, BlockFileOptions options) {}
+
+  /**
+   * The state of a table: {@code dir} null in the in-memory mode; ids are handed out from {@code
+   * idLimit} on (what a crash may have handed out before is never handed out again).
+   */
+  public RegionMap(
+      long tableId,
+      String name,
+      Path dir,
+      Map<String, String> options,
+      Region[] regions,
+      long idLimit,
+      long nextFileId,
+      long nextRegionId) {
+    this.tableId = tableId;
+    this.name = requireNonNull(name, "name is null");
+    this.dir = dir;
+    this.regions = regions;
+    this.nextId = idLimit;
+    this.idLimit = idLimit;
+    this.nextFileId = nextFileId;
+    this.nextRegionId = nextRegionId;
+    setOptions(options);
+  }
+
+  /** The file id a block file's name says; 0 when it says none. */
+  public static long fileId(String fileName) {
+    try {
+      return Long.parseLong(fileName.substring(0, fileName.indexOf('.')));
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** Guards the manifest, the counters and the options; publishers of a change hold it. */
+  public Object lock() {
+    return lock;
+  }
+
+  public long tableId() {
+    return tableId;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The table's directory; null in the in-memory mode. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** The regions now, in key order (the array is never changed: a change publishes a new one). */
+  public Region[] regions() {
+    return regions;
+  }
+
+  /** Makes {@code next} the table's regions; caller holds {@link #lock()}, manifest written. */
+  public void publish(Region[] next) {
+    regions = next;
+  }
+
+  public Map<String, String> options() {
+    return options;
+  }
+
+  public Durability defaultDurability() {
+    return defaultDurability;
+  }
+
+  /** The TTL option in milliseconds; 0 when rows never expire. */
+  public long ttlMillis() {
+    return ttlMillis;
+  }
+
+  /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
+  public long guidePostWidth() {
+    return fileOptions.guidePostWidth();
+  }
+
+  public boolean isDropped() {
+    return dropped;
+  }
+
+  /** From now on no manifest is written; flushes, compactions and splits stop. */
+  public void markDropped() {
+    dropped = true;
+  }
+
+  private void setOptions(Map<String, String> options) {
+    this.options = Collections.unmodifiableMap(new TreeMap<>(options));
+    this.defaultDurability =
+        Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
+    this.fileOptions = BlockFileOptions.fromTableOptions(options);
+    String ttl = options.get("TTL");
+    long seconds = ttl == null ? 0 : Long.parseLong(ttl);
+    this.ttlMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+  }
+
+  /** Merges validated option changes into the options and writes the manifest (ALTER TABLE). */
+  public void alter(Map<String, String> validated) {
+    synchronized (lock) {
+      Map<String, String> merged = new TreeMap<>(options);
+      merged.putAll(validated);
+      setOptions(merged);
+      writeManifest();
+    }
+  }
+
+  /** Writes the manifest of the regions now. Caller holds {@link #lock()}. */
+  public void writeManifest() {
+    writeManifest(regions, null, null, 0);
+  }
+
+  /**
+   * Writes the manifest of {@code rs}, with {@code changed}'s files and flushed sequence id
+   * replaced by {@code files} and {@code flushed} (a change about to be published: the manifest is
+   * durable before any reader or log trim sees the change). Caller holds {@link #lock()}.
+   */
+  public void writeManifest(Region[] rs, Region changed, List<StoreFile> files, long flushed) {
+    if (dir == null || dropped) {
+      return;
+    }
+    List<TableManifest.RegionEntry> entries = new ArrayList<>();
+    Map<String, FileSeal> seals = new HashMap<>();
+    for (Region r : rs) {
+      boolean isChanged = r == changed;
+      List<StoreFile> list = isChanged ? files : r.peekState().files();
+      list.forEach(f -> seals.put(f.fileName(), f.seal()));
+      entries.add(
+          new TableManifest.RegionEntry(
+              r.regionId(),
+              r.range(),
+              isChanged ? Math.max(flushed, r.flushedSequenceId()) : r.flushedSequenceId(),
+              list.stream().map(StoreFile::fileName).toList()));
+    }
+    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries, seals)
+        .write(dir);
+  }
+
+  /** Deletes the manifest (DROP TABLE): from then on the table is gone, whatever its files. */
+  public void deleteManifest() {
+    synchronized (lock) {
+      try {
+        Files.deleteIfExists(dir.resolve(TableManifest.FILE_NAME));
+        AtomicFiles.forceDirectory(dir); // gone for good before its files go
+      } catch (IOException e) {
+        throw new CairnException(
+            ErrorCode.IO_ERROR, "Cannot drop table [" + name + "]: " + AtomicFiles.describe(e), e);
+      }
+    }
+  }
+
+  /** Hands out {@code count} ids (count > 0); the manifest records a limit past them first. */
+  public long allocateIds(long count) {
+    synchronized (lock) {
+      long first = nextId;
+      long end = first + count;
+      if (dir != null && end > idLimit) {
+        long previous = idLimit;
+        idLimit = end + Math.max(ID_BLOCK, count);
+        try {
+          writeManifest(); // ids handed out before a crash are never handed out again
+        } catch (RuntimeException e) {
+          idLimit = previous;
+          throw e;
+        }
+      }
+      nextId = end;
+      return first;
+    }
+  }
+
+  /** A new block file of the table (durable mode only). */
+  public NewFile newFile() {
+    long fileId;
+    BlockFileOptions opts;
+    synchronized (lock) {
+      fileId = nextFileId++;
+      opts = fileOptions;
+    }
+    Path path = dir.resolve(String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX));
+    return new NewFile(fileId, path, opts);
+  }
+
+  /** The next region id; caller holds {@link #lock()}. */
+  public long takeRegionId() {
+    return nextRegionId++;
+  }
+
+  /** Gives back the last {@code n} region ids taken (a change that failed); caller holds lock. */
+  public void returnRegionIds(int n) {
+    nextRegionId -= n;
+  }
+
+  /** Adds the batch's mutations to {@code byRegion}, each under the region holding its key. */
+  public static void groupByRegion(
+      Region[] rs, List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
+    if (rs.length == 1) {
+      byRegion.computeIfAbsent(rs[0], r -> new ArrayList<>()).addAll(batch);
+      return;
+    }
+    for (Mutation m : batch) {
+      byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
+    }
+  }
+
+  /** Index of the region holding {@code key}: the last whose start is at or below it. */
+  public static int regionIndex(Region[] rs, Bytes key) {
+    int lo = 0;
+    int hi = rs.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (rs[mid].range().start().compareTo(key) <= 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Closes every file of the regions, keeping them on disk (store close). */
+  public void closeFiles() {
+    Set<StoreFile> all = new HashSet<>();
+    for (Region r : regions) {
+      all.addAll(r.peekState().files());
+    }
+    all.forEach(StoreFile::closeKeepingFile);
+  }
+}

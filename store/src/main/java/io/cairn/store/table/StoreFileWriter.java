@@ -1,0 +1,131 @@
+package io.cairn.store.table;
+
+import io.cairn.kv.Bytes;
+import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.CellCursor;
+import io.cairn.store.file.BlockFileReader;
+import io.cairn.store.file.BlockFileWriter;
+import io.cairn.store.file.ReadContext;
+import io.cairn.store.region.Region;
+import io.cairn.store.region.StoreFile;
+import io.cairn.store.stats.StatisticsCollector;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place that writes a table's block file from a cursor (flushes and compactions), dropping
+ * the versions no reader needs, with throughput throttling for compactions. The file's id comes
+ * from the table's {@link RegionMap}; the caller publishes the file (manifest, then region).
+ */
+public final class StoreFileWriter {
+  private final RegionMap map;
+  private final ReadContext readContext;
+  private final long bytesPerSecond;
+
+  /**
+   * Writes files of {@code map}'s table, reading them back through {@code readContext}; throttled
+   * writes go at most {@code bytesPerSecond} (0: no limit).
+   */
+  public StoreFileWriter(RegionMap map, ReadContext readContext, long bytesPerSecond) {
+    this.map = map;
+    this.readContext = readContext;
+    this.bytesPerSecond = bytesPerSecond;
+  }
+
+  /**
+   * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
+   * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
+   * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
+   * below it are dropped too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped.
+   * Sequence ids are kept as they are: the time index maps them to commit times (TTL), also for a
+   * TTL set later by ALTER TABLE.
+   */
+  public StoreFile write(
+      Region region,
+      CellCursor cursor,
+      long smallestReadPoint,
+      long purgeAtOrBelow,
+      boolean major,
+      boolean throttle,
+      StatisticsCollector collector) {
+    RegionMap.NewFile newFile = map.newFile();
+    BlockFileWriter writer =
+        BlockFileWriter.create(newFile.path(), newFile.fileId(), newFile.options());
+    boolean finished = false;
+    try {
+      KeyRange range = region.range();
+      long cells = 0;
+      long throttleStart = System.nanoTime();
+      boolean valid = cursor.seek(range.start());
+      Bytes row = null;
+      boolean rowDecided = false;
+      while (valid) {
+        Bytes r = cursor.row();
+        if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
+          break;
+        }
+        boolean newRow = !r.equals(row);
+        if (newRow) {
+          row = r;
+          rowDecided = false;
+        }
+        long seq = cursor.sequenceId();
+        if (seq <= purgeAtOrBelow) {
+          rowDecided = true; // expired, and so is every older version of the row
+        }
+        if (!rowDecided) {
+          if (seq <= smallestReadPoint) {
+            rowDecided = true; // the newest version every reader sees; older ones are shadowed
+            if (!(major && cursor.isDelete())) {
+              writer.append(r, seq, cursor.isDelete(), cursor.value());
+              collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
+              cells++;
+            }
+          } else {
+            writer.append(r, seq, cursor.isDelete(), cursor.value());
+            collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
+            cells++;
+          }
+        }
+        valid = cursor.advance();
+        if (throttle && (cells & 4095) == 0) {
+          throttle(writer.bytesWritten(), throttleStart);
+        }
+      }
+      if (cells == 0) {
+        writer.abort();
+        finished = true;
+        return null;
+      }
+      writer.finish();
+      finished = true;
+      return new StoreFile(BlockFileReader.open(newFile.path(), readContext));
+    } finally {
+      if (!finished) {
+        writer.abort();
+      }
+    }
+  }
+
+  /** Closes and deletes a file that no manifest lists (a failed flush or compaction). */
+  public static void discard(StoreFile file) {
+    if (file != null) {
+      file.release();
+    }
+  }
+
+  private void throttle(long bytesWritten, long startNanos) {
+    long rate = bytesPerSecond;
+    if (rate <= 0) {
+      return;
+    }
+    long dueNanos = startNanos + (long) (bytesWritten * 1e9 / rate);
+    long wait = dueNanos - System.nanoTime();
+    if (wait > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

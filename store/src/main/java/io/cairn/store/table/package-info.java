@@ -1,0 +1,20 @@
+/**
+ * A table's state and the jobs that change it. {@link io.cairn.store.table.RegionMap} holds the
+ * regions, options, id/file/region counters and the manifest, published together (LevelDB's {@code
+ * VersionSet}); {@link io.cairn.store.table.TableManifest} is its durable text form (format in
+ * docs/format-store.md). {@link io.cairn.store.table.Flusher} writes a region's memstores to a
+ * file, {@link io.cairn.store.table.Compactor} merges its files (picked by {@link
+ * io.cairn.store.table.CompactionPolicy}, recorded in {@link io.cairn.store.table.CompactionLog}),
+ * {@link io.cairn.store.table.RegionSplitter} splits it in two; all three write files through
+ * {@link io.cairn.store.table.StoreFileWriter} and tell the table and store what happened through
+ * {@link io.cairn.store.table.MaintenanceListener}, never calling them directly.
+ *
+ * <p>Locks: {@code RegionMap.lock()} guards the manifest, the counters and the options; whoever
+ * publishes a change (new files of a region, new regions, options) holds it while writing the
+ * manifest and publishing. A flush, compaction or split holds the region's maintenance lock
+ * throughout (taken before the map's lock, never after it); a split also takes the parent's write
+ * lock inside the map's lock. Callers of the jobs hold no lock. Uses {@code io}, {@code cell},
+ * {@code memstore}, {@code file}, {@code scan}, {@code region} and {@code stats} of the server,
+ * nothing above.
+ */
+package io.cairn.store.table;
