@@ -1,5 +1,6 @@
 package io.cairn.kv;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 

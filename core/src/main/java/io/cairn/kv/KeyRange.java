@@ -2,6 +2,8 @@ package io.cairn.kv;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
+
 /**
  * Keys in {@code [start, stop)}: start inclusive, stop exclusive. An empty start means from the
  * first key; an empty stop means to the last key.

@@ -2,6 +2,8 @@ package io.cairn.kv;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
+
 /** One change to one row of a KV table, with a precondition checked atomically with its batch. */
 public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
   Bytes key();

@@ -2,6 +2,7 @@ package io.cairn.kv;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

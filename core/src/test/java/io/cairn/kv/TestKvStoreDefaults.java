@@ -3,6 +3,7 @@ package io.cairn.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;

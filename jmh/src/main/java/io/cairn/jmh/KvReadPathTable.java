@@ -2,6 +2,7 @@ package io.cairn.jmh;
 
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
@@ -9,7 +10,6 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;

@@ -1,5 +1,6 @@
 package io.cairn.planner;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
@@ -12,7 +13,6 @@ import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.sql.tree.AlterTableSet;
 import io.cairn.sql.tree.ColumnDefinition;

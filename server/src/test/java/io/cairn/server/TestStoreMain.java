@@ -2,7 +2,7 @@ package io.cairn.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

@@ -1,11 +1,11 @@
 package io.cairn.store;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;

@@ -2,11 +2,11 @@ package io.cairn.store;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;

@@ -205,7 +205,7 @@ class TestEmbeddedStore {
         List.of(
             new KeyRange(TestingTables.key(-4), TestingTables.key(-2)),
             KeyRange.point(TestingTables.key(0)),
-            new KeyRange(TestingTables.key(4), io.cairn.kv.Bytes.EMPTY));
+            new KeyRange(TestingTables.key(4), io.cairn.core.bytes.Bytes.EMPTY));
     assertThat(readAll(table, request(ranges, Optional.empty(), List.of(K), -1)))
         .containsExactly(List.of(-4L), List.of(-3L), List.of(0L), List.of(4L), List.of(5L));
   }

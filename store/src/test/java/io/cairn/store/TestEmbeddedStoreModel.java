@@ -5,10 +5,10 @@ import static io.cairn.store.TestingTables.V;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;

@@ -5,13 +5,13 @@ import static io.cairn.store.TestingTables.key;
 import static io.cairn.store.TestingTables.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.StoreCatalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;

@@ -1,12 +1,12 @@
 package io.cairn.store;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

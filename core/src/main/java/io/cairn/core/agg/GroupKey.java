@@ -1,6 +1,6 @@
 package io.cairn.core.agg;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.math.BigDecimal;
 import java.util.Arrays;
 

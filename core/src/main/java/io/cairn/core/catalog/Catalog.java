@@ -1,7 +1,7 @@
 package io.cairn.core.catalog;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KvStore;
 import java.util.List;
 import java.util.Map;

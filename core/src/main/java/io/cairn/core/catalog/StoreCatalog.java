@@ -2,6 +2,7 @@ package io.cairn.core.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
@@ -10,7 +11,6 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;

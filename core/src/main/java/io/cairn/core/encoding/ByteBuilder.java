@@ -1,6 +1,6 @@
 package io.cairn.core.encoding;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.util.Arrays;
 
 /** A growing byte array that encoders append to. Not thread-safe. */

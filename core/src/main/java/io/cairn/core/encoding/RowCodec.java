@@ -3,10 +3,10 @@ package io.cairn.core.encoding;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;

@@ -3,12 +3,12 @@ package io.cairn.core.encoding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;

@@ -2,9 +2,9 @@ package io.cairn.core.encoding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import java.util.ArrayList;
 import java.util.List;

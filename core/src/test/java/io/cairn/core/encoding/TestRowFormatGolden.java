@@ -2,10 +2,10 @@ package io.cairn.core.encoding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

@@ -3,8 +3,8 @@ package io.cairn.core.encoding;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.type.DataType;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;

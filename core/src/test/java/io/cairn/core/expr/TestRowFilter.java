@@ -3,6 +3,7 @@ package io.cairn.core.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
@@ -12,7 +13,6 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

@@ -2,6 +2,7 @@ package io.cairn.core.expr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
@@ -10,7 +11,6 @@ import io.cairn.core.encoding.TestingRows;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

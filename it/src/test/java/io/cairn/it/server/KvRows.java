@@ -3,6 +3,7 @@ package io.cairn.it.server;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.DescriptorSerializer;
@@ -13,7 +14,6 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;

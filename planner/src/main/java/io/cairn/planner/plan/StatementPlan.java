@@ -2,10 +2,10 @@ package io.cairn.planner.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
-import io.cairn.kv.Bytes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.cairn.protocol.wire;
 
 import com.google.protobuf.ByteString;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;

@@ -3,13 +3,13 @@ package io.cairn.server.rpc;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

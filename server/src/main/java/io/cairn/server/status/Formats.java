@@ -1,6 +1,6 @@
 package io.cairn.server.status;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.time.Duration;
 import java.util.Locale;
 

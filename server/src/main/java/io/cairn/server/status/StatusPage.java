@@ -2,7 +2,7 @@ package io.cairn.server.status;
 
 import static io.cairn.server.status.Formats.html;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.RegionInfo;
 import io.cairn.store.cache.BlockCacheStats;
 import io.cairn.store.cache.BufferPoolStats;

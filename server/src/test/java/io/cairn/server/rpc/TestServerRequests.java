@@ -9,10 +9,10 @@ import static io.cairn.server.rpc.TestingRpcTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.Mutation;
 import io.cairn.protocol.Admin;
 import io.cairn.protocol.AllocateIds;

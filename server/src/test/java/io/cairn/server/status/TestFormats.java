@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
@@ -14,7 +15,6 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

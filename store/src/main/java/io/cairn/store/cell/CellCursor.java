@@ -1,6 +1,6 @@
 package io.cairn.store.cell;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

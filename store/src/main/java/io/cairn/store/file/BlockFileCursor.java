@@ -1,6 +1,6 @@
 package io.cairn.store.file;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

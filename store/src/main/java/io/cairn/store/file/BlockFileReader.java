@@ -4,8 +4,8 @@ import static io.cairn.store.file.BlockFileFormat.HEADER_SIZE;
 import static io.cairn.store.file.BlockFileFormat.TRAILER_SIZE;
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
-import io.cairn.kv.Bytes;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.io.BigEndian;
 import io.cairn.store.io.ByteBufferInput;

@@ -4,7 +4,7 @@ import static io.cairn.store.file.BlockFileFormat.BLOCK_HEADER_SIZE;
 import static io.cairn.store.file.BlockFileFormat.BLOOM_BITS_PER_ROW;
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.io.ByteArrayOutput;
 import io.cairn.store.io.Checksums;
 import io.cairn.store.io.FileErrors;

@@ -2,7 +2,7 @@ package io.cairn.store.file;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.util.List;
 
 /**

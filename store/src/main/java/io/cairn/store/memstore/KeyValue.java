@@ -2,7 +2,7 @@ package io.cairn.store.memstore;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 
 /** A visible row: its key and the value of its latest version at some read point. */
 public record KeyValue(Bytes key, Bytes value) {

@@ -2,7 +2,7 @@ package io.cairn.store.memstore;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.util.Iterator;

@@ -2,9 +2,9 @@ package io.cairn.store.region;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.store.cell.CellCursor;

@@ -1,6 +1,6 @@
 package io.cairn.store.scan;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.util.List;

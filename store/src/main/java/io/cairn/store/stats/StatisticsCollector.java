@@ -1,6 +1,6 @@
 package io.cairn.store.stats;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.KeyRange;
 import java.util.ArrayList;
 import java.util.List;

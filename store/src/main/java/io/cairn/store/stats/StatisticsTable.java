@@ -2,6 +2,7 @@ package io.cairn.store.stats;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
@@ -9,7 +10,6 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

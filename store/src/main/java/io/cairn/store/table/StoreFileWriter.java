@@ -1,6 +1,6 @@
 package io.cairn.store.table;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.file.BlockFileReader;

@@ -2,7 +2,7 @@ package io.cairn.store.wal;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 
 /**
  * One logged edit: a put or a delete of one row of one table (tables identified by a store-assigned

@@ -1,8 +1,8 @@
 package io.cairn.store.wal;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.store.io.Varints;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -3,6 +3,7 @@ package io.cairn.store.coprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
@@ -13,7 +14,6 @@ import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ScanProgram;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
@@ -14,7 +15,6 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ScanProgram;
 import io.cairn.store.cell.RowCursor;
 import java.math.BigDecimal;

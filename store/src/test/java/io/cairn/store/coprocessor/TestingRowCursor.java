@@ -1,6 +1,6 @@
 package io.cairn.store.coprocessor;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cell.RowCursor;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

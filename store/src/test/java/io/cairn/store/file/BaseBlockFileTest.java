@@ -6,7 +6,7 @@ import static io.cairn.store.file.TestingCell.put;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cache.BlockCacheConfig;
 import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.BufferPoolConfig;

@@ -1,6 +1,6 @@
 package io.cairn.store.file;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package io.cairn.store.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.Bytes;
 import io.cairn.store.cache.BlockCacheConfig;
 import io.cairn.store.cache.BlockCacheStats;
 import io.cairn.store.cache.BufferPool;

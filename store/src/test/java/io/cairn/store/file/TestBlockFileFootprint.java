@@ -2,7 +2,7 @@ package io.cairn.store.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.cairn.store.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.store.cell.CellCursor;
 import java.net.URISyntaxException;
 import java.net.URL;

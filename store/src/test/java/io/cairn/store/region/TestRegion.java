@@ -3,8 +3,8 @@ package io.cairn.store.region;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.store.cell.RowCursor;

@@ -1,6 +1,6 @@
 package io.cairn.store.wal;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.cairn.store.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.Durability;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.cairn.tpch.pe;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
@@ -7,7 +8,6 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.ScanProgram;

@@ -1,5 +1,6 @@
 package io.cairn.jdbc.internal.exec;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
@@ -10,7 +11,6 @@ import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.planner.plan.KeyBounds;
 import java.util.ArrayList;

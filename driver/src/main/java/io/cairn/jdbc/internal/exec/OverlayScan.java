@@ -1,10 +1,10 @@
 package io.cairn.jdbc.internal.exec;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

@@ -1,6 +1,6 @@
 package io.cairn.jdbc.internal.exec;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.Mutation;
 import java.util.Collections;
 import java.util.HashMap;

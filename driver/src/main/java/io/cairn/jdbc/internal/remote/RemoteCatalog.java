@@ -3,6 +3,7 @@ package io.cairn.jdbc.internal.remote;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.SystemViews;
@@ -10,7 +11,6 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.remote.RpcConnection.ServerCatalog;
-import io.cairn.kv.Bytes;
 import io.cairn.protocol.AlterTable;
 import io.cairn.protocol.CatalogData;
 import io.cairn.protocol.CreateTable;

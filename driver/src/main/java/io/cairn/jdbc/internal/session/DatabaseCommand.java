@@ -1,5 +1,6 @@
 package io.cairn.jdbc.internal.session;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
@@ -20,7 +21,6 @@ import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;

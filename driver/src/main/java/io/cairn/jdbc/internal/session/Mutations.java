@@ -1,5 +1,6 @@
 package io.cairn.jdbc.internal.session;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
@@ -7,7 +8,6 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Values;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;

@@ -2,12 +2,12 @@ package io.cairn.jdbc.internal.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.jdbc.internal.CairnConnection;
 import io.cairn.jdbc.internal.session.DatabaseSession;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.Durability;
 import io.cairn.kv.TableSpec;
 import java.sql.Connection;

@@ -2,7 +2,7 @@ package io.cairn.jdbc.internal.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.kv.Bytes;
+import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.TableStatistics;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.cairn.jdbc.internal.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -11,7 +12,6 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
-import io.cairn.kv.Bytes;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;

@@ -1,4 +1,4 @@
-package io.cairn.kv;
+package io.cairn.core.bytes;
 
 import java.util.Arrays;
 import java.util.HexFormat;
