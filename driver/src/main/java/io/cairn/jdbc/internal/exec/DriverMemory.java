@@ -79,12 +79,22 @@ public final class DriverMemory {
    * @throws CairnException INVALID_URL when it is not a size of at least 1k
    */
   public static long queryMaxBytes(Properties info) {
-    String value = info == null ? null : info.getProperty(QUERY_PROPERTY);
+    return sizeProperty(info, QUERY_PROPERTY, 0);
+  }
+
+  /**
+   * The size connection property {@code name} in bytes ({@code 64m}, {@code 512k}, at least {@value
+   * #MIN_BYTES}), or {@code absent} when it is not set.
+   *
+   * @throws CairnException INVALID_URL naming the property, what it expects and what it found
+   */
+  public static long sizeProperty(Properties info, String name, long absent) {
+    String value = info == null ? null : info.getProperty(name);
     if (value == null) {
-      return 0;
+      return absent;
     }
     try {
-      return size(QUERY_PROPERTY, value, "connection property");
+      return size(name, value, "connection property");
     } catch (CairnException e) {
       throw new CairnException(ErrorCode.INVALID_URL, e.getMessage(), e);
     }

@@ -128,26 +128,8 @@ public final class DatabaseSession implements Session {
    * @throws CairnException INVALID_URL when it is not a size of at least 1k
    */
   public static long aggregateMaxBytes(Properties info) {
-    String value = info == null ? null : info.getProperty(ConnectionUrl.AGGREGATE_MAX_BYTES);
-    if (value == null) {
-      return AggregationMemory.DEFAULT_MAX_BYTES;
-    }
-    try {
-      return io.cairn.store.io.Settings.size(
-          Map.of(ConnectionUrl.AGGREGATE_MAX_BYTES, value),
-          ConnectionUrl.AGGREGATE_MAX_BYTES,
-          AggregationMemory.DEFAULT_MAX_BYTES,
-          1024);
-    } catch (CairnException e) {
-      throw new CairnException(
-          ErrorCode.INVALID_URL,
-          "Invalid value for connection property ["
-              + ConnectionUrl.AGGREGATE_MAX_BYTES
-              + "]: expected a whole number of bytes >= 1024, optionally with k, m or g, found ["
-              + value
-              + "]",
-          e);
-    }
+    return DriverMemory.sizeProperty(
+        info, ConnectionUrl.AGGREGATE_MAX_BYTES, AggregationMemory.DEFAULT_MAX_BYTES);
   }
 
   /** The memory one grouped aggregation of this session may use in the driver. */
