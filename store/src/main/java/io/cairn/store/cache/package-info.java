@@ -1,7 +1,16 @@
 /**
  * The read path's memory (DESIGN.md, "Read path and the off-heap block cache"): pooled,
  * reference-counted buffers, the block cache, and the leak detector that says where an unreleased
- * buffer or block was taken. Uses only {@code io.cairn.store.io} of the server (nothing yet).
+ * buffer or block was taken. Uses only {@code io.cairn.store.io} of the store (its settings
+ * parser).
+ *
+ * <h2>Threads and locks</h2>
+ *
+ * <p>Thread-safe; callers hold no lock of this package, and may hold a region's write lock (a
+ * conditional write reads blocks of the region's files to see whether a row exists). The package's
+ * own locks are innermost and short: a monitor per {@code BlockMap} segment, the {@code
+ * BucketAllocator}'s monitor and a cache's eviction lock (eviction runs on the inserting thread,
+ * and only tries the lock); while holding one it calls nothing outside this package.
  *
  * <h2>Buffers</h2>
  *

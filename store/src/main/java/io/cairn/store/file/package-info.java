@@ -25,5 +25,15 @@
  * DATA_CORRUPTED naming the file and the offset. All block reads go through {@code BlockSource},
  * the seam where the block cache (blocks kept decompressed, still encoded) will sit. Golden files
  * of each version are read by a test on every build.
+ *
+ * <h2>Uses, threads and locks</h2>
+ *
+ * <p>Uses {@code io.cairn.store.io} (checksums, varints, headers), {@code io.cairn.store.cell} (the
+ * cursors it serves) and {@code io.cairn.store.cache} (pooled buffers and the block cache). A
+ * {@link io.cairn.store.file.BlockFileWriter} is used by one thread: a flush or compaction, which
+ * holds the region's maintenance lock (not its write lock) while it writes. A {@link
+ * io.cairn.store.file.BlockFileReader} is thread-safe after open and takes no lock of its own; its
+ * cursors are used by one thread each. Readers are called with no lock by scans, and with the
+ * region's write lock held by a conditional write's existence check (bloom filter, then a seek).
  */
 package io.cairn.store.file;

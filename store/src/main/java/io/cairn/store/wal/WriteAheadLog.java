@@ -8,17 +8,12 @@ import io.cairn.kv.Durability;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,36 +39,20 @@ import org.slf4j.LoggerFactory;
  * every later {@link #enqueue}/{@link #await} get {@link ErrorCode#IO_ERROR} until the log is
  * reopened. Records acknowledged before the failure stay on disk.
  *
+ * <p>This class is the group-commit pipeline (queue, writer thread, waiters) and the front door;
+ * the segment files and the marker are {@link WalSegments}', replay and salvage {@link
+ * WalReplayer}'s.
+ *
  * <p>Thread-safe, except that {@link #replay} must be called at most once, before the first append.
  */
 public final class WriteAheadLog implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WriteAheadLog.class);
 
-  /** The max sequence id of a segment not yet replayed: never deleted by markFlushedBelow. */
-  private static final long UNKNOWN_SEQUENCE_ID = Long.MAX_VALUE;
-
   private final Path directory;
   private final WalConfig config;
-  private final WalFiles files;
 
-  /** Guarded by itself; in segment number order. */
-  private final List<Segment> segments;
-
-  /** The segment the writer appends to, null before the first write and after a roll. */
-  private Segment current; // guarded by segments
-
-  private long nextSegmentNumber; // writer thread only (after open)
-
-  /**
-   * The marker as last written or read (null: the log has none yet, or it could not be read); the
-   * file is written under this lock.
-   */
-  private final Object markerLock = new Object();
-
-  private WalMarker marker; // guarded by markerLock
-
-  /** Why the marker could not be read at open, or null; reported by replay. */
-  private final CairnException markerError;
+  /** The segment files and the marker. */
+  private final WalSegments segments;
 
   /**
    * The queue: a lock-free stack of records, newest first, down to a marker the writer left when it
@@ -98,22 +77,10 @@ public final class WriteAheadLog implements AutoCloseable {
   private final ArrayList<byte[]> batch = new ArrayList<>(); // writer thread only
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private WriteAheadLog(
-      Path directory,
-      WalConfig config,
-      WalFiles files,
-      List<Segment> existing,
-      WalMarker marker,
-      CairnException markerError) {
+  private WriteAheadLog(Path directory, WalConfig config, WalSegments segments) {
     this.directory = directory;
     this.config = config;
-    this.files = files;
-    this.segments = new ArrayList<>(existing);
-    this.marker = marker;
-    this.markerError = markerError;
-    long highest = existing.isEmpty() ? 0 : existing.get(existing.size() - 1).number;
-    // numbers are never reused, not even after a clean close deleted every segment
-    this.nextSegmentNumber = Math.max(highest, marker == null ? 0 : marker.lastSegment()) + 1;
+    this.segments = segments;
     this.writeBuffer = ByteBuffer.allocateDirect(config.writeBufferBytes());
     this.writer = new Thread(this::runWriter, "cairn-wal-writer");
     writer.setDaemon(true);
@@ -133,33 +100,7 @@ public final class WriteAheadLog implements AutoCloseable {
     requireNonNull(dir, "dir is null");
     requireNonNull(config, "config is null");
     requireNonNull(files, "files is null");
-    List<Segment> existing = new ArrayList<>();
-    try {
-      Files.createDirectories(dir);
-      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-        for (Path file : stream) {
-          long number = WalFormat.parseSegmentNumber(file.getFileName().toString());
-          if (number >= 0) {
-            existing.add(new Segment(number, file, UNKNOWN_SEQUENCE_ID, Files.size(file)));
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot open WAL directory [" + dir + "]: " + e.getMessage(), e);
-    }
-    existing.sort((a, b) -> Long.compare(a.number, b.number));
-    WalMarker marker = null;
-    CairnException markerError = null;
-    try {
-      marker = WalMarker.read(dir).orElse(null);
-    } catch (CairnException e) {
-      if (e.errorCode() == ErrorCode.IO_ERROR) {
-        throw e;
-      }
-      markerError = e; // reported by replay, which salvage may pass
-    }
-    WriteAheadLog wal = new WriteAheadLog(dir, config, files, existing, marker, markerError);
+    WriteAheadLog wal = new WriteAheadLog(dir, config, WalSegments.open(dir, files));
     wal.writer.start();
     return wal;
   }
@@ -210,109 +151,7 @@ public final class WriteAheadLog implements AutoCloseable {
       }
       replayed = true;
     }
-    List<Segment> snapshot;
-    synchronized (segments) {
-      snapshot = List.copyOf(segments);
-    }
-    TreeMap<Long, Long> sizes = new TreeMap<>();
-    snapshot.forEach(segment -> sizes.put(segment.number, segment.bytes));
-    List<WalCheck.Problem> problems = new ArrayList<>();
-    if (markerError != null) {
-      Path markerPath = directory.resolve(WalMarker.FILE_NAME);
-      problems.add(new WalCheck.Problem(markerPath, -1, -1, markerError.getMessage(), true));
-    }
-    WalMarker checked;
-    synchronized (markerLock) {
-      checked = marker;
-    }
-    problems.addAll(
-        WalCheck.check(directory, checked, markerRequired && markerError == null, sizes));
-    if (!problems.isEmpty() && !salvage) {
-      WalCheck.Problem first = problems.get(0);
-      throw new CairnException(
-          markerError != null ? markerError.errorCode() : ErrorCode.DATA_CORRUPTED,
-          first.problem()
-              + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problems)" : ""),
-          markerError != null && problems.size() == 1 ? markerError : null);
-    }
-    Set<Long> skipped = new HashSet<>();
-    List<WalDamage> damages = new ArrayList<>();
-    for (WalCheck.Problem problem : problems) {
-      if (!problem.missingRun()) {
-        if (problem.present()
-            && !problem.file().getFileName().toString().equals(WalMarker.FILE_NAME)) {
-          skipped.add(WalFormat.parseSegmentNumber(problem.file().getFileName().toString()));
-        }
-        damages.add(new WalDamage(problem.file(), problem.problem(), problem.present()));
-      }
-    }
-    // per segment number: the lowest and highest sequence id replayed from it
-    TreeMap<Long, long[]> bounds = new TreeMap<>();
-    long highest = 0;
-    for (int i = 0; i < snapshot.size(); i++) {
-      Segment segment = snapshot.get(i);
-      if (skipped.contains(segment.number)) {
-        segment.maxSequenceId = -1; // nothing of it was replayed: trimming may delete it
-        continue;
-      }
-      boolean last = i == snapshot.size() - 1;
-      long[] seen = {Long.MAX_VALUE, -1};
-      Consumer<WalRecord> counting =
-          record -> {
-            handler.accept(record);
-            seen[0] = Math.min(seen[0], record.sequenceId());
-            seen[1] = Math.max(seen[1], record.sequenceId());
-          };
-      SegmentReader.Result result;
-      try {
-        result = SegmentReader.replay(segment.file, segment.number, last, counting);
-      } catch (CairnException e) {
-        if (!salvage || e.errorCode() == ErrorCode.IO_ERROR) {
-          throw e;
-        }
-        damages.add(
-            new WalDamage(
-                segment.file,
-                e.getMessage()
-                    + "; the records before the damage were replayed"
-                    + (seen[1] >= 0 ? " (sequence ids up to [" + seen[1] + "])" : " (none)")
-                    + ", the rest of the segment was skipped",
-                true));
-        result = new SegmentReader.Result(seen[1], segment.bytes, false);
-      }
-      if (seen[1] >= 0) {
-        bounds.put(segment.number, seen);
-      }
-      synchronized (segments) {
-        if (result.deleted()) {
-          segments.remove(segment);
-        } else {
-          segment.maxSequenceId = result.maxSequenceId();
-          segment.bytes = result.bytes();
-        }
-      }
-      highest = Math.max(highest, result.maxSequenceId());
-    }
-    for (WalCheck.Problem problem : problems) {
-      if (problem.missingRun()) {
-        Map.Entry<Long, long[]> before = bounds.lowerEntry(problem.firstMissing());
-        Map.Entry<Long, long[]> after = bounds.higherEntry(problem.lastMissing());
-        damages.add(
-            new WalDamage(
-                problem.file(),
-                problem.problem()
-                    + "; lost: the logged sequence ids after about ["
-                    + (before == null ? "the flushed ones" : before.getValue()[1])
-                    + "] and before about ["
-                    + (after == null ? "the end of the log" : after.getValue()[0])
-                    + "]",
-                false));
-      }
-    }
-    for (WalDamage damage : damages) {
-      log.warn("Salvaging the WAL in [{}]: {}", directory, damage.problem());
-    }
-    return new WalReplay(highest, damages);
+    return WalReplayer.replay(segments, handler, markerRequired, salvage);
   }
 
   /**
@@ -411,46 +250,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * @throws CairnException IO_ERROR when a segment cannot be deleted
    */
   public void markFlushedBelow(long floor) {
-    List<Segment> obsolete = new ArrayList<>();
-    synchronized (segments) {
-      for (Iterator<Segment> it = segments.iterator(); it.hasNext(); ) {
-        Segment segment = it.next();
-        if (segment == current || segment.maxSequenceId >= floor) {
-          break;
-        }
-        obsolete.add(segment);
-        it.remove();
-      }
-    }
-    if (obsolete.isEmpty()) {
-      return;
-    }
-    try {
-      synchronized (markerLock) {
-        long first = obsolete.get(obsolete.size() - 1).number + 1;
-        if (marker != null && first > marker.firstSegment()) {
-          writeMarker(
-              new WalMarker(Math.min(first, marker.lastSegment() + 1), marker.lastSegment()));
-        }
-      }
-      for (Segment segment : obsolete) {
-        Files.deleteIfExists(segment.file);
-        log.debug(
-            "Deleted WAL segment [{}]: max sequence id [{}] below [{}]",
-            segment.file,
-            segment.maxSequenceId,
-            floor);
-      }
-      files.syncDirectory(directory);
-    } catch (IOException | CairnException e) {
-      synchronized (segments) {
-        segments.addAll(0, obsolete); // they may still be there: the next trim tries again
-      }
-      throw new CairnException(
-          ErrorCode.IO_ERROR,
-          "Cannot delete WAL segment in [" + directory + "]: " + e.getMessage(),
-          e);
-    }
+    segments.markFlushedBelow(floor);
   }
 
   /**
@@ -466,42 +266,12 @@ public final class WriteAheadLog implements AutoCloseable {
     if (appendStarted && !closed.get()) {
       throw new IllegalStateException("WAL [" + directory + "] is still being appended to");
     }
-    try {
-      List<Path> found = new ArrayList<>();
-      long highest = 0;
-      try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-        for (Path file : stream) {
-          long number = WalFormat.parseSegmentNumber(file.getFileName().toString());
-          if (number >= 0) {
-            found.add(file);
-            highest = Math.max(highest, number);
-          }
-        }
-      }
-      synchronized (markerLock) {
-        long last = Math.max(highest, marker == null ? 0 : marker.lastSegment());
-        writeMarker(new WalMarker(last + 1, last));
-      }
-      for (Path file : found) {
-        Files.deleteIfExists(file);
-      }
-      files.syncDirectory(directory);
-      synchronized (segments) {
-        segments.clear();
-      }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR,
-          "Cannot delete the WAL segments in [" + directory + "]: " + e.getMessage(),
-          e);
-    }
+    segments.deleteAll();
   }
 
   /** Whether the log has a marker (read at open or written since). */
   public boolean hasMarker() {
-    synchronized (markerLock) {
-      return marker != null;
-    }
+    return segments.hasMarker();
   }
 
   /**
@@ -520,28 +290,14 @@ public final class WriteAheadLog implements AutoCloseable {
     new WalMarker(1, 0).write(dir);
   }
 
-  /** Caller holds markerLock. */
-  private void writeMarker(WalMarker next) {
-    next.write(directory);
-    marker = next;
-  }
-
   /** Number of segment files. */
   public int segmentCount() {
-    synchronized (segments) {
-      return segments.size();
-    }
+    return segments.count();
   }
 
   /** Total bytes of the segment files. */
   public long totalBytes() {
-    synchronized (segments) {
-      long total = 0;
-      for (Segment segment : segments) {
-        total += segment.bytes;
-      }
-      return total;
-    }
+    return segments.totalBytes();
   }
 
   /**
@@ -667,37 +423,34 @@ public final class WriteAheadLog implements AutoCloseable {
         throw error;
       }
     } finally {
-      closeCurrentQuietly();
+      segments.closeCurrentQuietly();
     }
   }
 
   private void writeRound(
       List<byte[]> batch, long batchLastTicket, long batchMaxSequenceId, boolean closeNow) {
-    Segment segment = null;
+    WalSegments.Segment segment = null;
     long roundStart = -1;
     try {
       if (!batch.isEmpty()) {
-        segment = currentSegment();
+        segment = segments.currentSegment();
         roundStart = segment.bytes;
         long written = writeFrames(segment.channel, batch);
-        synchronized (segments) {
-          segment.bytes = roundStart + written;
-          segment.maxSequenceId = Math.max(segment.maxSequenceId, batchMaxSequenceId);
-        }
+        segments.appended(segment, roundStart + written, batchMaxSequenceId);
         roundStart = -1;
         writtenTicket = batchLastTicket;
         wakeWaiters();
       }
       long toForce = writtenTicket;
       if (toForce > forcedTicket && (closeNow || fsyncRequestedTicket.get() > forcedTicket)) {
-        segment = peekCurrent();
+        segment = segments.peekCurrent();
         if (segment != null) {
           segment.channel.force(false);
         }
         forcedTicket = toForce;
         wakeWaiters();
       }
-      segment = peekCurrent();
+      segment = segments.peekCurrent();
       if (segment != null && segment.bytes >= config.segmentBytes()) {
         roll(segment);
       }
@@ -707,7 +460,7 @@ public final class WriteAheadLog implements AutoCloseable {
           new CairnException(
               ErrorCode.IO_ERROR, "Cannot write WAL segment [" + file + "]: " + e.getMessage(), e));
       if (segment != null && roundStart >= 0) {
-        truncateQuietly(segment, roundStart);
+        WalSegments.truncateQuietly(segment, roundStart);
       }
     }
   }
@@ -719,73 +472,26 @@ public final class WriteAheadLog implements AutoCloseable {
     for (byte[] frame : batch) {
       total += frame.length;
       if (frame.length > buffer.remaining()) {
-        writeFully(channel, buffer.flip());
+        WalSegments.writeFully(channel, buffer.flip());
         buffer.clear();
         if (frame.length > buffer.capacity()) {
-          writeFully(channel, ByteBuffer.wrap(frame));
+          WalSegments.writeFully(channel, ByteBuffer.wrap(frame));
           continue;
         }
       }
       buffer.put(frame);
     }
-    writeFully(channel, buffer.flip());
+    WalSegments.writeFully(channel, buffer.flip());
     buffer.clear();
     return total;
   }
 
-  private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
-    while (buffer.hasRemaining()) {
-      channel.write(buffer);
-    }
-  }
-
-  private Segment peekCurrent() {
-    synchronized (segments) {
-      return current;
-    }
-  }
-
-  private Segment currentSegment() throws IOException {
-    Segment segment = peekCurrent();
-    if (segment != null) {
-      return segment;
-    }
-    long number = nextSegmentNumber++;
-    Path file = directory.resolve(WalFormat.segmentFileName(number));
-    FileChannel channel = files.createSegment(file);
-    try {
-      writeFully(channel, WalFormat.encodeHeader(number));
-      channel.force(true);
-      files.syncDirectory(directory);
-      // before any record goes in: every record lies in a segment the marker names
-      synchronized (markerLock) {
-        writeMarker(
-            new WalMarker(
-                marker == null ? number : Math.min(marker.firstSegment(), number), number));
-      }
-    } catch (IOException | CairnException e) {
-      closeQuietly(channel);
-      throw new IOException("Cannot create WAL segment [" + file + "]: " + e.getMessage(), e);
-    }
-    segment = new Segment(number, file, -1, WalFormat.HEADER_BYTES);
-    segment.channel = channel;
-    synchronized (segments) {
-      segments.add(segment);
-      current = segment;
-    }
-    return segment;
-  }
-
   /** Forces and closes a full segment; the next write starts a new one. */
-  private void roll(Segment segment) throws IOException {
+  private void roll(WalSegments.Segment segment) throws IOException {
     segment.channel.force(false);
     forcedTicket = writtenTicket;
     wakeWaiters();
-    segment.channel.close();
-    synchronized (segments) {
-      current = null;
-    }
-    log.debug("Rolled WAL segment [{}] at [{}] bytes", segment.file, segment.bytes);
+    segments.retire(segment);
   }
 
   private void wakeWaiters() {
@@ -808,50 +514,6 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     markClosed(false);
     wakeWaiters();
-  }
-
-  private void truncateQuietly(Segment segment, long size) {
-    try {
-      segment.channel.truncate(size);
-      segment.bytes = size;
-    } catch (IOException | RuntimeException e) {
-      log.warn("Cannot truncate WAL segment [{}] back to [{}] bytes", segment.file, size, e);
-    }
-  }
-
-  private void closeCurrentQuietly() {
-    Segment segment;
-    synchronized (segments) {
-      segment = current;
-      current = null;
-    }
-    if (segment != null) {
-      closeQuietly(segment.channel);
-    }
-  }
-
-  private static void closeQuietly(FileChannel channel) {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      log.warn("Cannot close WAL segment", e);
-    }
-  }
-
-  /** A segment file; the writer's open channel while it is current. */
-  private static final class Segment {
-    final long number;
-    final Path file;
-    volatile long maxSequenceId;
-    volatile long bytes;
-    FileChannel channel; // writer thread only
-
-    Segment(long number, Path file, long maxSequenceId, long bytes) {
-      this.number = number;
-      this.file = file;
-      this.maxSequenceId = maxSequenceId;
-      this.bytes = bytes;
-    }
   }
 
   /** A queued record, or (with a null frame) a marker ending the records taken so far. */

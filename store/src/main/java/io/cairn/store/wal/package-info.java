@@ -1,7 +1,24 @@
 /**
  * The write-ahead log: every edit of the store is appended here before it reaches a memstore, and
- * replayed from here after a crash. Uses only {@code io.cairn.store.io} of the server. The same
+ * replayed from here after a crash. Uses only {@code io.cairn.store.io} of the store. The same
  * specification, with the durability guarantees, is in {@code docs/format-wal.md}.
+ *
+ * <h2>Classes, threads and locks</h2>
+ *
+ * {@link io.cairn.store.wal.WriteAheadLog} is the front door and the group-commit pipeline: a
+ * lock-free queue that callers push records onto and one writer thread that writes and forces them
+ * in rounds. {@code WalSegments} owns the segment files (creating, rolling, trimming) and the
+ * marker; {@code WalReplayer} checks and replays the log at open, with salvage; {@code
+ * SegmentReader}, {@code WalCheck}, {@link io.cairn.store.wal.WalFormat} and {@link
+ * io.cairn.store.wal.WalMarker} read and write the bytes.
+ *
+ * <p>The log is thread-safe; its own locks (the segment list's monitor, the marker's lock, under
+ * which the marker file is written, and the replay lock) are innermost and never held while a
+ * caller's record is waited for. Replay runs once at open, before any append, with no lock held.
+ * The store's commit enqueues a record holding the write locks of every region the batch writes (so
+ * two records that write one region reach the log in sequence id order) and awaits its durability
+ * after releasing them. Trimming ({@code markFlushedBelow}) is called after a flush with the
+ * flushed region's maintenance lock held, or at close.
  *
  * <h2>Files</h2>
  *

@@ -1,0 +1,192 @@
+package io.cairn.store.coprocessor;
+
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.ExprCompiler;
+import io.cairn.core.expr.RowExpression;
+import io.cairn.core.expr.RowFilter;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.SortKey;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+
+/**
+ * What a scan program compiles to, shared by every scan of the same program (equal programs: the
+ * same statement executed again), so that a point get does not compile its program, nor build a row
+ * reader, each time. Immutable, but for one spare row reader that scans borrow and give back; the
+ * cache of compiled programs is thread-safe.
+ */
+final class CompiledProgram {
+  /** {@link #projectedColumns} entry of the row key pseudo-column. */
+  static final int KEY_COLUMN = -1;
+
+  /** {@link #projectedColumns} entry of an expression that is not a plain column. */
+  static final int EXPRESSION = -2;
+
+  /** Compiled programs: a prepared statement's scans compile once. Cleared when it grows large. */
+  private static final int MAX_COMPILED = 512;
+
+  private static final ConcurrentHashMap<ScanProgram, CompiledProgram> COMPILED =
+      new ConcurrentHashMap<>();
+
+  final ScanProgram program;
+  final RowFilter filter;
+  final RowExpression[] projection;
+  final int[] projectedColumns;
+  final boolean anyExpression;
+  final boolean readsKey;
+  final boolean[] needed;
+  final int[] projectionColumns;
+  final boolean countsOnly;
+  final int partialWidth;
+  final int[] groupColumns;
+  final Comparator<Object[]> order;
+
+  /** The projection positions the sort keys name, and the layout columns they read. */
+  final int[] sortPositions;
+
+  final int[] sortColumns;
+  private final AtomicReference<RowReader> spare = new AtomicReference<>();
+
+  private CompiledProgram(ScanProgram program) {
+    this.program = program;
+    int columnCount = program.layout().columnCount();
+    this.filter = program.filter().map(f -> RowFilter.compile(f, program.layout())).orElse(null);
+    this.projection =
+        program.projection().stream().map(ExprCompiler::compile).toArray(RowExpression[]::new);
+    this.projectedColumns = new int[projection.length];
+    boolean expressions = false;
+    for (int i = 0; i < projection.length; i++) {
+      Expr e = program.projection().get(i);
+      if (e instanceof Expr.ColumnRef ref && ref.index() >= 0 && ref.index() <= columnCount) {
+        projectedColumns[i] = ref.index() == columnCount ? KEY_COLUMN : ref.index();
+      } else {
+        projectedColumns[i] = EXPRESSION;
+        expressions = true;
+      }
+    }
+    this.anyExpression = expressions;
+    this.readsKey = readsKey(program);
+    this.needed = new boolean[columnCount];
+    program.filter().ifPresent(f -> markColumns(f, needed));
+    program.projection().forEach(e -> markColumns(e, needed));
+    boolean[] projected = new boolean[columnCount];
+    program.projection().forEach(e -> markColumns(e, projected));
+    this.projectionColumns = IntStream.range(0, columnCount).filter(i -> projected[i]).toArray();
+    List<AggregateCall> calls = program.aggregates();
+    this.countsOnly =
+        !calls.isEmpty() && calls.stream().allMatch(c -> c.kind() == AggregateKind.COUNT_STAR);
+    this.partialWidth = calls.stream().mapToInt(c -> Aggregates.partialTypes(c).size()).sum();
+    this.groupColumns = program.groupBy().stream().mapToInt(Integer::intValue).toArray();
+    this.order = program.orderBy().isEmpty() ? null : SortKey.comparator(program.orderBy());
+    this.sortPositions = program.orderBy().stream().mapToInt(SortKey::column).distinct().toArray();
+    boolean[] sortRead = new boolean[columnCount];
+    for (int i : sortPositions) {
+      markColumns(program.projection().get(i), sortRead);
+    }
+    this.sortColumns = IntStream.range(0, columnCount).filter(i -> sortRead[i]).toArray();
+  }
+
+  /** A row reader for one scan: the spare one when free, else a new one. */
+  RowReader borrowReader() {
+    RowReader r = spare.getAndSet(null);
+    return r != null ? r : new RowReader(program.layout(), needed);
+  }
+
+  void giveBack(RowReader reader) {
+    spare.compareAndSet(null, reader);
+  }
+
+  /**
+   * Programs with an expression deeper than this are compiled for each scan rather than cached:
+   * hashing and comparing a record tree recurses through several frames per level, which can
+   * exhaust a scan thread's stack long before evaluating the expression would.
+   */
+  private static final int MAX_CACHED_DEPTH = 64;
+
+  /** The compiled form of {@code program}: cached, unless its expressions are very deep. */
+  static CompiledProgram of(ScanProgram program) {
+    if (deeperThan(program, MAX_CACHED_DEPTH)) {
+      return new CompiledProgram(program);
+    }
+    CompiledProgram c = COMPILED.get(program);
+    if (c == null) {
+      c = new CompiledProgram(program);
+      if (COMPILED.size() >= MAX_COMPILED) {
+        COMPILED.clear();
+      }
+      CompiledProgram raced = COMPILED.putIfAbsent(program, c);
+      c = raced != null ? raced : c;
+    }
+    return c;
+  }
+
+  private static boolean deeperThan(ScanProgram program, int depth) {
+    if (program.filter().isPresent() && deeperThan(program.filter().get(), depth)) {
+      return true;
+    }
+    for (Expr e : program.projection()) {
+      if (deeperThan(e, depth)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean deeperThan(Expr expr, int depth) {
+    if (!(expr instanceof Expr.Call call)) {
+      return false;
+    }
+    if (depth == 0) {
+      return true;
+    }
+    for (Expr operand : call.operands()) {
+      if (deeperThan(operand, depth - 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Marks the table columns {@code expr} reads: only those are decoded. */
+  private static void markColumns(Expr expr, boolean[] needed) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      if (ref.index() < needed.length) {
+        needed[ref.index()] = true;
+      }
+    } else if (expr instanceof Expr.Call call) {
+      call.operands().forEach(o -> markColumns(o, needed));
+    }
+  }
+
+  /** True when the projection reads the row key pseudo-column (see {@link ScanProgram}). */
+  private static boolean readsKey(ScanProgram program) {
+    int keyIndex = program.layout().columnCount();
+    for (Expr e : program.projection()) {
+      if (reads(e, keyIndex)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean reads(Expr expr, int index) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      return ref.index() == index;
+    }
+    if (expr instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) { // a loop, not a stream: deep expressions recurse here
+        if (reads(operand, index)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,203 @@
+package io.cairn.store.coprocessor;
+
+import static io.cairn.store.coprocessor.CompiledProgram.KEY_COLUMN;
+
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.RowExpression;
+import io.cairn.core.expr.RowFilter;
+import io.cairn.store.cell.RowCursor;
+import java.util.Arrays;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The row-at-a-time part of a scan program: moves a cursor to the next row the filter keeps, read
+ * in place (a {@link RowReader} pointed at the cursor's key and value views, nothing copied), and
+ * projects the current row, allocating only what it emits. Checks every {@value
+ * ProgramScanner#CLOSE_CHECK_INTERVAL} rows for a close from another thread and for the deadline of
+ * the call.
+ *
+ * <p>Used by one scanning thread at a time (the {@link ProgramScanner} that owns it); holds the
+ * cursor and a borrowed row reader until {@link #close()}.
+ */
+final class ProgramRows implements AutoCloseable {
+  /** {@link #nextKept()}: a row the filter keeps is current. */
+  static final int KEPT = 0;
+
+  /** {@link #nextKept()}: no more rows. */
+  static final int END = 1;
+
+  /** {@link #nextKept()}: the deadline passed before a kept row; the cursor has not moved. */
+  static final int PAUSED = 2;
+
+  static final long NO_DEADLINE = Long.MIN_VALUE;
+
+  /** What an empty projection emits for every row. */
+  private static final Object[] NO_VALUES = new Object[0];
+
+  private final RowCursor rows;
+  final CompiledProgram compiled;
+  final RowReader reader;
+  private final RowFilter filter;
+  final RowExpression[] projection;
+
+  /** Per projected expression: the layout column it is, KEY_COLUMN or EXPRESSION. */
+  final int[] projectedColumns;
+
+  /** The decoded row that EXPRESSION projections read with the key pseudo-column; reused. */
+  private final Object[] scratch;
+
+  final EvalContext context;
+  final boolean readsKey;
+
+  /** The layout columns the projection reads (not the filter's: it reads bytes). */
+  private final int[] projectionColumns;
+
+  private final boolean readsRows;
+
+  /** Whether another thread asked the scan to close while a call runs. */
+  private final BooleanSupplier closeRequested;
+
+  private int sinceCloseCheck;
+
+  /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
+  private long deadline = NO_DEADLINE;
+
+  /**
+   * Whether the rows are closed: at {@link #close()}, or early by a grouping or sorting program
+   * that read all its input (their blocks are released while it emits from memory).
+   */
+  private boolean rowsClosed;
+
+  /** Reads {@code rows}, which it closes when closed, through {@code compiled}. */
+  ProgramRows(
+      RowCursor rows,
+      CompiledProgram compiled,
+      EvalContext context,
+      BooleanSupplier closeRequested) {
+    this.rows = rows;
+    this.compiled = compiled;
+    this.context = context;
+    this.closeRequested = closeRequested;
+    this.filter = compiled.filter == null ? null : compiled.filter.bind(context);
+    this.projection = compiled.projection;
+    this.projectedColumns = compiled.projectedColumns;
+    this.readsKey = compiled.readsKey;
+    this.scratch =
+        compiled.anyExpression && readsKey
+            ? new Object[compiled.program.layout().columnCount() + 1]
+            : null;
+    this.projectionColumns = compiled.projectionColumns;
+    this.readsRows = filter != null || projection.length > 0;
+    this.reader = compiled.borrowReader();
+  }
+
+  /** Sets the System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
+  void deadline(long deadlineNanos) {
+    this.deadline = deadlineNanos;
+  }
+
+  /**
+   * Moves to the next row the filter keeps, with the reader pointed at it (the cursor's views, no
+   * copy): KEPT; END at the end; PAUSED when the deadline passed first (checked before the cursor
+   * moves, so the next call goes on from the same place).
+   */
+  int nextKept() {
+    while (true) {
+      if (++sinceCloseCheck >= ProgramScanner.CLOSE_CHECK_INTERVAL) {
+        sinceCloseCheck = 0;
+        if (closeRequested.getAsBoolean()) {
+          throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
+        }
+        if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+          return PAUSED;
+        }
+      }
+      if (!rows.next()) {
+        return END;
+      }
+      if (!readsRows) {
+        return KEPT; // COUNT(*) without a filter: the row's bytes are never looked at
+      }
+      reader.reset(
+          rows.keyArray(),
+          rows.keyOffset(),
+          rows.keyLength(),
+          rows.valueBuffer(),
+          rows.valueOffset(),
+          rows.valueLength());
+      if (filter == null || filter.test(reader, context)) {
+        return KEPT;
+      }
+    }
+  }
+
+  /** The projection of the reader's current row; allocates only what it emits. */
+  Object[] project() {
+    if (projection.length == 0) {
+      return NO_VALUES;
+    }
+    Object[] result = new Object[projection.length];
+    projectInto(result);
+    return result;
+  }
+
+  /** Evaluates the projection over the reader's current row into {@code result}. */
+  void projectInto(Object[] result) {
+    if (!readsKey) {
+      // each projected column decoded once per row, shared by plain columns and expressions
+      Object[] row = reader.peekDecodedRow(projectionColumns);
+      for (int i = 0; i < projection.length; i++) {
+        int column = projectedColumns[i];
+        result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
+      }
+      return;
+    }
+    byte[] key = null;
+    boolean decoded = false;
+    for (int i = 0; i < projection.length; i++) {
+      int column = projectedColumns[i];
+      if (column >= 0) {
+        result[i] = reader.getObject(column);
+      } else if (column == KEY_COLUMN) {
+        key = key != null ? key : copyKey();
+        result[i] = key;
+      } else {
+        if (!decoded) {
+          reader.decodeInto(scratch);
+          if (readsKey) {
+            key = key != null ? key : copyKey();
+            scratch[scratch.length - 1] = key;
+          }
+          decoded = true;
+        }
+        result[i] = projection[i].evaluate(scratch, context);
+      }
+    }
+  }
+
+  private byte[] copyKey() {
+    int offset = rows.keyOffset();
+    return Arrays.copyOfRange(rows.keyArray(), offset, offset + rows.keyLength());
+  }
+
+  /** Closes the rows once all are read, when the rest of the result comes from memory. */
+  void closeRowsEarly() {
+    if (!rowsClosed) {
+      rowsClosed = true;
+      rows.close();
+    }
+  }
+
+  /** Closes the rows (releasing their blocks) if not yet, and gives the row reader back; once. */
+  @Override
+  public void close() {
+    try {
+      closeRowsEarly();
+    } finally {
+      compiled.giveBack(reader);
+    }
+  }
+}
