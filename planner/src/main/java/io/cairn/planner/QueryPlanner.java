@@ -209,11 +209,12 @@ final class QueryPlanner {
       statementHints = Hints.statementHints(hint.get().names(), warnings);
     }
     int rewritable = text.length();
-    OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text);
+    OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text, statement);
     if (onDuplicateKey != null) {
       text = onDuplicateKey.statement();
       rewritable = onDuplicateKey.start();
     }
+    StatementDepth.checkParentheses(statement, rewritable);
     SqlNode parsed = parse(text, statement.rewritten(text, rewritable));
     PlanningThreads.check(cancel);
     rejectDynamicColumns(parsed);
@@ -510,16 +511,17 @@ final class QueryPlanner {
     }
   }
 
+  /** Parses one of the planner's own statements (no user text: nothing to rewrite or to count). */
   private SqlNode parse(String text) {
     return parse(text, text);
   }
 
   /**
    * Parses {@code forCalcite}, {@code text} rewritten for Calcite's parser ({@link
-   * ClassifiedStatement#rewritten}); depth and error words are judged on {@code text}.
+   * ClassifiedStatement#rewritten}); error words are judged on {@code text}. The caller checked the
+   * parentheses' depth ({@link StatementDepth#checkParentheses}) where the text is the user's.
    */
   private SqlNode parse(String text, String forCalcite) {
-    StatementDepth.checkParentheses(text);
     SqlNode parsed;
     try {
       parsed = SqlParser.create(forCalcite, CairnPlanner.PARSER_CONFIG).parseStmt();
