@@ -8,6 +8,8 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.planner.plan.StatementPlan;
+import io.cairn.sql.grammar.ClassifiedStatement;
+import io.cairn.sql.grammar.StatementClassifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,11 +21,11 @@ import org.apache.calcite.sql.parser.SqlParser;
 
 /**
  * Phoenix's {@code UPSERT INTO t (columns) VALUES (...) ON DUPLICATE KEY UPDATE column = expression
- * [, ...]} and {@code ... ON DUPLICATE KEY IGNORE}, which Calcite's grammar lacks: {@link #strip}
- * finds the clause at the end of the statement (outside literals, quoted names, comments and
- * parentheses) and blanks it, so Calcite plans the UPSERT alone with its error positions right; the
- * assignments are parsed as those of an UPDATE and planned as expressions over the table's row
- * ({@link ExpressionPlanner}).
+ * [, ...]} and {@code ... ON DUPLICATE KEY IGNORE}, which Calcite's grammar lacks: {@link
+ * StatementClassifier} finds the clause at the end of the statement (outside literals, quoted
+ * names, comments and parentheses) and {@link #strip} blanks it, so Calcite plans the UPSERT alone
+ * with its error positions right; the assignments are parsed as those of an UPDATE and planned as
+ * expressions over the table's row ({@link ExpressionPlanner}).
  *
  * <p>Only UPSERT ... VALUES takes the clause (as in Phoenix): INSERT and UPSERT ... SELECT fail
  * with NOT_SUPPORTED (0A000), and so does a table without a primary key (it has no duplicate keys).
@@ -65,79 +67,54 @@ final class OnDuplicateKeyClause {
 
   /**
    * The clause at the end of {@code text}, an UPSERT or INSERT, blanked out; null when there is
-   * none (or the statement is of another kind).
+   * none (or the statement is of another kind). Classifies {@code text} itself.
    */
   static Found strip(String text) {
-    int verb = SqlScanning.skipSpaceAndComments(text, 0);
-    if (!startsWithWord(text, verb, "UPSERT") && !startsWithWord(text, verb, "INSERT")) {
-      return null;
-    }
-    int depth = 0;
-    int i = verb;
-    while (i < text.length()) {
-      char c = text.charAt(i);
-      if (c == '\'' || c == '"') {
-        i = SqlScanning.skipQuoted(text, i);
-      } else if (text.startsWith("--", i)) {
-        int nl = text.indexOf('\n', i);
-        i = nl < 0 ? text.length() : nl + 1;
-      } else if (text.startsWith("/*", i)) {
-        int end = text.indexOf("*/", i + 2);
-        i = end < 0 ? text.length() : end + 2;
-      } else if (c == '(') {
-        depth++;
-        i++;
-      } else if (c == ')') {
-        depth = Math.max(0, depth - 1);
-        i++;
-      } else if (Character.isLetter(c) && (i == 0 || !isWordPart(text.charAt(i - 1)))) {
-        if (depth == 0) {
-          Found found = clauseAt(text, i);
-          if (found != null) {
-            return found;
-          }
-        }
-        while (i < text.length() && isWordPart(text.charAt(i))) {
-          i++;
-        }
-      } else {
-        i++;
-      }
-    }
-    return null;
+    return strip(text, StatementClassifier.classify(text));
   }
 
-  /** The clause when {@code ON DUPLICATE KEY} starts at {@code start}, else null. */
-  private static Found clauseAt(String text, int start) {
-    int i = start;
-    for (String word : List.of("ON", "DUPLICATE", "KEY")) {
-      if (!startsWithWord(text, i, word)) {
-        return null;
-      }
-      i = SqlScanning.skipSpaceAndComments(text, i + word.length());
+  /**
+   * The clause {@link StatementClassifier} found in {@code statement} ({@link
+   * ClassifiedStatement#onDuplicateKey}) blanked out of {@code text}, the statement's text or a
+   * copy of it of the same length (its statement hint blanked); null when there is none.
+   *
+   * @throws CairnException SYNTAX_ERROR when neither UPDATE nor IGNORE follows ON DUPLICATE KEY, or
+   *     something follows IGNORE
+   */
+  static Found strip(String text, ClassifiedStatement statement) {
+    ClassifiedStatement.OnDuplicateKey clause = statement.onDuplicateKey().orElse(null);
+    if (clause == null) {
+      return null;
     }
-    String statement = text.substring(0, start) + blank(text.substring(start));
-    if (startsWithWord(text, i, "IGNORE")) {
-      int end = SqlScanning.skipSpaceAndComments(text, i + "IGNORE".length());
-      if (end < text.length()) {
+    int start = clause.start();
+    String blanked = text.substring(0, start) + blank(text.substring(start));
+    switch (clause.action()) {
+      case IGNORE -> {
+        int end = clause.actionEnd();
+        if (end < text.length()) {
+          throw new CairnException(
+              ErrorCode.SYNTAX_ERROR,
+              "Syntax error after ON DUPLICATE KEY IGNORE: expected the end of the statement,"
+                  + " found ["
+                  + text.substring(end)
+                  + "]");
+        }
+        return new Found(blanked, start, true, "");
+      }
+      case UPDATE -> {
+        int from = clause.actionEnd();
+        return new Found(
+            blanked, start, false, blank(text.substring(0, from)) + text.substring(from));
+      }
+      default -> {
+        int i = clause.actionStart();
         throw new CairnException(
             ErrorCode.SYNTAX_ERROR,
-            "Syntax error after ON DUPLICATE KEY IGNORE: expected the end of the statement, found ["
-                + text.substring(end)
+            "Syntax error after ON DUPLICATE KEY: expected [UPDATE] or [IGNORE], found ["
+                + (i < text.length() ? text.substring(i) : "the end of the statement")
                 + "]");
       }
-      return new Found(statement, start, true, "");
     }
-    if (startsWithWord(text, i, "UPDATE")) {
-      int from = i + "UPDATE".length();
-      return new Found(
-          statement, start, false, blank(text.substring(0, from)) + text.substring(from));
-    }
-    throw new CairnException(
-        ErrorCode.SYNTAX_ERROR,
-        "Syntax error after ON DUPLICATE KEY: expected [UPDATE] or [IGNORE], found ["
-            + (i < text.length() ? text.substring(i) : "the end of the statement")
-            + "]");
   }
 
   /**
@@ -286,17 +263,5 @@ final class OnDuplicateKeyClause {
       b.append(c == '\n' || c == '\r' ? c : ' ');
     }
     return b.toString();
-  }
-
-  private static boolean isWordPart(char c) {
-    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
-  }
-
-  private static boolean startsWithWord(String text, int at, String word) {
-    if (!text.regionMatches(true, at, word, 0, word.length())) {
-      return false;
-    }
-    int end = at + word.length();
-    return end == text.length() || !isWordPart(text.charAt(end));
   }
 }

@@ -10,7 +10,6 @@ import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.planner.plan.PlanNode;
-import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.sql.grammar.ClassifiedStatement;
 import java.util.ArrayList;
@@ -24,25 +23,17 @@ import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptListener;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
-import org.apache.calcite.plan.hep.HepProgram;
-import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.prepare.CalciteCatalogReader;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableModify;
-import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
@@ -50,7 +41,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
@@ -60,7 +50,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -74,20 +63,18 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.AbstractTypeCoercion;
-import org.apache.calcite.sql2rel.RelDecorrelator;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
-import org.apache.calcite.tools.RelBuilder;
 
 /**
  * The planning of one query or DML statement through Calcite: parse, validate against the catalog's
- * Calcite schema, convert to relational algebra, remove subqueries and decorrelate, trim unused
- * fields, push filters down with Hep rule programs, order joins, then convert to Cairn's physical
- * plan ({@link PhysicalPlanner}). Also evaluates constant expressions (SPLIT ON points) and plans
- * ON DUPLICATE KEY UPDATE's expressions. One instance per statement, used by one thread; {@link
- * CairnPlanner} is the facade that classifies the text and caches plans.
+ * Calcite schema and convert to relational algebra here; the rule phases in {@link
+ * LogicalOptimizer} (subqueries, decorrelation, trimming, filter pushdown, join order); then the
+ * physical plan ({@link PhysicalPlanner}, and {@link DmlTranslator} for a table modification). Also
+ * evaluates constant expressions (SPLIT ON points) and plans ON DUPLICATE KEY UPDATE's expressions.
+ * One instance per statement, used by one thread; {@link CairnPlanner} is the facade that
+ * classifies the text and caches plans.
  */
 final class QueryPlanner {
   private static final SqlOperatorTable OPERATORS =
@@ -108,50 +95,6 @@ final class QueryPlanner {
               SqlLibraryOperators.LENGTH,
               SqlLibraryOperators.BOOL_AND,
               SqlLibraryOperators.BOOL_OR));
-
-  // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
-  // versions, and a planner is shared by every connection of a database.
-  private static HepProgram subqueryProgram() {
-    return new HepProgramBuilder()
-        .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
-        .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
-        .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
-        .build();
-  }
-
-  private static HepProgram windowProgram() {
-    return new HepProgramBuilder()
-        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
-        .build();
-  }
-
-  /**
-   * Join order: inner joins are collected into multi-joins and reordered so that every join has a
-   * join condition where the query allows (no cross products from the FROM order, TPC-H Q8/Q9).
-   */
-  private static HepProgram joinOrderProgram() {
-    return new HepProgramBuilder()
-        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-        .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-        .build();
-  }
-
-  private static HepProgram pushdownProgram() {
-    return new HepProgramBuilder()
-        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-        .addRuleCollection(
-            List.of(
-                CoreRules.FILTER_INTO_JOIN,
-                CoreRules.JOIN_CONDITION_PUSH,
-                CoreRules.FILTER_PROJECT_TRANSPOSE,
-                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
-                CoreRules.FILTER_SET_OP_TRANSPOSE,
-                CoreRules.FILTER_MERGE,
-                CoreRules.PROJECT_MERGE,
-                CoreRules.PROJECT_REMOVE))
-        .build();
-  }
 
   private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(CairnTypeSystem.INSTANCE);
   private final CalciteCatalogReader reader;
@@ -188,7 +131,7 @@ final class QueryPlanner {
                 .withCallRewrite(false),
             cancel);
     RexBuilder rexBuilder = new CairnRexBuilder(typeFactory);
-    HepPlanner planner = new HepPlanner(subqueryProgram());
+    HepPlanner planner = new HepPlanner(LogicalOptimizer.subqueryProgram());
     planner.setExecutor(new CairnRexExecutor());
     cluster = RelOptCluster.create(planner, rexBuilder);
     cluster.setMetadataQuerySupplier(
@@ -209,11 +152,12 @@ final class QueryPlanner {
       statementHints = Hints.statementHints(hint.get().names(), warnings);
     }
     int rewritable = text.length();
-    OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text);
+    OnDuplicateKeyClause.Found onDuplicateKey = OnDuplicateKeyClause.strip(text, statement);
     if (onDuplicateKey != null) {
       text = onDuplicateKey.statement();
       rewritable = onDuplicateKey.start();
     }
+    StatementDepth.checkParentheses(statement, rewritable);
     SqlNode parsed = parse(text, statement.rewritten(text, rewritable));
     PlanningThreads.check(cancel);
     rejectDynamicColumns(parsed);
@@ -241,7 +185,7 @@ final class QueryPlanner {
                 .withTrimUnusedFields(false));
     RelRoot root = converter.convertQuery(validated, false, true);
     PlanningThreads.check(cancel);
-    RelNode rel = optimize(root.rel);
+    RelNode rel = new LogicalOptimizer(cluster, reader, validator, cancel).optimize(root.rel);
     PlanningThreads.check(cancel);
     for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
       uses.read.add(PhysicalPlanner.descriptor(table));
@@ -249,7 +193,8 @@ final class QueryPlanner {
     PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder(), statementHints);
     SqlKind kind = validated.getKind();
     if (rel instanceof TableModify modify) {
-      StatementPlan plan = dml(modify, validated, physical, parameterTypes);
+      StatementPlan plan =
+          DmlTranslator.translate(modify, validated, physical, parameterTypes, uses);
       return onDuplicateKey == null
           ? plan
           : OnDuplicateKeyClause.apply(
@@ -510,16 +455,17 @@ final class QueryPlanner {
     }
   }
 
+  /** Parses one of the planner's own statements (no user text: nothing to rewrite or to count). */
   private SqlNode parse(String text) {
     return parse(text, text);
   }
 
   /**
    * Parses {@code forCalcite}, {@code text} rewritten for Calcite's parser ({@link
-   * ClassifiedStatement#rewritten}); depth and error words are judged on {@code text}.
+   * ClassifiedStatement#rewritten}); error words are judged on {@code text}. The caller checked the
+   * parentheses' depth ({@link StatementDepth#checkParentheses}) where the text is the user's.
    */
   private SqlNode parse(String text, String forCalcite) {
-    StatementDepth.checkParentheses(text);
     SqlNode parsed;
     try {
       parsed = SqlParser.create(forCalcite, CairnPlanner.PARSER_CONFIG).parseStmt();
@@ -528,68 +474,6 @@ final class QueryPlanner {
     }
     StatementDepth.checkExpressions(parsed);
     return parsed;
-  }
-
-  /** A Hep planner running {@code program} that stops when the statement is cancelled. */
-  private HepPlanner hep(HepProgram program) {
-    HepPlanner planner = new HepPlanner(program);
-    planner.addListener(new CancelListener(cancel));
-    return planner;
-  }
-
-  private RelNode optimize(RelNode rel) {
-    HepPlanner subqueries = hep(subqueryProgram());
-    subqueries.setRoot(rel);
-    RelNode result = subqueries.findBestExp();
-    RelBuilder relBuilder =
-        RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
-    result = RelDecorrelator.decorrelateQuery(result, relBuilder);
-    result = new RelFieldTrimmer(validator, relBuilder).trim(result);
-    PlanningThreads.check(cancel);
-    HepPlanner windows = hep(windowProgram());
-    windows.setRoot(result);
-    result = windows.findBestExp();
-    result = pullOrFactors(result);
-    HepPlanner pushdown = hep(pushdownProgram());
-    pushdown.setRoot(result);
-    result = pushdown.findBestExp();
-    HepPlanner joins = hep(joinOrderProgram());
-    joins.setRoot(result);
-    result = joins.findBestExp();
-    HepPlanner again = hep(pushdownProgram());
-    again.setRoot(result);
-    return again.findBestExp();
-  }
-
-  /**
-   * Pulls factors common to every branch of an OR out of filter and join conditions: {@code (a = b
-   * AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}, so the equality can become a join
-   * key (TPC-H Q19) or a key range.
-   */
-  private RelNode pullOrFactors(RelNode rel) {
-    RexBuilder rexBuilder = cluster.getRexBuilder();
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode node = super.visit(other);
-            if (node instanceof LogicalFilter filter) {
-              RexNode pulled = RexUtil.pullFactors(rexBuilder, filter.getCondition());
-              return filter.copy(filter.getTraitSet(), filter.getInput(), pulled);
-            }
-            if (node instanceof LogicalJoin join) {
-              RexNode pulled = RexUtil.pullFactors(rexBuilder, join.getCondition());
-              return join.copy(
-                  join.getTraitSet(),
-                  pulled,
-                  join.getLeft(),
-                  join.getRight(),
-                  join.getJoinType(),
-                  join.isSemiJoinDone());
-            }
-            return node;
-          }
-        });
   }
 
   /** Applies RelRoot's field mapping (ORDER BY on unselected columns adds hidden fields). */
@@ -626,103 +510,6 @@ final class QueryPlanner {
               f.getName(), columnName, schemaName, tableName, Types.toDataType(f.getType())));
     }
     return columns;
-  }
-
-  private StatementPlan dml(
-      TableModify modify, SqlNode validated, PhysicalPlanner physical, List<DataType> params) {
-    TableDescriptor table = PhysicalPlanner.descriptor(modify.getTable());
-    uses.written.add(table);
-    PlanNode source = physical.convert(modify.getInput());
-    int width = table.columns().size();
-    switch (modify.getOperation()) {
-      case INSERT -> {
-        SqlInsert insert = (SqlInsert) validated;
-        List<Integer> targets = new ArrayList<>();
-        if (insert.getTargetColumnList() == null || insert.getTargetColumnList().isEmpty()) {
-          for (int i = 0; i < width; i++) {
-            targets.add(i);
-          }
-        } else {
-          for (SqlNode n : insert.getTargetColumnList()) {
-            String name = ((SqlIdentifier) n).names.get(((SqlIdentifier) n).names.size() - 1);
-            targets.add(
-                table
-                    .columnIndex(name)
-                    .orElseThrow(
-                        () ->
-                            new CairnException(
-                                ErrorCode.COLUMN_NOT_FOUND,
-                                "Column ["
-                                    + name
-                                    + "] not found in ["
-                                    + table.qualifiedName()
-                                    + "]")));
-          }
-          source = select(source, targets);
-        }
-        source = Assignments.stripCasts(source, table, targets);
-        return new StatementPlan.Upsert(table, source, targets, !insert.isUpsert(), params);
-      }
-      case DELETE -> {
-        if (!(validated instanceof SqlDelete)) {
-          throw CairnException.internal("DELETE expected");
-        }
-        if (table.hiddenRowId()) {
-          source = rowKeySource(source, table);
-        }
-        return new StatementPlan.Delete(table, source, params);
-      }
-      case UPDATE -> {
-        SqlUpdate update = (SqlUpdate) validated;
-        List<String> updated = modify.getUpdateColumnList();
-        List<Expr> exprs = new ArrayList<>();
-        List<DataType> types = source.outputTypes();
-        for (int i = 0; i < width; i++) {
-          String name = table.columns().get(i).name();
-          int j = updated == null ? -1 : updated.indexOf(name);
-          if (j >= 0 && table.isPrimaryKeyColumn(i)) {
-            throw new CairnException(
-                ErrorCode.NOT_SUPPORTED,
-                "UPDATE of primary key column ["
-                    + name
-                    + "] is not supported; use DELETE and UPSERT");
-          }
-          int from = j >= 0 ? width + j : i;
-          if (j >= 0) { // store assignment checks SET values (no silent CAST truncation)
-            source = Assignments.stripAt(source, from, table.columns().get(i).type());
-          }
-          exprs.add(new Expr.ColumnRef(from, types.get(from)));
-        }
-        if (table.hiddenRowId()) {
-          throw new CairnException(
-              ErrorCode.NOT_SUPPORTED,
-              "UPDATE of a table without a primary key is not supported yet (table ["
-                  + update.getTargetTable()
-                  + "])");
-        }
-        PlanNode rows = select(source, exprs);
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < width; i++) {
-          all.add(i);
-        }
-        return new StatementPlan.Upsert(table, rows, all, false, params);
-      }
-      default ->
-          throw new CairnException(
-              ErrorCode.NOT_SUPPORTED, "[" + modify.getOperation() + "] is not supported");
-    }
-  }
-
-  private static PlanNode select(PlanNode source, List<?> columnsOrExprs) {
-    List<Expr> exprs = new ArrayList<>();
-    for (Object o : columnsOrExprs) {
-      if (o instanceof Integer i) {
-        exprs.add(new Expr.ColumnRef(i, source.outputTypes().get(i)));
-      } else {
-        exprs.add((Expr) o);
-      }
-    }
-    return Exprs.project(source, exprs);
   }
 
   /** A converter of this planning's validated statements to relational algebra. */
@@ -768,19 +555,6 @@ final class QueryPlanner {
       CairnException error = Errors.validation(e);
       throw new CairnException(error.errorCode(), what + ": " + error.getMessage(), e);
     }
-  }
-
-  private static PlanNode rowKeySource(PlanNode source, TableDescriptor table) {
-    if (!(source instanceof ScanNode scan)) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED,
-          "DELETE with a subquery or join on a table without a primary key is not supported yet"
-              + " (table ["
-              + table.qualifiedName()
-              + "])");
-    }
-    Expr key = new Expr.ColumnRef(table.columns().size(), DataType.VARBINARY.withNullable(false));
-    return scan.withProjection(List.of(key));
   }
 
   /**
@@ -850,31 +624,5 @@ final class QueryPlanner {
     }
     return new IllegalStateException(
         "Converting an expression failed: " + PlanningThreads.bounded(String.valueOf(t)), t);
-  }
-
-  /** Stops a Hep planner's rule loop when the statement is cancelled. */
-  private static final class CancelListener implements RelOptListener {
-    private final AtomicBoolean cancel;
-
-    CancelListener(AtomicBoolean cancel) {
-      this.cancel = cancel;
-    }
-
-    @Override
-    public void ruleAttempted(RuleAttemptedEvent event) {
-      PlanningThreads.check(cancel);
-    }
-
-    @Override
-    public void relEquivalenceFound(RelEquivalenceEvent event) {}
-
-    @Override
-    public void ruleProductionSucceeded(RuleProductionEvent event) {}
-
-    @Override
-    public void relDiscarded(RelDiscardedEvent event) {}
-
-    @Override
-    public void relChosen(RelChosenEvent event) {}
   }
 }

@@ -2,6 +2,8 @@ package io.cairn.planner;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.sql.grammar.ClassifiedStatement;
+import io.cairn.sql.grammar.StatementClassifier;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumSet;
@@ -12,12 +14,13 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 
 /**
- * Rejects statements nested too deeply before the expensive work on them: parentheses are counted
- * in the text before parsing (Calcite's parser recurses, and looks ahead, per level), and the
- * expressions' nesting in the parse tree before validation (which recurses per level, and spent
- * seconds on a few thousand levels to fail in the end). Both limits are {@link
- * RexToExpr#MAX_DEPTH}, the depth an expression may have to run; past them STATEMENT_TOO_COMPLEX
- * (54001) at once. The parse tree's walk is iterative: it never exhausts a stack.
+ * Rejects statements nested too deeply before the expensive work on them: parentheses before
+ * parsing (Calcite's parser recurses, and looks ahead, per level), counted by {@link
+ * StatementClassifier} in its one walk over the statement's tokens, and the expressions' nesting in
+ * the parse tree before validation (which recurses per level, and spent seconds on a few thousand
+ * levels to fail in the end). Both limits are {@link RexToExpr#MAX_DEPTH}, the depth an expression
+ * may have to run; past them STATEMENT_TOO_COMPLEX (54001) at once. The parse tree's walk is
+ * iterative: it never exhausts a stack.
  */
 final class StatementDepth {
   /**
@@ -46,35 +49,13 @@ final class StatementDepth {
 
   private StatementDepth() {}
 
-  /** Throws STATEMENT_TOO_COMPLEX when parentheses outside quotes and comments nest too deeply. */
-  static void checkParentheses(String sql) {
-    int depth = 0;
-    int i = 0;
-    int n = sql.length();
-    while (i < n) {
-      char c = sql.charAt(i);
-      if (c == '\'' || c == '"') {
-        i = SqlScanning.skipQuoted(sql, i);
-        continue;
-      }
-      if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? n : end + 1;
-        continue;
-      }
-      if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
-        continue;
-      }
-      if (c == '(') {
-        if (++depth > RexToExpr.MAX_DEPTH) {
-          throw tooDeep("parentheses");
-        }
-      } else if (c == ')') {
-        depth = Math.max(0, depth - 1);
-      }
-      i++;
+  /**
+   * Throws STATEMENT_TOO_COMPLEX when parentheses outside quotes and comments nest too deeply
+   * before offset {@code limit} of {@code statement} (as {@link StatementClassifier} counted them).
+   */
+  static void checkParentheses(ClassifiedStatement statement, int limit) {
+    if (statement.nestsDeeperThan(RexToExpr.MAX_DEPTH, limit)) {
+      throw tooDeep("parentheses");
     }
   }
 

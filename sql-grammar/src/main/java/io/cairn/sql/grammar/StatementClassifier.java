@@ -2,7 +2,9 @@ package io.cairn.sql.grammar;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.sql.grammar.ClassifiedStatement.Action;
 import io.cairn.sql.grammar.ClassifiedStatement.Kind;
+import io.cairn.sql.grammar.ClassifiedStatement.OnDuplicateKey;
 import io.cairn.sql.grammar.ClassifiedStatement.StatementHint;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,9 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * ({@link ClassifiedStatement}): Cairn's own DDL and dialect statements (parsed by {@link
  * CairnSqlParser}), statements recognised but not supported, EXPLAIN with the offset of the
  * statement it explains, DML with Phoenix's statement hint, and queries; for the text that goes to
- * Calcite, it also finds where hint items need commas and which {@code SYSTEM} names need quotes.
+ * Calcite, it also finds where hint items need commas, which {@code SYSTEM} names need quotes,
+ * Phoenix's {@code ON DUPLICATE KEY} clause of an UPSERT and how deeply parentheses nest, all in
+ * one walk over the tokens.
  *
  * <p>Comments and quotes are the lexer's: a {@code /*+ ... *}{@code /} hint is one bracketed
  * comment token, never nested (the first {@code *}{@code /} ends it, as in Calcite). An
@@ -122,16 +126,29 @@ public final class StatementClassifier {
     boolean dml = verb < cut && DML_VERBS.stream().anyMatch(v -> isWord(tokens.get(verb), v));
     // Phoenix's statement hint follows a verb that only space precedes
     StatementHint hint = dml && skipSpace(first) == verb ? statementHint(verb, base) : null;
+    boolean upsert = dml && (isWordAt(verb, base, "UPSERT") || isWordAt(verb, base, "INSERT"));
     List<Integer> commas = new ArrayList<>();
     List<Integer> systemNames = new ArrayList<>();
+    List<Integer> nesting = new ArrayList<>();
+    int depth = 0;
+    OnDuplicateKey onDuplicateKey = null;
     for (int i = first; i < cut; i++) {
       Token token = tokens.get(i);
-      if (isHintComment(token)) {
+      int type = token.getType();
+      if (type == CairnSqlBaseLexer.LPAREN) {
+        if (++depth > nesting.size()) {
+          nesting.add(token.getStartIndex() - base);
+        }
+      } else if (type == CairnSqlBaseLexer.RPAREN) {
+        depth = Math.max(0, depth - 1);
+      } else if (isHintComment(token)) {
         if (hint == null || token.getStartIndex() - base != hint.start()) {
           hintCommas(token, base, commas);
         }
       } else if (isSystemSchema(i)) {
         systemNames.add(token.getStartIndex() - base);
+      } else if (upsert && onDuplicateKey == null && depth == 0 && i > verb) {
+        onDuplicateKey = onDuplicateKeyAt(i, base);
       }
     }
     return new ClassifiedStatement(
@@ -142,7 +159,62 @@ public final class StatementClassifier {
         Optional.empty(),
         Optional.ofNullable(hint),
         commas,
-        systemNames);
+        systemNames,
+        Optional.ofNullable(onDuplicateKey),
+        nesting);
+  }
+
+  // ---- Phoenix's ON DUPLICATE KEY clause (words as a hand-written scan reads them: see isWordAt)
+
+  /** The clause when token {@code i} is the ON of {@code ON DUPLICATE KEY}, else null. */
+  private OnDuplicateKey onDuplicateKeyAt(int i, int base) {
+    if (!isWordAt(i, base, "ON")) {
+      return null;
+    }
+    int duplicate = skipSpaceAndComments(i + 1);
+    if (!isWordAt(duplicate, base, "DUPLICATE")) {
+      return null;
+    }
+    int key = skipSpaceAndComments(duplicate + 1);
+    if (!isWordAt(key, base, "KEY")) {
+      return null;
+    }
+    int start = offset(i) - base;
+    int action = skipSpaceAndComments(key + 1);
+    int actionStart = offset(action) - base;
+    if (isWordAt(action, base, "IGNORE")) {
+      int end = offset(skipSpaceAndComments(action + 1)) - base;
+      return new OnDuplicateKey(start, Action.IGNORE, actionStart, end);
+    }
+    if (isWordAt(action, base, "UPDATE")) {
+      int end = tokens.get(action).getStopIndex() + 1 - base;
+      return new OnDuplicateKey(start, Action.UPDATE, actionStart, end);
+    }
+    return new OnDuplicateKey(start, Action.MISSING, actionStart, actionStart);
+  }
+
+  /**
+   * Whether token {@code i} (before the cut) is the word {@code word} (any case, as {@link
+   * String#regionMatches(boolean, int, String, int, int)} compares) standing alone: neither the
+   * character before it (within the statement starting at {@code base}) nor the one after it
+   * continues a word (a letter, digit, {@code _} or {@code $} in Java's sense, which is wider than
+   * the lexer's: {@code 1ON} is no ON).
+   */
+  private boolean isWordAt(int i, int base, String word) {
+    if (i >= cut) {
+      return false;
+    }
+    Token token = tokens.get(i);
+    int start = token.getStartIndex();
+    int end = token.getStopIndex() + 1;
+    return end - start == word.length()
+        && text.regionMatches(true, start, word, 0, word.length())
+        && (start == base || !isWordPart(text.charAt(start - 1)))
+        && (end == text.length() || !isWordPart(text.charAt(end)));
+  }
+
+  private static boolean isWordPart(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
   }
 
   // ---- the grammar's statements (on the raw tokens: its parser reports unterminated ones)
@@ -386,7 +458,7 @@ public final class StatementClassifier {
    * The index after the quoted text starting at {@code start} (a string, a quoted name; doubled
    * quotes escape), or the text's length when it is not closed.
    */
-  public static int skipQuoted(String text, int start) {
+  private static int skipQuoted(String text, int start) {
     char quote = text.charAt(start);
     int i = start + 1;
     while (i < text.length()) {

@@ -2,7 +2,10 @@ package io.cairn.sql.grammar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.sql.grammar.ClassifiedStatement.Action;
 import io.cairn.sql.grammar.ClassifiedStatement.Kind;
+import io.cairn.sql.grammar.ClassifiedStatement.OnDuplicateKey;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TestStatementClassifier {
@@ -138,5 +141,100 @@ class TestStatementClassifier {
   void anUnterminatedHintAfterExplainIsTheBody() {
     assertThat(classify("EXPLAIN /*+ never closed").explained().orElseThrow().text())
         .isEqualTo("/*+ never closed");
+  }
+
+  @Test
+  void onDuplicateKeyClauseOfAnUpsert() {
+    String sql = "UPSERT INTO T (A, B) VALUES (1, 2)\n  on /* c */ DUPLICATE\tkey UPDATE B = B + 1";
+    OnDuplicateKey clause = classify(sql).onDuplicateKey().orElseThrow();
+    assertThat(clause.start()).isEqualTo(sql.indexOf("on"));
+    assertThat(clause.action()).isEqualTo(Action.UPDATE);
+    assertThat(clause.actionStart()).isEqualTo(sql.indexOf("UPDATE"));
+    assertThat(sql.substring(clause.actionEnd())).isEqualTo(" B = B + 1");
+
+    String ignore = "insert into t values (1) ON DUPLICATE KEY IGNORE -- done\n";
+    OnDuplicateKey ignored = classify(ignore).onDuplicateKey().orElseThrow();
+    assertThat(ignored.action()).isEqualTo(Action.IGNORE);
+    assertThat(ignored.actionStart()).isEqualTo(ignore.indexOf("IGNORE"));
+    assertThat(ignored.actionEnd()).isEqualTo(ignore.length()); // space and comments skipped
+    String more = "UPSERT INTO T VALUES (1) ON DUPLICATE KEY IGNORE /*+ x */ 1";
+    assertThat(classify(more).onDuplicateKey().orElseThrow().actionEnd())
+        .isEqualTo(more.indexOf("/*+")); // a hint is no comment to skip
+
+    String missing = "UPSERT INTO T VALUES (1) ON DUPLICATE KEY DO NOTHING";
+    OnDuplicateKey neither = classify(missing).onDuplicateKey().orElseThrow();
+    assertThat(neither.action()).isEqualTo(Action.MISSING);
+    assertThat(neither.actionStart())
+        .isEqualTo(missing.indexOf("DO"))
+        .isEqualTo(neither.actionEnd());
+    String atTheEnd = "UPSERT INTO T VALUES (1) ON DUPLICATE KEY /* never closed";
+    assertThat(classify(atTheEnd).onDuplicateKey().orElseThrow().actionStart())
+        .isEqualTo(atTheEnd.length());
+
+    // the first ON at the top level that reads ON DUPLICATE KEY
+    String join = "UPSERT INTO T SELECT * FROM A JOIN B ON A.X = B.X ON DUPLICATE KEY IGNORE";
+    assertThat(classify(join).onDuplicateKey().orElseThrow().start())
+        .isEqualTo(join.lastIndexOf("ON"));
+    // offsets of an explained statement are its own
+    ClassifiedStatement explained =
+        classify("EXPLAIN UPSERT INTO T VALUES (1) ON DUPLICATE KEY IGNORE")
+            .explained()
+            .orElseThrow();
+    assertThat(explained.onDuplicateKey().orElseThrow().start())
+        .isEqualTo(explained.text().indexOf("ON"));
+  }
+
+  @Test
+  void onDuplicateKeyInLiteralsCommentsAndParenthesesDoesNotCount() {
+    for (String sql :
+        List.of(
+            "UPSERT INTO T VALUES (1, 'ON DUPLICATE KEY IGNORE')",
+            "UPSERT INTO \"ON DUPLICATE KEY\" VALUES (1)",
+            "UPSERT INTO T VALUES (1) -- ON DUPLICATE KEY IGNORE\n",
+            "UPSERT INTO T VALUES (1) /* ON DUPLICATE KEY IGNORE */",
+            "UPSERT INTO T VALUES (1) /*+ ON DUPLICATE KEY IGNORE */",
+            "UPSERT INTO T VALUES (1) 'never closed ON DUPLICATE KEY IGNORE",
+            "UPSERT INTO T VALUES (1) /* never closed ON DUPLICATE KEY IGNORE",
+            "UPSERT INTO T SELECT * FROM (SELECT 1 ON DUPLICATE KEY IGNORE)",
+            "UPSERT INTO T VALUES (1) ON /*+ x */ DUPLICATE KEY IGNORE",
+            "UPSERT INTO T VALUES (1) $ON DUPLICATE KEY IGNORE",
+            "UPSERT INTO T VALUES (1) 1ON DUPLICATE KEY IGNORE",
+            "UPSERT INTO T VALUES (1) ON DUPLICATE KEYS IGNORE",
+            "SELECT 1 ON DUPLICATE KEY IGNORE",
+            "DELETE FROM T ON DUPLICATE KEY IGNORE",
+            "/*+ x */ UPSERT INTO T VALUES (1) ON DUPLICATE KEY IGNORE")) {
+      assertThat(classify(sql).onDuplicateKey()).as(sql).isEmpty();
+    }
+    // Calcite's lexer ends a -- comment at a carriage return too, and so does the classifier
+    assertThat(classify("UPSERT INTO T VALUES (1) -- c\rON DUPLICATE KEY IGNORE").onDuplicateKey())
+        .isPresent();
+  }
+
+  @Test
+  void nestingOfParentheses() {
+    String sql = "SELECT (1 + (2)) * ((((3)))) FROM T";
+    ClassifiedStatement c = classify(sql);
+    // where each level is first reached
+    assertThat(c.nesting()).containsExactly(7, 12, 21, 22);
+    assertThat(c.nestsDeeperThan(3, sql.length())).isTrue();
+    assertThat(c.nestsDeeperThan(4, sql.length())).isFalse();
+    assertThat(c.nestsDeeperThan(3, 22)).isFalse(); // the fourth level starts at 22
+    assertThat(c.nestsDeeperThan(3, 23)).isTrue();
+
+    // parentheses in strings, quoted names, comments and hints do not count; a stray ) closes
+    // nothing; an unterminated string or comment runs to the end
+    String quoted =
+        "SELECT /*+ A((( */ '(((', \"(((\" -- (((\n FROM T WHERE )) (X) /* (( */ (('(((";
+    assertThat(classify(quoted).nesting())
+        .containsExactly(quoted.indexOf("(X)"), quoted.lastIndexOf("(('") + 1);
+    String comment = "SELECT (1) /* ((( never closed";
+    assertThat(classify(comment).nesting()).containsExactly(7);
+
+    // DML too, with offsets into an explained statement's own text
+    ClassifiedStatement explained =
+        classify("EXPLAIN DELETE FROM T WHERE ((A))").explained().orElseThrow();
+    assertThat(explained.nesting()).containsExactly(20, 21);
+    // not counted for Cairn's own statements
+    assertThat(classify("CREATE TABLE T (A INTEGER PRIMARY KEY)").nesting()).isEmpty();
   }
 }

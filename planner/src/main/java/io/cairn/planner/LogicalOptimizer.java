@@ -1,0 +1,181 @@
+package io.cairn.planner;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptListener;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * The rule phases of {@link QueryPlanner}, between the conversion to relational algebra and the
+ * physical plan ({@link PhysicalPlanner}): subqueries removed and decorrelated, unused fields
+ * trimmed, windows split out of projections, common factors pulled out of ORs, filters pushed down
+ * with Hep rule programs, inner joins ordered, and filters pushed down again. Every Hep planner
+ * stops when the statement is cancelled. One instance per statement, used by one thread.
+ */
+final class LogicalOptimizer {
+  // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
+  // versions, and a planner is shared by every connection of a database.
+  static HepProgram subqueryProgram() {
+    return new HepProgramBuilder()
+        .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
+        .build();
+  }
+
+  private static HepProgram windowProgram() {
+    return new HepProgramBuilder()
+        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+        .build();
+  }
+
+  /**
+   * Join order: inner joins are collected into multi-joins and reordered so that every join has a
+   * join condition where the query allows (no cross products from the FROM order, TPC-H Q8/Q9).
+   */
+  private static HepProgram joinOrderProgram() {
+    return new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+        .build();
+  }
+
+  private static HepProgram pushdownProgram() {
+    return new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleCollection(
+            List.of(
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                CoreRules.FILTER_SET_OP_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE))
+        .build();
+  }
+
+  private final RelOptCluster cluster;
+  private final CalciteCatalogReader reader;
+  private final SqlValidator validator;
+  private final AtomicBoolean cancel;
+
+  LogicalOptimizer(
+      RelOptCluster cluster,
+      CalciteCatalogReader reader,
+      SqlValidator validator,
+      AtomicBoolean cancel) {
+    this.cluster = cluster;
+    this.reader = reader;
+    this.validator = validator;
+    this.cancel = cancel;
+  }
+
+  /** A Hep planner running {@code program} that stops when the statement is cancelled. */
+  private HepPlanner hep(HepProgram program) {
+    HepPlanner planner = new HepPlanner(program);
+    planner.addListener(new CancelListener(cancel));
+    return planner;
+  }
+
+  /** {@code rel}, converted from a validated statement, through every rule phase in order. */
+  RelNode optimize(RelNode rel) {
+    HepPlanner subqueries = hep(subqueryProgram());
+    subqueries.setRoot(rel);
+    RelNode result = subqueries.findBestExp();
+    RelBuilder relBuilder =
+        RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
+    result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+    result = new RelFieldTrimmer(validator, relBuilder).trim(result);
+    PlanningThreads.check(cancel);
+    HepPlanner windows = hep(windowProgram());
+    windows.setRoot(result);
+    result = windows.findBestExp();
+    result = pullOrFactors(result);
+    HepPlanner pushdown = hep(pushdownProgram());
+    pushdown.setRoot(result);
+    result = pushdown.findBestExp();
+    HepPlanner joins = hep(joinOrderProgram());
+    joins.setRoot(result);
+    result = joins.findBestExp();
+    HepPlanner again = hep(pushdownProgram());
+    again.setRoot(result);
+    return again.findBestExp();
+  }
+
+  /**
+   * Pulls factors common to every branch of an OR out of filter and join conditions: {@code (a = b
+   * AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}, so the equality can become a join
+   * key (TPC-H Q19) or a key range.
+   */
+  private RelNode pullOrFactors(RelNode rel) {
+    RexBuilder rexBuilder = cluster.getRexBuilder();
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (node instanceof LogicalFilter filter) {
+              RexNode pulled = RexUtil.pullFactors(rexBuilder, filter.getCondition());
+              return filter.copy(filter.getTraitSet(), filter.getInput(), pulled);
+            }
+            if (node instanceof LogicalJoin join) {
+              RexNode pulled = RexUtil.pullFactors(rexBuilder, join.getCondition());
+              return join.copy(
+                  join.getTraitSet(),
+                  pulled,
+                  join.getLeft(),
+                  join.getRight(),
+                  join.getJoinType(),
+                  join.isSemiJoinDone());
+            }
+            return node;
+          }
+        });
+  }
+
+  /** Stops a Hep planner's rule loop when the statement is cancelled. */
+  private static final class CancelListener implements RelOptListener {
+    private final AtomicBoolean cancel;
+
+    CancelListener(AtomicBoolean cancel) {
+      this.cancel = cancel;
+    }
+
+    @Override
+    public void ruleAttempted(RuleAttemptedEvent event) {
+      PlanningThreads.check(cancel);
+    }
+
+    @Override
+    public void relEquivalenceFound(RelEquivalenceEvent event) {}
+
+    @Override
+    public void ruleProductionSucceeded(RuleProductionEvent event) {}
+
+    @Override
+    public void relDiscarded(RelDiscardedEvent event) {}
+
+    @Override
+    public void relChosen(RelChosenEvent event) {}
+  }
+}
