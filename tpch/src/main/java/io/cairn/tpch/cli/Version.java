@@ -3,8 +3,9 @@ package io.cairn.tpch.cli;
 import picocli.CommandLine;
 
 /**
- * {@code -V} of every command: the version the driver was built as. A file of its own, so that the
- * commands naming it as their version provider do not import {@link CairnTool}, which imports them.
+ * {@code -V} of every command: the version the driver was built as. Here, below the commands, so
+ * that the commands naming it as their version provider do not use {@code io.cairn.tpch.CairnTool},
+ * which registers them.
  */
 public final class Version implements CommandLine.IVersionProvider {
   @Override

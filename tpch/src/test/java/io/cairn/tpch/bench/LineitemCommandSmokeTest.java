@@ -3,7 +3,7 @@ package io.cairn.tpch.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cairn.tpch.cli.CairnTool;
+import io.cairn.tpch.CairnTool;
 import io.cairn.tpch.report.JsonReport;
 import java.io.File;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.cairn.tpch.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.core.SuppressForbidden;
-import io.cairn.tpch.cli.CairnTool;
+import io.cairn.tpch.CairnTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

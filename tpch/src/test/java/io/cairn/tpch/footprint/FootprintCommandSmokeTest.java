@@ -2,7 +2,7 @@ package io.cairn.tpch.footprint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.tpch.cli.CairnTool;
+import io.cairn.tpch.CairnTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.cairn.tpch.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cairn.tpch.cli.CairnTool;
+import io.cairn.tpch.CairnTool;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package io.cairn.tpch.pe;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cairn.tpch.cli.CairnTool;
+import io.cairn.tpch.CairnTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;

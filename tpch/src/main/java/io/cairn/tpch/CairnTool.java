@@ -1,8 +1,9 @@
-package io.cairn.tpch.cli;
+package io.cairn.tpch;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.tpch.bench.LineitemCommand;
 import io.cairn.tpch.cache.CacheCommand;
+import io.cairn.tpch.cli.Version;
 import io.cairn.tpch.footprint.FootprintCommand;
 import io.cairn.tpch.load.LoadCommand;
 import io.cairn.tpch.pe.PeCommand;
