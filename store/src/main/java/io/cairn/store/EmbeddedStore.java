@@ -13,11 +13,9 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
 import io.cairn.store.cache.BlockCacheStats;
-import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.BufferPoolStats;
 import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.ReadContext;
-import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.stats.RegionStatistics;
@@ -25,32 +23,23 @@ import io.cairn.store.stats.StatisticsTable;
 import io.cairn.store.table.CompactionLog;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.TableManifest;
-import io.cairn.store.wal.WalConfig;
 import io.cairn.store.wal.WalEdit;
 import io.cairn.store.wal.WalRecord;
 import io.cairn.store.wal.WalReplay;
 import io.cairn.store.wal.WriteAheadLog;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,25 +54,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedStore implements KvStore {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStore.class);
-  public static final String STORE_MANIFEST = "store.manifest";
-  static final String LOCK_FILE = "LOCK";
-  static final String STORE_MAGIC = "cairn-store";
-  static final int STORE_VERSION = 1;
 
-  /**
-   * The store manifest's line saying the log keeps a marker (wal/wal.marker) that the open checks:
-   * written by every Cairn that writes the marker; missing in older stores.
-   */
-  static final String WAL_MARKER_LINE = "wal-marker 1";
+  /** The store manifest's file name ({@link StoreDirectory} owns the names). */
+  public static final String STORE_MANIFEST = StoreDirectory.STORE_MANIFEST;
+
+  static final String LOCK_FILE = StoreDirectory.LOCK_FILE;
 
   private final String name;
-  private final Path dir;
+  private final StoreDirectory directory;
   private final StoreConfig config;
 
   /** What this JVM's scans of the store may hold (a network server's scans bring their own). */
   private final MemoryPool queryMemory;
 
-  private final FileChannel lockChannel;
   private final WriteAheadLog wal;
   private final String storeId;
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
@@ -135,55 +118,45 @@ public final class EmbeddedStore implements KvStore {
   /** A new, empty in-memory store. */
   public EmbeddedStore(String name) {
     this.name = requireNonNull(name, "name is null");
-    this.dir = null;
+    this.directory = StoreDirectory.inMemory(name);
     this.config = StoreConfig.defaults();
     this.queryMemory = config.newQueryMemory(name);
-    this.lockChannel = null;
-    this.wal = null;
-    this.storeId = UUID.randomUUID().toString();
+    this.wal = directory.openLog(config);
+    StoreManifest manifest = directory.openOrCreateManifest();
+    this.storeId = manifest.storeId();
     this.flusher = null;
     this.compactor = null;
-    this.mvcc = new Mvcc(0, config.snapshotMaxAgeMillis());
-    this.timeIndex = TimeIndex.empty();
-    this.nextTableId = 1;
-    this.readContext = ReadContext.uncached();
-    this.metrics = null;
-    this.salvage = null;
+    this.mvcc = new Mvcc(manifest.lastSequenceId(), config.snapshotMaxAgeMillis());
+    this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
+    this.nextTableId = manifest.nextTableId();
+    this.readContext = directory.newReadContext(config);
+    this.metrics = directory.newMetrics(readContext);
+    this.salvage = directory.newSalvage(config);
     this.salvageReport = SalvageReport.NONE;
   }
 
-  private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
+  private EmbeddedStore(Path dir, StoreConfig config, StoreDirectory directory) {
     this.name = dir.toString();
-    this.dir = dir;
+    this.directory = directory;
     this.config = config;
     this.queryMemory = config.newQueryMemory(name);
-    this.lockChannel = lockChannel;
-    this.readContext = newReadContext(dir, config);
-    List<String> manifest = openOrCreateManifest(dir);
-    try {
-      // a manifest replacement that did not finish (a crash, a full disk) leaves its temporary
-      Files.deleteIfExists(dir.resolve(STORE_MANIFEST + ".tmp"));
-    } catch (IOException e) {
-      LOG.warn("Cannot delete {}", dir.resolve(STORE_MANIFEST + ".tmp"), e);
-    }
-    this.storeId = field(manifest, "store-id");
-    this.nextTableId = Long.parseLong(field(manifest, "next-table-id"));
-    this.salvage = new StoreSalvage(dir, config.openSalvage());
-    long lastSequenceId = Long.parseLong(field(manifest, "last-sequence-id"));
-    lastSequenceId = Math.max(lastSequenceId, loadTables());
-    this.wal =
-        WriteAheadLog.open(
-            dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
+    this.readContext = directory.newReadContext(config);
+    StoreManifest manifest = directory.openOrCreateManifest();
+    this.storeId = manifest.storeId();
+    this.nextTableId = manifest.nextTableId();
+    this.salvage = directory.newSalvage(config);
+    long lastSequenceId = Math.max(manifest.lastSequenceId(), loadTables());
+    this.wal = directory.openLog(config);
     WalReplay replay;
     try {
-      replay = wal.replay(this::replay, manifest.contains(WAL_MARKER_LINE), salvage.enabled());
+      replay = wal.replay(this::replay, manifest.walMarker(), salvage.enabled());
     } catch (CairnException e) {
       throw StoreSalvage.withHint(e);
     }
     salvage.walDamaged(replay.damages());
     long replayed = replay.highestSequenceId();
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
-    this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
+    this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
     this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
     this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
     for (EmbeddedTable t : tables.values()) {
@@ -211,10 +184,10 @@ public final class EmbeddedStore implements KvStore {
       }
     }
     this.salvageReport = salvage.report();
-    this.metrics = new StoreMetrics(dir, readContext);
+    this.metrics = directory.newMetrics(readContext);
     LOG.info(
         "Opened store {} ({} tables, replayed the log up to sequence id {})",
-        dir,
+        directory,
         tables.size(),
         replayed);
   }
@@ -226,15 +199,11 @@ public final class EmbeddedStore implements KvStore {
   public static EmbeddedStore open(Path dir, StoreConfig config) {
     requireNonNull(dir, "dir is null");
     requireNonNull(config, "config is null");
-    FileChannel lockChannel = lock(dir);
+    StoreDirectory directory = StoreDirectory.lock(dir);
     try {
-      return new EmbeddedStore(dir, config, lockChannel);
+      return new EmbeddedStore(dir, config, directory);
     } catch (RuntimeException e) {
-      try {
-        lockChannel.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
+      directory.close();
       throw e;
     }
   }
@@ -252,165 +221,22 @@ public final class EmbeddedStore implements KvStore {
     return salvage;
   }
 
-  private static FileChannel lock(Path dir) {
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw new CairnException(
-          ErrorCode.NOT_A_STORE,
-          "Not a Cairn store: expected a directory, found a file at [" + dir + "]");
-    }
-    try {
-      Files.createDirectories(dir);
-      if (!Files.exists(dir.resolve(STORE_MANIFEST))) {
-        try (Stream<Path> entries = Files.list(dir)) {
-          List<String> others =
-              entries
-                  .map(p -> p.getFileName().toString())
-                  .filter(n -> !n.equals(LOCK_FILE))
-                  .sorted()
-                  .limit(5)
-                  .toList();
-          if (!others.isEmpty()) {
-            throw new CairnException(
-                ErrorCode.NOT_A_STORE,
-                "Not a Cairn store: ["
-                    + dir
-                    + "] has no "
-                    + STORE_MANIFEST
-                    + " and is not empty (found "
-                    + others
-                    + "); expected an empty directory or a Cairn store");
-          }
-        }
-      }
-      FileChannel ch =
-          FileChannel.open(
-              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
-      if (lock == null) {
-        ch.close();
-        throw new CairnException(
-            ErrorCode.STORE_IN_USE,
-            "Store ["
-                + dir
-                + "] is already open (in this or another process, lock file "
-                + dir.resolve(LOCK_FILE)
-                + ")");
-      }
-      return ch;
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot open store [" + dir + "]: " + AtomicFiles.describe(e), e);
-    }
-  }
-
-  private static List<String> openOrCreateManifest(Path dir) {
-    Path path = dir.resolve(STORE_MANIFEST);
-    if (!Files.exists(path)) {
-      try {
-        Files.createDirectories(dir.resolve("tables"));
-        Files.createDirectories(dir.resolve("wal"));
-        // the log is checked against its marker from the start (before the manifest: a crash in
-        // between leaves a directory without manifest, which is not opened as a store)
-        WriteAheadLog.createMarker(dir.resolve("wal"));
-      } catch (IOException e) {
-        throw new CairnException(
-            ErrorCode.IO_ERROR, "Cannot create store [" + dir + "]: " + AtomicFiles.describe(e), e);
-      }
-      List<String> lines =
-          List.of(
-              STORE_MAGIC + " " + STORE_VERSION,
-              "store-id " + UUID.randomUUID(),
-              "next-table-id 1",
-              "last-sequence-id 0",
-              WAL_MARKER_LINE);
-      AtomicFiles.write(path, lines);
-      LOG.info("Created store {}", dir);
-      return lines;
-    }
-    List<String> lines = AtomicFiles.read(path);
-    String[] header = lines.isEmpty() ? new String[0] : lines.get(0).split(" ");
-    if (header.length != 2 || !header[0].equals(STORE_MAGIC)) {
-      throw new CairnException(
-          ErrorCode.NOT_A_STORE,
-          "Not a Cairn store: "
-              + path
-              + " starts with ["
-              + (lines.isEmpty() ? "" : lines.get(0))
-              + "], expected ["
-              + STORE_MAGIC
-              + " "
-              + STORE_VERSION
-              + "]");
-    }
-    int version;
-    try {
-      version = Integer.parseInt(header[1]);
-    } catch (NumberFormatException e) {
-      version = -1;
-    }
-    if (version != STORE_VERSION) {
-      throw new CairnException(
-          ErrorCode.UNSUPPORTED_FORMAT_VERSION,
-          "Store "
-              + dir
-              + " has format version ["
-              + header[1]
-              + "]: this Cairn reads version "
-              + STORE_VERSION
-              + " (a newer Cairn wrote it?)");
-    }
-    return lines;
-  }
-
-  private static String field(List<String> lines, String name) {
-    for (String line : lines) {
-      if (line.startsWith(name + " ")) {
-        return line.substring(name.length() + 1);
-      }
-    }
-    throw new CairnException(
-        ErrorCode.DATA_CORRUPTED, "Store manifest lacks the field [" + name + "]");
-  }
-
   private void writeManifest() {
-    List<String> lines = new ArrayList<>();
-    lines.add(STORE_MAGIC + " " + STORE_VERSION);
-    lines.add("store-id " + storeId);
-    lines.add("next-table-id " + nextTableId);
-    lines.add("last-sequence-id " + (mvcc == null ? 0 : mvcc.readPoint()));
-    if (wal != null && wal.hasMarker()) {
-      lines.add(WAL_MARKER_LINE); // from now on a missing marker is damage
-    }
-    AtomicFiles.write(dir.resolve(STORE_MANIFEST), lines);
+    directory.writeManifest(
+        new StoreManifest(storeId, nextTableId, mvcc.readPoint(), wal != null && wal.hasMarker()));
   }
 
   /** Opens every table with a manifest; returns the highest flushed sequence id. */
   private long loadTables() {
     long maxSequenceId = 0;
-    Path tablesDir = dir.resolve("tables");
-    try (Stream<Path> entries = Files.list(tablesDir)) {
-      for (Path tableDir : entries.sorted().toList()) {
-        if (!Files.exists(tableDir.resolve(TableManifest.FILE_NAME))) {
-          LOG.warn("Removing {}: a table whose create or drop did not finish", tableDir);
-          deleteRecursively(tableDir);
-          continue;
-        }
-        EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
-        tables.put(t.name(), t);
-        tablesById.put(t.tableId(), t);
-        nextTableId = Math.max(nextTableId, t.tableId() + 1);
-        for (Region r : t.regionList()) {
-          maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
-        }
+    for (Path tableDir : directory.tableDirectories()) {
+      EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
+      tables.put(t.name(), t);
+      tablesById.put(t.tableId(), t);
+      nextTableId = Math.max(nextTableId, t.tableId() + 1);
+      for (Region r : t.regionList()) {
+        maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
       }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot list " + tablesDir + ": " + AtomicFiles.describe(e), e);
     }
     return maxSequenceId;
   }
@@ -431,18 +257,6 @@ public final class EmbeddedStore implements KvStore {
   /** The buffer pool and block cache the store's files read through. */
   ReadContext readContext() {
     return readContext;
-  }
-
-  /**
-   * The pool and the block cache of a durable store.
-   *
-   * @throws CairnException INVALID_ARGUMENT when the cache and the pool do not fit in the JVM's
-   *     direct memory, naming both sizes
-   */
-  private static ReadContext newReadContext(Path dir, StoreConfig config) {
-    CombinedBlockCache cache =
-        new CombinedBlockCache(config.blockCache(), config.bufferPool().poolBytes());
-    return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
   }
 
   private List<Object[]> blockCacheRows() {
@@ -486,7 +300,7 @@ public final class EmbeddedStore implements KvStore {
 
   /** Whether the store keeps its data in a directory; false in memory. */
   public boolean isDurable() {
-    return dir != null;
+    return directory.isDurable();
   }
 
   /** The store's tables, sorted by name (system views not included). */
@@ -511,7 +325,7 @@ public final class EmbeddedStore implements KvStore {
 
   /** The counters of the buffers that reads from disk use; empty in memory. */
   public Optional<BufferPoolStats> bufferPoolStats() {
-    return dir == null ? Optional.empty() : Optional.of(readContext.pool().stats());
+    return directory.isDurable() ? Optional.of(readContext.pool().stats()) : Optional.empty();
   }
 
   /** The compactions running and the last ones that ended. */
@@ -536,18 +350,8 @@ public final class EmbeddedStore implements KvStore {
             "Table [" + tableName + "] already exists in store [" + name + "]");
       }
       long id = nextTableId++;
-      Path tableDir = null;
-      if (dir != null) {
-        writeManifest();
-        tableDir = dir.resolve("tables").resolve(Long.toString(id));
-        try {
-          Files.createDirectories(tableDir);
-          AtomicFiles.forceDirectory(tableDir.getParent());
-        } catch (IOException e) {
-          throw new CairnException(
-              ErrorCode.IO_ERROR, "Cannot create " + tableDir + ": " + AtomicFiles.describe(e), e);
-        }
-      }
+      writeManifest();
+      Path tableDir = directory.createTableDirectory(id);
       EmbeddedTable table = EmbeddedTable.create(this, id, tableName, tableDir, spec);
       tables.put(tableName, table);
       tablesById.put(id, table);
@@ -603,7 +407,7 @@ public final class EmbeddedStore implements KvStore {
   }
 
   private List<Object[]> bufferPoolRows() {
-    if (dir == null) {
+    if (!directory.isDurable()) {
       return List.of(); // an in-memory store reads no files
     }
     BufferPoolStats s = readContext.pool().stats();
@@ -1009,14 +813,7 @@ public final class EmbeddedStore implements KvStore {
 
   /** Writes the time index when it changed; a failure costs only TTL precision (logged). */
   void persistTimeIndex() {
-    if (dir == null) {
-      return;
-    }
-    try {
-      timeIndex.persist(dir);
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot write the time index of {}; rows with a TTL may expire later", dir, e);
-    }
+    directory.persistTimeIndex(timeIndex);
   }
 
   /** Deletes log segments whose edits are all in files; true when every edit is. */
@@ -1048,7 +845,7 @@ public final class EmbeddedStore implements KvStore {
       }
       closed = true;
     }
-    if (dir == null) {
+    if (!directory.isDurable()) {
       statisticsWorker.shutdownNow();
       for (String tableName : List.copyOf(tables.keySet())) {
         dropTable(tableName);
@@ -1093,7 +890,7 @@ public final class EmbeddedStore implements KvStore {
       }
       closeFilesAndUnlock();
     }
-    LOG.info("Closed store {}", dir);
+    LOG.info("Closed store {}", directory);
     if (failure != null) {
       throw failure;
     }
@@ -1116,7 +913,7 @@ public final class EmbeddedStore implements KvStore {
    */
   public void abandonForTesting() {
     closed = true;
-    if (dir == null) {
+    if (!directory.isDurable()) {
       return;
     }
     flusher.shutdownNow();
@@ -1150,7 +947,7 @@ public final class EmbeddedStore implements KvStore {
     try {
       wal.deleteAllSegments(); // and the marker says so
     } catch (RuntimeException e) {
-      LOG.warn("Cannot delete the log segments of {}; the next open replays them", dir, e);
+      LOG.warn("Cannot delete the log segments of {}; the next open replays them", directory, e);
     }
   }
 
@@ -1161,11 +958,7 @@ public final class EmbeddedStore implements KvStore {
     metrics.close();
     readContext.cache().close();
     readContext.pool().close();
-    try {
-      lockChannel.close();
-    } catch (IOException e) {
-      LOG.warn("Cannot release the lock of {}", dir, e);
-    }
+    directory.close();
   }
 
   private static void shutdown(ExecutorService executor) {
@@ -1187,18 +980,8 @@ public final class EmbeddedStore implements KvStore {
     };
   }
 
+  /** Deletes {@code path} and all below it (a dropped table's directory); logs failures. */
   static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      LOG.warn("Cannot delete {}", path, e);
-    }
+    StoreDirectory.deleteRecursively(path);
   }
 }
