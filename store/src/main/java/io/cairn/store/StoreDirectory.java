@@ -114,8 +114,11 @@ public abstract class StoreDirectory implements AutoCloseable {
    */
   abstract StoreManifest openOrCreateManifest();
 
-  /** Replaces the store manifest atomically; nothing in memory. */
-  abstract void writeManifest(StoreManifest manifest);
+  /**
+   * Replaces the store manifest atomically (saying whether the log keeps its marker); nothing in
+   * memory.
+   */
+  abstract void writeManifest(String storeId, long nextTableId, long lastSequenceId);
 
   /**
    * The directories of the tables to open, in name order; removes those whose create or drop did
@@ -126,8 +129,23 @@ public abstract class StoreDirectory implements AutoCloseable {
   /** Creates the (empty) directory of a new table; null in memory, where a table has none. */
   abstract Path createTableDirectory(long tableId);
 
-  /** Opens the log (replaying is the caller's); null in memory, where nothing is logged. */
+  /**
+   * Opens the log (replaying is the caller's), which the directory closes ({@link #closeLog}); null
+   * in memory, where nothing is logged.
+   */
   abstract WriteAheadLog openLog(StoreConfig config);
+
+  /**
+   * Deletes the log segments whose edits are all below {@code floor} (in files); false in memory,
+   * which has no log.
+   */
+  abstract boolean trimLog(long floor);
+
+  /**
+   * Closes the log; then, when {@code deleteSegments} (every edit is in files the manifests list),
+   * deletes its segments (a failure is logged: the next open replays them).
+   */
+  abstract void closeLog(boolean deleteSegments);
 
   /**
    * The buffer pool and block cache the store's files read through.
@@ -230,6 +248,7 @@ public abstract class StoreDirectory implements AutoCloseable {
   private static final class OnDisk extends StoreDirectory {
     private final Path dir;
     private final FileChannel lockChannel;
+    private WriteAheadLog log;
 
     OnDisk(Path dir, FileChannel lockChannel) {
       this.dir = dir;
@@ -275,8 +294,11 @@ public abstract class StoreDirectory implements AutoCloseable {
     }
 
     @Override
-    void writeManifest(StoreManifest manifest) {
-      manifest.write(dir.resolve(STORE_MANIFEST));
+    void writeManifest(String storeId, long nextTableId, long lastSequenceId) {
+      // once the log has its marker, a missing marker is damage
+      boolean marker = log != null && log.hasMarker();
+      new StoreManifest(storeId, nextTableId, lastSequenceId, marker)
+          .write(dir.resolve(STORE_MANIFEST));
     }
 
     @Override
@@ -314,8 +336,29 @@ public abstract class StoreDirectory implements AutoCloseable {
 
     @Override
     WriteAheadLog openLog(StoreConfig config) {
-      return WriteAheadLog.open(
-          dir.resolve(WAL_DIRECTORY), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
+      log =
+          WriteAheadLog.open(
+              dir.resolve(WAL_DIRECTORY),
+              WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
+      return log;
+    }
+
+    @Override
+    boolean trimLog(long floor) {
+      log.markFlushedBelow(floor);
+      return true;
+    }
+
+    @Override
+    void closeLog(boolean deleteSegments) {
+      log.close();
+      if (deleteSegments) {
+        try {
+          log.deleteAllSegments(); // and the marker says so
+        } catch (RuntimeException e) {
+          LOG.warn("Cannot delete the log segments of {}; the next open replays them", dir, e);
+        }
+      }
     }
 
     @Override
@@ -383,7 +426,7 @@ public abstract class StoreDirectory implements AutoCloseable {
     }
 
     @Override
-    void writeManifest(StoreManifest manifest) {}
+    void writeManifest(String storeId, long nextTableId, long lastSequenceId) {}
 
     @Override
     List<Path> tableDirectories() {
@@ -399,6 +442,14 @@ public abstract class StoreDirectory implements AutoCloseable {
     WriteAheadLog openLog(StoreConfig config) {
       return null;
     }
+
+    @Override
+    boolean trimLog(long floor) {
+      return false;
+    }
+
+    @Override
+    void closeLog(boolean deleteSegments) {}
 
     @Override
     ReadContext newReadContext(StoreConfig config) {
