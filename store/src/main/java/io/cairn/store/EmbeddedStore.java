@@ -2,7 +2,7 @@ package io.cairn.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.core.catalog.SystemViews;
+import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
@@ -13,44 +13,30 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.TableSpec;
 import io.cairn.store.cache.BlockCacheStats;
-import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.BufferPoolStats;
 import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.ReadContext;
-import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.stats.RegionStatistics;
+import io.cairn.store.stats.StatisticsPersistence;
 import io.cairn.store.stats.StatisticsTable;
 import io.cairn.store.table.CompactionLog;
-import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.TableManifest;
-import io.cairn.store.wal.WalConfig;
 import io.cairn.store.wal.WalEdit;
 import io.cairn.store.wal.WalRecord;
 import io.cairn.store.wal.WalReplay;
 import io.cairn.store.wal.WriteAheadLog;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,58 +45,41 @@ import org.slf4j.LoggerFactory;
  * a directory ({@code jdbc:cairn:file:DIR}) with a write-ahead log, block files, background flushes
  * and compactions, and regions that split as they grow. Thread-safe.
  *
- * <p>Directory layout (see docs/format-store.md): {@code store.manifest} (format version, store id,
- * table id counter), {@code LOCK} (held while open), {@code wal/} (log segments) and {@code
- * tables/<id>/} (a {@code table.manifest} and the table's block files).
+ * <p>This class holds the store's tables and its life (open, DDL, close) and hands each job to its
+ * part: {@link StoreDirectory} (the files and their names, see it for the layout), {@link Commits}
+ * (atomic batches across regions), {@link MemstoreBudget} (the memstores' bytes against the limit),
+ * {@link BackgroundWork} (flushes, compactions, statistics), {@link StoreSystemViews} and {@link
+ * StatisticsPersistence} (SYSTEM.STATS). In memory the parts are their in-memory kinds.
+ *
+ * <p>Locks: its monitor serialises DDL (create, drop) and the start of the close; the tables'
+ * regions have their own locks (see {@code io.cairn.store.region}).
  */
 public final class EmbeddedStore implements KvStore {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStore.class);
-  public static final String STORE_MANIFEST = "store.manifest";
-  static final String LOCK_FILE = "LOCK";
-  static final String STORE_MAGIC = "cairn-store";
-  static final int STORE_VERSION = 1;
 
-  /**
-   * The store manifest's line saying the log keeps a marker (wal/wal.marker) that the open checks:
-   * written by every Cairn that writes the marker; missing in older stores.
-   */
-  static final String WAL_MARKER_LINE = "wal-marker 1";
+  /** The store manifest's file name ({@link StoreDirectory} owns the names). */
+  public static final String STORE_MANIFEST = StoreDirectory.STORE_MANIFEST;
+
+  static final String LOCK_FILE = StoreDirectory.LOCK_FILE;
 
   private final String name;
-  private final Path dir;
+  private final StoreDirectory directory;
   private final StoreConfig config;
 
   /** What this JVM's scans of the store may hold (a network server's scans bring their own). */
   private final MemoryPool queryMemory;
 
-  private final FileChannel lockChannel;
-  private final WriteAheadLog wal;
   private final String storeId;
   private final ConcurrentMap<String, EmbeddedTable> tables = new ConcurrentHashMap<>();
   private final ConcurrentMap<Long, EmbeddedTable> tablesById = new ConcurrentHashMap<>();
   private final ReadContext readContext;
   private final StoreMetrics metrics;
-  private final Map<String, KvTable> systemViews = systemViews();
-  private final ExecutorService flusher;
-  private final ExecutorService compactor;
-  private final Set<Region> flushQueued = ConcurrentHashMap.newKeySet();
-  private final Set<Region> compactionQueued = ConcurrentHashMap.newKeySet();
-
-  /**
-   * One thread (when there is work) for statistics: refreshing stale regions and writing {@value
-   * StatisticsTable#NAME}, in the order asked.
-   */
-  private final java.util.concurrent.ScheduledThreadPoolExecutor statisticsWorker =
-      statisticsWorker();
-
-  private final Set<Region> statisticsQueued = ConcurrentHashMap.newKeySet();
-
-  /** The durable store's persisted statistics; null in memory. */
-  private volatile StatisticsTable statisticsTable;
-
-  private final AtomicLong memstoreBytes = new AtomicLong();
+  private final StoreSystemViews systemViews;
+  private final BackgroundWork background;
+  private final MemstoreBudget memstoreBudget;
+  private final StatisticsPersistence statisticsPersistence;
+  private final Commits commits;
   private final CompactionLog compactionLog = new CompactionLog();
-  private final Object memoryPressure = new Object();
   final Mvcc mvcc;
 
   /** Commit times of sequence ids, for TTL. */
@@ -124,78 +93,68 @@ public final class EmbeddedStore implements KvStore {
 
   private final SalvageReport salvageReport;
 
-  /**
-   * Whether anything was written (a commit, DDL, a flush or a compaction) since the store opened.
-   */
-  private volatile boolean written;
-
-  private final java.util.concurrent.atomic.AtomicInteger activeCommits =
-      new java.util.concurrent.atomic.AtomicInteger();
-
   /** A new, empty in-memory store. */
   public EmbeddedStore(String name) {
     this.name = requireNonNull(name, "name is null");
-    this.dir = null;
+    this.directory = StoreDirectory.inMemory(name);
     this.config = StoreConfig.defaults();
     this.queryMemory = config.newQueryMemory(name);
-    this.lockChannel = null;
-    this.wal = null;
-    this.storeId = UUID.randomUUID().toString();
-    this.flusher = null;
-    this.compactor = null;
-    this.mvcc = new Mvcc(0, config.snapshotMaxAgeMillis());
-    this.timeIndex = TimeIndex.empty();
-    this.nextTableId = 1;
-    this.readContext = ReadContext.uncached();
-    this.metrics = null;
-    this.salvage = null;
+    this.background = BackgroundWork.inMemory(() -> closed);
+    this.memstoreBudget = new MemstoreBudget(config, background, tableList(), () -> closed);
+    this.statisticsPersistence =
+        new StatisticsPersistence(background::writeStatistics, this::commitStatistics);
+    this.readContext = directory.newReadContext(config);
+    this.systemViews = new StoreSystemViews(readContext, false, tableList());
+    StoreManifest manifest = directory.openOrCreateManifest();
+    this.storeId = manifest.storeId();
+    this.nextTableId = manifest.nextTableId();
+    WriteAheadLog wal = directory.openLog(config); // null: nothing is logged
+    this.mvcc = new Mvcc(manifest.lastSequenceId(), config.snapshotMaxAgeMillis());
+    this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
+    this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
+    this.metrics = directory.newMetrics(readContext);
+    this.salvage = directory.newSalvage(config);
     this.salvageReport = SalvageReport.NONE;
   }
 
-  private EmbeddedStore(Path dir, StoreConfig config, FileChannel lockChannel) {
+  private EmbeddedStore(Path dir, StoreConfig config, StoreDirectory directory) {
     this.name = dir.toString();
-    this.dir = dir;
+    this.directory = directory;
     this.config = config;
     this.queryMemory = config.newQueryMemory(name);
-    this.lockChannel = lockChannel;
-    this.readContext = newReadContext(dir, config);
-    List<String> manifest = openOrCreateManifest(dir);
-    try {
-      // a manifest replacement that did not finish (a crash, a full disk) leaves its temporary
-      Files.deleteIfExists(dir.resolve(STORE_MANIFEST + ".tmp"));
-    } catch (IOException e) {
-      LOG.warn("Cannot delete {}", dir.resolve(STORE_MANIFEST + ".tmp"), e);
-    }
-    this.storeId = field(manifest, "store-id");
-    this.nextTableId = Long.parseLong(field(manifest, "next-table-id"));
-    this.salvage = new StoreSalvage(dir, config.openSalvage());
-    long lastSequenceId = Long.parseLong(field(manifest, "last-sequence-id"));
-    lastSequenceId = Math.max(lastSequenceId, loadTables());
-    this.wal =
-        WriteAheadLog.open(
-            dir.resolve("wal"), WalConfig.DEFAULT.withSegmentBytes(config.walSegmentBytes()));
+    this.background = BackgroundWork.durable(() -> closed);
+    this.memstoreBudget = new MemstoreBudget(config, background, tableList(), () -> closed);
+    this.statisticsPersistence =
+        new StatisticsPersistence(background::writeStatistics, this::commitStatistics);
+    this.readContext = directory.newReadContext(config);
+    this.systemViews = new StoreSystemViews(readContext, true, tableList());
+    StoreManifest manifest = directory.openOrCreateManifest();
+    this.storeId = manifest.storeId();
+    this.nextTableId = manifest.nextTableId();
+    this.salvage = directory.newSalvage(config);
+    long lastSequenceId = Math.max(manifest.lastSequenceId(), loadTables());
+    WriteAheadLog wal = directory.openLog(config);
     WalReplay replay;
     try {
-      replay = wal.replay(this::replay, manifest.contains(WAL_MARKER_LINE), salvage.enabled());
+      replay = wal.replay(this::replay, manifest.walMarker(), salvage.enabled());
     } catch (CairnException e) {
       throw StoreSalvage.withHint(e);
     }
     salvage.walDamaged(replay.damages());
     long replayed = replay.highestSequenceId();
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
-    this.timeIndex = TimeIndex.open(dir, mvcc.lastSequenceId(), System::currentTimeMillis);
-    this.flusher = Executors.newSingleThreadExecutor(daemon("cairn-flush"));
-    this.compactor = Executors.newSingleThreadExecutor(daemon("cairn-compaction"));
+    this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
+    this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
-        memstoreBytes.addAndGet(r.memstoreBytes());
+        memstoreBudget.shared(r.memstoreBytes());
       }
     }
     if (!replay.damages().isEmpty()) {
       // salvage: what replay read around the damage is only in memstores; into files with it, then
       // the log is emptied (before anything is appended), so that the next open neither misses
       // the lost segments again nor replays what is in files now
-      written = true;
+      commits.markWritten();
       for (EmbeddedTable t : tables.values()) {
         t.flushAll();
       }
@@ -211,10 +170,10 @@ public final class EmbeddedStore implements KvStore {
       }
     }
     this.salvageReport = salvage.report();
-    this.metrics = new StoreMetrics(dir, readContext);
+    this.metrics = directory.newMetrics(readContext);
     LOG.info(
         "Opened store {} ({} tables, replayed the log up to sequence id {})",
-        dir,
+        directory,
         tables.size(),
         replayed);
   }
@@ -226,17 +185,18 @@ public final class EmbeddedStore implements KvStore {
   public static EmbeddedStore open(Path dir, StoreConfig config) {
     requireNonNull(dir, "dir is null");
     requireNonNull(config, "config is null");
-    FileChannel lockChannel = lock(dir);
+    StoreDirectory directory = StoreDirectory.lock(dir);
     try {
-      return new EmbeddedStore(dir, config, lockChannel);
+      return new EmbeddedStore(dir, config, directory);
     } catch (RuntimeException e) {
-      try {
-        lockChannel.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
+      directory.close();
       throw e;
     }
+  }
+
+  /** The store's tables, as its parts read them (live). */
+  private Supplier<Collection<EmbeddedTable>> tableList() {
+    return tables::values;
   }
 
   /**
@@ -252,165 +212,21 @@ public final class EmbeddedStore implements KvStore {
     return salvage;
   }
 
-  private static FileChannel lock(Path dir) {
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw new CairnException(
-          ErrorCode.NOT_A_STORE,
-          "Not a Cairn store: expected a directory, found a file at [" + dir + "]");
-    }
-    try {
-      Files.createDirectories(dir);
-      if (!Files.exists(dir.resolve(STORE_MANIFEST))) {
-        try (Stream<Path> entries = Files.list(dir)) {
-          List<String> others =
-              entries
-                  .map(p -> p.getFileName().toString())
-                  .filter(n -> !n.equals(LOCK_FILE))
-                  .sorted()
-                  .limit(5)
-                  .toList();
-          if (!others.isEmpty()) {
-            throw new CairnException(
-                ErrorCode.NOT_A_STORE,
-                "Not a Cairn store: ["
-                    + dir
-                    + "] has no "
-                    + STORE_MANIFEST
-                    + " and is not empty (found "
-                    + others
-                    + "); expected an empty directory or a Cairn store");
-          }
-        }
-      }
-      FileChannel ch =
-          FileChannel.open(
-              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
-      if (lock == null) {
-        ch.close();
-        throw new CairnException(
-            ErrorCode.STORE_IN_USE,
-            "Store ["
-                + dir
-                + "] is already open (in this or another process, lock file "
-                + dir.resolve(LOCK_FILE)
-                + ")");
-      }
-      return ch;
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot open store [" + dir + "]: " + AtomicFiles.describe(e), e);
-    }
-  }
-
-  private static List<String> openOrCreateManifest(Path dir) {
-    Path path = dir.resolve(STORE_MANIFEST);
-    if (!Files.exists(path)) {
-      try {
-        Files.createDirectories(dir.resolve("tables"));
-        Files.createDirectories(dir.resolve("wal"));
-        // the log is checked against its marker from the start (before the manifest: a crash in
-        // between leaves a directory without manifest, which is not opened as a store)
-        WriteAheadLog.createMarker(dir.resolve("wal"));
-      } catch (IOException e) {
-        throw new CairnException(
-            ErrorCode.IO_ERROR, "Cannot create store [" + dir + "]: " + AtomicFiles.describe(e), e);
-      }
-      List<String> lines =
-          List.of(
-              STORE_MAGIC + " " + STORE_VERSION,
-              "store-id " + UUID.randomUUID(),
-              "next-table-id 1",
-              "last-sequence-id 0",
-              WAL_MARKER_LINE);
-      AtomicFiles.write(path, lines);
-      LOG.info("Created store {}", dir);
-      return lines;
-    }
-    List<String> lines = AtomicFiles.read(path);
-    String[] header = lines.isEmpty() ? new String[0] : lines.get(0).split(" ");
-    if (header.length != 2 || !header[0].equals(STORE_MAGIC)) {
-      throw new CairnException(
-          ErrorCode.NOT_A_STORE,
-          "Not a Cairn store: "
-              + path
-              + " starts with ["
-              + (lines.isEmpty() ? "" : lines.get(0))
-              + "], expected ["
-              + STORE_MAGIC
-              + " "
-              + STORE_VERSION
-              + "]");
-    }
-    int version;
-    try {
-      version = Integer.parseInt(header[1]);
-    } catch (NumberFormatException e) {
-      version = -1;
-    }
-    if (version != STORE_VERSION) {
-      throw new CairnException(
-          ErrorCode.UNSUPPORTED_FORMAT_VERSION,
-          "Store "
-              + dir
-              + " has format version ["
-              + header[1]
-              + "]: this Cairn reads version "
-              + STORE_VERSION
-              + " (a newer Cairn wrote it?)");
-    }
-    return lines;
-  }
-
-  private static String field(List<String> lines, String name) {
-    for (String line : lines) {
-      if (line.startsWith(name + " ")) {
-        return line.substring(name.length() + 1);
-      }
-    }
-    throw new CairnException(
-        ErrorCode.DATA_CORRUPTED, "Store manifest lacks the field [" + name + "]");
-  }
-
   private void writeManifest() {
-    List<String> lines = new ArrayList<>();
-    lines.add(STORE_MAGIC + " " + STORE_VERSION);
-    lines.add("store-id " + storeId);
-    lines.add("next-table-id " + nextTableId);
-    lines.add("last-sequence-id " + (mvcc == null ? 0 : mvcc.readPoint()));
-    if (wal != null && wal.hasMarker()) {
-      lines.add(WAL_MARKER_LINE); // from now on a missing marker is damage
-    }
-    AtomicFiles.write(dir.resolve(STORE_MANIFEST), lines);
+    directory.writeManifest(storeId, nextTableId, mvcc.readPoint());
   }
 
   /** Opens every table with a manifest; returns the highest flushed sequence id. */
   private long loadTables() {
     long maxSequenceId = 0;
-    Path tablesDir = dir.resolve("tables");
-    try (Stream<Path> entries = Files.list(tablesDir)) {
-      for (Path tableDir : entries.sorted().toList()) {
-        if (!Files.exists(tableDir.resolve(TableManifest.FILE_NAME))) {
-          LOG.warn("Removing {}: a table whose create or drop did not finish", tableDir);
-          deleteRecursively(tableDir);
-          continue;
-        }
-        EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
-        tables.put(t.name(), t);
-        tablesById.put(t.tableId(), t);
-        nextTableId = Math.max(nextTableId, t.tableId() + 1);
-        for (Region r : t.regionList()) {
-          maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
-        }
+    for (Path tableDir : directory.tableDirectories()) {
+      EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
+      tables.put(t.name(), t);
+      tablesById.put(t.tableId(), t);
+      nextTableId = Math.max(nextTableId, t.tableId() + 1);
+      for (Region r : t.regionList()) {
+        maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
       }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot list " + tablesDir + ": " + AtomicFiles.describe(e), e);
     }
     return maxSequenceId;
   }
@@ -433,60 +249,21 @@ public final class EmbeddedStore implements KvStore {
     return readContext;
   }
 
-  /**
-   * The pool and the block cache of a durable store.
-   *
-   * @throws CairnException INVALID_ARGUMENT when the cache and the pool do not fit in the JVM's
-   *     direct memory, naming both sizes
-   */
-  private static ReadContext newReadContext(Path dir, StoreConfig config) {
-    CombinedBlockCache cache =
-        new CombinedBlockCache(config.blockCache(), config.bufferPool().poolBytes());
-    return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
-  }
-
-  private List<Object[]> blockCacheRows() {
-    if (!(readContext.cache() instanceof CombinedBlockCache cache)) {
-      return List.of();
-    }
-    List<Object[]> rows = new ArrayList<>();
-    for (BlockCacheStats s : cache.levels()) {
-      rows.add(
-          new Object[] {
-            s.level(),
-            s.level().equals("L1") ? "heap" : "off-heap",
-            s.cachedBlocks(),
-            s.cachedBytes(),
-            s.usedBytes(),
-            s.capacityBytes(),
-            s.allocatedBytes(),
-            s.hits(),
-            s.misses(),
-            s.hitRatio(),
-            s.evictions(),
-            s.evictedBytes(),
-            s.notCachedTooLarge(),
-            s.notCachedNoSpace()
-          });
-    }
-    return rows;
-  }
-
   // ---- monitoring (the server's status page) ----
 
-  /** The settings the store was opened with (the defaults in memory). */
   /** The pool of this JVM's scans of the store: those whose request names no pool. */
   public MemoryPool queryMemory() {
     return queryMemory;
   }
 
+  /** The settings the store was opened with (the defaults in memory). */
   public StoreConfig config() {
     return config;
   }
 
   /** Whether the store keeps its data in a directory; false in memory. */
   public boolean isDurable() {
-    return dir != null;
+    return directory.isDurable();
   }
 
   /** The store's tables, sorted by name (system views not included). */
@@ -501,7 +278,7 @@ public final class EmbeddedStore implements KvStore {
    * StoreConfig#globalMemstoreBytes()} (memstores that split daughters share count once for each).
    */
   public long memstoreBytes() {
-    return memstoreBytes.get();
+    return memstoreBudget.bytes();
   }
 
   /** The block cache's levels (L1, L2: those it has), as SYSTEM.BLOCK_CACHE shows them. */
@@ -511,7 +288,7 @@ public final class EmbeddedStore implements KvStore {
 
   /** The counters of the buffers that reads from disk use; empty in memory. */
   public Optional<BufferPoolStats> bufferPoolStats() {
-    return dir == null ? Optional.empty() : Optional.of(readContext.pool().stats());
+    return directory.isDurable() ? Optional.of(readContext.pool().stats()) : Optional.empty();
   }
 
   /** The compactions running and the last ones that ended. */
@@ -519,9 +296,14 @@ public final class EmbeddedStore implements KvStore {
     return compactionLog;
   }
 
-  /** The log, null in memory. */
-  WriteAheadLog wal() {
-    return wal;
+  /**
+   * Names the store's KV tables in SQL, for the view SYSTEM.STATS: {@code sqlTables} gives the
+   * catalog's tables (read at each scan of the view). Called by whoever owns the SQL catalog kept
+   * in this store (an embedded database, the network server); the store itself does not read the
+   * catalog. Without it a KV table shows under its name split at the first dot.
+   */
+  public void useSqlNames(Supplier<? extends Collection<TableDescriptor>> sqlTables) {
+    systemViews.useSqlNames(requireNonNull(sqlTables, "sqlTables is null"));
   }
 
   @Override
@@ -536,18 +318,8 @@ public final class EmbeddedStore implements KvStore {
             "Table [" + tableName + "] already exists in store [" + name + "]");
       }
       long id = nextTableId++;
-      Path tableDir = null;
-      if (dir != null) {
-        writeManifest();
-        tableDir = dir.resolve("tables").resolve(Long.toString(id));
-        try {
-          Files.createDirectories(tableDir);
-          AtomicFiles.forceDirectory(tableDir.getParent());
-        } catch (IOException e) {
-          throw new CairnException(
-              ErrorCode.IO_ERROR, "Cannot create " + tableDir + ": " + AtomicFiles.describe(e), e);
-        }
-      }
+      writeManifest();
+      Path tableDir = directory.createTableDirectory(id);
       EmbeddedTable table = EmbeddedTable.create(this, id, tableName, tableDir, spec);
       tables.put(tableName, table);
       tablesById.put(id, table);
@@ -585,39 +357,11 @@ public final class EmbeddedStore implements KvStore {
   @Override
   public Optional<KvTable> table(String tableName) {
     // a view first: SYSTEM.STATS is both a view and the KV table behind it, which is the store's
-    KvTable view = systemViews.get(tableName);
-    if (view != null) {
-      return Optional.of(view);
+    Optional<KvTable> view = systemViews.view(tableName);
+    if (view.isPresent()) {
+      return view;
     }
     return Optional.ofNullable(tables.get(tableName));
-  }
-
-  private Map<String, KvTable> systemViews() {
-    return Map.of(
-        SystemViews.BUFFER_POOL.kvTableName(),
-        new SystemViewTable(SystemViews.BUFFER_POOL, this::bufferPoolRows),
-        SystemViews.BLOCK_CACHE.kvTableName(),
-        new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows),
-        SystemViews.STATS.kvTableName(),
-        new SystemViewTable(SystemViews.STATS, this::statisticsRows));
-  }
-
-  private List<Object[]> bufferPoolRows() {
-    if (dir == null) {
-      return List.of(); // an in-memory store reads no files
-    }
-    BufferPoolStats s = readContext.pool().stats();
-    return List.<Object[]>of(
-        new Object[] {
-          "reads",
-          (long) readContext.pool().config().bufferSize(),
-          (long) s.usedBuffers(),
-          (long) s.totalBuffers(),
-          (long) s.maxBuffers(),
-          s.poolAllocationBytes(),
-          s.heapAllocationBytes(),
-          s.heapAllocationRatio()
-        });
   }
 
   @Override
@@ -659,203 +403,20 @@ public final class EmbeddedStore implements KvStore {
    * every condition checked, one sequence id, one log record, visible at once when complete.
    */
   void commit(List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
-    activeCommits.incrementAndGet(); // close() waits for commits under way
-    try {
-      checkOpen();
-      written = true;
-      commitOpen(owners, batches, durability);
-    } finally {
-      activeCommits.decrementAndGet();
-    }
-  }
-
-  private void commitOpen(
-      List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
-    Durability d = Durability.SKIP;
-    if (wal != null) {
-      if (durability != null) {
-        d = durability;
-      } else {
-        for (EmbeddedTable t : owners) {
-          d = d.max(t.defaultDurability());
-        }
-      }
-    }
-    while (true) {
-      Region[][] snapshot = new Region[owners.size()][];
-      Map<Region, List<Mutation>> byRegion = new java.util.LinkedHashMap<>();
-      Map<Region, EmbeddedTable> ownerOf = new java.util.IdentityHashMap<>();
-      for (int i = 0; i < owners.size(); i++) {
-        snapshot[i] = owners.get(i).peekRegions();
-        RegionMap.groupByRegion(snapshot[i], batches.get(i), byRegion);
-        for (Region r : byRegion.keySet()) {
-          ownerOf.putIfAbsent(r, owners.get(i));
-        }
-      }
-      // lock in (table id, start key) order, the same for every commit: no deadlock
-      List<Region> locked = new ArrayList<>(byRegion.keySet());
-      locked.sort(
-          java.util.Comparator.<Region>comparingLong(r -> ownerOf.get(r).tableId())
-              .thenComparing((a, b) -> a.range().start().compareTo(b.range().start())));
-      for (Region r : locked) {
-        r.writeLock().lock();
-      }
-      Mvcc.WriteEntry entry = null;
-      long ticket = -1;
-      long added = 0;
-      try {
-        if (anyRetired(locked)) {
-          locked.forEach(Region::checkOpen);
-          continue; // split while we waited: route again
-        }
-        for (int i = 0; i < owners.size(); i++) {
-          EmbeddedTable.checkConditions(
-              snapshot[i], batches.get(i), i, mvcc, owners.get(i).expiredAtOrBelow());
-        }
-        entry = mvcc.begin();
-        for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-          long before = e.getKey().activeMemstoreBytes();
-          e.getKey().apply(e.getValue(), entry.sequenceId);
-          added += e.getKey().activeMemstoreBytes() - before;
-        }
-        if (d != Durability.SKIP) {
-          List<WalEdit> edits = new ArrayList<>();
-          for (int i = 0; i < owners.size(); i++) {
-            owners.get(i).addEdits(batches.get(i), edits);
-          }
-          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits));
-        }
-      } catch (RuntimeException e) {
-        if (entry != null) {
-          rollback(byRegion, entry);
-        }
-        throw e;
-      } finally {
-        for (Region r : locked) {
-          r.writeLock().unlock();
-        }
-      }
-      try {
-        if (ticket >= 0) {
-          wal.await(ticket, d);
-        }
-      } catch (RuntimeException e) {
-        rollback(byRegion, entry);
-        throw e;
-      }
-      mvcc.completeAndWait(entry);
-      timeIndex.committed(entry.sequenceId);
-      memstoreGrew(added);
-      for (Map.Entry<Region, EmbeddedTable> e : ownerOf.entrySet()) {
-        if (e.getKey().activeMemstoreBytes() > config.memstoreFlushBytes()) {
-          requestFlush(e.getValue(), e.getKey());
-        }
-        if (e.getKey().statisticsStale()) {
-          requestStatistics(e.getValue(), e.getKey());
-        }
-      }
-      return;
-    }
-  }
-
-  private static boolean anyRetired(List<Region> regions) {
-    for (Region r : regions) {
-      if (r.isRetired()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
-    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-      e.getKey().rollback(e.getValue(), entry.sequenceId);
-    }
-    mvcc.completeAndWait(entry);
+    commits.commit(owners, batches, durability, this::checkOpen);
   }
 
   // ---- background work ----
 
   void requestFlush(EmbeddedTable table, Region region) {
-    if (flusher == null || closed || !flushQueued.add(region)) {
-      return;
-    }
-    try {
-      flusher.execute(
-          () -> {
-            flushQueued.remove(region);
-            try {
-              table.flushRegion(region);
-            } catch (RuntimeException e) {
-              LOG.error("Flush of {} failed; its data stays in the log", region, e);
-            }
-          });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      flushQueued.remove(region); // closing
-    }
+    background.requestFlush(table, region);
   }
 
   void requestCompaction(EmbeddedTable table, Region region) {
-    if (compactor == null || closed || !compactionQueued.add(region)) {
-      return;
-    }
-    try {
-      compactor.execute(
-          () -> {
-            compactionQueued.remove(region);
-            try {
-              table.compactRegion(region, false);
-              table.maybeSplit(region);
-            } catch (RuntimeException e) {
-              LOG.error("Compaction of {} failed", region, e);
-            }
-          });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      compactionQueued.remove(region);
-    }
+    background.requestCompaction(table, region);
   }
 
   // ---- statistics ----
-
-  private static java.util.concurrent.ScheduledThreadPoolExecutor statisticsWorker() {
-    java.util.concurrent.ScheduledThreadPoolExecutor worker =
-        new java.util.concurrent.ScheduledThreadPoolExecutor(1, daemon("cairn-statistics"));
-    worker.setKeepAliveTime(10, TimeUnit.SECONDS);
-    worker.allowCoreThreadTimeOut(true); // an idle store holds no thread
-    worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // close drops waiting ones
-    return worker;
-  }
-
-  /**
-   * Collects the region's statistics again in the background (enough was written since the last
-   * collection); at most one queued per region, one running at a time for the whole store, and a
-   * region's collections take at most a tenth of the time (each waits nine times the previous one's
-   * duration after it), so a table growing fast is not read over and over.
-   */
-  void requestStatistics(EmbeddedTable table, Region region) {
-    if (closed || !statisticsQueued.add(region)) {
-      return;
-    }
-    long delay = Math.max(0, region.statisticsPausedUntilNanos() - System.nanoTime());
-    try {
-      statisticsWorker.schedule(
-          () -> {
-            statisticsQueued.remove(region);
-            if (closed) {
-              return;
-            }
-            try {
-              table.collectRegion(region);
-            } catch (RuntimeException e) {
-              LOG.warn("Statistics of {} failed", region, e);
-            }
-          },
-          delay,
-          TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      statisticsQueued.remove(region);
-    }
-  }
 
   /** Creates or reads back SYSTEM.STATS (a durable store's) and hands each table its statistics. */
   private void openStatistics() {
@@ -863,175 +424,56 @@ public final class EmbeddedStore implements KvStore {
     if (kv == null) {
       kv = (EmbeddedTable) createTable(StatisticsTable.NAME, new TableSpec(Map.of(), List.of()));
     }
-    StatisticsTable st = new StatisticsTable(kv);
-    List<Mutation> garbage = new ArrayList<>();
-    long restored = 0;
-    for (Map.Entry<String, List<RegionStatistics>> e : st.readAll().entrySet()) {
-      EmbeddedTable t = tables.get(e.getKey());
-      List<RegionStatistics> stale = new ArrayList<>();
-      for (RegionStatistics rs : e.getValue()) {
-        if (t != null && t.restoreStatistics(rs)) {
-          restored++;
-        } else {
-          stale.add(rs); // a dropped table's, or a region split before its rows were rewritten
-        }
-      }
-      garbage.addAll(st.replace(e.getKey(), stale, List.of()));
-    }
-    if (!garbage.isEmpty()) {
-      commitStatistics(kv, garbage);
-    }
-    statisticsTable = st;
+    long restored =
+        statisticsPersistence.open(
+            kv,
+            (tableName, rs) -> {
+              EmbeddedTable t = tables.get(tableName);
+              return t != null && t.restoreStatistics(rs);
+            });
     LOG.debug("Restored the statistics of {} regions", restored);
   }
 
   /** A region's statistics changed: rewrites its rows of SYSTEM.STATS in the background. */
   void statisticsChanged(EmbeddedTable table, RegionStatistics before, RegionStatistics after) {
-    persistStatistics(table, before == null ? List.of() : List.of(before), List.of(after));
+    statisticsPersistence.changed(table.name(), before, after);
   }
 
   /** Regions went (a split's parent, a dropped table): deletes their rows in the background. */
   void statisticsRemoved(EmbeddedTable table, List<RegionStatistics> removed) {
-    persistStatistics(table, removed, List.of());
-  }
-
-  private void persistStatistics(
-      EmbeddedTable table, List<RegionStatistics> before, List<RegionStatistics> after) {
-    StatisticsTable st = statisticsTable;
-    if (st == null || !StatisticsTable.persists(table.name())) {
-      return;
-    }
-    List<Mutation> batch = st.replace(table.name(), before, after);
-    if (batch.isEmpty()) {
-      return;
-    }
-    try {
-      statisticsWorker.execute(
-          () -> {
-            try {
-              commitStatistics((EmbeddedTable) st.kvTable(), batch);
-            } catch (RuntimeException e) {
-              LOG.warn("Cannot write the statistics of {} to {}", table.name(), st.kvTable(), e);
-            }
-          });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      LOG.debug("Statistics of {} not written: the store is closed", table.name());
-    }
+    statisticsPersistence.removed(table.name(), removed);
   }
 
   /** Writes SYSTEM.STATS rows, also while the store closes (its worker drains before the log). */
-  private void commitStatistics(EmbeddedTable kv, List<Mutation> batch) {
-    activeCommits.incrementAndGet();
-    try {
-      written = true;
-      commitOpen(List.of(kv), List.of(batch), Durability.SYNC);
-    } finally {
-      activeCommits.decrementAndGet();
-    }
+  private void commitStatistics(KvTable kv, List<Mutation> batch) {
+    commits.commit(List.of((EmbeddedTable) kv), List.of(batch), Durability.SYNC, () -> {});
   }
 
-  /** The rows of the view SYSTEM.STATS: every table's chunks, under their SQL names. */
-  private List<Object[]> statisticsRows() {
-    Map<String, String[]> sqlNames = new java.util.HashMap<>();
-    EmbeddedTable catalog = tables.get(io.cairn.core.catalog.Catalog.CATALOG_TABLE);
-    if (catalog != null) {
-      for (io.cairn.core.catalog.TableDescriptor d :
-          io.cairn.core.catalog.StoreCatalog.readDescriptors(catalog)) {
-        sqlNames.put(d.kvTableName(), new String[] {d.schemaName(), d.tableName()});
-      }
-    }
-    List<Object[]> rows = new ArrayList<>();
-    for (EmbeddedTable t : tables.values()) {
-      String[] sqlName = sqlNames.get(t.name());
-      if (sqlName == null) {
-        int dot = t.name().indexOf('.');
-        if (dot < 0) {
-          continue; // a KV table without a SQL table (tests of the KV SPI)
-        }
-        sqlName = new String[] {t.name().substring(0, dot), t.name().substring(dot + 1)};
-      }
-      t.addStatisticsRows(sqlName[0], sqlName[1], rows);
-    }
-    return rows;
-  }
-
-  /**
-   * Accounts memstore growth; flushes the largest region, and stalls writers far past the limit.
-   */
-  void memstoreGrew(long bytes) {
-    long total = memstoreBytes.addAndGet(bytes);
-    if (flusher == null || total <= config.globalMemstoreBytes()) {
-      return;
-    }
-    flushLargest();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    synchronized (memoryPressure) {
-      while (memstoreBytes.get() > 2 * config.globalMemstoreBytes()
-          && !closed
-          && System.nanoTime() < deadline) {
-        try {
-          memoryPressure.wait(100);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
+  // ---- memstores ----
 
   /** Accounts memstores that two regions now share (a split) without stalling anyone. */
   void memstoreShared(long bytes) {
-    memstoreBytes.addAndGet(bytes);
+    memstoreBudget.shared(bytes);
   }
 
   void memstoreShrank(long bytes) {
-    memstoreBytes.addAndGet(-bytes);
-    synchronized (memoryPressure) {
-      memoryPressure.notifyAll();
-    }
-  }
-
-  private void flushLargest() {
-    EmbeddedTable bestTable = null;
-    Region best = null;
-    for (EmbeddedTable t : tables.values()) {
-      for (Region r : t.regionList()) {
-        if (best == null || r.activeMemstoreBytes() > best.activeMemstoreBytes()) {
-          best = r;
-          bestTable = t;
-        }
-      }
-    }
-    if (best != null) {
-      requestFlush(bestTable, best);
-    }
+    memstoreBudget.shrank(bytes);
   }
 
   /** Writes the time index when it changed; a failure costs only TTL precision (logged). */
   void persistTimeIndex() {
-    if (dir == null) {
-      return;
-    }
-    try {
-      timeIndex.persist(dir);
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot write the time index of {}; rows with a TTL may expire later", dir, e);
-    }
+    directory.persistTimeIndex(timeIndex);
   }
 
   /** Deletes log segments whose edits are all in files; true when every edit is. */
   boolean trimLog() {
-    if (wal == null) {
-      return false;
-    }
     long floor = mvcc.readPoint() + 1;
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         floor = Math.min(floor, r.oldestUnflushedSequenceId());
       }
     }
-    wal.markFlushedBelow(floor);
-    return floor > mvcc.lastSequenceId();
+    return directory.trimLog(floor) && floor > mvcc.lastSequenceId();
   }
 
   void checkOpen() {
@@ -1039,6 +481,8 @@ public final class EmbeddedStore implements KvStore {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Store [" + name + "] is closed");
     }
   }
+
+  // ---- close ----
 
   @Override
   public void close() {
@@ -1048,8 +492,8 @@ public final class EmbeddedStore implements KvStore {
       }
       closed = true;
     }
-    if (dir == null) {
-      statisticsWorker.shutdownNow();
+    if (!directory.isDurable()) {
+      background.stopStatistics();
       for (String tableName : List.copyOf(tables.keySet())) {
         dropTable(tableName);
       }
@@ -1058,12 +502,11 @@ public final class EmbeddedStore implements KvStore {
     RuntimeException failure = null;
     boolean allFlushed = false;
     try {
-      awaitCommits();
-      shutdown(flusher);
-      shutdown(compactor);
+      commits.awaitCommits();
+      background.finishFlushesAndCompactions();
       // a store that took no write since it opened is left as it was: what the log replayed
       // stays in the log (it is durable there), so opening and closing never rewrites files
-      if (written) {
+      if (commits.written()) {
         // the tables first, then SYSTEM.STATS once the statistics of their flushes are in it
         EmbeddedTable statistics = tables.get(StatisticsTable.NAME);
         for (EmbeddedTable t : tables.values()) {
@@ -1071,7 +514,7 @@ public final class EmbeddedStore implements KvStore {
             failure = flushAtClose(t, failure);
           }
         }
-        shutdown(statisticsWorker);
+        background.finishStatistics();
         if (statistics != null) {
           failure = flushAtClose(statistics, failure);
         }
@@ -1082,18 +525,15 @@ public final class EmbeddedStore implements KvStore {
     } catch (RuntimeException e) {
       failure = e;
     } finally {
-      statisticsWorker.shutdownNow();
+      background.stopStatistics();
       try {
-        wal.close();
-        if (allFlushed) {
-          deleteLogSegments(); // every edit is in files the manifests list
-        }
+        directory.closeLog(allFlushed); // deletes the segments when every edit is in files
       } catch (RuntimeException e) {
         failure = failure == null ? e : failure;
       }
       closeFilesAndUnlock();
     }
-    LOG.info("Closed store {}", dir);
+    LOG.info("Closed store {}", directory);
     if (failure != null) {
       throw failure;
     }
@@ -1116,42 +556,12 @@ public final class EmbeddedStore implements KvStore {
    */
   public void abandonForTesting() {
     closed = true;
-    if (dir == null) {
+    if (!directory.isDurable()) {
       return;
     }
-    flusher.shutdownNow();
-    compactor.shutdownNow();
-    statisticsWorker.shutdownNow();
-    try {
-      flusher.awaitTermination(1, TimeUnit.MINUTES);
-      compactor.awaitTermination(1, TimeUnit.MINUTES);
-      statisticsWorker.awaitTermination(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    wal.close();
+    background.abandon();
+    directory.closeLog(false);
     closeFilesAndUnlock();
-  }
-
-  /** Waits (up to a minute) for commits that began before the store was marked closed. */
-  private void awaitCommits() {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (activeCommits.get() > 0 && System.nanoTime() < deadline) {
-      try {
-        TimeUnit.MILLISECONDS.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private void deleteLogSegments() {
-    try {
-      wal.deleteAllSegments(); // and the marker says so
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot delete the log segments of {}; the next open replays them", dir, e);
-    }
   }
 
   private void closeFilesAndUnlock() {
@@ -1161,44 +571,11 @@ public final class EmbeddedStore implements KvStore {
     metrics.close();
     readContext.cache().close();
     readContext.pool().close();
-    try {
-      lockChannel.close();
-    } catch (IOException e) {
-      LOG.warn("Cannot release the lock of {}", dir, e);
-    }
+    directory.close();
   }
 
-  private static void shutdown(ExecutorService executor) {
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(10, TimeUnit.MINUTES)) {
-        LOG.warn("Background work did not finish within 10 minutes at close");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
+  /** Deletes {@code path} and all below it (a dropped table's directory); logs failures. */
   static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      LOG.warn("Cannot delete {}", path, e);
-    }
+    StoreDirectory.deleteRecursively(path);
   }
 }

@@ -230,6 +230,7 @@ class TestTableStatistics {
   void statisticsViewShowsChunksUnderSqlNames() {
     try (EmbeddedStore store = open()) {
       StoreCatalog catalog = StoreCatalog.open(store);
+      store.useSqlNames(catalog::tables); // as the catalog's owner (the driver, the server) does
       TableDescriptor draft =
           new TableDescriptor(
               0,

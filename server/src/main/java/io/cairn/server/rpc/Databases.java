@@ -231,11 +231,13 @@ final class Databases implements AutoCloseable {
     KvStore store = null;
     try {
       store = opener.open(name, dir, storeSettings);
+      StoreCatalog catalog = StoreCatalog.open(store);
+      Stores.useSqlNames(store, catalog::tables); // SYSTEM.STATS shows SQL names
       Database db =
           new Database(
               name,
               store,
-              StoreCatalog.open(store),
+              catalog,
               instanceId,
               snapshotMaxAgeMillis(store),
               name.isEmpty() || dir.isEmpty());

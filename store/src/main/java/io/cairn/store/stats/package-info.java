@@ -5,7 +5,10 @@
  * split); {@link io.cairn.store.stats.StatisticsKeeper} holds a table's, one per region, and
  * answers the table's statistics, SYSTEM.STATS rows and row count estimate; {@link
  * io.cairn.store.stats.StatisticsTable} reads and writes their rows in SYSTEM.STATS through the KV
- * SPI.
+ * SPI; {@link io.cairn.store.stats.StatisticsPersistence} keeps those rows in step with the
+ * regions' statistics of a durable store (restored at open, rewritten in the background; its
+ * callers may hold a region's maintenance lock: it only queues the writes, which commit through the
+ * store, taking SYSTEM.STATS's region locks, on the store's statistics thread).
  *
  * <p>Locks: none of its own. Values are immutable; the keeper's map is concurrent, and whoever
  * installs a region's statistics holds that region's maintenance lock (a flush, compaction, split

@@ -1,8 +1,8 @@
 package io.cairn.tpch.cache;
 
+import io.cairn.store.StoreDirectory;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,7 +12,6 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * The table {@code bench cache} measures, {@code T (K BIGINT PRIMARY KEY, QTY DECIMAL(15,2), PRICE
@@ -103,21 +102,10 @@ final class CacheTable {
 
   /** Bytes of block files in the store's table directory holding the most (T, not the catalog). */
   static long blockFileBytes(Path store) throws IOException {
-    long best = 0;
-    try (Stream<Path> tables = Files.list(store.resolve("tables"))) {
-      for (Path tableDir : tables.toList()) {
-        long sum = 0;
-        try (Stream<Path> files = Files.list(tableDir)) {
-          for (Path f : files.toList()) {
-            if (f.getFileName().toString().endsWith(".cbf")) {
-              sum += Files.size(f);
-            }
-          }
-        }
-        best = Math.max(best, sum);
-      }
-    }
-    return best;
+    return StoreDirectory.blockFileBytesByTable(store).values().stream()
+        .mapToLong(Long::longValue)
+        .max()
+        .orElse(0);
   }
 
   /** Connection properties holding {@code storeSettings}. */

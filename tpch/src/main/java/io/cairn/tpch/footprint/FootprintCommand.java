@@ -3,6 +3,7 @@ package io.cairn.tpch.footprint;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
+import io.cairn.store.StoreDirectory;
 import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
@@ -21,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -243,20 +243,9 @@ public final class FootprintCommand implements Callable<Integer> {
    * Bytes of block files of the table directory holding the most (the data table, not the catalog).
    */
   private static long largestTableBytes(Path store) throws IOException {
-    long best = 0;
-    try (Stream<Path> tables = Files.list(store.resolve("tables"))) {
-      for (Path tableDir : tables.toList()) {
-        long sum = 0;
-        try (Stream<Path> files = Files.list(tableDir)) {
-          for (Path f : files.toList()) {
-            if (f.getFileName().toString().endsWith(".cbf")) {
-              sum += Files.size(f);
-            }
-          }
-        }
-        best = Math.max(best, sum);
-      }
-    }
-    return best;
+    return StoreDirectory.blockFileBytesByTable(store).values().stream()
+        .mapToLong(Long::longValue)
+        .max()
+        .orElse(0);
   }
 }

@@ -52,6 +52,7 @@ final class EmbeddedDatabase implements Database {
     this.closesWithLastConnection = closesWithLastConnection;
     try {
       this.catalog = Catalog.open(store);
+      Stores.useSqlNames(store, catalog::tables); // SYSTEM.STATS shows SQL names
     } catch (RuntimeException e) {
       if (closesWithLastConnection) {
         closeQuietly(store, e);

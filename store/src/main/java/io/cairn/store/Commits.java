@@ -1,0 +1,216 @@
+package io.cairn.store;
+
+import io.cairn.kv.Durability;
+import io.cairn.kv.Mutation;
+import io.cairn.store.region.Mvcc;
+import io.cairn.store.region.Region;
+import io.cairn.store.table.RegionMap;
+import io.cairn.store.wal.WalEdit;
+import io.cairn.store.wal.WalRecord;
+import io.cairn.store.wal.WriteAheadLog;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The store's commits: one atomic batch across the regions of several tables. The regions' write
+ * locks are taken in (table id, start key) order, every condition is checked, the batch gets one
+ * sequence id and one log record, and becomes visible at once when the log has it (as durable as
+ * asked). A region that split while the commit waited for its lock is routed again; a failure after
+ * the memstores took the batch rolls it back. Afterwards the memstores' growth is accounted ({@link
+ * MemstoreBudget}) and flushes and statistics requested ({@link BackgroundWork}).
+ *
+ * <p>In memory there is no log ({@code wal} null): every commit is {@link Durability#SKIP}.
+ *
+ * <p>Locks: takes the regions' write locks itself; callers hold none (a commit may stall in {@link
+ * MemstoreBudget#grew}). It counts the commits under way so that the close can wait for them.
+ */
+final class Commits {
+  private final Mvcc mvcc;
+  private final TimeIndex timeIndex;
+
+  /** The log; null in memory, where nothing is logged. */
+  private final WriteAheadLog wal;
+
+  private final long memstoreFlushBytes;
+  private final MemstoreBudget budget;
+  private final BackgroundWork background;
+  private final AtomicInteger activeCommits = new AtomicInteger();
+
+  /**
+   * Whether anything was written (a commit, DDL, a flush or a compaction) since the store opened.
+   */
+  private volatile boolean written;
+
+  Commits(
+      Mvcc mvcc,
+      TimeIndex timeIndex,
+      WriteAheadLog wal,
+      StoreConfig config,
+      MemstoreBudget budget,
+      BackgroundWork background) {
+    this.mvcc = mvcc;
+    this.timeIndex = timeIndex;
+    this.wal = wal;
+    this.memstoreFlushBytes = config.memstoreFlushBytes();
+    this.budget = budget;
+    this.background = background;
+  }
+
+  /**
+   * Applies the tables' batches atomically, once {@code checkOpen} (run after the commit counts as
+   * under way) passes.
+   */
+  void commit(
+      List<EmbeddedTable> owners,
+      List<List<Mutation>> batches,
+      Durability durability,
+      Runnable checkOpen) {
+    activeCommits.incrementAndGet(); // close() waits for commits under way
+    try {
+      checkOpen.run();
+      written = true;
+      commitOpen(owners, batches, durability);
+    } finally {
+      activeCommits.decrementAndGet();
+    }
+  }
+
+  /** Whether anything was written since the store opened. */
+  boolean written() {
+    return written;
+  }
+
+  /** Records a write that is no commit (salvage's flush at open). */
+  void markWritten() {
+    written = true;
+  }
+
+  /** Waits (up to a minute) for commits that began before the store was marked closed. */
+  void awaitCommits() {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (activeCommits.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private Durability durability(List<EmbeddedTable> owners, Durability requested) {
+    if (wal == null) {
+      return Durability.SKIP;
+    }
+    if (requested != null) {
+      return requested;
+    }
+    Durability d = Durability.SKIP;
+    for (EmbeddedTable t : owners) {
+      d = d.max(t.defaultDurability());
+    }
+    return d;
+  }
+
+  private void commitOpen(
+      List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
+    Durability d = durability(owners, durability);
+    while (true) {
+      Region[][] snapshot = new Region[owners.size()][];
+      Map<Region, List<Mutation>> byRegion = new LinkedHashMap<>();
+      Map<Region, EmbeddedTable> ownerOf = new IdentityHashMap<>();
+      for (int i = 0; i < owners.size(); i++) {
+        snapshot[i] = owners.get(i).peekRegions();
+        RegionMap.groupByRegion(snapshot[i], batches.get(i), byRegion);
+        for (Region r : byRegion.keySet()) {
+          ownerOf.putIfAbsent(r, owners.get(i));
+        }
+      }
+      // lock in (table id, start key) order, the same for every commit: no deadlock
+      List<Region> locked = new ArrayList<>(byRegion.keySet());
+      locked.sort(
+          Comparator.<Region>comparingLong(r -> ownerOf.get(r).tableId())
+              .thenComparing((a, b) -> a.range().start().compareTo(b.range().start())));
+      for (Region r : locked) {
+        r.writeLock().lock();
+      }
+      Mvcc.WriteEntry entry = null;
+      long ticket = -1;
+      long added = 0;
+      try {
+        if (anyRetired(locked)) {
+          locked.forEach(Region::checkOpen);
+          continue; // split while we waited: route again
+        }
+        for (int i = 0; i < owners.size(); i++) {
+          EmbeddedTable.checkConditions(
+              snapshot[i], batches.get(i), i, mvcc, owners.get(i).expiredAtOrBelow());
+        }
+        entry = mvcc.begin();
+        for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+          long before = e.getKey().activeMemstoreBytes();
+          e.getKey().apply(e.getValue(), entry.sequenceId);
+          added += e.getKey().activeMemstoreBytes() - before;
+        }
+        if (d != Durability.SKIP) {
+          List<WalEdit> edits = new ArrayList<>();
+          for (int i = 0; i < owners.size(); i++) {
+            owners.get(i).addEdits(batches.get(i), edits);
+          }
+          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits));
+        }
+      } catch (RuntimeException e) {
+        if (entry != null) {
+          rollback(byRegion, entry);
+        }
+        throw e;
+      } finally {
+        for (Region r : locked) {
+          r.writeLock().unlock();
+        }
+      }
+      try {
+        if (ticket >= 0) {
+          wal.await(ticket, d);
+        }
+      } catch (RuntimeException e) {
+        rollback(byRegion, entry);
+        throw e;
+      }
+      mvcc.completeAndWait(entry);
+      timeIndex.committed(entry.sequenceId);
+      budget.grew(added);
+      for (Map.Entry<Region, EmbeddedTable> e : ownerOf.entrySet()) {
+        if (e.getKey().activeMemstoreBytes() > memstoreFlushBytes) {
+          background.requestFlush(e.getValue(), e.getKey());
+        }
+        if (e.getKey().statisticsStale()) {
+          background.requestStatistics(e.getValue(), e.getKey());
+        }
+      }
+      return;
+    }
+  }
+
+  private static boolean anyRetired(List<Region> regions) {
+    for (Region r : regions) {
+      if (r.isRetired()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
+    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+      e.getKey().rollback(e.getValue(), entry.sequenceId);
+    }
+    mvcc.completeAndWait(entry);
+  }
+}
