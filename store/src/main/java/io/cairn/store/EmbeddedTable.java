@@ -6,7 +6,6 @@ import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
-import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
@@ -17,7 +16,6 @@ import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
 import io.cairn.store.cell.RowCursor;
-import io.cairn.store.cell.RowCursors;
 import io.cairn.store.coprocessor.ProgramScanner;
 import io.cairn.store.file.BlockFileReader;
 import io.cairn.store.file.CachePolicy;
@@ -35,11 +33,12 @@ import io.cairn.store.table.MaintenanceListener;
 import io.cairn.store.table.MaintenanceSettings;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.RegionSplitter;
+import io.cairn.store.table.RegionsSnapshot;
 import io.cairn.store.table.StoreFileWriter;
 import io.cairn.store.table.TableManifest;
+import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -272,70 +271,20 @@ final class EmbeddedTable implements KvTable {
   }
 
   void addEdits(List<Mutation> batch, List<WalEdit> edits) {
-    for (Mutation m : batch) {
-      if (m instanceof Mutation.Put put) {
-        edits.add(new WalEdit(tableId, put.key(), false, put.value()));
-      } else {
-        edits.add(new WalEdit(tableId, m.key(), true, Bytes.EMPTY));
-      }
-    }
+    WriteRouter.addEdits(tableId, batch, edits);
   }
 
   /**
-   * Checks the batch's conditions against the latest applied state (and the batch's own earlier
-   * mutations), rows expired at {@code expiredAtOrBelow} (TTL, -1: none) counting as absent;
-   * callers hold the write locks of the batch's regions.
-   *
-   * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
-   * @throws CairnException SNAPSHOT_TOO_OLD for an UNCHANGED_SINCE condition whose read point the
-   *     store no longer keeps versions for (a compaction may have merged the versions it compares)
+   * See {@link WriteRouter#checkConditions}; callers hold the write locks of the batch's regions.
    */
   static void checkConditions(
       Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
-    Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
-    for (int i = 0; i < batch.size(); i++) {
-      Mutation m = batch.get(i);
-      Mutation.Condition c = m.condition();
-      switch (c.kind()) {
-        case NONE -> {}
-        case MUST_NOT_EXIST -> {
-          Boolean inBatch = pending == null ? null : pending.get(m.key());
-          boolean exists =
-              inBatch != null
-                  ? inBatch
-                  : rs[RegionMap.regionIndex(rs, m.key())].rowExists(m.key(), expiredAtOrBelow);
-          if (exists) {
-            throw new ConditionFailedException(batchIndex, i, m.key());
-          }
-        }
-        case UNCHANGED_SINCE -> {
-          mvcc.checkReadPoint(c.readPoint());
-          // a key twice in one batch: its earlier mutation is this batch's, not a concurrent one
-          if ((pending == null || !pending.containsKey(m.key()))
-              && rs[RegionMap.regionIndex(rs, m.key())].latestSequenceId(m.key()) > c.readPoint()) {
-            throw new ConditionFailedException(
-                batchIndex, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
-          }
-        }
-      }
-      if (pending != null) {
-        pending.put(m.key(), m instanceof Mutation.Put);
-      }
-    }
+    WriteRouter.checkConditions(rs, batch, batchIndex, mvcc, expiredAtOrBelow);
   }
 
   /** Applies one logged edit at open (single-threaded, before any other access). */
   void replay(WalEdit edit, long sequenceId) {
-    Region[] regions = map.regions();
-    Region r = regions[RegionMap.regionIndex(regions, edit.key())];
-    if (sequenceId <= r.flushedSequenceId()) {
-      return;
-    }
-    Mutation m =
-        edit.delete()
-            ? new Mutation.Delete(edit.key())
-            : new Mutation.Put(edit.key(), edit.value());
-    r.apply(List.of(m), sequenceId);
+    WriteRouter.replay(map.regions(), edit, sequenceId);
   }
 
   @Override
@@ -360,178 +309,20 @@ final class EmbeddedTable implements KvTable {
         "TRUE".equals(o.get("IN_MEMORY")));
   }
 
-  /** Opens a block file of this table, reading through the store's pool and block cache. */
-  private BlockFileReader openReader(Path path) {
-    return BlockFileReader.open(path, store.readContext());
-  }
-
   @Override
   public RowScanner scan(ScanRequest request) {
     store.checkOpen();
-    // the read point first, the regions second: a write the read point covers is in a region
-    // this scan reads (a split after the read point leaves it in the parent's state)
-    long readPoint = store.mvcc.beginRead(request.readPoint());
-    long expired = expiredAtOrBelow();
-    List<KeyRange> ranges = request.ranges();
-    List<Region> used = new ArrayList<>();
-    List<RegionState> states = new ArrayList<>();
-    List<int[]> steps = new ArrayList<>(); // {range index, index in used}
-    try {
-      while (!collectRegions(ranges, used, states, steps)) {
-        states.forEach(RegionState::release);
-        used.clear();
-        states.clear();
-        steps.clear();
-      }
-    } catch (RuntimeException e) {
-      states.forEach(RegionState::release);
-      store.mvcc.endRead(readPoint);
-      throw e;
-    }
-    SnapshotRows rows =
-        new SnapshotRows(ranges, used, states, steps, readPoint, expired, cachePolicy(request));
+    RegionsSnapshot rows =
+        RegionsSnapshot.open(
+            map,
+            store.mvcc,
+            request.ranges(),
+            request.readPoint(),
+            this::expiredAtOrBelow,
+            cachePolicy(request));
     MemoryPool memory = request.memory() != null ? request.memory() : store.queryMemory();
     return new ProgramScanner(
         rows, request.program(), request.context(), store.config().aggregateMaxBytes(), memory);
-  }
-
-  /**
-   * Acquires the state of every region the ranges need; false when a region was split and its files
-   * went meanwhile (the caller releases what was acquired and tries again).
-   */
-  private boolean collectRegions(
-      List<KeyRange> ranges, List<Region> used, List<RegionState> states, List<int[]> steps) {
-    Region[] rs = map.regions();
-    for (Region r : rs) {
-      r.checkOpen();
-    }
-    Map<Region, Integer> index = new HashMap<>();
-    for (int i = 0; i < ranges.size(); i++) {
-      KeyRange range = ranges.get(i);
-      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
-      for (int j = from; j < rs.length; j++) {
-        Region r = rs[j];
-        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
-          break;
-        }
-        Integer k = index.get(r);
-        if (k == null) {
-          RegionState state = r.acquireState();
-          if (state == null) {
-            return false;
-          }
-          k = used.size();
-          index.put(r, k);
-          used.add(r);
-          states.add(state);
-        }
-        steps.add(new int[] {i, k});
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The rows of a scan's ranges across regions, from states held until closed. Closing from another
-   * thread (a cancel) while a row is being read is the caller's to prevent: {@link ProgramScanner}
-   * defers it to the scanning thread.
-   */
-  private final class SnapshotRows implements RowCursor {
-    private final List<KeyRange> ranges;
-    private final List<Region> regions;
-    private final List<RegionState> states;
-    private final List<int[]> steps;
-    private final long readPoint;
-    private final long expiredAtOrBelow;
-    private final CachePolicy policy;
-    private int step;
-    private RowCursor current = RowCursors.EMPTY;
-    private boolean closed;
-
-    SnapshotRows(
-        List<KeyRange> ranges,
-        List<Region> regions,
-        List<RegionState> states,
-        List<int[]> steps,
-        long readPoint,
-        long expiredAtOrBelow,
-        CachePolicy policy) {
-      this.ranges = ranges;
-      this.regions = regions;
-      this.states = states;
-      this.steps = steps;
-      this.readPoint = readPoint;
-      this.expiredAtOrBelow = expiredAtOrBelow;
-      this.policy = policy;
-    }
-
-    @Override
-    public boolean next() {
-      while (!closed && !current.next()) {
-        closeCurrent();
-        if (step >= steps.size()) {
-          close();
-          return false;
-        }
-        int[] s = steps.get(step++);
-        current =
-            regions
-                .get(s[1])
-                .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
-      }
-      return !closed;
-    }
-
-    @Override
-    public byte[] keyArray() {
-      return current.keyArray();
-    }
-
-    @Override
-    public int keyOffset() {
-      return current.keyOffset();
-    }
-
-    @Override
-    public int keyLength() {
-      return current.keyLength();
-    }
-
-    @Override
-    public ByteBuffer valueBuffer() {
-      return current.valueBuffer();
-    }
-
-    @Override
-    public int valueOffset() {
-      return current.valueOffset();
-    }
-
-    @Override
-    public int valueLength() {
-      return current.valueLength();
-    }
-
-    private void closeCurrent() {
-      RowCursor c = current;
-      current = RowCursors.EMPTY;
-      try {
-        c.close();
-      } catch (RuntimeException e) {
-        LOG.warn("Closing a region scanner failed", e);
-      }
-    }
-
-    @Override
-    public synchronized void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      closeCurrent();
-      states.forEach(RegionState::release);
-      store.mvcc.endRead(readPoint);
-    }
   }
 
   // ---- maintenance ----

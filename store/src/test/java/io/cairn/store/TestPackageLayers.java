@@ -35,8 +35,9 @@ class TestPackageLayers {
           Map.entry("coprocessor", Set.of("cell", "memstore", "scan")),
           // statistics of regions: collected, merged, persisted
           Map.entry("stats", Set.of("memstore", "region")),
-          // a table's regions and manifest, and the jobs that change them
-          Map.entry("table", Set.of("io", "cell", "memstore", "file", "scan", "region", "stats")));
+          // a table's regions and manifest, the jobs that change them, its writes and scans
+          Map.entry(
+              "table", Set.of("io", "cell", "wal", "memstore", "file", "scan", "region", "stats")));
 
   private static final Pattern IMPORT =
       Pattern.compile("^import (?:static )?io\\.cairn\\.store\\.([a-z]+)\\.", Pattern.MULTILINE);

@@ -255,16 +255,10 @@ public final class RegionMap {
     nextRegionId -= n;
   }
 
-  /** Adds the batch's mutations to {@code byRegion}, each under the region holding its key. */
+  /** Adds the batch's mutations to {@code byRegion}: see {@link WriteRouter#groupByRegion}. */
   public static void groupByRegion(
       Region[] rs, List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
-    if (rs.length == 1) {
-      byRegion.computeIfAbsent(rs[0], r -> new ArrayList<>()).addAll(batch);
-      return;
-    }
-    for (Mutation m : batch) {
-      byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
-    }
+    WriteRouter.groupByRegion(rs, batch, byRegion);
   }
 
   /** Index of the region holding {@code key}: the last whose start is at or below it. */
