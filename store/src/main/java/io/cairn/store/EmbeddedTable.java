@@ -15,17 +15,11 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
-import io.cairn.store.cell.RowCursor;
 import io.cairn.store.coprocessor.ProgramScanner;
-import io.cairn.store.file.BlockFileReader;
 import io.cairn.store.file.CachePolicy;
-import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
-import io.cairn.store.region.RegionState;
-import io.cairn.store.region.StoreFile;
 import io.cairn.store.stats.RegionStatistics;
-import io.cairn.store.stats.StatisticsCollector;
 import io.cairn.store.stats.StatisticsKeeper;
 import io.cairn.store.table.Compactor;
 import io.cairn.store.table.Flusher;
@@ -38,20 +32,11 @@ import io.cairn.store.table.StoreFileWriter;
 import io.cairn.store.table.TableManifest;
 import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A table of the embedded store: its regions (sorted, covering all keys), its options and, when
@@ -60,7 +45,6 @@ import org.slf4j.LoggerFactory;
  * regions.
  */
 final class EmbeddedTable implements KvTable {
-  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTable.class);
   private final EmbeddedStore store;
   private final long tableId;
   private final String name;
@@ -143,87 +127,13 @@ final class EmbeddedTable implements KvTable {
 
   /** Opens a durable table from its manifest, deleting files no manifest lists. */
   static EmbeddedTable load(EmbeddedStore store, Path dir, TableManifest manifest) {
-    Map<String, StoreFile> open = new HashMap<>();
-    Set<String> listed = new HashSet<>();
-    manifest.regions().forEach(r -> listed.addAll(r.files()));
-    long maxFileId = 0;
-    try (Stream<Path> entries = Files.list(dir)) {
-      for (Path p : entries.toList()) {
-        String fileName = p.getFileName().toString();
-        if (fileName.equals(TableManifest.FILE_NAME)) {
-          continue;
-        }
-        if (!listed.contains(fileName)) {
-          LOG.info("Removing {}: not listed in the table's manifest (an unfinished write)", p);
-          Files.deleteIfExists(p);
-          continue;
-        }
-        maxFileId = Math.max(maxFileId, RegionMap.fileId(fileName));
-      }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot list " + dir + ": " + AtomicFiles.describe(e), e);
-    }
-    Region[] regions = new Region[manifest.regions().size()];
-    Set<String> setAside = new HashSet<>(); // by salvage: damaged, now under DIR/salvaged/
-    try {
-      for (int i = 0; i < regions.length; i++) {
-        TableManifest.RegionEntry e = manifest.regions().get(i);
-        List<StoreFile> files = new ArrayList<>();
-        for (String f : e.files()) {
-          if (setAside.contains(f)) {
-            continue;
-          }
-          StoreFile sf = open.get(f);
-          if (sf == null) {
-            // exists, checksums of header, trailer and index, the file id its name says, and the
-            // seal the manifest recorded
-            BlockFileReader reader =
-                store
-                    .salvage()
-                    .openListedFile(
-                        dir.resolve(TableManifest.FILE_NAME),
-                        dir.resolve(f),
-                        manifest.seals().get(f),
-                        store.readContext());
-            if (reader == null) {
-              setAside.add(f);
-              continue;
-            }
-            sf = new StoreFile(reader);
-            open.put(f, sf);
-          } else {
-            sf.retain(); // shared by the daughters of a split
-          }
-          files.add(sf);
-        }
-        regions[i] =
-            new Region(
-                e.regionId(), manifest.name(), e.range(), files, List.of(), e.flushedSequenceId());
-      }
-    } catch (RuntimeException e) {
-      open.values().forEach(StoreFile::closeKeepingFile);
-      throw e;
-    }
-    EmbeddedTable table =
-        new EmbeddedTable(
-            store,
-            new RegionMap(
-                manifest.tableId(),
-                manifest.name(),
-                dir,
-                manifest.options(),
-                regions,
-                manifest.idLimit(),
-                Math.max(manifest.nextFileId(), maxFileId + 1),
-                manifest.nextRegionId()));
-    if (!setAside.isEmpty()) {
-      synchronized (table.map.lock()) {
-        table.map
-            .writeManifest(); // without the files set aside, so the next open does not miss them
-      }
-    }
-    return table;
+    return new EmbeddedTable(
+        store,
+        RegionMap.load(
+            dir,
+            manifest,
+            (manifestFile, file, seal) ->
+                store.salvage().openListedFile(manifestFile, file, seal, store.readContext())));
   }
 
   /**
@@ -352,17 +262,7 @@ final class EmbeddedTable implements KvTable {
       return;
     }
     // a background split may replace a region while this runs: its daughters are compacted too
-    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    boolean progress = true;
-    while (progress) {
-      progress = false;
-      for (Region r : map.regions()) {
-        if (done.add(r)) {
-          compactRegion(r, major);
-          progress = true;
-        }
-      }
-    }
+    map.forEachRegionOnce(r -> compactRegion(r, major));
     for (Region r : map.regions()) {
       maybeSplit(r);
     }
@@ -488,12 +388,6 @@ final class EmbeddedTable implements KvTable {
 
   // ---- statistics ----
 
-  /**
-   * A background collection of a region waits this many times the previous one's duration after it:
-   * collections read a region at most a tenth of the time.
-   */
-  static final long BACKGROUND_PAUSE_FACTOR = 9;
-
   /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
   long guidePostWidth() {
     return map.guidePostWidth();
@@ -524,66 +418,16 @@ final class EmbeddedTable implements KvTable {
   @Override
   public TableStatistics updateStatistics() {
     store.checkOpen();
-    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    boolean progress = true;
-    while (progress) { // a split meanwhile makes daughters: collect them too
-      progress = false;
-      for (Region r : map.regions()) {
-        if (done.add(r)) {
-          collectRegion(r);
-          progress = true;
-        }
-      }
-    }
+    map.forEachRegionOnce(this::collectRegion); // daughters of a split meanwhile too
     return statistics();
   }
 
   /**
-   * Reads the region's visible rows at a read point taken now and makes their counts its
-   * statistics. Holds the region's maintenance lock: one collection (flush, compaction, split) of a
-   * region at a time.
+   * Collects the region's statistics now (see {@link StatisticsKeeper#collect}); takes its
+   * maintenance lock.
    */
   void collectRegion(Region region) {
-    region.maintenanceLock().lock();
-    try {
-      if (region.isRetired() || map.isDropped()) {
-        return;
-      }
-      long startNanos = System.nanoTime();
-      long coveredRows = region.changedRows();
-      long coveredBytes = region.changedBytes();
-      long width = guidePostWidth();
-      StatisticsCollector collector =
-          new StatisticsCollector(region.regionId(), region.range(), width);
-      long readPoint = store.mvcc.beginRead();
-      try {
-        RegionState state = region.acquireState();
-        if (state == null) {
-          return; // split meanwhile
-        }
-        try (RowCursor rows =
-            region.scan(
-                state, region.range(), readPoint, expiredAtOrBelow(), CachePolicy.NO_CACHE)) {
-          while (rows.next()) {
-            collector.addRow(
-                rows.keyArray(),
-                rows.keyOffset(),
-                rows.keyLength(),
-                (long) rows.keyLength() + rows.valueLength());
-          }
-        } finally {
-          state.release();
-        }
-      } finally {
-        store.mvcc.endRead(readPoint);
-      }
-      statistics.install(
-          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
-      long end = System.nanoTime();
-      region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
-    } finally {
-      region.maintenanceLock().unlock();
-    }
+    statistics.collect(region, store.mvcc, this::expiredAtOrBelow, guidePostWidth());
   }
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */

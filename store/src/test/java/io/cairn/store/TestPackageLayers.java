@@ -34,7 +34,7 @@ class TestPackageLayers {
           Map.entry("region", Set.of("io", "cell", "memstore", "cache", "file", "scan")),
           Map.entry("coprocessor", Set.of("cell", "memstore", "scan")),
           // statistics of regions: collected, merged, persisted
-          Map.entry("stats", Set.of("memstore", "region")),
+          Map.entry("stats", Set.of("cell", "memstore", "file", "region")),
           // a table's regions and manifest, the jobs that change them, its writes and scans
           Map.entry(
               "table", Set.of("io", "cell", "wal", "memstore", "file", "scan", "region", "stats")));

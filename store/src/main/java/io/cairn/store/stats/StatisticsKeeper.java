@@ -1,7 +1,10 @@
 package io.cairn.store.stats;
 
 import io.cairn.kv.TableStatistics;
+import io.cairn.store.cell.RowCursor;
+import io.cairn.store.file.CachePolicy;
 import io.cairn.store.memstore.Memstore;
+import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * A table's statistics, one {@link RegionStatistics} per region id: installed by flushes,
@@ -23,6 +27,10 @@ import java.util.function.BooleanSupplier;
  * {@link TableStatistics}, its SYSTEM.STATS rows and its row count estimate. Each change goes to a
  * {@link Listener} (the store persists it in the background). Methods that read take the table's
  * regions now, in key order.
+ *
+ * <p>Locks: callers hold none, except that {@link #split} runs under the table's manifest lock with
+ * the parent's write lock (a split); {@link #collect} takes the region's maintenance lock itself.
+ * The map of statistics is concurrent: readers see each region's latest.
  */
 public final class StatisticsKeeper {
   /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
@@ -33,6 +41,12 @@ public final class StatisticsKeeper {
 
   /** ...or this many raw bytes. */
   public static final long STALE_MIN_BYTES = 4L << 20;
+
+  /**
+   * A background collection of a region waits this many times the previous one's duration after it:
+   * collections read a region at most a tenth of the time.
+   */
+  public static final long BACKGROUND_PAUSE_FACTOR = 9;
 
   /** Told each change of a region's statistics. */
   public interface Listener {
@@ -79,6 +93,58 @@ public final class StatisticsKeeper {
         Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
         Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
     listener.changed(before, stats);
+  }
+
+  /**
+   * Reads the region's visible rows at a read point taken now from {@code mvcc}, rows at or below
+   * the TTL cutoff {@code expiredAtOrBelow} gives being invisible, and makes their counts its
+   * statistics, cut at guide posts {@code width} apart. Holds the region's maintenance lock: one
+   * collection (flush, compaction, split) of a region at a time.
+   */
+  public void collect(Region region, Mvcc mvcc, LongSupplier expiredAtOrBelow, long width) {
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired() || dropped.getAsBoolean()) {
+        return;
+      }
+      long startNanos = System.nanoTime();
+      long coveredRows = region.changedRows();
+      long coveredBytes = region.changedBytes();
+      StatisticsCollector collector =
+          new StatisticsCollector(region.regionId(), region.range(), width);
+      long readPoint = mvcc.beginRead();
+      try {
+        RegionState state = region.acquireState();
+        if (state == null) {
+          return; // split meanwhile
+        }
+        try (RowCursor rows =
+            region.scan(
+                state,
+                region.range(),
+                readPoint,
+                expiredAtOrBelow.getAsLong(),
+                CachePolicy.NO_CACHE)) {
+          while (rows.next()) {
+            collector.addRow(
+                rows.keyArray(),
+                rows.keyOffset(),
+                rows.keyLength(),
+                (long) rows.keyLength() + rows.valueLength());
+          }
+        } finally {
+          state.release();
+        }
+      } finally {
+        mvcc.endRead(readPoint);
+      }
+      install(
+          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+      long end = System.nanoTime();
+      region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
+    } finally {
+      region.maintenanceLock().unlock();
+    }
   }
 
   /** {@code parent} was split into {@code low} and {@code high}: its statistics go to them. */
