@@ -39,10 +39,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A table of the embedded store: its regions (sorted, covering all keys), its options and, when
- * durable, its directory and manifest. Orchestrates writes across regions (one sequence id and one
- * log record per batch), scans over snapshots, and the flushes, compactions and splits of its
- * regions.
+ * A table of the embedded store, its {@link KvTable} face: it wires a table's parts together and
+ * hands each call to the one that owns it. The regions, options and manifest are the {@link
+ * RegionMap}'s; writes are routed by {@link WriteRouter} inside the store's commit (one sequence id
+ * and one log record per batch); a scan reads a {@link RegionsSnapshot}; the {@link Flusher},
+ * {@link Compactor} and {@link RegionSplitter} change the regions and report back through {@code
+ * Maintenance}; the {@link StatisticsKeeper} holds and collects the regions' statistics.
+ *
+ * <p>Locks: callers hold none; the parts take the region and map locks they need (see {@code
+ * io.cairn.store.table}).
  */
 final class EmbeddedTable implements KvTable {
   private final EmbeddedStore store;
@@ -327,6 +332,11 @@ final class EmbeddedTable implements KvTable {
     }
 
     @Override
+    public void regionRetired(Region parent) {
+      statistics.retired(parent);
+    }
+
+    @Override
     public void flushed(Region region, long memstoreBytes) {
       store.memstoreShrank(memstoreBytes);
       store.trimLog();
@@ -408,7 +418,7 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public TableStatistics statistics() {
-    return statistics.tableStatistics(map.regions(), guidePostWidth());
+    return statistics.tableStatistics(map::regions, guidePostWidth());
   }
 
   /**
@@ -441,7 +451,7 @@ final class EmbeddedTable implements KvTable {
    */
   @Override
   public long approximateRowCount() {
-    return statistics.approximateRowCount(map.regions());
+    return statistics.approximateRowCount(map::regions);
   }
 
   @Override

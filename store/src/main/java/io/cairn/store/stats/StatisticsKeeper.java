@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A table's statistics, one {@link RegionStatistics} per region id: installed by flushes,
@@ -147,12 +148,27 @@ public final class StatisticsKeeper {
     }
   }
 
-  /** {@code parent} was split into {@code low} and {@code high}: its statistics go to them. */
+  /**
+   * {@code parent} is about to be split into {@code low} and {@code high}: they get its statistics,
+   * clipped, before they are published, and the parent keeps its own until {@link #retired}. So a
+   * reader of the regions sees either the parent or both daughters with statistics, never a
+   * daughter without any (which would count the whole of the files it shares with its sister).
+   */
   public void split(Region parent, Region low, Region high) {
-    RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+    RegionStatistics parentStatistics = statistics.get(parent.regionId());
     if (parentStatistics != null) {
       install(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
       install(high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
+    }
+  }
+
+  /**
+   * {@code parent} was split and is retired (its daughters are published): its statistics go.
+   * Readers that still hold the regions from before see it retired and read the regions again.
+   */
+  public void retired(Region parent) {
+    RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+    if (parentStatistics != null) {
       listener.removed(List.of(parentStatistics));
     }
   }
@@ -194,8 +210,21 @@ public final class StatisticsKeeper {
     return out;
   }
 
-  /** The table's statistics; a region without any counts its size and no rows (-1). */
-  public TableStatistics tableStatistics(Region[] regions, long guidePostWidth) {
+  /**
+   * The table's statistics, from the regions {@code regions} gives now (read again when a split
+   * retired one of them meanwhile); a region without any counts its size and no rows (-1).
+   */
+  public TableStatistics tableStatistics(Supplier<Region[]> regions, long guidePostWidth) {
+    while (true) {
+      Region[] rs = regions.get();
+      TableStatistics t = tableStatistics(rs, guidePostWidth);
+      if (!anyRetired(rs)) {
+        return t;
+      }
+    }
+  }
+
+  private TableStatistics tableStatistics(Region[] regions, long guidePostWidth) {
     List<TableStatistics.Chunk> chunks = new ArrayList<>();
     long collectedAt = Long.MAX_VALUE;
     for (Region r : regions) {
@@ -260,9 +289,38 @@ public final class StatisticsKeeper {
 
   /**
    * The rows the statistics counted plus the mutations applied since (updates and deletes count as
-   * rows: an estimate); a region without statistics counts its cells, versions included.
+   * rows: an estimate), over the regions {@code regions} gives now (read again when a split retired
+   * one of them meanwhile: its statistics may be gone); a region without statistics counts its
+   * cells, versions included.
    */
-  public long approximateRowCount(Region[] regions) {
+  public long approximateRowCount(Supplier<Region[]> regions) {
+    while (true) {
+      Region[] rs = regions.get();
+      long count = approximateRowCount(rs);
+      // checked after reading the statistics: a parent's go only after it is retired
+      if (!anyRetired(rs)) {
+        return count;
+      }
+    }
+  }
+
+  /**
+   * Whether a region is retired: a split published new regions, or the table was dropped (then its
+   * regions stay retired: the caller's snapshot is as good as any).
+   */
+  private boolean anyRetired(Region[] regions) {
+    if (dropped.getAsBoolean()) {
+      return false;
+    }
+    for (Region r : regions) {
+      if (r.isRetired()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long approximateRowCount(Region[] regions) {
     // split daughters share their parent's files and memstores: count each one once
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     long cells = 0;
