@@ -6,7 +6,6 @@ import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
-import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
@@ -16,18 +15,11 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
-import io.cairn.store.cell.RowCursor;
-import io.cairn.store.cell.RowCursors;
 import io.cairn.store.coprocessor.ProgramScanner;
-import io.cairn.store.file.BlockFileReader;
 import io.cairn.store.file.CachePolicy;
-import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
-import io.cairn.store.region.RegionState;
-import io.cairn.store.region.StoreFile;
 import io.cairn.store.stats.RegionStatistics;
-import io.cairn.store.stats.StatisticsCollector;
 import io.cairn.store.stats.StatisticsKeeper;
 import io.cairn.store.table.Compactor;
 import io.cairn.store.table.Flusher;
@@ -35,33 +27,29 @@ import io.cairn.store.table.MaintenanceListener;
 import io.cairn.store.table.MaintenanceSettings;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.RegionSplitter;
+import io.cairn.store.table.RegionsSnapshot;
 import io.cairn.store.table.StoreFileWriter;
 import io.cairn.store.table.TableManifest;
+import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A table of the embedded store: its regions (sorted, covering all keys), its options and, when
- * durable, its directory and manifest. Orchestrates writes across regions (one sequence id and one
- * log record per batch), scans over snapshots, and the flushes, compactions and splits of its
- * regions.
+ * A table of the embedded store, its {@link KvTable} face: it wires a table's parts together and
+ * hands each call to the one that owns it. The regions, options and manifest are the {@link
+ * RegionMap}'s; writes are routed by {@link WriteRouter} inside the store's commit (one sequence id
+ * and one log record per batch); a scan reads a {@link RegionsSnapshot}; the {@link Flusher},
+ * {@link Compactor} and {@link RegionSplitter} change the regions and report back through {@code
+ * Maintenance}; the {@link StatisticsKeeper} holds and collects the regions' statistics.
+ *
+ * <p>Locks: callers hold none; the parts take the region and map locks they need (see {@code
+ * io.cairn.store.table}).
  */
 final class EmbeddedTable implements KvTable {
-  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTable.class);
   private final EmbeddedStore store;
   private final long tableId;
   private final String name;
@@ -144,87 +132,13 @@ final class EmbeddedTable implements KvTable {
 
   /** Opens a durable table from its manifest, deleting files no manifest lists. */
   static EmbeddedTable load(EmbeddedStore store, Path dir, TableManifest manifest) {
-    Map<String, StoreFile> open = new HashMap<>();
-    Set<String> listed = new HashSet<>();
-    manifest.regions().forEach(r -> listed.addAll(r.files()));
-    long maxFileId = 0;
-    try (Stream<Path> entries = Files.list(dir)) {
-      for (Path p : entries.toList()) {
-        String fileName = p.getFileName().toString();
-        if (fileName.equals(TableManifest.FILE_NAME)) {
-          continue;
-        }
-        if (!listed.contains(fileName)) {
-          LOG.info("Removing {}: not listed in the table's manifest (an unfinished write)", p);
-          Files.deleteIfExists(p);
-          continue;
-        }
-        maxFileId = Math.max(maxFileId, RegionMap.fileId(fileName));
-      }
-    } catch (IOException e) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR, "Cannot list " + dir + ": " + AtomicFiles.describe(e), e);
-    }
-    Region[] regions = new Region[manifest.regions().size()];
-    Set<String> setAside = new HashSet<>(); // by salvage: damaged, now under DIR/salvaged/
-    try {
-      for (int i = 0; i < regions.length; i++) {
-        TableManifest.RegionEntry e = manifest.regions().get(i);
-        List<StoreFile> files = new ArrayList<>();
-        for (String f : e.files()) {
-          if (setAside.contains(f)) {
-            continue;
-          }
-          StoreFile sf = open.get(f);
-          if (sf == null) {
-            // exists, checksums of header, trailer and index, the file id its name says, and the
-            // seal the manifest recorded
-            BlockFileReader reader =
-                store
-                    .salvage()
-                    .openListedFile(
-                        dir.resolve(TableManifest.FILE_NAME),
-                        dir.resolve(f),
-                        manifest.seals().get(f),
-                        store.readContext());
-            if (reader == null) {
-              setAside.add(f);
-              continue;
-            }
-            sf = new StoreFile(reader);
-            open.put(f, sf);
-          } else {
-            sf.retain(); // shared by the daughters of a split
-          }
-          files.add(sf);
-        }
-        regions[i] =
-            new Region(
-                e.regionId(), manifest.name(), e.range(), files, List.of(), e.flushedSequenceId());
-      }
-    } catch (RuntimeException e) {
-      open.values().forEach(StoreFile::closeKeepingFile);
-      throw e;
-    }
-    EmbeddedTable table =
-        new EmbeddedTable(
-            store,
-            new RegionMap(
-                manifest.tableId(),
-                manifest.name(),
-                dir,
-                manifest.options(),
-                regions,
-                manifest.idLimit(),
-                Math.max(manifest.nextFileId(), maxFileId + 1),
-                manifest.nextRegionId()));
-    if (!setAside.isEmpty()) {
-      synchronized (table.map.lock()) {
-        table.map
-            .writeManifest(); // without the files set aside, so the next open does not miss them
-      }
-    }
-    return table;
+    return new EmbeddedTable(
+        store,
+        RegionMap.load(
+            dir,
+            manifest,
+            (manifestFile, file, seal) ->
+                store.salvage().openListedFile(manifestFile, file, seal, store.readContext())));
   }
 
   /**
@@ -272,70 +186,20 @@ final class EmbeddedTable implements KvTable {
   }
 
   void addEdits(List<Mutation> batch, List<WalEdit> edits) {
-    for (Mutation m : batch) {
-      if (m instanceof Mutation.Put put) {
-        edits.add(new WalEdit(tableId, put.key(), false, put.value()));
-      } else {
-        edits.add(new WalEdit(tableId, m.key(), true, Bytes.EMPTY));
-      }
-    }
+    WriteRouter.addEdits(tableId, batch, edits);
   }
 
   /**
-   * Checks the batch's conditions against the latest applied state (and the batch's own earlier
-   * mutations), rows expired at {@code expiredAtOrBelow} (TTL, -1: none) counting as absent;
-   * callers hold the write locks of the batch's regions.
-   *
-   * @throws ConditionFailedException naming {@code batchIndex} and the failing mutation
-   * @throws CairnException SNAPSHOT_TOO_OLD for an UNCHANGED_SINCE condition whose read point the
-   *     store no longer keeps versions for (a compaction may have merged the versions it compares)
+   * See {@link WriteRouter#checkConditions}; callers hold the write locks of the batch's regions.
    */
   static void checkConditions(
       Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
-    Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
-    for (int i = 0; i < batch.size(); i++) {
-      Mutation m = batch.get(i);
-      Mutation.Condition c = m.condition();
-      switch (c.kind()) {
-        case NONE -> {}
-        case MUST_NOT_EXIST -> {
-          Boolean inBatch = pending == null ? null : pending.get(m.key());
-          boolean exists =
-              inBatch != null
-                  ? inBatch
-                  : rs[RegionMap.regionIndex(rs, m.key())].rowExists(m.key(), expiredAtOrBelow);
-          if (exists) {
-            throw new ConditionFailedException(batchIndex, i, m.key());
-          }
-        }
-        case UNCHANGED_SINCE -> {
-          mvcc.checkReadPoint(c.readPoint());
-          // a key twice in one batch: its earlier mutation is this batch's, not a concurrent one
-          if ((pending == null || !pending.containsKey(m.key()))
-              && rs[RegionMap.regionIndex(rs, m.key())].latestSequenceId(m.key()) > c.readPoint()) {
-            throw new ConditionFailedException(
-                batchIndex, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
-          }
-        }
-      }
-      if (pending != null) {
-        pending.put(m.key(), m instanceof Mutation.Put);
-      }
-    }
+    WriteRouter.checkConditions(rs, batch, batchIndex, mvcc, expiredAtOrBelow);
   }
 
   /** Applies one logged edit at open (single-threaded, before any other access). */
   void replay(WalEdit edit, long sequenceId) {
-    Region[] regions = map.regions();
-    Region r = regions[RegionMap.regionIndex(regions, edit.key())];
-    if (sequenceId <= r.flushedSequenceId()) {
-      return;
-    }
-    Mutation m =
-        edit.delete()
-            ? new Mutation.Delete(edit.key())
-            : new Mutation.Put(edit.key(), edit.value());
-    r.apply(List.of(m), sequenceId);
+    WriteRouter.replay(map.regions(), edit, sequenceId);
   }
 
   @Override
@@ -360,178 +224,20 @@ final class EmbeddedTable implements KvTable {
         "TRUE".equals(o.get("IN_MEMORY")));
   }
 
-  /** Opens a block file of this table, reading through the store's pool and block cache. */
-  private BlockFileReader openReader(Path path) {
-    return BlockFileReader.open(path, store.readContext());
-  }
-
   @Override
   public RowScanner scan(ScanRequest request) {
     store.checkOpen();
-    // the read point first, the regions second: a write the read point covers is in a region
-    // this scan reads (a split after the read point leaves it in the parent's state)
-    long readPoint = store.mvcc.beginRead(request.readPoint());
-    long expired = expiredAtOrBelow();
-    List<KeyRange> ranges = request.ranges();
-    List<Region> used = new ArrayList<>();
-    List<RegionState> states = new ArrayList<>();
-    List<int[]> steps = new ArrayList<>(); // {range index, index in used}
-    try {
-      while (!collectRegions(ranges, used, states, steps)) {
-        states.forEach(RegionState::release);
-        used.clear();
-        states.clear();
-        steps.clear();
-      }
-    } catch (RuntimeException e) {
-      states.forEach(RegionState::release);
-      store.mvcc.endRead(readPoint);
-      throw e;
-    }
-    SnapshotRows rows =
-        new SnapshotRows(ranges, used, states, steps, readPoint, expired, cachePolicy(request));
+    RegionsSnapshot rows =
+        RegionsSnapshot.open(
+            map,
+            store.mvcc,
+            request.ranges(),
+            request.readPoint(),
+            this::expiredAtOrBelow,
+            cachePolicy(request));
     MemoryPool memory = request.memory() != null ? request.memory() : store.queryMemory();
     return new ProgramScanner(
         rows, request.program(), request.context(), store.config().aggregateMaxBytes(), memory);
-  }
-
-  /**
-   * Acquires the state of every region the ranges need; false when a region was split and its files
-   * went meanwhile (the caller releases what was acquired and tries again).
-   */
-  private boolean collectRegions(
-      List<KeyRange> ranges, List<Region> used, List<RegionState> states, List<int[]> steps) {
-    Region[] rs = map.regions();
-    for (Region r : rs) {
-      r.checkOpen();
-    }
-    Map<Region, Integer> index = new HashMap<>();
-    for (int i = 0; i < ranges.size(); i++) {
-      KeyRange range = ranges.get(i);
-      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
-      for (int j = from; j < rs.length; j++) {
-        Region r = rs[j];
-        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
-          break;
-        }
-        Integer k = index.get(r);
-        if (k == null) {
-          RegionState state = r.acquireState();
-          if (state == null) {
-            return false;
-          }
-          k = used.size();
-          index.put(r, k);
-          used.add(r);
-          states.add(state);
-        }
-        steps.add(new int[] {i, k});
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The rows of a scan's ranges across regions, from states held until closed. Closing from another
-   * thread (a cancel) while a row is being read is the caller's to prevent: {@link ProgramScanner}
-   * defers it to the scanning thread.
-   */
-  private final class SnapshotRows implements RowCursor {
-    private final List<KeyRange> ranges;
-    private final List<Region> regions;
-    private final List<RegionState> states;
-    private final List<int[]> steps;
-    private final long readPoint;
-    private final long expiredAtOrBelow;
-    private final CachePolicy policy;
-    private int step;
-    private RowCursor current = RowCursors.EMPTY;
-    private boolean closed;
-
-    SnapshotRows(
-        List<KeyRange> ranges,
-        List<Region> regions,
-        List<RegionState> states,
-        List<int[]> steps,
-        long readPoint,
-        long expiredAtOrBelow,
-        CachePolicy policy) {
-      this.ranges = ranges;
-      this.regions = regions;
-      this.states = states;
-      this.steps = steps;
-      this.readPoint = readPoint;
-      this.expiredAtOrBelow = expiredAtOrBelow;
-      this.policy = policy;
-    }
-
-    @Override
-    public boolean next() {
-      while (!closed && !current.next()) {
-        closeCurrent();
-        if (step >= steps.size()) {
-          close();
-          return false;
-        }
-        int[] s = steps.get(step++);
-        current =
-            regions
-                .get(s[1])
-                .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
-      }
-      return !closed;
-    }
-
-    @Override
-    public byte[] keyArray() {
-      return current.keyArray();
-    }
-
-    @Override
-    public int keyOffset() {
-      return current.keyOffset();
-    }
-
-    @Override
-    public int keyLength() {
-      return current.keyLength();
-    }
-
-    @Override
-    public ByteBuffer valueBuffer() {
-      return current.valueBuffer();
-    }
-
-    @Override
-    public int valueOffset() {
-      return current.valueOffset();
-    }
-
-    @Override
-    public int valueLength() {
-      return current.valueLength();
-    }
-
-    private void closeCurrent() {
-      RowCursor c = current;
-      current = RowCursors.EMPTY;
-      try {
-        c.close();
-      } catch (RuntimeException e) {
-        LOG.warn("Closing a region scanner failed", e);
-      }
-    }
-
-    @Override
-    public synchronized void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      closeCurrent();
-      states.forEach(RegionState::release);
-      store.mvcc.endRead(readPoint);
-    }
   }
 
   // ---- maintenance ----
@@ -561,17 +267,7 @@ final class EmbeddedTable implements KvTable {
       return;
     }
     // a background split may replace a region while this runs: its daughters are compacted too
-    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    boolean progress = true;
-    while (progress) {
-      progress = false;
-      for (Region r : map.regions()) {
-        if (done.add(r)) {
-          compactRegion(r, major);
-          progress = true;
-        }
-      }
-    }
+    map.forEachRegionOnce(r -> compactRegion(r, major));
     for (Region r : map.regions()) {
       maybeSplit(r);
     }
@@ -636,6 +332,11 @@ final class EmbeddedTable implements KvTable {
     }
 
     @Override
+    public void regionRetired(Region parent) {
+      statistics.retired(parent);
+    }
+
+    @Override
     public void flushed(Region region, long memstoreBytes) {
       store.memstoreShrank(memstoreBytes);
       store.trimLog();
@@ -697,12 +398,6 @@ final class EmbeddedTable implements KvTable {
 
   // ---- statistics ----
 
-  /**
-   * A background collection of a region waits this many times the previous one's duration after it:
-   * collections read a region at most a tenth of the time.
-   */
-  static final long BACKGROUND_PAUSE_FACTOR = 9;
-
   /** The table's GUIDE_POSTS_WIDTH, read at each collection (ALTER TABLE applies to the next). */
   long guidePostWidth() {
     return map.guidePostWidth();
@@ -723,7 +418,7 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public TableStatistics statistics() {
-    return statistics.tableStatistics(map.regions(), guidePostWidth());
+    return statistics.tableStatistics(map::regions, guidePostWidth());
   }
 
   /**
@@ -733,66 +428,16 @@ final class EmbeddedTable implements KvTable {
   @Override
   public TableStatistics updateStatistics() {
     store.checkOpen();
-    Set<Region> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    boolean progress = true;
-    while (progress) { // a split meanwhile makes daughters: collect them too
-      progress = false;
-      for (Region r : map.regions()) {
-        if (done.add(r)) {
-          collectRegion(r);
-          progress = true;
-        }
-      }
-    }
+    map.forEachRegionOnce(this::collectRegion); // daughters of a split meanwhile too
     return statistics();
   }
 
   /**
-   * Reads the region's visible rows at a read point taken now and makes their counts its
-   * statistics. Holds the region's maintenance lock: one collection (flush, compaction, split) of a
-   * region at a time.
+   * Collects the region's statistics now (see {@link StatisticsKeeper#collect}); takes its
+   * maintenance lock.
    */
   void collectRegion(Region region) {
-    region.maintenanceLock().lock();
-    try {
-      if (region.isRetired() || map.isDropped()) {
-        return;
-      }
-      long startNanos = System.nanoTime();
-      long coveredRows = region.changedRows();
-      long coveredBytes = region.changedBytes();
-      long width = guidePostWidth();
-      StatisticsCollector collector =
-          new StatisticsCollector(region.regionId(), region.range(), width);
-      long readPoint = store.mvcc.beginRead();
-      try {
-        RegionState state = region.acquireState();
-        if (state == null) {
-          return; // split meanwhile
-        }
-        try (RowCursor rows =
-            region.scan(
-                state, region.range(), readPoint, expiredAtOrBelow(), CachePolicy.NO_CACHE)) {
-          while (rows.next()) {
-            collector.addRow(
-                rows.keyArray(),
-                rows.keyOffset(),
-                rows.keyLength(),
-                (long) rows.keyLength() + rows.valueLength());
-          }
-        } finally {
-          state.release();
-        }
-      } finally {
-        store.mvcc.endRead(readPoint);
-      }
-      statistics.install(
-          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
-      long end = System.nanoTime();
-      region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
-    } finally {
-      region.maintenanceLock().unlock();
-    }
+    statistics.collect(region, store.mvcc, this::expiredAtOrBelow, guidePostWidth());
   }
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */
@@ -806,7 +451,7 @@ final class EmbeddedTable implements KvTable {
    */
   @Override
   public long approximateRowCount() {
-    return statistics.approximateRowCount(map.regions());
+    return statistics.approximateRowCount(map::regions);
   }
 
   @Override

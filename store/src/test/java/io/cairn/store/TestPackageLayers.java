@@ -40,6 +40,7 @@ class TestPackageLayers {
           // statistics of regions: collected, merged, persisted
           .layer(
               "io.cairn.store.stats",
+              "io.cairn.store.cell",
               "io.cairn.store.memstore",
               "io.cairn.store.file",
               "io.cairn.store.region")
@@ -48,6 +49,7 @@ class TestPackageLayers {
               "io.cairn.store.table",
               "io.cairn.store.io",
               "io.cairn.store.cell",
+              "io.cairn.store.wal",
               "io.cairn.store.memstore",
               "io.cairn.store.file",
               "io.cairn.store.scan",

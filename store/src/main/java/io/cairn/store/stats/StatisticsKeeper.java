@@ -1,7 +1,10 @@
 package io.cairn.store.stats;
 
 import io.cairn.kv.TableStatistics;
+import io.cairn.store.cell.RowCursor;
+import io.cairn.store.file.CachePolicy;
 import io.cairn.store.memstore.Memstore;
+import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
@@ -16,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A table's statistics, one {@link RegionStatistics} per region id: installed by flushes,
@@ -23,6 +28,10 @@ import java.util.function.BooleanSupplier;
  * {@link TableStatistics}, its SYSTEM.STATS rows and its row count estimate. Each change goes to a
  * {@link Listener} (the store persists it in the background). Methods that read take the table's
  * regions now, in key order.
+ *
+ * <p>Locks: callers hold none, except that {@link #split} runs under the table's manifest lock with
+ * the parent's write lock (a split); {@link #collect} takes the region's maintenance lock itself.
+ * The map of statistics is concurrent: readers see each region's latest.
  */
 public final class StatisticsKeeper {
   /** Changes past which a region's statistics are refreshed: this share of its rows or bytes... */
@@ -33,6 +42,12 @@ public final class StatisticsKeeper {
 
   /** ...or this many raw bytes. */
   public static final long STALE_MIN_BYTES = 4L << 20;
+
+  /**
+   * A background collection of a region waits this many times the previous one's duration after it:
+   * collections read a region at most a tenth of the time.
+   */
+  public static final long BACKGROUND_PAUSE_FACTOR = 9;
 
   /** Told each change of a region's statistics. */
   public interface Listener {
@@ -81,12 +96,79 @@ public final class StatisticsKeeper {
     listener.changed(before, stats);
   }
 
-  /** {@code parent} was split into {@code low} and {@code high}: its statistics go to them. */
+  /**
+   * Reads the region's visible rows at a read point taken now from {@code mvcc}, rows at or below
+   * the TTL cutoff {@code expiredAtOrBelow} gives being invisible, and makes their counts its
+   * statistics, cut at guide posts {@code width} apart. Holds the region's maintenance lock: one
+   * collection (flush, compaction, split) of a region at a time.
+   */
+  public void collect(Region region, Mvcc mvcc, LongSupplier expiredAtOrBelow, long width) {
+    region.maintenanceLock().lock();
+    try {
+      if (region.isRetired() || dropped.getAsBoolean()) {
+        return;
+      }
+      long startNanos = System.nanoTime();
+      long coveredRows = region.changedRows();
+      long coveredBytes = region.changedBytes();
+      StatisticsCollector collector =
+          new StatisticsCollector(region.regionId(), region.range(), width);
+      long readPoint = mvcc.beginRead();
+      try {
+        RegionState state = region.acquireState();
+        if (state == null) {
+          return; // split meanwhile
+        }
+        try (RowCursor rows =
+            region.scan(
+                state,
+                region.range(),
+                readPoint,
+                expiredAtOrBelow.getAsLong(),
+                CachePolicy.NO_CACHE)) {
+          while (rows.next()) {
+            collector.addRow(
+                rows.keyArray(),
+                rows.keyOffset(),
+                rows.keyLength(),
+                (long) rows.keyLength() + rows.valueLength());
+          }
+        } finally {
+          state.release();
+        }
+      } finally {
+        mvcc.endRead(readPoint);
+      }
+      install(
+          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+      long end = System.nanoTime();
+      region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
+    } finally {
+      region.maintenanceLock().unlock();
+    }
+  }
+
+  /**
+   * {@code parent} is about to be split into {@code low} and {@code high}: they get its statistics,
+   * clipped, before they are published, and the parent keeps its own until {@link #retired}. So a
+   * reader of the regions sees either the parent or both daughters with statistics, never a
+   * daughter without any (which would count the whole of the files it shares with its sister).
+   */
   public void split(Region parent, Region low, Region high) {
-    RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+    RegionStatistics parentStatistics = statistics.get(parent.regionId());
     if (parentStatistics != null) {
       install(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
       install(high, parentStatistics.clip(high.regionId(), high.range()), 0, 0);
+    }
+  }
+
+  /**
+   * {@code parent} was split and is retired (its daughters are published): its statistics go.
+   * Readers that still hold the regions from before see it retired and read the regions again.
+   */
+  public void retired(Region parent) {
+    RegionStatistics parentStatistics = statistics.remove(parent.regionId());
+    if (parentStatistics != null) {
       listener.removed(List.of(parentStatistics));
     }
   }
@@ -128,8 +210,21 @@ public final class StatisticsKeeper {
     return out;
   }
 
-  /** The table's statistics; a region without any counts its size and no rows (-1). */
-  public TableStatistics tableStatistics(Region[] regions, long guidePostWidth) {
+  /**
+   * The table's statistics, from the regions {@code regions} gives now (read again when a split
+   * retired one of them meanwhile); a region without any counts its size and no rows (-1).
+   */
+  public TableStatistics tableStatistics(Supplier<Region[]> regions, long guidePostWidth) {
+    while (true) {
+      Region[] rs = regions.get();
+      TableStatistics t = tableStatistics(rs, guidePostWidth);
+      if (!anyRetired(rs)) {
+        return t;
+      }
+    }
+  }
+
+  private TableStatistics tableStatistics(Region[] regions, long guidePostWidth) {
     List<TableStatistics.Chunk> chunks = new ArrayList<>();
     long collectedAt = Long.MAX_VALUE;
     for (Region r : regions) {
@@ -194,9 +289,38 @@ public final class StatisticsKeeper {
 
   /**
    * The rows the statistics counted plus the mutations applied since (updates and deletes count as
-   * rows: an estimate); a region without statistics counts its cells, versions included.
+   * rows: an estimate), over the regions {@code regions} gives now (read again when a split retired
+   * one of them meanwhile: its statistics may be gone); a region without statistics counts its
+   * cells, versions included.
    */
-  public long approximateRowCount(Region[] regions) {
+  public long approximateRowCount(Supplier<Region[]> regions) {
+    while (true) {
+      Region[] rs = regions.get();
+      long count = approximateRowCount(rs);
+      // checked after reading the statistics: a parent's go only after it is retired
+      if (!anyRetired(rs)) {
+        return count;
+      }
+    }
+  }
+
+  /**
+   * Whether a region is retired: a split published new regions, or the table was dropped (then its
+   * regions stay retired: the caller's snapshot is as good as any).
+   */
+  private boolean anyRetired(Region[] regions) {
+    if (dropped.getAsBoolean()) {
+      return false;
+    }
+    for (Region r : regions) {
+      if (r.isRetired()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long approximateRowCount(Region[] regions) {
     // split daughters share their parent's files and memstores: count each one once
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     long cells = 0;

@@ -2,8 +2,10 @@
  * Statistics of regions: {@link io.cairn.store.stats.StatisticsCollector} counts rows and bytes in
  * key-ordered chunks as a flush, compaction or collection reads a region; {@link
  * io.cairn.store.stats.RegionStatistics} holds one region's (merged after a flush, clipped after a
- * split); {@link io.cairn.store.stats.StatisticsKeeper} holds a table's, one per region, and
- * answers the table's statistics, SYSTEM.STATS rows and row count estimate; {@link
+ * split); {@link io.cairn.store.stats.StatisticsKeeper} holds a table's, one per region, collects a
+ * region's by reading its visible rows, and answers the table's statistics, SYSTEM.STATS rows and
+ * row count estimate (a split gives the daughters theirs before they are published and drops the
+ * parent's after, so no reader counts a shared file whole); {@link
  * io.cairn.store.stats.StatisticsTable} reads and writes their rows in SYSTEM.STATS through the KV
  * SPI; {@link io.cairn.store.stats.StatisticsPersistence} keeps those rows in step with the
  * regions' statistics of a durable store (restored at open, rewritten in the background; its
@@ -13,6 +15,6 @@
  * <p>Locks: none of its own. Values are immutable; the keeper's map is concurrent, and whoever
  * installs a region's statistics holds that region's maintenance lock (a flush, compaction, split
  * or collection), so one region's installs never race. A collector belongs to one thread. Uses
- * {@code memstore} and {@code region} of the server, nothing above.
+ * {@code cell}, {@code memstore}, {@code file} and {@code region} of the store, nothing above.
  */
 package io.cairn.store.stats;

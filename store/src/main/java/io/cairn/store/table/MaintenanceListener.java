@@ -8,7 +8,7 @@ import io.cairn.store.stats.RegionStatistics;
  * What a table's flushes, compactions and splits ask of the table and store around them: the TTL
  * cutoff, the regions' statistics, memstore accounting and the scheduling of follow-up work. Called
  * with the region's maintenance lock held, never with {@link RegionMap#lock()} held except {@link
- * #memstoreShared} and {@link #regionSplit}.
+ * #memstoreShared}, {@link #regionSplit} and {@link #regionRetired}.
  */
 public interface MaintenanceListener {
   /** The store's versions: read points in use and commits under way. */
@@ -29,8 +29,14 @@ public interface MaintenanceListener {
   void installStatistics(
       Region region, RegionStatistics stats, long coveredRows, long coveredBytes);
 
-  /** {@code parent} was split into {@code low} and {@code high}: its statistics go to them. */
+  /**
+   * {@code parent} is being split into {@code low} and {@code high}, listed in the manifest but not
+   * yet published: they get its statistics, which it keeps until {@link #regionRetired}.
+   */
   void regionSplit(Region parent, Region low, Region high);
+
+  /** The daughters of a split are published and {@code parent} is retired: its statistics go. */
+  void regionRetired(Region parent);
 
   /** A flush wrote {@code memstoreBytes} of the region's memstores to a file. */
   void flushed(Region region, long memstoreBytes);

@@ -8,6 +8,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.Durability;
 import io.cairn.kv.Mutation;
 import io.cairn.store.file.BlockFileOptions;
+import io.cairn.store.file.BlockFileReader;
 import io.cairn.store.file.FileSeal;
 import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.region.Region;
@@ -19,11 +20,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A table's regions (sorted, covering all keys), its options and counters, and, when durable, its
@@ -34,6 +40,7 @@ import java.util.TreeMap;
  * Without a directory (the in-memory mode) nothing is written.
  */
 public final class RegionMap {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionMap.class);
   private static final String FILE_SUFFIX = ".cbf";
   private static final long ID_BLOCK = 65_536;
 
@@ -83,6 +90,97 @@ public final class RegionMap {
     this.nextFileId = nextFileId;
     this.nextRegionId = nextRegionId;
     setOptions(options);
+  }
+
+  /**
+   * Opens a block file the table's manifest lists, checking it against the manifest's seal; null
+   * when salvage set the file aside (damaged).
+   */
+  @FunctionalInterface
+  public interface ListedFileOpener {
+    BlockFileReader open(Path manifest, Path file, FileSeal seal);
+  }
+
+  /**
+   * Opens a durable table's regions from its manifest, deleting the files of {@code dir} no
+   * manifest lists (an unfinished write). Files {@code opener} sets aside are left out, and the
+   * manifest is rewritten without them so the next open does not miss them. Single-threaded, at
+   * open.
+   */
+  public static RegionMap load(Path dir, TableManifest manifest, ListedFileOpener opener) {
+    Map<String, StoreFile> open = new HashMap<>();
+    Set<String> listed = new HashSet<>();
+    manifest.regions().forEach(r -> listed.addAll(r.files()));
+    long maxFileId = 0;
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path p : entries.toList()) {
+        String fileName = p.getFileName().toString();
+        if (fileName.equals(TableManifest.FILE_NAME)) {
+          continue;
+        }
+        if (!listed.contains(fileName)) {
+          LOG.info("Removing {}: not listed in the table's manifest (an unfinished write)", p);
+          Files.deleteIfExists(p);
+          continue;
+        }
+        maxFileId = Math.max(maxFileId, fileId(fileName));
+      }
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "Cannot list " + dir + ": " + AtomicFiles.describe(e), e);
+    }
+    Region[] regions = new Region[manifest.regions().size()];
+    Set<String> setAside = new HashSet<>(); // by salvage: damaged, now under DIR/salvaged/
+    try {
+      for (int i = 0; i < regions.length; i++) {
+        TableManifest.RegionEntry e = manifest.regions().get(i);
+        List<StoreFile> files = new ArrayList<>();
+        for (String f : e.files()) {
+          if (setAside.contains(f)) {
+            continue;
+          }
+          StoreFile sf = open.get(f);
+          if (sf == null) {
+            // exists, checksums of header, trailer and index, the file id its name says, and the
+            // seal the manifest recorded
+            BlockFileReader reader =
+                opener.open(
+                    dir.resolve(TableManifest.FILE_NAME), dir.resolve(f), manifest.seals().get(f));
+            if (reader == null) {
+              setAside.add(f);
+              continue;
+            }
+            sf = new StoreFile(reader);
+            open.put(f, sf);
+          } else {
+            sf.retain(); // shared by the daughters of a split
+          }
+          files.add(sf);
+        }
+        regions[i] =
+            new Region(
+                e.regionId(), manifest.name(), e.range(), files, List.of(), e.flushedSequenceId());
+      }
+    } catch (RuntimeException e) {
+      open.values().forEach(StoreFile::closeKeepingFile);
+      throw e;
+    }
+    RegionMap map =
+        new RegionMap(
+            manifest.tableId(),
+            manifest.name(),
+            dir,
+            manifest.options(),
+            regions,
+            manifest.idLimit(),
+            Math.max(manifest.nextFileId(), maxFileId + 1),
+            manifest.nextRegionId());
+    if (!setAside.isEmpty()) {
+      synchronized (map.lock) {
+        map.writeManifest(); // without the files set aside, so the next open does not miss them
+      }
+    }
+    return map;
   }
 
   /** The file id a block file's name says; 0 when it says none. */
@@ -255,16 +353,10 @@ public final class RegionMap {
     nextRegionId -= n;
   }
 
-  /** Adds the batch's mutations to {@code byRegion}, each under the region holding its key. */
+  /** Adds the batch's mutations to {@code byRegion}: see {@link WriteRouter#groupByRegion}. */
   public static void groupByRegion(
       Region[] rs, List<Mutation> batch, Map<Region, List<Mutation>> byRegion) {
-    if (rs.length == 1) {
-      byRegion.computeIfAbsent(rs[0], r -> new ArrayList<>()).addAll(batch);
-      return;
-    }
-    for (Mutation m : batch) {
-      byRegion.computeIfAbsent(rs[regionIndex(rs, m.key())], r -> new ArrayList<>()).add(m);
-    }
+    WriteRouter.groupByRegion(rs, batch, byRegion);
   }
 
   /** Index of the region holding {@code key}: the last whose start is at or below it. */
@@ -280,6 +372,24 @@ public final class RegionMap {
       }
     }
     return lo;
+  }
+
+  /**
+   * Runs {@code job} once on each region, and on each region published while it runs (the daughters
+   * of a split meanwhile), until a pass over the regions finds none not done.
+   */
+  public void forEachRegionOnce(Consumer<Region> job) {
+    Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    boolean progress = true;
+    while (progress) {
+      progress = false;
+      for (Region r : regions) {
+        if (done.add(r)) {
+          job.accept(r);
+          progress = true;
+        }
+      }
+    }
   }
 
   /** Closes every file of the regions, keeping them on disk (store close). */

@@ -146,9 +146,13 @@ public final class RegionSplitter {
           }
           throw e;
         }
+        // the daughters' statistics before they are published, the parent's gone after it is
+        // retired: readers of the regions never see a daughter without (it would count all the
+        // files it shares with its sister)
+        listener.regionSplit(parent, low, high);
         map.publish(next);
         parent.retire();
-        listener.regionSplit(parent, low, high);
+        listener.regionRetired(parent);
         LOG.info("Split {} at {} into {} and {}", parent, mid, low, high);
       } finally {
         parent.writeLock().unlock();

@@ -1,0 +1,206 @@
+package io.cairn.store.table;
+
+import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.RowCursor;
+import io.cairn.store.cell.RowCursors;
+import io.cairn.store.file.CachePolicy;
+import io.cairn.store.region.Mvcc;
+import io.cairn.store.region.Region;
+import io.cairn.store.region.RegionState;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A scan's view across a table's regions: the visible rows of its ranges, region after region, at
+ * one read point, from the state (memstores and files) of every region it needs, acquired when
+ * opened and held until closed, so flushes, compactions and splits meanwhile change nothing it
+ * reads. Owns its read point (ended at close) and the states it acquired (released at close).
+ *
+ * <p>Locks: callers hold none; opening reads {@link RegionMap#regions()} without its lock and
+ * acquires each region's state (retrying when a split retired one meanwhile). Closing from another
+ * thread (a cancel) while a row is being read is the caller's to prevent: {@code ProgramScanner}
+ * defers it to the scanning thread.
+ *
+ * <p>It lives here, not in {@code scan}: it reads regions, which sit above {@code scan}.
+ */
+public final class RegionsSnapshot implements RowCursor {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionsSnapshot.class);
+
+  private final Mvcc mvcc;
+  private final List<KeyRange> ranges;
+  private final List<Region> regions;
+  private final List<RegionState> states;
+  private final List<int[]> steps;
+  private final long readPoint;
+  private final long expiredAtOrBelow;
+  private final CachePolicy policy;
+  private int step;
+  private RowCursor current = RowCursors.EMPTY;
+  private boolean closed;
+
+  private RegionsSnapshot(
+      Mvcc mvcc,
+      List<KeyRange> ranges,
+      List<Region> regions,
+      List<RegionState> states,
+      List<int[]> steps,
+      long readPoint,
+      long expiredAtOrBelow,
+      CachePolicy policy) {
+    this.mvcc = mvcc;
+    this.ranges = ranges;
+    this.regions = regions;
+    this.states = states;
+    this.steps = steps;
+    this.readPoint = readPoint;
+    this.expiredAtOrBelow = expiredAtOrBelow;
+    this.policy = policy;
+  }
+
+  /**
+   * Opens the rows of {@code ranges} of the table at the read point {@code requestedReadPoint} asks
+   * for (see {@link Mvcc#beginRead(long)}), rows at or below the TTL cutoff {@code
+   * expiredAtOrBelow} gives (read after the read point is taken) being invisible.
+   */
+  public static RegionsSnapshot open(
+      RegionMap map,
+      Mvcc mvcc,
+      List<KeyRange> ranges,
+      long requestedReadPoint,
+      LongSupplier expiredAtOrBelow,
+      CachePolicy policy) {
+    // the read point first, the regions second: a write the read point covers is in a region
+    // this scan reads (a split after the read point leaves it in the parent's state)
+    long readPoint = mvcc.beginRead(requestedReadPoint);
+    long expired = expiredAtOrBelow.getAsLong();
+    List<Region> used = new ArrayList<>();
+    List<RegionState> states = new ArrayList<>();
+    List<int[]> steps = new ArrayList<>(); // {range index, index in used}
+    try {
+      while (!collectRegions(map.regions(), ranges, used, states, steps)) {
+        states.forEach(RegionState::release);
+        used.clear();
+        states.clear();
+        steps.clear();
+      }
+    } catch (RuntimeException e) {
+      states.forEach(RegionState::release);
+      mvcc.endRead(readPoint);
+      throw e;
+    }
+    return new RegionsSnapshot(mvcc, ranges, used, states, steps, readPoint, expired, policy);
+  }
+
+  /**
+   * Acquires the state of every region of {@code rs} the ranges need; false when a region was split
+   * and its files went meanwhile (the caller releases what was acquired and tries again).
+   */
+  private static boolean collectRegions(
+      Region[] rs,
+      List<KeyRange> ranges,
+      List<Region> used,
+      List<RegionState> states,
+      List<int[]> steps) {
+    for (Region r : rs) {
+      r.checkOpen();
+    }
+    Map<Region, Integer> index = new HashMap<>();
+    for (int i = 0; i < ranges.size(); i++) {
+      KeyRange range = ranges.get(i);
+      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
+      for (int j = from; j < rs.length; j++) {
+        Region r = rs[j];
+        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
+          break;
+        }
+        Integer k = index.get(r);
+        if (k == null) {
+          RegionState state = r.acquireState();
+          if (state == null) {
+            return false;
+          }
+          k = used.size();
+          index.put(r, k);
+          used.add(r);
+          states.add(state);
+        }
+        steps.add(new int[] {i, k});
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean next() {
+    while (!closed && !current.next()) {
+      closeCurrent();
+      if (step >= steps.size()) {
+        close();
+        return false;
+      }
+      int[] s = steps.get(step++);
+      current =
+          regions
+              .get(s[1])
+              .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
+    }
+    return !closed;
+  }
+
+  @Override
+  public byte[] keyArray() {
+    return current.keyArray();
+  }
+
+  @Override
+  public int keyOffset() {
+    return current.keyOffset();
+  }
+
+  @Override
+  public int keyLength() {
+    return current.keyLength();
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return current.valueBuffer();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current.valueLength();
+  }
+
+  private void closeCurrent() {
+    RowCursor c = current;
+    current = RowCursors.EMPTY;
+    try {
+      c.close();
+    } catch (RuntimeException e) {
+      LOG.warn("Closing a region scanner failed", e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeCurrent();
+    states.forEach(RegionState::release);
+    mvcc.endRead(readPoint);
+  }
+}
