@@ -1,6 +1,7 @@
 package io.cairn.tpch.server;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.server.rpc.ServerProcess;
 import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
@@ -8,11 +9,13 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -204,6 +207,9 @@ public final class ServerBenchCommand implements Callable<Integer> {
       new TextTable("metric", "embedded", "loopback", "loopback/embedded");
   private final List<Map<String, Object>> metrics = new ArrayList<>();
 
+  /** How long the server may take to start, and to stop after SIGTERM before it is killed. */
+  private static final Duration SERVER_TIMEOUT = Duration.ofSeconds(60);
+
   @Override
   @SuppressForbidden(reason = "command-line output")
   public Integer call() throws Exception {
@@ -233,12 +239,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
               ? "jdbc:cairn:mem:bench-server-" + ProcessHandle.current().pid()
               : "jdbc:cairn:file:" + root.resolve("embedded-data");
       out.printf(Locale.ROOT, "Starting the server: java %s ... %s%n", jvmOptions, storeArguments);
-      ServerProcess server =
-          ServerProcess.start(
-              serverClasspath != null ? serverClasspath : System.getProperty("java.class.path"),
-              jvmOptions,
-              storeArguments,
-              root);
+      ServerProcess server = startServer(jvmOptions, storeArguments, root);
       try (server) {
         out.printf(
             Locale.ROOT,
@@ -280,7 +281,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
             BenchTable.drop(embedded); // the in-memory database lives as long as this JVM
           }
         }
-        server.checkAlive();
+        checkAlive(server);
       }
       setup.put("serverStopMillis", server.stopTime().toMillis());
       setup.put("serverKilled", server.killed());
@@ -438,6 +439,39 @@ public final class ServerBenchCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Starts the server on 127.0.0.1 and a free port, without its status page, its output in
+   * server.log of {@code directory}; a shutdown hook stops it if this JVM exits first (Ctrl-C).
+   */
+  private ServerProcess startServer(
+      List<String> jvmOptions, List<String> storeArguments, Path directory) throws IOException {
+    Files.createDirectories(directory);
+    return ServerProcess.builder(
+            serverClasspath != null ? serverClasspath : System.getProperty("java.class.path"))
+        .jvmOptions(jvmOptions)
+        .arguments(storeArguments)
+        .arguments(List.of("--host", "127.0.0.1", "--port", "0", "--http-port", "-1"))
+        .portFile(directory.resolve("server.port"))
+        .output(directory.resolve("server.log"), false)
+        .startTimeout(SERVER_TIMEOUT)
+        .stopTimeout(SERVER_TIMEOUT)
+        .stopOnExit("cairn-bench-server-stop")
+        .start();
+  }
+
+  /** Fails, with the end of the server's output, when the server is no longer running. */
+  private static void checkAlive(ServerProcess server) {
+    if (!server.isAlive()) {
+      throw new IllegalStateException(
+          "The Cairn server exited with ["
+              + server.exitValue()
+              + "] during the benchmark; its output ("
+              + server.log()
+              + "):\n"
+              + server.output());
+    }
+  }
+
   /** How to reach each side, and what each process has used so far. */
   private record Sides(String embeddedUrl, ServerProcess server) {
     String url(Side side) {
@@ -446,7 +480,9 @@ public final class ServerBenchCommand implements Callable<Integer> {
 
     /** CPU time and context switches of this process and of the server process so far. */
     ProcessMeter.Sample[] use() {
-      return new ProcessMeter.Sample[] {ProcessMeter.read(ProcessHandle.current()), server.use()};
+      return new ProcessMeter.Sample[] {
+        ProcessMeter.read(ProcessHandle.current()), ProcessMeter.read(server.toHandle())
+      };
     }
 
     /** CPU seconds since {@code before}: this process, the server process. */
@@ -484,7 +520,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
             "  flushed and major-compacted in %.1f s%n",
             (System.nanoTime() - flush) / 1e9);
       }
-      sides.server().checkAlive();
+      checkAlive(sides.server());
     }
     addRow(
         String.format(Locale.ROOT, "load, rows/s (1 writer, batches of %,d)", batch),
@@ -578,7 +614,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       for (Future<Histogram> f : done) {
         all.add(f.get());
       }
-      sides.server().checkAlive();
+      checkAlive(sides.server());
       LookupPhase phase =
           new LookupPhase(
               side.label,
@@ -738,7 +774,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
         }
       }
     }
-    sides.server().checkAlive();
+    checkAlive(sides.server());
     ScanPhase phase =
         new ScanPhase(
             side.label,
