@@ -30,6 +30,7 @@ class TestPackageLayers {
   static {
     LAYERS.put("io.cairn.core", Set.of());
     LAYERS.put("io.cairn.core.bytes", Set.of());
+    LAYERS.put("io.cairn.core.io", Set.of());
     LAYERS.put("io.cairn.core.error", Set.of());
     LAYERS.put("io.cairn.core.type", Set.of("io.cairn.core.error"));
     LAYERS.put("io.cairn.core.memory", Set.of("io.cairn.core.error"));

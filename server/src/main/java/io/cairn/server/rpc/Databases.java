@@ -6,17 +6,14 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.catalog.StoreCatalog;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.io.FileTrees;
 import io.cairn.kv.KvStore;
 import io.cairn.store.EmbeddedStore;
 import io.cairn.store.StoreConfig;
 import io.cairn.store.Stores;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -255,39 +252,13 @@ final class Databases implements AutoCloseable {
       }
       if (madeHere) {
         try {
-          deleteTree(dir.get());
+          FileTrees.deleteRecursively(dir.get());
         } catch (IOException | RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
       }
       throw e;
     }
-  }
-
-  /** Deletes {@code dir} and everything under it (a failed creation's leftovers). */
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.deleteIfExists(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-            if (e != null && !(e instanceof NoSuchFileException)) {
-              throw e;
-            }
-            Files.deleteIfExists(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 
   /**

@@ -3,6 +3,8 @@ package io.cairn.tpch.cache;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.io.Closeables;
+import io.cairn.core.io.FileTrees;
 import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
@@ -317,7 +319,7 @@ public final class CacheCommand implements Callable<Integer> {
               + " runs. GCs, GC ms: collections and their time during them (all collectors).");
     } finally {
       if (!keep) {
-        Cleanup.deleteRecursively(root);
+        FileTrees.deleteRecursively(root);
       } else {
         out.println("Store kept in " + root.resolve("store"));
       }
@@ -664,7 +666,7 @@ public final class CacheCommand implements Callable<Integer> {
       return scanRow("COUNT(*), clients at once", cache, clients, runs, window.close());
     } finally {
       pool.shutdownNow();
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 
@@ -751,7 +753,7 @@ public final class CacheCommand implements Callable<Integer> {
     } finally {
       stop.set(true);
       pool.shutdownNow();
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 

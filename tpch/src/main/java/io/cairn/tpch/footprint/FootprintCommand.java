@@ -3,7 +3,7 @@ package io.cairn.tpch.footprint;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
-import io.cairn.tpch.cli.Cleanup;
+import io.cairn.core.io.FileTrees;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -151,7 +151,7 @@ public final class FootprintCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        Cleanup.deleteRecursively(root);
+        FileTrees.deleteRecursively(root);
       } else {
         out.println("Stores kept in " + root);
       }

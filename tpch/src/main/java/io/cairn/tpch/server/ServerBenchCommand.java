@@ -1,6 +1,8 @@
 package io.cairn.tpch.server;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.core.io.Closeables;
+import io.cairn.core.io.FileTrees;
 import io.cairn.server.rpc.ServerProcess;
 import io.cairn.tpch.cli.Cleanup;
 import io.cairn.tpch.report.JsonReport;
@@ -326,7 +328,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       }
     } finally {
       if (!keep) {
-        Cleanup.deleteRecursively(root);
+        FileTrees.deleteRecursively(root);
       } else {
         out.println("Work directory kept: " + root);
       }
@@ -657,7 +659,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
         pool.shutdownNow();
       }
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 
