@@ -3,7 +3,7 @@ package io.cairn.tpch.footprint;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
-import io.cairn.core.io.FileTrees;
+import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -83,15 +84,7 @@ public final class FootprintCommand implements Callable<Integer> {
       description = "Compressions to try. Default: NONE,LZ4,SNAPPY,ZSTD,GZIP.")
   List<String> compressions = List.of("NONE", "LZ4", "SNAPPY", "ZSTD", "GZIP");
 
-  @Option(
-      names = "--dir",
-      description =
-          "Directory for the stores (must not exist; deleted afterwards unless --keep)."
-              + " Default: a new temporary directory.")
-  Path dir;
-
-  @Option(names = "--keep", description = "Keep the stores after the run.")
-  boolean keep;
+  @Mixin WorkDirectoryOptions workDirectory;
 
   @Option(
       names = "--seed",
@@ -109,15 +102,10 @@ public final class FootprintCommand implements Callable<Integer> {
     }
     encodings = checked("--encodings", "DATA_BLOCK_ENCODING", encodings);
     compressions = checked("--compressions", "COMPRESSION", compressions);
-    Path root = dir != null ? dir : Files.createTempDirectory("cairn-footprint");
-    if (dir != null) {
-      if (Files.exists(dir)) {
-        throw new CommandLine.ParameterException(
-            new CommandLine(this),
-            "--dir: expected a path that does not exist, found [" + dir + "]");
-      }
-      Files.createDirectories(dir);
-    }
+    Path root =
+        workDirectory.create(
+            "cairn-footprint",
+            message -> new CommandLine.ParameterException(new CommandLine(this), message));
     try {
       if (rows > 0) {
         Path store = root.resolve("seed");
@@ -150,11 +138,7 @@ public final class FootprintCommand implements Callable<Integer> {
         }
       }
     } finally {
-      if (!keep) {
-        FileTrees.deleteRecursively(root);
-      } else {
-        out.println("Stores kept in " + root);
-      }
+      workDirectory.finish(root, out, "Stores kept in ", root);
     }
     return 0;
   }

@@ -2,9 +2,9 @@ package io.cairn.tpch.server;
 
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.io.Closeables;
-import io.cairn.core.io.FileTrees;
 import io.cairn.server.rpc.ServerProcess;
-import io.cairn.tpch.cli.Cleanup;
+import io.cairn.tpch.cli.RunOptions;
+import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -136,17 +137,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       defaultValue = "20")
   double jitWarmup;
 
-  @Option(
-      names = "--runs",
-      description = "Measured runs of each scan. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "5")
-  int runs;
-
-  @Option(
-      names = "--warmups",
-      description = "Unmeasured runs before each scan's measured ones. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "1")
-  int warmups;
+  @Mixin RunOptions runOptions = new RunOptions(5, 1);
 
   @Option(
       names = "--batch",
@@ -163,15 +154,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       defaultValue = "mem")
   Store store;
 
-  @Option(
-      names = "--dir",
-      description =
-          "Work directory (server log and port file; the stores with --store file); must not"
-              + " exist, deleted afterwards unless --keep. Default: a new temporary directory.")
-  Path dir;
-
-  @Option(names = "--keep", description = "Keep the work directory after the run.")
-  boolean keep;
+  @Mixin WorkDirectoryOptions workDirectory;
 
   @Option(
       names = "--server-heap",
@@ -217,7 +200,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     checkOptions();
-    Path root = Cleanup.scratchDirectory(dir, "cairn-bench-server", this::usage);
+    Path root = workDirectory.create("cairn-bench-server", this::usage);
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     double loadBefore = loadAverage();
     out.printf(
@@ -306,8 +289,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
           number(jitWarmup),
           number(seconds),
           number(warmup),
-          runs,
-          warmups,
+          runOptions.runs(),
+          runOptions.warmups(),
           loadBefore,
           loadAfter);
       out.print(table.render());
@@ -327,11 +310,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
         out.println("Results: " + file);
       }
     } finally {
-      if (!keep) {
-        FileTrees.deleteRecursively(root);
-      } else {
-        out.println("Work directory kept: " + root);
-      }
+      workDirectory.finish(root, out, "Work directory kept: ", root);
     }
     return 0;
   }
@@ -353,7 +332,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
               + jitWarmup
               + "]");
     }
-    if (runs < 1 || warmups < 0) {
+    if (runOptions.runs() < 1 || runOptions.warmups() < 0) {
       throw usage("--runs: expected >= 1, --warmups: expected >= 0");
     }
     if (batch < 1) {
@@ -754,20 +733,26 @@ public final class ServerBenchCommand implements Callable<Integer> {
   @SuppressForbidden(reason = "command-line output")
   private ScanPhase scan(PrintStream out, Sides sides, Side side, Connection c, ScanQuery q)
       throws SQLException {
-    out.printf(Locale.ROOT, "%s, %s: %d + %d runs%n", q.sql(), side.label, warmups, runs);
+    out.printf(
+        Locale.ROOT,
+        "%s, %s: %d + %d runs%n",
+        q.sql(),
+        side.label,
+        runOptions.warmups(),
+        runOptions.runs());
     System.gc();
     List<Double> warmupTimes = new ArrayList<>();
     List<Double> times = new ArrayList<>();
     List<Double> clientCpu = new ArrayList<>();
     List<Double> serverCpu = new ArrayList<>();
     try (PreparedStatement p = c.prepareStatement(q.sql())) {
-      for (int i = 0; i < warmups + runs; i++) {
+      for (int i = 0; i < runOptions.warmups() + runOptions.runs(); i++) {
         ProcessMeter.Sample[] before = sides.use();
         long start = System.nanoTime();
         runScan(p, q, side);
         long nanos = System.nanoTime() - start;
         double[] used = sides.cpuSince(before);
-        if (i >= warmups) {
+        if (i >= runOptions.warmups()) {
           times.add(nanos / 1e6);
           clientCpu.add(used[0] * 1e3);
           serverCpu.add(side == Side.EMBEDDED ? 0 : used[1] * 1e3);
@@ -865,8 +850,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
     options.put("seconds", seconds);
     options.put("warmup", warmup);
     options.put("jitWarmup", jitWarmup);
-    options.put("runs", runs);
-    options.put("warmups", warmups);
+    options.put("runs", runOptions.runs());
+    options.put("warmups", runOptions.warmups());
     options.put("batch", batch);
     options.put("store", store.name());
     options.put("serverHeap", serverHeap);
