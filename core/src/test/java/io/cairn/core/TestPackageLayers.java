@@ -15,6 +15,7 @@ class TestPackageLayers {
       new PackageLayers()
           .layer("io.cairn.core")
           .layer("io.cairn.core.bytes")
+          .layer("io.cairn.core.io")
           .layer("io.cairn.core.error")
           .layer("io.cairn.core.type", "io.cairn.core.error")
           .layer("io.cairn.core.memory", "io.cairn.core.error")

@@ -13,10 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every query gives the same answer whatever the chunks: SERIAL or parallel (1, 2, 8 chunks at a
@@ -26,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * serially; a few answers are also checked against values computed here.
  */
 class TestChunkEquivalence {
+  @RegisterExtension final TestingDatabase db = new TestingDatabase("chunk-eq");
+
   private static final long SEED = Long.getLong("cairn.test.seed", 20261122L);
   private static final int ROWS = 1_500;
 
@@ -59,19 +60,14 @@ class TestChunkEquivalence {
           "SELECT MOD(ID, 7), AVG(P), MIN(G) FROM %s WHERE D > 0.25 GROUP BY MOD(ID, 7)",
           "SELECT ID FROM %s WHERE P > 500 LIMIT 5000");
 
-  private String url;
-  private Connection connection;
-
   @BeforeEach
   void load() throws SQLException {
-    url = TestUrls.database("chunk-eq-" + UUID.randomUUID());
-    connection = DriverManager.getConnection(url);
-    execute(
+    db.execute(
         "CREATE TABLE T (ID INTEGER PRIMARY KEY, G VARCHAR(3), Q INTEGER, P DECIMAL(10,2),"
             + " D DOUBLE) SPLIT ON (100, 500, 501, 1000)");
     Random random = new Random(SEED);
     try (PreparedStatement upsert =
-        connection.prepareStatement("UPSERT INTO T VALUES (?, ?, ?, ?, ?)")) {
+        db.connection().prepareStatement("UPSERT INTO T VALUES (?, ?, ?, ?, ?)")) {
       for (int id = 0; id < ROWS; id++) {
         upsert.setInt(1, id);
         upsert.setString(2, random.nextInt(8) == 0 ? null : "g" + random.nextInt(5));
@@ -81,17 +77,6 @@ class TestChunkEquivalence {
         upsert.addBatch();
       }
       upsert.executeBatch();
-    }
-  }
-
-  @AfterEach
-  void close() throws SQLException {
-    connection.close();
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      s.execute(sql);
     }
   }
 
@@ -116,13 +101,13 @@ class TestChunkEquivalence {
   private Connection connect(int parallelism) throws SQLException {
     Properties p = new Properties();
     p.setProperty("parallelism", Integer.toString(parallelism));
-    return DriverManager.getConnection(url, p);
+    return DriverManager.getConnection(db.url(), p);
   }
 
   /** The statistics of T with guide posts every {@code width} bytes. */
   private void guidePosts(long width) throws SQLException {
-    execute("ALTER TABLE T SET GUIDE_POSTS_WIDTH = " + width);
-    execute("UPDATE STATISTICS T");
+    db.execute("ALTER TABLE T SET GUIDE_POSTS_WIDTH = " + width);
+    db.execute("UPDATE STATISTICS T");
   }
 
   private static String clientSide(String query) {
@@ -167,35 +152,37 @@ class TestChunkEquivalence {
   @Test
   void theReferenceItselfIsRight() throws SQLException {
     guidePosts(1);
-    List<String> all = rows(connection, "SELECT ID FROM T");
+    List<String> all = rows(db.connection(), "SELECT ID FROM T");
     assertThat(all).hasSize(ROWS);
     for (int i = 0; i < ROWS; i++) {
       assertThat(all.get(i)).isEqualTo(i + ":java.lang.Integer");
     }
-    assertThat(rows(connection, "SELECT COUNT(*) FROM T"))
+    assertThat(rows(db.connection(), "SELECT COUNT(*) FROM T"))
         .containsExactly(ROWS + ":java.lang.Long");
-    assertThat(rows(connection, "SELECT ID FROM T OFFSET 1497"))
+    assertThat(rows(db.connection(), "SELECT ID FROM T OFFSET 1497"))
         .containsExactly(
             "1497:java.lang.Integer", "1498:java.lang.Integer", "1499:java.lang.Integer");
     BigDecimal sum = BigDecimal.ZERO;
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery("SELECT P FROM T")) {
       while (rs.next()) {
         sum = sum.add(rs.getBigDecimal(1));
       }
     }
-    assertThat(rows(connection, "SELECT SUM(P) FROM T"))
+    assertThat(rows(db.connection(), "SELECT SUM(P) FROM T"))
         .containsExactly(sum.toPlainString() + ":java.math.BigDecimal");
   }
 
   @Test
   void explainShowsTheChunksAndWhatRunsWhere() throws SQLException {
     guidePosts(1_000);
-    List<String> plan = rows(connection, "EXPLAIN SELECT G, SUM(P) FROM T WHERE Q < 7 GROUP BY G");
+    List<String> plan =
+        rows(db.connection(), "EXPLAIN SELECT G, SUM(P) FROM T WHERE Q < 7 GROUP BY G");
     String text = String.join("\n", plan);
     assertThat(text).containsPattern("PARALLEL \\d+-WAY \\d+-CHUNK FULL SCAN OVER PUBLIC.T");
     assertThat(text).contains("SERVER FILTER BY", "SERVER AGGREGATE INTO DISTINCT ROWS BY");
-    String serial = String.join("\n", rows(connection, "EXPLAIN SELECT /*+ SERIAL */ * FROM T"));
+    String serial =
+        String.join("\n", rows(db.connection(), "EXPLAIN SELECT /*+ SERIAL */ * FROM T"));
     assertThat(serial).containsPattern("SERIAL \\d+-CHUNK FULL SCAN OVER PUBLIC.T");
   }
 }

@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The statements of the durable store (SPLIT ON, ALTER TABLE ... SET, FLUSH TABLE, COMPACT TABLE,
@@ -22,72 +18,29 @@ import org.junit.jupiter.api.Test;
  * and compaction do nothing and every table is one region.
  */
 class TestEmbeddedStorageSql {
-  private String url;
-  private Connection connection;
-
-  @BeforeEach
-  void open() throws SQLException {
-    url = TestUrls.database("storage-" + UUID.randomUUID());
-    connection = DriverManager.getConnection(url);
-  }
-
-  @AfterEach
-  void close() throws SQLException {
-    connection.close();
-  }
-
-  private int update(String sql) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      return s.executeUpdate(sql);
-    }
-  }
-
-  private List<String> rows(String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> values = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          values.add(String.valueOf(rs.getObject(i)));
-        }
-        rows.add(String.join(",", values));
-      }
-    }
-    return rows;
-  }
-
-  private SQLException failure(String sql) {
-    try (Statement s = connection.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      return e;
-    }
-    throw new AssertionError("expected an SQLException from: " + sql);
-  }
+  @RegisterExtension final TestingDatabase db = new TestingDatabase("storage");
 
   @Test
   void splitOnCreatesTheTable() throws SQLException {
     assertThat(
-            update(
+            db.update(
                 "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))"
                     + " SPLIT ON (10, 1 + 19, CAST('30' AS INTEGER), '40')"))
         .isZero();
-    update("UPSERT INTO T VALUES (5, 'a'), (15, 'b'), (35, 'c'), (45, 'd')");
-    assertThat(rows("SELECT ID, V FROM T WHERE ID > 10 ORDER BY ID"))
+    db.update("UPSERT INTO T VALUES (5, 'a'), (15, 'b'), (35, 'c'), (45, 'd')");
+    assertThat(db.rows("SELECT ID, V FROM T WHERE ID > 10 ORDER BY ID"))
         .containsExactly("15,b", "35,c", "45,d");
 
-    update(
+    db.update(
         "CREATE TABLE S (NAME VARCHAR(5), N INTEGER, CONSTRAINT PK PRIMARY KEY (NAME DESC, N))"
             + " COMPRESSION=ZSTD SPLIT ON ('m', 'f')");
-    update("UPSERT INTO S VALUES ('a', 1), ('g', 2), ('z', 3)");
-    assertThat(rows("SELECT NAME FROM S")).containsExactly("z", "g", "a");
+    db.update("UPSERT INTO S VALUES ('a', 1), ('g', 2), ('z', 3)");
+    assertThat(db.rows("SELECT NAME FROM S")).containsExactly("z", "g", "a");
 
-    update(
+    db.update(
         "CREATE TABLE D (DAY DATE PRIMARY KEY, X INTEGER)"
             + " SPLIT ON (DATE '2024-01-01', '2025-01-01')");
-    update("CREATE TABLE B (ID BIGINT PRIMARY KEY) SPLIT ON (-5, 0, 1e3)");
+    db.update("CREATE TABLE B (ID BIGINT PRIMARY KEY) SPLIT ON (-5, 0, 1e3)");
   }
 
   @Test
@@ -161,12 +114,12 @@ class TestEmbeddedStorageSql {
         "Value out of range");
     assertError(
         "CREATE TABLE N (A INTEGER PRIMARY KEY) SPLIT ON (1 +)", "42601", "Split point 1 [1 +]");
-    assertThat(failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
+    assertThat(db.failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
   }
 
   @Test
   void saltBucketsIsRefused() {
-    SQLException salt = failure("CREATE TABLE N (A INTEGER PRIMARY KEY) SALT_BUCKETS=4");
+    SQLException salt = db.failure("CREATE TABLE N (A INTEGER PRIMARY KEY) SALT_BUCKETS=4");
     assertThat((Throwable) salt).isInstanceOf(SQLFeatureNotSupportedException.class);
     assertError(
         "CREATE TABLE N (A INTEGER PRIMARY KEY, B VARCHAR) SALT_BUCKETS=4, COMPRESSION=LZ4",
@@ -174,22 +127,22 @@ class TestEmbeddedStorageSql {
         "Table option [SALT_BUCKETS] is not supported",
         "splits tables by SPLIT ON points (CREATE TABLE ... SPLIT ON (...)) and automatic region"
             + " splits instead");
-    assertThat(failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
+    assertThat(db.failure("SELECT * FROM N").getSQLState()).isEqualTo("42S02");
   }
 
   @Test
   void alterTableSet() throws SQLException {
-    update("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR) TTL=3600");
-    update("UPSERT INTO T VALUES (1, 'a')");
-    assertThat(rows("SELECT V FROM T WHERE ID = 1")).containsExactly("a");
+    db.update("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR) TTL=3600");
+    db.update("UPSERT INTO T VALUES (1, 'a')");
+    assertThat(db.rows("SELECT V FROM T WHERE ID = 1")).containsExactly("a");
     assertThat(
-            update(
+            db.update(
                 "ALTER TABLE T SET COMPRESSION='zstd', DATA_BLOCK_ENCODING='FAST_DIFF',"
                     + " BLOCKSIZE=65536, BLOOMFILTER=ROW, DURABILITY=ASYNC,"
                     + " GUIDE_POSTS_WIDTH=1000000, TTL=60"))
         .isZero();
-    assertThat(rows("SELECT V FROM T WHERE ID = 1")).containsExactly("a");
-    assertThat(rows("EXPLAIN ALTER TABLE public.t SET compression = LZ4"))
+    assertThat(db.rows("SELECT V FROM T WHERE ID = 1")).containsExactly("a");
+    assertThat(db.rows("EXPLAIN ALTER TABLE public.t SET compression = LZ4"))
         .containsExactly("ALTER TABLE PUBLIC.T SET COMPRESSION=LZ4");
   }
 
@@ -197,7 +150,7 @@ class TestEmbeddedStorageSql {
   void alterTableSetErrors() {
     update0("CREATE TABLE T (ID INTEGER PRIMARY KEY)");
     assertError("ALTER TABLE MISSING SET TTL=1", "42S02", "Table [PUBLIC.MISSING] does not exist");
-    SQLException salt = failure("ALTER TABLE T SET SALT_BUCKETS=4");
+    SQLException salt = db.failure("ALTER TABLE T SET SALT_BUCKETS=4");
     assertThat((Throwable) salt).isInstanceOf(SQLFeatureNotSupportedException.class);
     assertError(
         "ALTER TABLE T SET SALT_BUCKETS=4",
@@ -217,21 +170,21 @@ class TestEmbeddedStorageSql {
 
   @Test
   void flushAndCompact() throws SQLException {
-    update("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR)");
-    update("UPSERT INTO T VALUES (1, 'a'), (2, 'b')");
-    update("DELETE FROM T WHERE ID = 2");
-    assertThat(update("FLUSH TABLE T")).isZero();
-    assertThat(update("COMPACT TABLE public.t")).isZero();
-    assertThat(update("MAJOR_COMPACT TABLE T;")).isZero();
-    assertThat(rows("SELECT ID, V FROM T")).containsExactly("1,a");
-    assertThat(rows("EXPLAIN MAJOR_COMPACT TABLE T"))
+    db.update("CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR)");
+    db.update("UPSERT INTO T VALUES (1, 'a'), (2, 'b')");
+    db.update("DELETE FROM T WHERE ID = 2");
+    assertThat(db.update("FLUSH TABLE T")).isZero();
+    assertThat(db.update("COMPACT TABLE public.t")).isZero();
+    assertThat(db.update("MAJOR_COMPACT TABLE T;")).isZero();
+    assertThat(db.rows("SELECT ID, V FROM T")).containsExactly("1,a");
+    assertThat(db.rows("EXPLAIN MAJOR_COMPACT TABLE T"))
         .containsExactly("MAJOR_COMPACT TABLE PUBLIC.T");
-    assertThat(rows("EXPLAIN FLUSH TABLE T")).containsExactly("FLUSH TABLE PUBLIC.T");
-    assertThat(rows("EXPLAIN COMPACT TABLE T")).containsExactly("COMPACT TABLE PUBLIC.T");
+    assertThat(db.rows("EXPLAIN FLUSH TABLE T")).containsExactly("FLUSH TABLE PUBLIC.T");
+    assertThat(db.rows("EXPLAIN COMPACT TABLE T")).containsExactly("COMPACT TABLE PUBLIC.T");
     // an in-memory table has no files to split: SPLIT TABLE keeps it as it is
-    assertThat(update("SPLIT TABLE T")).isZero();
-    assertThat(rows("SELECT ID, V FROM T")).containsExactly("1,a");
-    assertThat(rows("EXPLAIN SPLIT TABLE T")).containsExactly("SPLIT TABLE PUBLIC.T");
+    assertThat(db.update("SPLIT TABLE T")).isZero();
+    assertThat(db.rows("SELECT ID, V FROM T")).containsExactly("1,a");
+    assertThat(db.rows("EXPLAIN SPLIT TABLE T")).containsExactly("SPLIT TABLE PUBLIC.T");
     assertError("SPLIT TABLE X", "42S02", "Table [PUBLIC.X] does not exist");
     assertError("FLUSH TABLE X", "42S02", "Table [PUBLIC.X] does not exist");
     assertError("COMPACT TABLE S.X", "42S02", "Table [S.X] does not exist");
@@ -240,21 +193,21 @@ class TestEmbeddedStorageSql {
 
   @Test
   void durabilityProperty() throws SQLException {
-    update("CREATE TABLE T (ID INTEGER PRIMARY KEY)");
+    db.update("CREATE TABLE T (ID INTEGER PRIMARY KEY)");
     for (String durability : List.of("SKIP", "async", "Sync", "FSYNC")) {
-      try (Connection c = DriverManager.getConnection(url + ";durability=" + durability);
+      try (Connection c = DriverManager.getConnection(db.url() + ";durability=" + durability);
           Statement s = c.createStatement()) {
         assertThat(s.executeUpdate("UPSERT INTO T VALUES (1)")).isEqualTo(1);
       }
       Properties info = new Properties();
       info.setProperty("durability", durability);
-      try (Connection c = DriverManager.getConnection(url, info);
+      try (Connection c = DriverManager.getConnection(db.url(), info);
           Statement s = c.createStatement()) {
         assertThat(s.executeUpdate("UPSERT INTO T VALUES (2)")).isEqualTo(1);
       }
     }
-    assertThat(rows("SELECT ID FROM T")).containsExactly("1", "2");
-    for (String bad : List.of(url + ";durability=NEVER", url + ";durability=")) {
+    assertThat(db.rows("SELECT ID FROM T")).containsExactly("1", "2");
+    for (String bad : List.of(db.url() + ";durability=NEVER", db.url() + ";durability=")) {
       SQLException e = connectFailure(bad, new Properties());
       assertThat(e.getSQLState()).isEqualTo("08001");
       assertThat(e.getMessage())
@@ -263,7 +216,7 @@ class TestEmbeddedStorageSql {
     }
     Properties info = new Properties();
     info.setProperty("durability", "lazy");
-    assertThat(connectFailure(url, info).getMessage()).contains("found [lazy]");
+    assertThat(connectFailure(db.url(), info).getMessage()).contains("found [lazy]");
   }
 
   private static SQLException connectFailure(String url, Properties info) {
@@ -276,14 +229,14 @@ class TestEmbeddedStorageSql {
 
   private void update0(String sql) {
     try {
-      update(sql);
+      db.update(sql);
     } catch (SQLException e) {
       throw new AssertionError(e);
     }
   }
 
   private void assertError(String sql, String sqlState, String... fragments) {
-    SQLException e = failure(sql);
+    SQLException e = db.failure(sql);
     assertThat(e.getSQLState()).as(sql + ": " + e.getMessage()).isEqualTo(sqlState);
     for (String fragment : fragments) {
       assertThat(e.getMessage()).as(sql).contains(fragment);

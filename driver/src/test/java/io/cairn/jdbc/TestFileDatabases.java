@@ -7,11 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,52 +26,28 @@ class TestFileDatabases {
     return "jdbc:cairn:file:" + directory;
   }
 
-  private static List<String> rows(Connection connection, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> values = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          values.add(String.valueOf(rs.getObject(i)));
-        }
-        rows.add(String.join(",", values));
-      }
-    }
-    return rows;
-  }
-
-  private static void run(Connection connection, String... statements) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
-  }
-
   @Test
   void connectionsShareTheDatabaseAndTheLastOneClosesIt() throws SQLException {
     try (Connection a = DriverManager.getConnection(url());
         Connection b = DriverManager.getConnection(url() + "/.")) {
-      run(a, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
-      run(b, "UPSERT INTO T VALUES (1, 'one')");
-      assertThat(rows(a, "SELECT ID, V FROM T")).containsExactly("1,one");
+      TestingDatabase.execute(a, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
+      TestingDatabase.execute(b, "UPSERT INTO T VALUES (1, 'one')");
+      assertThat(TestingDatabase.rows(a, "SELECT ID, V FROM T")).containsExactly("1,one");
     }
     // Closed with the last connection: its data is on disk, its lock released.
     try (Connection c = DriverManager.getConnection(url())) {
-      assertThat(rows(c, "SELECT ID, V FROM T")).containsExactly("1,one");
-      run(c, "UPSERT INTO T VALUES (2, 'two')");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T")).containsExactly("1,one");
+      TestingDatabase.execute(c, "UPSERT INTO T VALUES (2, 'two')");
     }
     try (Connection c = DriverManager.getConnection(url())) {
-      assertThat(rows(c, "SELECT ID FROM T ORDER BY ID")).containsExactly("1", "2");
+      assertThat(TestingDatabase.rows(c, "SELECT ID FROM T ORDER BY ID")).containsExactly("1", "2");
     }
   }
 
   @Test
   void storageStatementsKeepTheData() throws SQLException {
     try (Connection c = DriverManager.getConnection(url() + ";durability=FSYNC")) {
-      run(
+      TestingDatabase.execute(
           c,
           "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) COMPRESSION=LZ4"
               + " SPLIT ON (100, 200)",
@@ -87,17 +59,20 @@ class TestFileDatabases {
           "ALTER TABLE T SET COMPRESSION='ZSTD', DATA_BLOCK_ENCODING='FAST_DIFF'",
           "COMPACT TABLE T",
           "MAJOR_COMPACT TABLE T");
-      assertThat(rows(c, "SELECT ID, V FROM T ORDER BY ID")).containsExactly("150,B", "250,c");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T ORDER BY ID"))
+          .containsExactly("150,B", "250,c");
     }
     try (Connection c = DriverManager.getConnection(url())) {
-      assertThat(rows(c, "SELECT ID, V FROM T ORDER BY ID")).containsExactly("150,B", "250,c");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T ORDER BY ID"))
+          .containsExactly("150,B", "250,c");
     }
   }
 
   @Test
   void splitTableSplitsEveryRegionThatHoldsData() throws Exception {
     try (Connection c = DriverManager.getConnection(url())) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) SPLIT ON (1000)");
+      TestingDatabase.execute(
+          c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) SPLIT ON (1000)");
       try (java.sql.PreparedStatement p = c.prepareStatement("UPSERT INTO T VALUES (?, 'v')")) {
         for (int i = 0; i < 2000; i++) {
           p.setInt(1, i);
@@ -105,8 +80,8 @@ class TestFileDatabases {
         }
         p.executeBatch();
       }
-      run(c, "SPLIT TABLE T");
-      assertThat(rows(c, "SELECT COUNT(*), MIN(ID), MAX(ID) FROM T"))
+      TestingDatabase.execute(c, "SPLIT TABLE T");
+      assertThat(TestingDatabase.rows(c, "SELECT COUNT(*), MIN(ID), MAX(ID) FROM T"))
           .containsExactly("2000,0,1999");
     }
     try (io.cairn.kv.KvStore store =
@@ -122,7 +97,7 @@ class TestFileDatabases {
       assertThat(regions).allSatisfy(r -> assertThat(r.fileBytes()).isPositive());
     }
     try (Connection c = DriverManager.getConnection(url())) {
-      assertThat(rows(c, "SELECT COUNT(*) FROM T WHERE ID >= 500 AND ID < 1500"))
+      assertThat(TestingDatabase.rows(c, "SELECT COUNT(*) FROM T WHERE ID >= 500 AND ID < 1500"))
           .containsExactly("1000");
     }
   }
@@ -130,7 +105,7 @@ class TestFileDatabases {
   @Test
   void theLockIsReleasedWhenTheLastConnectionCloses() throws Exception {
     try (Connection c = DriverManager.getConnection(url())) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");
     }
     // Nothing of this JVM holds the store now: it can be opened directly, as another process would.
     try (io.cairn.kv.KvStore store =
@@ -145,11 +120,12 @@ class TestFileDatabases {
     Path target = Files.createTempDirectory(workingDirectory.resolve("target"), "file-url-");
     Path relative = workingDirectory.relativize(target);
     try (Connection c = DriverManager.getConnection("jdbc:cairn:file:" + relative)) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)", "UPSERT INTO T VALUES (7)");
+      TestingDatabase.execute(
+          c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)", "UPSERT INTO T VALUES (7)");
     }
     try (Connection c =
         DriverManager.getConnection("jdbc:cairn:file:" + target, new Properties())) {
-      assertThat(rows(c, "SELECT ID FROM T")).containsExactly("7");
+      assertThat(TestingDatabase.rows(c, "SELECT ID FROM T")).containsExactly("7");
     }
     try (var files = Files.list(target)) {
       assertThat(files.count()).isPositive();

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -15,10 +13,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Ungrouped aggregates computed in the store's scan give exactly what the client aggregation gives:
@@ -26,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * LIMIT inside a subquery (a scan with a limit keeps its rows), which EXPLAIN confirms.
  */
 class TestServerAggregates {
+  @RegisterExtension final TestingDatabase db = new TestingDatabase("server-agg");
+
   /** Every aggregate the store computes, over every column type of {@code V}. */
   private static final String CALLS =
       "COUNT(*), COUNT(I), SUM(I), MIN(I), MAX(I), AVG(I), SUM(BI), AVG(BI), MIN(BI),"
@@ -39,21 +38,18 @@ class TestServerAggregates {
     System.err.println("TestServerAggregates seed: " + SEED + " (-Dcairn.test.seed=" + SEED + ")");
   }
 
-  private Connection connection;
-
   @BeforeEach
   void open() throws SQLException {
-    connection = DriverManager.getConnection(TestUrls.database("server-agg-" + UUID.randomUUID()));
     String columns =
         " (ID INTEGER PRIMARY KEY, BO BOOLEAN, TI TINYINT, SI SMALLINT, I INTEGER, BI BIGINT,"
             + " F FLOAT, D DOUBLE, DE DECIMAL(12,3), CH CHAR(3), VC VARCHAR(10), DA DATE,"
             + " TS TIMESTAMP)";
-    execute("CREATE TABLE V" + columns + " SPLIT ON (100, 200, 300)");
-    execute("CREATE TABLE NOROWS" + columns);
+    db.execute("CREATE TABLE V" + columns + " SPLIT ON (100, 200, 300)");
+    db.execute("CREATE TABLE NOROWS" + columns);
     Random random = new Random(SEED);
     try (PreparedStatement upsert =
-        connection.prepareStatement(
-            "UPSERT INTO V VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        db.connection()
+            .prepareStatement("UPSERT INTO V VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int id = 0; id < 400; id++) {
         upsert.setInt(1, id);
         upsert.setObject(2, nullOr(random, random.nextInt(10) > 0));
@@ -84,39 +80,17 @@ class TestServerAggregates {
       upsert.executeBatch();
     }
     // a row of NULLs only (but the key)
-    execute("UPSERT INTO V (ID) VALUES (400)");
+    db.execute("UPSERT INTO V (ID) VALUES (400)");
   }
 
   private static Object nullOr(Random random, Object value) {
     return random.nextInt(8) == 0 ? null : value;
   }
 
-  @AfterEach
-  void close() throws SQLException {
-    connection.close();
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      s.execute(sql);
-    }
-  }
-
-  private List<String> explain(String sql) throws SQLException {
-    List<String> lines = new ArrayList<>();
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
-      while (rs.next()) {
-        lines.add(rs.getString(1));
-      }
-    }
-    return lines;
-  }
-
   /** Rows as lists of (class, value, scale) descriptions, plus the column metadata. */
   private List<String> result(String sql) throws SQLException {
     List<String> out = new ArrayList<>();
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       ResultSetMetaData meta = rs.getMetaData();
       for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -158,8 +132,8 @@ class TestServerAggregates {
             + filter
             + " LIMIT 2000000000) "
             + table;
-    assertThat(explain(pushed)).anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
-    assertThat(explain(client)).noneSatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
+    assertThat(db.explain(pushed)).anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
+    assertThat(db.explain(client)).noneSatisfy(l -> assertThat(l).contains("SERVER AGGREGATE"));
     List<String> expected = result(client);
     List<String> actual = result(pushed);
     assertThat(actual).as(pushed + " (seed " + SEED + ")").hasSameSizeAs(expected);
@@ -189,7 +163,7 @@ class TestServerAggregates {
 
   @Test
   void keyRangesAcrossRegions() throws SQLException {
-    assertThat(explain("SELECT COUNT(*) FROM V WHERE ID >= 50 AND ID < 250"))
+    assertThat(db.explain("SELECT COUNT(*) FROM V WHERE ID >= 50 AND ID < 250"))
         .anyMatch(
             l -> l.startsWith("    CLIENT ") && l.contains("RANGE SCAN OVER PUBLIC.V [50 - 250)"));
     assertSameAsClient(CALLS, "V", "ID >= 50 AND ID < 250");
@@ -208,8 +182,8 @@ class TestServerAggregates {
 
   @Test
   void exactResults() throws SQLException {
-    execute("CREATE TABLE N (ID INTEGER PRIMARY KEY, I INTEGER, DE DECIMAL(5,2))");
-    execute(
+    db.execute("CREATE TABLE N (ID INTEGER PRIMARY KEY, I INTEGER, DE DECIMAL(5,2))");
+    db.execute(
         "UPSERT INTO N VALUES (1, 2147483647, 1.00), (2, 2147483647, 1.00), (3, NULL, 2.00),"
             + " (4, 1, NULL)");
     assertThat(result("SELECT SUM(I), AVG(I), AVG(DE), SUM(DE), COUNT(DE) FROM N"))
@@ -224,8 +198,8 @@ class TestServerAggregates {
 
   @Test
   void errorsAreTheClientErrors() throws SQLException {
-    execute("CREATE TABLE B (ID INTEGER PRIMARY KEY, BI BIGINT, I INTEGER)");
-    execute("UPSERT INTO B VALUES (1, 9223372036854775807, 1), (2, 1, 0), (3, -5, NULL)");
+    db.execute("CREATE TABLE B (ID INTEGER PRIMARY KEY, BI BIGINT, I INTEGER)");
+    db.execute("UPSERT INTO B VALUES (1, 9223372036854775807, 1), (2, 1, 0), (3, -5, NULL)");
     SQLException pushed = failure("SELECT SUM(BI) FROM B");
     SQLException client = failure("SELECT SUM(BI) FROM (SELECT * FROM B LIMIT 10) B");
     assertThat(pushed.getSQLState()).isEqualTo("22003").isEqualTo(client.getSQLState());
@@ -254,7 +228,7 @@ class TestServerAggregates {
   @Test
   void parametersInTheFilterAndPlanReuse() throws SQLException {
     try (PreparedStatement p =
-        connection.prepareStatement("SELECT COUNT(*), SUM(SI), MAX(DA) FROM V WHERE ID < ?")) {
+        db.connection().prepareStatement("SELECT COUNT(*), SUM(SI), MAX(DA) FROM V WHERE ID < ?")) {
       for (int limit : new int[] {0, 1, 150, 1000}) {
         p.setInt(1, limit);
         List<Object> pushed = new ArrayList<>();

@@ -23,9 +23,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * scan with a limit keeps its rows), which EXPLAIN confirms; some answers are computed in Java.
  */
 class TestServerGroupsAndSorts {
+  @RegisterExtension final TestingDatabase db = new TestingDatabase("server-groups");
+
   private static final long SEED = Long.getLong("cairn.test.seed", System.nanoTime());
   private static final int ROWS = 1200;
 
@@ -55,19 +57,15 @@ class TestServerGroupsAndSorts {
           + " GROUP BY l_returnflag, l_linestatus"
           + " ORDER BY l_returnflag, l_linestatus";
 
-  private Connection connection;
-
   /** The rows of T: ID, G, N, DE, VC (G, N, DE, VC sometimes NULL). */
   private final List<Object[]> rows = new ArrayList<>();
 
   @BeforeEach
   void open() throws SQLException {
-    connection =
-        DriverManager.getConnection(TestUrls.database("server-groups-" + UUID.randomUUID()));
-    execute(
+    db.execute(
         "CREATE TABLE T (ID INTEGER PRIMARY KEY, G VARCHAR(10), N INTEGER, DE DECIMAL(12,3),"
             + " VC VARCHAR(10)) SPLIT ON (300, 600, 900)");
-    execute(
+    db.execute(
         "CREATE TABLE LINEITEM (L_ORDERKEY BIGINT NOT NULL, L_LINENUMBER INTEGER NOT NULL,"
             + " L_QUANTITY DECIMAL(15,2) NOT NULL, L_EXTENDEDPRICE DECIMAL(15,2) NOT NULL,"
             + " L_DISCOUNT DECIMAL(15,2) NOT NULL, L_TAX DECIMAL(15,2) NOT NULL,"
@@ -76,7 +74,7 @@ class TestServerGroupsAndSorts {
             + " SPLIT ON (100, 200, 300)");
     Random random = new Random(SEED);
     try (PreparedStatement upsert =
-        connection.prepareStatement("UPSERT INTO T VALUES (?, ?, ?, ?, ?)")) {
+        db.connection().prepareStatement("UPSERT INTO T VALUES (?, ?, ?, ?, ?)")) {
       for (int id = 0; id < ROWS; id++) {
         Object[] row = {
           id,
@@ -94,7 +92,8 @@ class TestServerGroupsAndSorts {
       upsert.executeBatch();
     }
     try (PreparedStatement upsert =
-        connection.prepareStatement("UPSERT INTO LINEITEM VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        db.connection()
+            .prepareStatement("UPSERT INTO LINEITEM VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int order = 0; order < 400; order++) {
         for (int line = 1; line <= 1 + random.nextInt(4); line++) {
           upsert.setLong(1, order);
@@ -112,28 +111,6 @@ class TestServerGroupsAndSorts {
       }
       upsert.executeBatch();
     }
-  }
-
-  @AfterEach
-  void close() throws SQLException {
-    connection.close();
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      s.execute(sql);
-    }
-  }
-
-  private List<String> explain(String sql) throws SQLException {
-    List<String> lines = new ArrayList<>();
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
-      while (rs.next()) {
-        lines.add(rs.getString(1));
-      }
-    }
-    return lines;
   }
 
   /** The column metadata, then each row as one string of (class, value, scale) descriptions. */
@@ -171,7 +148,7 @@ class TestServerGroupsAndSorts {
   }
 
   private List<String> result(String sql) throws SQLException {
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       return result(rs);
     }
@@ -192,8 +169,8 @@ class TestServerGroupsAndSorts {
   private void assertSameAsClient(String sql, String table, String serverLine, boolean ordered)
       throws SQLException {
     String client = client(sql, table);
-    assertThat(explain(sql)).as(sql).anySatisfy(l -> assertThat(l).contains(serverLine));
-    assertThat(explain(client)).as(client).noneSatisfy(l -> assertThat(l).contains(serverLine));
+    assertThat(db.explain(sql)).as(sql).anySatisfy(l -> assertThat(l).contains(serverLine));
+    assertThat(db.explain(client)).as(client).noneSatisfy(l -> assertThat(l).contains(serverLine));
     List<String> expected = result(client);
     List<String> actual = result(sql);
     if (!ordered) {
@@ -215,14 +192,14 @@ class TestServerGroupsAndSorts {
   @Test
   void tpchQ1GroupsInTheStore() throws SQLException {
     String q1 = String.format(Q1, "lineitem");
-    assertThat(explain(q1))
+    assertThat(db.explain(q1))
         .contains(
             "CLIENT SORT BY $0 ASC NULLS FIRST, $1 ASC NULLS FIRST",
             "    CLIENT MERGE AGGREGATE INTO DISTINCT ROWS BY [L_RETURNFLAG, L_LINESTATUS]",
             "            SERVER FILTER BY (L_SHIPDATE <= (DATE '1998-12-01' - 7776000000))");
-    assertThat(explain(q1).get(2))
+    assertThat(db.explain(q1).get(2))
         .matches("        CLIENT PARALLEL \\d+-WAY \\d+-CHUNK FULL SCAN OVER PUBLIC.LINEITEM.*");
-    assertThat(explain(q1))
+    assertThat(db.explain(q1))
         .anySatisfy(
             l ->
                 assertThat(l)
@@ -277,8 +254,8 @@ class TestServerGroupsAndSorts {
     Map<String, String> actual = new TreeMap<>();
     // COUNT(DISTINCT) stays on the client; COUNT(*) beside it too
     String sql = "SELECT G, COUNT(*), COUNT(DISTINCT N) FROM T GROUP BY G";
-    assertThat(explain(sql).get(0)).startsWith("CLIENT AGGREGATE GROUP BY");
-    try (Statement s = connection.createStatement();
+    assertThat(db.explain(sql).get(0)).startsWith("CLIENT AGGREGATE GROUP BY");
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
         actual.put(String.valueOf(rs.getString(1)), rs.getLong(2) + "," + rs.getLong(3));
@@ -289,14 +266,14 @@ class TestServerGroupsAndSorts {
     assertThat(actual).isEqualTo(expected);
     // SELECT DISTINCT groups in the store
     List<String> groups = new ArrayList<>();
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery("SELECT DISTINCT G FROM T")) {
       while (rs.next()) {
         groups.add(String.valueOf(rs.getString(1)));
       }
     }
     assertThat(groups).containsExactlyInAnyOrderElementsOf(counts.keySet());
-    assertThat(explain("SELECT DISTINCT G FROM T"))
+    assertThat(db.explain("SELECT DISTINCT G FROM T"))
         .anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [G]"));
   }
 
@@ -325,7 +302,7 @@ class TestServerGroupsAndSorts {
     }
     // ties: the keys come in order, whichever rows carry them
     List<String> groups = new ArrayList<>();
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery("SELECT G FROM T ORDER BY G DESC LIMIT 200 OFFSET 100")) {
       while (rs.next()) {
         groups.add(String.valueOf(rs.getString(1)));
@@ -344,9 +321,9 @@ class TestServerGroupsAndSorts {
   @Test
   void parameterLimitsAndOffsetsOverASortedScan() throws SQLException {
     String sql = "SELECT ID, N FROM T ORDER BY N DESC, ID LIMIT ? OFFSET ?";
-    assertThat(explain("SELECT ID, N FROM T ORDER BY N DESC, ID LIMIT 3"))
+    assertThat(db.explain("SELECT ID, N FROM T ORDER BY N DESC, ID LIMIT 3"))
         .contains("CLIENT MERGE SORT");
-    try (PreparedStatement p = connection.prepareStatement(sql)) {
+    try (PreparedStatement p = db.connection().prepareStatement(sql)) {
       for (int[] limitOffset : new int[][] {{5, 0}, {10, 300}, {0, 3}, {100, 1150}}) {
         p.setInt(1, limitOffset[0]);
         p.setInt(2, limitOffset[1]);
@@ -368,9 +345,9 @@ class TestServerGroupsAndSorts {
   @Test
   void offsetAndFetchWithoutOrderSkipInTheStore() throws SQLException {
     String sql = "SELECT ID FROM T OFFSET 290 ROWS FETCH NEXT 20 ROWS ONLY";
-    assertThat(explain(sql)).contains("    SERVER OFFSET 290", "    SERVER 20 ROW LIMIT");
+    assertThat(db.explain(sql)).contains("    SERVER OFFSET 290", "    SERVER 20 ROW LIMIT");
     List<Integer> ids = new ArrayList<>();
-    try (Statement s = connection.createStatement();
+    try (Statement s = db.connection().createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
         ids.add(rs.getInt(1));

@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,36 +30,12 @@ class TestTableTtl {
     return "jdbc:cairn:file:" + directory;
   }
 
-  private static List<String> rows(Connection c, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> values = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          values.add(String.valueOf(rs.getObject(i)));
-        }
-        rows.add(String.join(",", values));
-      }
-    }
-    return rows;
-  }
-
-  private static void run(Connection c, String... statements) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
-  }
-
   /** Waits until {@code COUNT(*)} of {@code table} is {@code count}; returns when (epoch ms). */
   private static long awaitCount(Connection c, String table, long count)
       throws SQLException, InterruptedException {
     long deadline = System.currentTimeMillis() + DEADLINE_MILLIS;
     while (true) {
-      String n = rows(c, "SELECT COUNT(*) FROM " + table).get(0);
+      String n = TestingDatabase.rows(c, "SELECT COUNT(*) FROM " + table).get(0);
       long now = System.currentTimeMillis();
       if (n.equals(Long.toString(count))) {
         return now;
@@ -77,31 +49,34 @@ class TestTableTtl {
 
   private static void rowsExpire(String url) throws Exception {
     try (Connection c = DriverManager.getConnection(url)) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) TTL=1");
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(10)) TTL=1");
       long written = System.currentTimeMillis();
-      run(c, "UPSERT INTO T VALUES (1, 'a'), (2, 'b')", "FLUSH TABLE T");
-      assertThat(rows(c, "SELECT ID, V FROM T")).containsExactly("1,a", "2,b");
+      TestingDatabase.execute(c, "UPSERT INTO T VALUES (1, 'a'), (2, 'b')", "FLUSH TABLE T");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T")).containsExactly("1,a", "2,b");
       long gone = awaitCount(c, "T", 0);
       assertThat(gone - written).as("not before the TTL").isGreaterThanOrEqualTo(1000);
-      assertThat(rows(c, "SELECT ID, V FROM T")).isEmpty();
-      assertThat(rows(c, "SELECT V FROM T WHERE ID = 1")).isEmpty();
-      run(c, "MAJOR_COMPACT TABLE T");
-      assertThat(rows(c, "SELECT ID FROM T")).isEmpty();
-      run(c, "INSERT INTO T VALUES (1, 'again')"); // the expired row is no duplicate
-      assertThat(rows(c, "SELECT ID, V FROM T")).containsExactly("1,again");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T")).isEmpty();
+      assertThat(TestingDatabase.rows(c, "SELECT V FROM T WHERE ID = 1")).isEmpty();
+      TestingDatabase.execute(c, "MAJOR_COMPACT TABLE T");
+      assertThat(TestingDatabase.rows(c, "SELECT ID FROM T")).isEmpty();
+      TestingDatabase.execute(
+          c, "INSERT INTO T VALUES (1, 'again')"); // the expired row is no duplicate
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM T")).containsExactly("1,again");
     }
   }
 
   private static void writesAndAlterCount(String url) throws Exception {
     try (Connection c = DriverManager.getConnection(url)) {
-      run(c, "CREATE TABLE U (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
-      run(c, "UPSERT INTO U VALUES (1, 'a'), (2, 'b')");
+      TestingDatabase.execute(c, "CREATE TABLE U (ID INTEGER PRIMARY KEY, V VARCHAR(10))");
+      TestingDatabase.execute(c, "UPSERT INTO U VALUES (1, 'a'), (2, 'b')");
       Thread.sleep(1200); // rows 1 and 2 are now over a second old
       long updated = System.currentTimeMillis();
-      run(c, "UPDATE U SET V = 'b2' WHERE ID = 2");
-      assertThat(rows(c, "SELECT ID FROM U")).containsExactly("1", "2");
-      run(c, "ALTER TABLE U SET TTL=1");
-      assertThat(rows(c, "SELECT ID, V FROM U")).as("at once").containsExactly("2,b2");
+      TestingDatabase.execute(c, "UPDATE U SET V = 'b2' WHERE ID = 2");
+      assertThat(TestingDatabase.rows(c, "SELECT ID FROM U")).containsExactly("1", "2");
+      TestingDatabase.execute(c, "ALTER TABLE U SET TTL=1");
+      assertThat(TestingDatabase.rows(c, "SELECT ID, V FROM U"))
+          .as("at once")
+          .containsExactly("2,b2");
       long gone = awaitCount(c, "U", 0);
       assertThat(gone - updated).as("row 2 lives from its update").isGreaterThanOrEqualTo(1000);
     }
@@ -131,14 +106,14 @@ class TestTableTtl {
   void aDurableTableExpiresAfterAReopen() throws Exception {
     long written;
     try (Connection c = DriverManager.getConnection(fileUrl())) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY) TTL=2");
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY) TTL=2");
       written = System.currentTimeMillis();
-      run(c, "UPSERT INTO T VALUES (1)");
+      TestingDatabase.execute(c, "UPSERT INTO T VALUES (1)");
     }
     Thread.sleep(1000);
     long reopened = System.currentTimeMillis();
     try (Connection c = DriverManager.getConnection(fileUrl())) {
-      assertThat(rows(c, "SELECT ID FROM T")).containsExactly("1");
+      assertThat(TestingDatabase.rows(c, "SELECT ID FROM T")).containsExactly("1");
       long gone = awaitCount(c, "T", 0);
       assertThat(gone - written).isGreaterThanOrEqualTo(2000);
       assertThat(gone - reopened).as("counted from the write, not the reopen").isLessThan(1900);

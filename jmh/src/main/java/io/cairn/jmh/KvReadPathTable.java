@@ -8,6 +8,7 @@ import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
+import io.cairn.core.io.FileTrees;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.Durability;
@@ -94,7 +95,7 @@ final class KvReadPathTable implements AutoCloseable {
         if (t != null) {
           t.close();
         } else {
-          SqlReadPathTable.deleteRecursively(dir);
+          FileTrees.deleteRecursively(dir);
         }
       } catch (IOException | RuntimeException suppressed) {
         e.addSuppressed(suppressed);
@@ -235,7 +236,7 @@ final class KvReadPathTable implements AutoCloseable {
     try {
       store.close();
     } finally {
-      SqlReadPathTable.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 }

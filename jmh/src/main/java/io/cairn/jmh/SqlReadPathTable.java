@@ -1,5 +1,6 @@
 package io.cairn.jmh;
 
+import io.cairn.core.io.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,12 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * Table {@code T} of {@link ReadPathRows} in a durable store ({@code jdbc:cairn:file:}) in a new
@@ -64,7 +61,7 @@ final class SqlReadPathTable implements AutoCloseable {
           e.addSuppressed(suppressed);
         }
       } else {
-        deleteRecursively(dir);
+        FileTrees.deleteRecursively(dir);
       }
       throw e;
     }
@@ -133,21 +130,7 @@ final class SqlReadPathTable implements AutoCloseable {
     try {
       anchor.close();
     } finally {
-      deleteRecursively(dir);
-    }
-  }
-
-  static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    List<Path> all;
-    try (Stream<Path> walk = Files.walk(root)) {
-      all = new ArrayList<>(walk.toList());
-    }
-    all.sort(Comparator.reverseOrder());
-    for (Path p : all) {
-      Files.deleteIfExists(p);
+      FileTrees.deleteRecursively(dir);
     }
   }
 }

@@ -232,7 +232,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   private void set(int index, Object value) throws SQLException {
     DataType type = parameterType(index);
-    values[index - 1] = Values.toParameter(value, type, "parameter " + index);
+    values[index - 1] = JdbcValues.toParameter(value, type, "parameter " + index);
   }
 
   @Override
@@ -325,17 +325,19 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   @Override
   public void setDate(int index, Date x, Calendar cal) throws SQLException {
-    set(index, x == null ? null : cal == null ? x.toLocalDate() : Values.localDate(x, cal));
+    set(index, x == null ? null : cal == null ? x.toLocalDate() : JdbcValues.localDate(x, cal));
   }
 
   @Override
   public void setTime(int index, Time x, Calendar cal) throws SQLException {
-    set(index, x == null ? null : cal == null ? x.toLocalTime() : Values.localTime(x, cal));
+    set(index, x == null ? null : cal == null ? x.toLocalTime() : JdbcValues.localTime(x, cal));
   }
 
   @Override
   public void setTimestamp(int index, Timestamp x, Calendar cal) throws SQLException {
-    set(index, x == null ? null : cal == null ? x.toLocalDateTime() : Values.localDateTime(x, cal));
+    set(
+        index,
+        x == null ? null : cal == null ? x.toLocalDateTime() : JdbcValues.localDateTime(x, cal));
   }
 
   @Override
@@ -358,11 +360,11 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     DataType parameterType = parameterType(index);
     TypeName target = JdbcTypes.typeName(targetSqlType);
     String what = "parameter " + index;
-    Object v = Values.toParameter(x, DataType.of(target), what);
+    Object v = JdbcValues.toParameter(x, DataType.of(target), what);
     if (v instanceof BigDecimal d && scaleOrLength >= 0) {
       v = d.setScale(scaleOrLength, RoundingMode.HALF_UP);
     }
-    values[index - 1] = Values.toParameter(v, parameterType, what);
+    values[index - 1] = JdbcValues.toParameter(v, parameterType, what);
   }
 
   @Override

@@ -6,7 +6,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
 import io.cairn.jdbc.internal.engine.ColumnInfo;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.Reader;
@@ -41,14 +41,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A forward-only, read-only result set over a {@link RowCursor}. Query results and the in-memory
+ * A forward-only, read-only result set over a {@link ResultCursor}. Query results and the in-memory
  * result sets of DatabaseMetaData use this same class. The cursor is closed when the rows run out,
  * when {@code maxRows} is reached and when the result set is closed.
  */
 public final class CairnResultSet extends ReadOnlyResultSetBase {
   private final CairnStatement statement;
   private final List<ColumnInfo> columns;
-  private final RowCursor cursor;
+  private final ResultCursor cursor;
   private final long maxRows;
   private final ExecutionControl control;
 
@@ -72,7 +72,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   public CairnResultSet(
       CairnStatement statement,
       List<ColumnInfo> columns,
-      RowCursor cursor,
+      ResultCursor cursor,
       long maxRows,
       ExecutionControl control) {
     this.statement = statement;
@@ -84,7 +84,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
 
   /** An in-memory result set, e.g. for DatabaseMetaData. */
   public static CairnResultSet ofRows(List<ColumnInfo> columns, List<Object[]> rows) {
-    return new CairnResultSet(null, columns, new ListRowCursor(rows), 0, null);
+    return new CairnResultSet(null, columns, new ListResultCursor(rows), 0, null);
   }
 
   List<ColumnInfo> columns() {
@@ -441,13 +441,13 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public String getString(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toStringValue(v, type(index));
+    return v == null ? null : JdbcValues.toStringValue(v, type(index));
   }
 
   @Override
   public boolean getBoolean(int index) throws SQLException {
     Object v = value(index);
-    return v != null && Values.toBooleanValue(v, DataType.BOOLEAN, what(index));
+    return v != null && JdbcValues.toBooleanValue(v, DataType.BOOLEAN, what(index));
   }
 
   @Override
@@ -456,7 +456,8 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     return v == null
         ? 0
         : (byte)
-            Values.toLong(v, DataType.TINYINT, what(index), Byte.MIN_VALUE, Byte.MAX_VALUE, true);
+            JdbcValues.toLong(
+                v, DataType.TINYINT, what(index), Byte.MIN_VALUE, Byte.MAX_VALUE, true);
   }
 
   @Override
@@ -465,7 +466,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     return v == null
         ? 0
         : (short)
-            Values.toLong(
+            JdbcValues.toLong(
                 v, DataType.SMALLINT, what(index), Short.MIN_VALUE, Short.MAX_VALUE, true);
   }
 
@@ -475,7 +476,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     return v == null
         ? 0
         : (int)
-            Values.toLong(
+            JdbcValues.toLong(
                 v, DataType.INTEGER, what(index), Integer.MIN_VALUE, Integer.MAX_VALUE, true);
   }
 
@@ -484,25 +485,25 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     Object v = value(index);
     return v == null
         ? 0
-        : Values.toLong(v, DataType.BIGINT, what(index), Long.MIN_VALUE, Long.MAX_VALUE, true);
+        : JdbcValues.toLong(v, DataType.BIGINT, what(index), Long.MIN_VALUE, Long.MAX_VALUE, true);
   }
 
   @Override
   public float getFloat(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? 0 : Values.toFloat(v, DataType.FLOAT, what(index));
+    return v == null ? 0 : JdbcValues.toFloat(v, DataType.FLOAT, what(index));
   }
 
   @Override
   public double getDouble(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? 0 : Values.toDouble(v, DataType.DOUBLE, what(index));
+    return v == null ? 0 : JdbcValues.toDouble(v, DataType.DOUBLE, what(index));
   }
 
   @Override
   public BigDecimal getBigDecimal(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toBigDecimal(v, DataType.decimal(38, 0), what(index));
+    return v == null ? null : JdbcValues.toBigDecimal(v, DataType.decimal(38, 0), what(index));
   }
 
   @Override
@@ -515,7 +516,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public byte[] getBytes(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toBytes(v, DataType.VARBINARY, what(index));
+    return v == null ? null : JdbcValues.toBytes(v, DataType.VARBINARY, what(index));
   }
 
   @Override
@@ -527,7 +528,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public Date getDate(int index, Calendar calendar) throws SQLException {
     LocalDate d = localDate(index);
-    return d == null ? null : calendar == null ? Date.valueOf(d) : Values.dateIn(d, calendar);
+    return d == null ? null : calendar == null ? Date.valueOf(d) : JdbcValues.dateIn(d, calendar);
   }
 
   @Override
@@ -539,7 +540,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public Time getTime(int index, Calendar calendar) throws SQLException {
     LocalTime t = localTime(index);
-    return t == null ? null : calendar == null ? Time.valueOf(t) : Values.timeIn(t, calendar);
+    return t == null ? null : calendar == null ? Time.valueOf(t) : JdbcValues.timeIn(t, calendar);
   }
 
   @Override
@@ -553,22 +554,22 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
     LocalDateTime t = localDateTime(index);
     return t == null
         ? null
-        : calendar == null ? Timestamp.valueOf(t) : Values.timestampIn(t, calendar);
+        : calendar == null ? Timestamp.valueOf(t) : JdbcValues.timestampIn(t, calendar);
   }
 
   private LocalDate localDate(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toLocalDate(v, DataType.DATE, what(index));
+    return v == null ? null : JdbcValues.toLocalDate(v, DataType.DATE, what(index));
   }
 
   private LocalTime localTime(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toLocalTime(v, DataType.TIME, what(index));
+    return v == null ? null : JdbcValues.toLocalTime(v, DataType.TIME, what(index));
   }
 
   private LocalDateTime localDateTime(int index) throws SQLException {
     Object v = value(index);
-    return v == null ? null : Values.toLocalDateTime(v, DataType.TIMESTAMP, what(index));
+    return v == null ? null : JdbcValues.toLocalDateTime(v, DataType.TIMESTAMP, what(index));
   }
 
   @Override

@@ -6,10 +6,10 @@
  *   <li>{@link io.cairn.jdbc.internal.CairnStatement} and {@link
  *       io.cairn.jdbc.internal.CairnPreparedStatement} execute {@code PreparedCommand}s, one {@code
  *       ExecutionControl} per execution; {@code cancel()} reaches the running one.
- *   <li>{@link io.cairn.jdbc.internal.CairnResultSet} reads a {@code RowCursor}; the in-memory
+ *   <li>{@link io.cairn.jdbc.internal.CairnResultSet} reads a {@code ResultCursor}; the in-memory
  *       catalog result sets of {@link io.cairn.jdbc.internal.CairnDatabaseMetaData} use the same
- *       class over a {@link io.cairn.jdbc.internal.ListRowCursor}.
- *   <li>{@link io.cairn.jdbc.internal.Values} is the one place that converts values and {@link
+ *       class over a {@link io.cairn.jdbc.internal.ListResultCursor}.
+ *   <li>{@link io.cairn.jdbc.internal.JdbcValues} is the one place that converts values and {@link
  *       io.cairn.jdbc.internal.JdbcErrors} the one place that maps errors; {@link
  *       io.cairn.jdbc.internal.JdbcTypes} says how Cairn's types look through JDBC.
  * </ul>

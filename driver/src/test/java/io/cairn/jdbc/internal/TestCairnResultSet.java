@@ -482,7 +482,7 @@ class TestCairnResultSet {
         List.of(),
         (params, control) ->
             new io.cairn.jdbc.internal.engine.CommandResult.Rows(
-                new io.cairn.jdbc.internal.engine.RowCursor() {
+                new io.cairn.jdbc.internal.engine.ResultCursor() {
                   @Override
                   public Object[] next() {
                     if (n[0] == 3) {

@@ -10,7 +10,7 @@ import io.cairn.jdbc.internal.engine.ColumnInfo;
 import io.cairn.jdbc.internal.engine.CommandResult;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,7 +62,7 @@ class TestCairnStatement {
         List.of(),
         (p, control) ->
             new CommandResult.Rows(
-                new RowCursor() {
+                new ResultCursor() {
                   @Override
                   public Object[] next() {
                     return new Object[] {1};

@@ -8,7 +8,7 @@ import io.cairn.jdbc.internal.engine.CommandResult;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.ParameterInfo;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.engine.SessionFactory;
 import java.util.ArrayList;
@@ -185,7 +185,7 @@ public final class TestingSession implements Session {
   }
 
   /** Serves rows from a list, checking the control before each, as the engine does. */
-  public static final class TestingCursor implements RowCursor {
+  public static final class TestingCursor implements ResultCursor {
     private final List<Object[]> rows;
     private final ExecutionControl control;
     private int position;
@@ -211,8 +211,8 @@ public final class TestingSession implements Session {
   }
 
   /** A cursor whose first next() blocks, checking the control, until cancelled or timed out. */
-  public static RowCursor blockingCursor(ExecutionControl control, List<Boolean> closed) {
-    return new RowCursor() {
+  public static ResultCursor blockingCursor(ExecutionControl control, List<Boolean> closed) {
+    return new ResultCursor() {
       @Override
       public Object[] next() {
         while (true) {

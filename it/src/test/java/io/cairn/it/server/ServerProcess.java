@@ -33,10 +33,11 @@ import javax.management.remote.JMXServiceURL;
  * to a port file once it is listening), has no status page, and runs with paranoid leak detection
  * of both Cairn's pooled buffers and Netty's buffers; its log (stderr) goes to a file that {@link
  * #leakReports()} reads. The tests read its figures over JMX (the attach API starts the server's
- * local management agent), so that they see exactly what the server holds.
+ * local management agent), so that they see exactly what the server holds. It starts and stops the
+ * server with the one launcher, {@link io.cairn.server.rpc.ServerProcess}.
  */
 final class ServerProcess implements AutoCloseable {
-  static final String MAIN = "io.cairn.server.rpc.ServerMain";
+  static final String MAIN = io.cairn.server.rpc.ServerProcess.MAIN_CLASS;
 
   /** How long a server may take to start listening or to stop after SIGTERM. */
   static final Duration START_PATIENCE = Duration.ofSeconds(60);
@@ -47,19 +48,11 @@ final class ServerProcess implements AutoCloseable {
   private static final Pattern LEAK =
       Pattern.compile("\\bLEAK\\b|\\bLeak:|pooled buffer\\(s\\) still out|leaked", 0);
 
-  private final List<String> command;
-  private final Process process;
-  private final Path log;
-  private final Path stdout;
-  private final int port;
+  private final io.cairn.server.rpc.ServerProcess server;
   private JMXConnector jmx;
 
-  private ServerProcess(List<String> command, Process process, Path log, Path stdout, int port) {
-    this.command = List.copyOf(command);
-    this.process = process;
-    this.log = log;
-    this.stdout = stdout;
-    this.port = port;
+  private ServerProcess(io.cairn.server.rpc.ServerProcess server) {
+    this.server = server;
   }
 
   /** What to start: settings (server keys such as {@code max-frame-bytes}) and JVM options. */
@@ -125,52 +118,40 @@ final class ServerProcess implements AutoCloseable {
   private static ServerProcess start(Options options) throws IOException, InterruptedException {
     Path dir = options.workDir;
     Files.createDirectories(dir);
-    Path portFile = dir.resolve(options.name + ".port");
-    Files.deleteIfExists(portFile);
-    Path log = dir.resolve(options.name + ".log");
-    Path stdout = dir.resolve(options.name + ".out");
     Path config = dir.resolve(options.name + ".properties");
-
-    List<String> command = javaCommand(options.heap, options.jvmOptions);
-    command.add(MAIN);
-    command.addAll(arguments(options, portFile, config));
+    io.cairn.server.rpc.ServerProcess.Builder builder =
+        io.cairn.server.rpc.ServerProcess.builder(classpath())
+            .jvmOptions(jvmOptions(options.heap, options.jvmOptions))
+            .arguments(arguments(options, config))
+            .portFile(dir.resolve(options.name + ".port"))
+            .output(dir.resolve(options.name + ".log"), dir.resolve(options.name + ".out"))
+            .directory(dir)
+            .noInput()
+            .removeEnvironment("JAVA_TOOL_OPTIONS")
+            .removeEnvironment("JAVA_OPTS")
+            .startTimeout(START_PATIENCE)
+            .stopTimeout(STOP_PATIENCE);
     if (options.fileDescriptorLimit > 0) {
-      List<String> limited = new ArrayList<>();
-      limited.addAll(
+      builder.wrapper(
           List.of(
               "/bin/sh",
               "-c",
               "ulimit -n " + options.fileDescriptorLimit + " && exec \"$@\"",
               "sh"));
-      limited.addAll(command);
-      command = limited;
     }
-
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()))
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-    builder.environment().remove("JAVA_TOOL_OPTIONS");
-    builder.environment().remove("JAVA_OPTS");
-    Process process = builder.start();
-    int port;
     try {
-      port = awaitPort(process, portFile, command, log);
-    } catch (RuntimeException | Error | IOException | InterruptedException e) {
-      process.destroyForcibly();
-      throw e;
+      return new ServerProcess(builder.start());
+    } catch (IllegalStateException e) {
+      throw new AssertionError(e.getMessage(), e);
     }
-    return new ServerProcess(command, process, log, stdout, port);
   }
 
   /**
-   * The command line of ServerMain: {@code --port 0}, the port file, no status page, every setting
-   * through a properties file ({@code --config}), {@code --data DIR} or {@code --mem}.
+   * The arguments of ServerMain: {@code --port 0}, no status page, every setting through a
+   * properties file ({@code --config}), {@code --data DIR} or {@code --mem} (the launcher adds the
+   * port file).
    */
-  private static List<String> arguments(Options options, Path portFile, Path config)
-      throws IOException {
+  private static List<String> arguments(Options options, Path config) throws IOException {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("http.port", "-1");
     settings.putAll(options.settings);
@@ -181,46 +162,13 @@ final class ServerProcess implements AutoCloseable {
     Files.writeString(config, text.toString(), UTF_8);
     List<String> arguments = new ArrayList<>();
     arguments.addAll(List.of("--config", config.toString()));
-    arguments.addAll(List.of("--port", "0", "--port-file", portFile.toString()));
+    arguments.addAll(List.of("--port", "0"));
     if (options.data != null) {
       arguments.addAll(List.of("--data", options.data.toString()));
     } else {
       arguments.add("--mem");
     }
     return arguments;
-  }
-
-  private static int awaitPort(Process process, Path portFile, List<String> command, Path log)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + START_PATIENCE.toNanos();
-    while (true) {
-      if (Files.isRegularFile(portFile)) {
-        String text = Files.readString(portFile, UTF_8).strip();
-        // the server may have created the file and not yet written it
-        if (!text.isEmpty() && text.chars().allMatch(Character::isDigit)) {
-          return Integer.parseInt(text);
-        }
-      }
-      if (!process.isAlive()) {
-        throw new AssertionError(
-            "the server exited with ["
-                + process.exitValue()
-                + "] before listening: "
-                + String.join(" ", command)
-                + "\n--- log ---\n"
-                + tail(log, 80));
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "the server did not write its port file within "
-                + START_PATIENCE
-                + ": "
-                + String.join(" ", command)
-                + "\n--- log ---\n"
-                + tail(log, 80));
-      }
-      Thread.sleep(20);
-    }
   }
 
   /**
@@ -230,15 +178,22 @@ final class ServerProcess implements AutoCloseable {
   static List<String> javaCommand(String heap, List<String> jvmOptions) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx" + heap);
-    command.add("-XX:+UseSerialGC");
-    command.add("-Dcairn.leakDetection=paranoid");
-    command.add("-Dio.netty.leakDetection.level=paranoid");
-    command.add("-Dorg.slf4j.simpleLogger.showThreadName=true");
-    command.addAll(jvmOptions);
+    command.addAll(jvmOptions(heap, jvmOptions));
     command.add("-cp");
     command.add(classpath());
     return command;
+  }
+
+  /** The server's JVM options: see {@link #javaCommand}. */
+  private static List<String> jvmOptions(String heap, List<String> extra) {
+    List<String> options = new ArrayList<>();
+    options.add("-Xmx" + heap);
+    options.add("-XX:+UseSerialGC");
+    options.add("-Dcairn.leakDetection=paranoid");
+    options.add("-Dio.netty.leakDetection.level=paranoid");
+    options.add("-Dorg.slf4j.simpleLogger.showThreadName=true");
+    options.addAll(extra);
+    return options;
   }
 
   /** This module's test classes and the server's classpath file (see it/pom.xml). */
@@ -272,19 +227,19 @@ final class ServerProcess implements AutoCloseable {
   }
 
   int port() {
-    return port;
+    return server.port();
   }
 
   long pid() {
-    return process.pid();
+    return server.pid();
   }
 
   boolean isAlive() {
-    return process.isAlive();
+    return server.isAlive();
   }
 
   Path log() {
-    return log;
+    return server.log();
   }
 
   // --- JMX -------------------------------------------------------------------------------------
@@ -298,14 +253,14 @@ final class ServerProcess implements AutoCloseable {
     if (jmx == null) {
       String address;
       try {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(process.pid()));
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(server.pid()));
         try {
           address = vm.startLocalManagementAgent();
         } finally {
           vm.detach();
         }
       } catch (AttachNotSupportedException e) {
-        throw new IOException("cannot attach to the server process " + process.pid(), e);
+        throw new IOException("cannot attach to the server process " + server.pid(), e);
       }
       jmx = JMXConnectorFactory.connect(new JMXServiceURL(address));
     }
@@ -314,7 +269,7 @@ final class ServerProcess implements AutoCloseable {
 
   /** An attribute of the server's own bean, {@code io.cairn:type=Server,port=PORT}. */
   long serverMetric(String attribute) throws IOException {
-    return number(objectName("io.cairn:type=Server,port=" + port), attribute);
+    return number(objectName("io.cairn:type=Server,port=" + server.port()), attribute);
   }
 
   /**
@@ -381,32 +336,30 @@ final class ServerProcess implements AutoCloseable {
    */
   int stop() throws InterruptedException {
     closeJmx();
-    process.destroy();
-    if (!process.waitFor(STOP_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+    server.terminate();
+    if (!server.waitFor(STOP_PATIENCE)) {
       String threads = threadDump();
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      server.kill();
       throw new AssertionError(
           "hang: the server did not exit within "
               + STOP_PATIENCE
               + " of SIGTERM\n--- threads ---\n"
               + threads
               + "\n--- log ---\n"
-              + tail(log, 80));
+              + tail(server.log(), 80));
     }
-    return process.exitValue();
+    return server.exitValue();
   }
 
   /** SIGKILL, then waits for the process. */
   void kill() throws InterruptedException {
     closeJmx();
-    process.destroyForcibly();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("server " + process.pid() + " did not die after SIGKILL");
-    }
+    server.kill();
   }
 
   /** Writes the server's threads to a file next to its log, for hang reports; returns the file. */
   Path dumpThreads() {
+    Path log = server.log();
     Path file = log.resolveSibling(log.getFileName() + ".threads-" + System.nanoTime());
     try {
       Files.writeString(file, threadDump(), UTF_8);
@@ -421,7 +374,7 @@ final class ServerProcess implements AutoCloseable {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     try {
       Process dump =
-          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+          new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "Thread.print")
               .redirectErrorStream(true)
               .start();
       dump.getOutputStream().close();
@@ -454,7 +407,7 @@ final class ServerProcess implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     closeJmx();
-    if (process.isAlive()) {
+    if (server.isAlive()) {
       kill();
     }
   }
@@ -463,7 +416,7 @@ final class ServerProcess implements AutoCloseable {
 
   /** Every line of the server's log that reports a leaked buffer (Cairn's or Netty's). */
   List<String> leakReports() {
-    return leakReports(log);
+    return leakReports(server.log());
   }
 
   /** Every line of {@code log} that reports a leaked buffer (Cairn's or Netty's). */
@@ -478,7 +431,7 @@ final class ServerProcess implements AutoCloseable {
 
   List<String> logLines() {
     try {
-      return Files.exists(log) ? Files.readAllLines(log, UTF_8) : List.of();
+      return Files.exists(server.log()) ? Files.readAllLines(server.log(), UTF_8) : List.of();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -488,12 +441,13 @@ final class ServerProcess implements AutoCloseable {
   String describe() {
     return String.format(
         "server pid [%s] port [%s] %s: %s%n--- log tail (%s) ---%n%s",
-        process.pid(),
-        port,
-        process.isAlive() ? "alive" : "exit code [" + process.exitValue() + "]",
-        String.join(" ", command.subList(command.indexOf(MAIN), command.size())),
-        log,
-        tail(log, 60));
+        server.pid(),
+        server.port(),
+        server.isAlive() ? "alive" : "exit code [" + server.exitValue() + "]",
+        String.join(
+            " ", server.command().subList(server.command().indexOf(MAIN), server.command().size())),
+        server.log(),
+        tail(server.log(), 60));
   }
 
   static String tail(Path file, int maxLines) {

@@ -509,15 +509,15 @@ public final class CairnServer implements AutoCloseable {
    * not shown).
    */
   private StoreStatus storeStatus() {
-    List<Database> databases = new ArrayList<>(context.databases().all());
-    databases.sort(Comparator.comparing(Database::name));
+    List<ServedDatabase> databases = new ArrayList<>(context.databases().all());
+    databases.sort(Comparator.comparing(ServedDatabase::name));
     StoreStatus base = null;
     List<TableStatus> tables = new ArrayList<>();
     List<CompactionLog.Compaction> running = new ArrayList<>();
     List<CompactionLog.Compaction> recent = new ArrayList<>();
     long memstoreBytes = 0;
     int named = 0;
-    for (Database db : databases) {
+    for (ServedDatabase db : databases) {
       if (!(db.store() instanceof EmbeddedStore store) || !db.tryAcquire()) {
         continue; // closing (idle): not shown
       }

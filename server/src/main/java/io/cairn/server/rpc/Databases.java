@@ -6,17 +6,14 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.catalog.StoreCatalog;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.io.FileTrees;
 import io.cairn.kv.KvStore;
 import io.cairn.store.EmbeddedStore;
 import io.cairn.store.StoreConfig;
 import io.cairn.store.Stores;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,14 +32,14 @@ import org.slf4j.LoggerFactory;
  * memory. Thread-safe.
  *
  * <p>A session holds its database from its Hello to its end ({@link #acquire}, {@link
- * Database#release}). A database is opened on first use; creating one (a name with no directory, or
- * an in-memory name not open yet) needs the {@code create-databases} privilege ({@link
- * DatabasePolicy}), and at most {@code max-databases} are open at once. A durable named database
- * that nobody has held for {@code database-idle-timeout} is closed by {@link #closeIdle} (its
- * memstores flushed, its threads stopped) and opened again by the next Hello naming it; the default
- * database and in-memory ones stay open until the server stops (closing an in-memory store would
- * lose its data). A Hello that arrives while its database is being closed waits for the close and
- * opens it again. A creation that fails removes the directory it made.
+ * ServedDatabase#release}). A database is opened on first use; creating one (a name with no
+ * directory, or an in-memory name not open yet) needs the {@code create-databases} privilege
+ * ({@link DatabasePolicy}), and at most {@code max-databases} are open at once. A durable named
+ * database that nobody has held for {@code database-idle-timeout} is closed by {@link #closeIdle}
+ * (its memstores flushed, its threads stopped) and opened again by the next Hello naming it; the
+ * default database and in-memory ones stay open until the server stops (closing an in-memory store
+ * would lose its data). A Hello that arrives while its database is being closed waits for the close
+ * and opens it again. A creation that fails removes the directory it made.
  */
 final class Databases implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Databases.class);
@@ -71,7 +68,7 @@ final class Databases implements AutoCloseable {
   private final StoreOpener opener;
   private final long instanceId;
   private final DatabasePolicy policy;
-  private final Map<String, Database> open = new ConcurrentHashMap<>();
+  private final Map<String, ServedDatabase> open = new ConcurrentHashMap<>();
 
   /** Databases being closed (idle), completed when closed; guarded by this. */
   private final Map<String, CompletableFuture<Void>> closing = new HashMap<>();
@@ -122,8 +119,8 @@ final class Databases implements AutoCloseable {
    *
    * @throws CairnException what opening the store throws (NOT_A_STORE, STORE_IN_USE, ...)
    */
-  Database openDefault() {
-    Database db = acquire("", "", true);
+  ServedDatabase openDefault() {
+    ServedDatabase db = acquire("", "", true);
     db.release();
     return db;
   }
@@ -131,20 +128,20 @@ final class Databases implements AutoCloseable {
   /**
    * The database {@code name} (empty: the default one) for a session of {@code user} (empty when
    * anonymous), opened and created when needed, with the session as one more holder: the caller
-   * must {@link Database#release} it once.
+   * must {@link ServedDatabase#release} it once.
    *
    * @throws CairnException INVALID_ARGUMENT for a bad name, PERMISSION_DENIED when it does not
    *     exist and {@code user} may not create it, SERVER_BUSY past max-databases,
    *     SERVER_SHUTTING_DOWN, or what opening the store throws (STORE_IN_USE, NOT_A_STORE,
    *     DATA_CORRUPTED, IO_ERROR, ...)
    */
-  Database acquire(String name, String user) {
+  ServedDatabase acquire(String name, String user) {
     return acquire(name, user, false);
   }
 
-  private Database acquire(String name, String user, boolean mayCreate) {
+  private ServedDatabase acquire(String name, String user, boolean mayCreate) {
     checkName(name);
-    Database db = open.get(name);
+    ServedDatabase db = open.get(name);
     if (db != null && db.tryAcquire()) {
       return db;
     }
@@ -191,7 +188,7 @@ final class Databases implements AutoCloseable {
   }
 
   /** Opens (or creates) database {@code name} for {@code user}; under this lock. */
-  private Database create(String name, String user, boolean mayCreate) {
+  private ServedDatabase create(String name, String user, boolean mayCreate) {
     int count = open.size() + closing.size();
     if (count >= policy.maxDatabases()) {
       throw new CairnException(
@@ -233,8 +230,8 @@ final class Databases implements AutoCloseable {
       store = opener.open(name, dir, storeSettings);
       StoreCatalog catalog = StoreCatalog.open(store);
       Stores.useSqlNames(store, catalog::tables); // SYSTEM.STATS shows SQL names
-      Database db =
-          new Database(
+      ServedDatabase db =
+          new ServedDatabase(
               name,
               store,
               catalog,
@@ -257,39 +254,13 @@ final class Databases implements AutoCloseable {
       }
       if (madeHere) {
         try {
-          deleteTree(dir.get());
+          FileTrees.deleteRecursively(dir.get());
         } catch (IOException | RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
       }
       throw e;
     }
-  }
-
-  /** Deletes {@code dir} and everything under it (a failed creation's leftovers). */
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.deleteIfExists(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-            if (e != null && !(e instanceof NoSuchFileException)) {
-              throw e;
-            }
-            Files.deleteIfExists(d);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 
   /**
@@ -312,7 +283,7 @@ final class Databases implements AutoCloseable {
       return 0;
     }
     int count = 0;
-    for (Database db : List.copyOf(open.values())) {
+    for (ServedDatabase db : List.copyOf(open.values())) {
       CompletableFuture<Void> done;
       synchronized (this) {
         if (closed || open.get(db.name()) != db || !db.tryRetire(System.nanoTime(), idle)) {
@@ -344,7 +315,7 @@ final class Databases implements AutoCloseable {
   }
 
   /** The open databases. */
-  List<Database> all() {
+  List<ServedDatabase> all() {
     return List.copyOf(open.values());
   }
 
@@ -354,7 +325,7 @@ final class Databases implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<Database> databases;
+    List<ServedDatabase> databases;
     List<CompletableFuture<Void>> closingNow;
     synchronized (this) {
       if (closed) {
@@ -374,7 +345,7 @@ final class Databases implements AutoCloseable {
       }
     }
     RuntimeException failure = null;
-    for (Database db : databases) {
+    for (ServedDatabase db : databases) {
       try {
         db.store().close();
       } catch (RuntimeException e) {

@@ -126,8 +126,8 @@ final class RequestHandler {
     return answer;
   }
 
-  private static Database database(ServerConnection connection) {
-    Database db = connection.database();
+  private static ServedDatabase database(ServerConnection connection) {
+    ServedDatabase db = connection.database();
     if (db == null) {
       throw new CairnException(
           ErrorCode.AUTHENTICATION_REQUIRED, "Expected a successful Hello first");
@@ -162,7 +162,7 @@ final class RequestHandler {
     }
     // held by the session until its connection closes (ServerConnection.opened); privileges go
     // by the authenticated user only (without authentication the user is just a label)
-    Database db =
+    ServedDatabase db =
         server
             .databases()
             .acquire(hello.getDatabase(), authenticator.required() ? hello.getUser() : "");
@@ -185,7 +185,7 @@ final class RequestHandler {
 
   // --- catalog ---------------------------------------------------------------------------------
 
-  private static CatalogData catalog(Database db) {
+  private static CatalogData catalog(ServedDatabase db) {
     synchronized (db.ddlLock()) {
       CatalogData.Builder b = CatalogData.newBuilder().setVersion(db.version());
       for (TableDescriptor t : db.catalog().tables()) {
@@ -199,7 +199,7 @@ final class RequestHandler {
     return ByteString.copyFrom(DescriptorSerializer.serialize(t));
   }
 
-  private static TableDescriptorResult createTable(Database db, CreateTable create) {
+  private static TableDescriptorResult createTable(ServedDatabase db, CreateTable create) {
     TableDescriptor draft;
     try {
       draft = DescriptorSerializer.deserialize(create.getDraft().toByteArray());
@@ -225,7 +225,7 @@ final class RequestHandler {
     }
   }
 
-  private static TableDescriptorResult alterTable(Database db, AlterTable alter) {
+  private static TableDescriptorResult alterTable(ServedDatabase db, AlterTable alter) {
     synchronized (db.ddlLock()) {
       TableDescriptor altered =
           db.catalog()
@@ -235,7 +235,7 @@ final class RequestHandler {
     }
   }
 
-  private static TableDescriptorResult dropTable(Database db, DropTable drop) {
+  private static TableDescriptorResult dropTable(ServedDatabase db, DropTable drop) {
     synchronized (db.ddlLock()) {
       boolean dropped =
           db.catalog().dropTable(schema(drop.getSchema()), drop.getName(), drop.getIfExists());
@@ -251,7 +251,7 @@ final class RequestHandler {
   }
 
   /** Tells every connection of {@code db} its catalog's new version (under the DDL lock). */
-  private static void catalogChanged(Database db) {
+  private static void catalogChanged(ServedDatabase db) {
     Event event = Event.newBuilder().setCatalogChanged(db.version()).build();
     for (ServerConnection c : db.connections()) {
       c.pushEvent(event);
@@ -260,7 +260,7 @@ final class RequestHandler {
 
   // --- tables ----------------------------------------------------------------------------------
 
-  private static KvTable table(Database db, String name) {
+  private static KvTable table(ServedDatabase db, String name) {
     return db.store()
         .table(name)
         .orElseThrow(
@@ -270,7 +270,7 @@ final class RequestHandler {
                     "KV table [" + name + "] does not exist in database " + db.displayName()));
   }
 
-  private static TableInfo tableInfo(Database db, GetTable get) {
+  private static TableInfo tableInfo(ServedDatabase db, GetTable get) {
     Optional<KvTable> table = db.store().table(get.getTable());
     TableInfo.Builder b = TableInfo.newBuilder().setTable(get.getTable());
     if (table.isEmpty()) {
@@ -284,7 +284,7 @@ final class RequestHandler {
     return b.build();
   }
 
-  private static IdRange allocateIds(Database db, AllocateIds allocate) {
+  private static IdRange allocateIds(ServedDatabase db, AllocateIds allocate) {
     if (allocate.getCount() < 1) {
       throw new CairnException(
           ErrorCode.INVALID_ARGUMENT,
@@ -294,7 +294,7 @@ final class RequestHandler {
     return IdRange.newBuilder().setFirst(first).build();
   }
 
-  private static AdminResult admin(Database db, Admin admin) {
+  private static AdminResult admin(ServedDatabase db, Admin admin) {
     KvTable table = table(db, admin.getTable());
     switch (admin.getActionCase()) {
       case FLUSH -> table.flush();
@@ -315,7 +315,7 @@ final class RequestHandler {
 
   // --- writes ----------------------------------------------------------------------------------
 
-  private static MutateResult mutate(Database db, Mutate mutate) {
+  private static MutateResult mutate(ServedDatabase db, Mutate mutate) {
     List<KvStore.TableBatch> batches = new ArrayList<>(mutate.getBatchesCount());
     for (TableBatch batch : mutate.getBatchesList()) {
       String name = batch.getTable();
@@ -336,7 +336,7 @@ final class RequestHandler {
   // --- reads -----------------------------------------------------------------------------------
 
   private ScanPage get(ServerConnection connection, Call call, Get get) {
-    Database db = database(connection);
+    ServedDatabase db = database(connection);
     ScanSpec spec = get.getScan();
     // the scan's state counts in the connection's budget (and its database's and the server's)
     ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());
@@ -362,7 +362,7 @@ final class RequestHandler {
   }
 
   private ScanPage openScan(ServerConnection connection, Call call, OpenScan open) {
-    Database db = database(connection);
+    ServedDatabase db = database(connection);
     ScanSpec spec = open.getScan();
     // the scan's state counts in the connection's budget (and its database's and the server's)
     ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());

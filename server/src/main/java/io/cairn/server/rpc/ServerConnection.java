@@ -114,7 +114,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   private final AtomicBoolean databaseReleased = new AtomicBoolean();
   private final Object stateLock = new Object();
   private boolean closed; // guarded by stateLock
-  private volatile Database database;
+  private volatile ServedDatabase database;
   private volatile MemoryPool queryMemory; // the connection's budget, set by Hello
   private volatile long sessionId;
   private volatile String user = "";
@@ -142,7 +142,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   // --- session state, read by the handler and the status page ---------------------------------
 
   /** The database chosen by Hello; null before. */
-  Database database() {
+  ServedDatabase database() {
     return database;
   }
 
@@ -214,7 +214,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    * @throws CairnException CONNECTION_CLOSED (and releases {@code db}) when the connection closed
    *     meanwhile
    */
-  void opened(Database db, long session, String userName, String client) {
+  void opened(ServedDatabase db, long session, String userName, String client) {
     synchronized (stateLock) {
       if (closed) {
         db.release();
@@ -235,7 +235,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    */
   private void releaseDatabaseWhenDone() {
     if (phase == Phase.CLOSED && calls.isEmpty() && databaseReleased.compareAndSet(false, true)) {
-      Database db;
+      ServedDatabase db;
       synchronized (stateLock) {
         db = database;
       }
@@ -309,7 +309,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    * @throws CairnException SERVER_BUSY when the connection holds max-snapshots-per-connection
    *     already, CONNECTION_CLOSED when it closed
    */
-  ServerSnapshot openSnapshot(Database db) {
+  ServerSnapshot openSnapshot(ServedDatabase db) {
     expireSnapshots(System.nanoTime());
     int limit = server.config().maxSnapshotsPerConnection();
     synchronized (stateLock) {
@@ -352,7 +352,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
    * snapshot age; returns how many.
    */
   int expireSnapshots(long nowNanos) {
-    Database db = database;
+    ServedDatabase db = database;
     if (db == null || snapshots.isEmpty()) {
       return 0;
     }
@@ -400,7 +400,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     List<ServerSnapshot> pinned;
     synchronized (stateLock) {
       closed = true;
-      Database db = database;
+      ServedDatabase db = database;
       if (db != null) {
         db.connections().remove(this);
       }
@@ -988,7 +988,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void finish(Call call, Response.Builder answer) {
-    Database db = database;
+    ServedDatabase db = database;
     if (db != null) {
       answer.setCatalog(db.version());
     }
@@ -1078,7 +1078,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         Response.newBuilder()
             .setId(id)
             .setError(WireMessages.toProto(new CairnException(code, message)));
-    Database db = database;
+    ServedDatabase db = database;
     if (db != null) {
       b.setCatalog(db.version());
     }
@@ -1100,7 +1100,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     Response.Builder b = Response.newBuilder().setId(0).setEvent(event);
-    Database db = database;
+    ServedDatabase db = database;
     if (db != null) {
       b.setCatalog(db.version());
     }
@@ -1165,7 +1165,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
   /** For logs: the remote address, session and database. */
   String describe() {
     Channel c = channel;
-    Database db = database;
+    ServedDatabase db = database;
     return (c == null ? "?" : String.valueOf(c.remoteAddress()))
         + (sessionId == 0 ? "" : " (session " + sessionId + ")")
         + (db == null ? "" : " on " + db.displayName());

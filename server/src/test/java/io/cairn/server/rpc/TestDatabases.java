@@ -51,8 +51,8 @@ class TestDatabases {
               e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PERMISSION_DENIED))
           .hasMessageContainingAll("[sales] does not exist", "user [bob]", "create-databases");
       assertThat(dir.resolve("databases/sales")).doesNotExist();
-      Database sales = dbs.acquire("sales", "root");
-      Database again = dbs.acquire("sales", "bob");
+      ServedDatabase sales = dbs.acquire("sales", "root");
+      ServedDatabase again = dbs.acquire("sales", "bob");
       assertThat(again).isSameAs(sales);
       assertThat(sales.holders()).isEqualTo(2);
       sales.release();
@@ -103,7 +103,7 @@ class TestDatabases {
       Files.writeString(dir.resolve("databases/in-the-way"), "keep me");
       assertThatThrownBy(() -> dbs.acquire("in-the-way", "")).isInstanceOf(Error.class);
       assertThat(dir.resolve("databases/in-the-way")).hasContent("keep me");
-      assertThat(dbs.all()).extracting(Database::name).containsExactly("");
+      assertThat(dbs.all()).extracting(ServedDatabase::name).containsExactly("");
     }
   }
 
@@ -114,8 +114,8 @@ class TestDatabases {
             policy(DatabasePolicy.CreateRule.ANY, 8, Duration.ofMillis(1)),
             Databases.StoreOpener.EMBEDDED)) {
       dbs.openDefault();
-      Database held = dbs.acquire("held", "");
-      Database idle = dbs.acquire("idle", "");
+      ServedDatabase held = dbs.acquire("held", "");
+      ServedDatabase idle = dbs.acquire("idle", "");
       idle.store().createTable("T", new TableSpec(Map.of(), List.of()));
       idle.release();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -124,11 +124,11 @@ class TestDatabases {
         closed = dbs.closeIdle(); // past 1 ms without a holder
       }
       assertThat(closed).isEqualTo(1);
-      assertThat(dbs.all()).extracting(Database::name).containsExactlyInAnyOrder("", "held");
+      assertThat(dbs.all()).extracting(ServedDatabase::name).containsExactlyInAnyOrder("", "held");
       assertThat(idle.holders()).isEqualTo(-1);
       assertThat(idle.tryAcquire()).isFalse();
 
-      Database reopened = dbs.acquire("idle", "");
+      ServedDatabase reopened = dbs.acquire("idle", "");
       assertThat(reopened).isNotSameAs(idle);
       assertThat(reopened.store().table("T")).isPresent();
       reopened.release();
@@ -164,7 +164,7 @@ class TestDatabases {
     try (Databases dbs =
         databases(policy(DatabasePolicy.CreateRule.ANY, 8, Duration.ofMillis(1)), slowToClose)) {
       dbs.openDefault();
-      Database first = dbs.acquire("busy", "");
+      ServedDatabase first = dbs.acquire("busy", "");
       first.release();
       CompletableFuture<Integer> closer =
           CompletableFuture.supplyAsync(
@@ -176,12 +176,12 @@ class TestDatabases {
                 return n;
               });
       assertThat(closing.await(10, TimeUnit.SECONDS)).isTrue();
-      CompletableFuture<Database> hello =
+      CompletableFuture<ServedDatabase> hello =
           CompletableFuture.supplyAsync(() -> dbs.acquire("busy", ""));
       // it waits for the close (the store's lock is still held)
       assertThat(hello).isNotDone();
       mayClose.countDown();
-      Database second = hello.get(10, TimeUnit.SECONDS);
+      ServedDatabase second = hello.get(10, TimeUnit.SECONDS);
       assertThat(closer.get(10, TimeUnit.SECONDS)).isEqualTo(1);
       assertThat(second).isNotSameAs(first);
       assertThat(second.holders()).isEqualTo(1);

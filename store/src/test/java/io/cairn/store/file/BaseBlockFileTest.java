@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.io.FileTrees;
 import io.cairn.store.cache.BlockCacheConfig;
 import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.BufferPoolConfig;
@@ -17,13 +18,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -80,18 +79,8 @@ abstract class BaseBlockFileTest {
       pool = null;
     }
     if (directory != null) {
-      try (Stream<Path> files = Files.walk(directory)) {
-        files.sorted(Comparator.reverseOrder()).forEach(BaseBlockFileTest::deletePath);
-      }
+      FileTrees.deleteRecursively(directory);
       directory = null;
-    }
-  }
-
-  private static void deletePath(Path path) {
-    try {
-      Files.delete(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

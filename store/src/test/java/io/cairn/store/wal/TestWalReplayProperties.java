@@ -3,13 +3,13 @@ package io.cairn.store.wal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.io.FileTrees;
 import io.cairn.kv.Durability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -101,11 +101,7 @@ class TestWalReplayProperties {
       expected.add(extra);
       assertThat(TestWriteAheadLog.replayAll(dir, config)).isEqualTo(expected);
     } finally {
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(file);
-        }
-      }
+      FileTrees.deleteRecursively(dir);
     }
   }
 }

@@ -3,7 +3,8 @@ package io.cairn.tpch.cache;
 import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
-import io.cairn.tpch.cli.Cleanup;
+import io.cairn.core.io.Closeables;
+import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -86,15 +88,7 @@ public final class CacheCommand implements Callable<Integer> {
       defaultValue = "2000000")
   long rows;
 
-  @Option(
-      names = "--dir",
-      description =
-          "Directory for the store (must not exist; deleted afterwards unless --keep)."
-              + " Default: a new temporary directory.")
-  Path dir;
-
-  @Option(names = "--keep", description = "Keep the store after the run.")
-  boolean keep;
+  @Mixin WorkDirectoryOptions workDirectory;
 
   @Option(
       names = "--cache-size",
@@ -225,7 +219,7 @@ public final class CacheCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     checkOptions();
-    Path root = Cleanup.scratchDirectory(dir, "cairn-cache", this::usage);
+    Path root = workDirectory.create("cairn-cache", this::usage);
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     out.printf(
         Locale.ROOT,
@@ -316,11 +310,7 @@ public final class CacheCommand implements Callable<Integer> {
           "hit %: block cache hits / lookups (both levels, SYSTEM.BLOCK_CACHE) during the measured"
               + " runs. GCs, GC ms: collections and their time during them (all collectors).");
     } finally {
-      if (!keep) {
-        Cleanup.deleteRecursively(root);
-      } else {
-        out.println("Store kept in " + root.resolve("store"));
-      }
+      workDirectory.finish(root, out, "Store kept in ", root.resolve("store"));
     }
     return 0;
   }
@@ -664,7 +654,7 @@ public final class CacheCommand implements Callable<Integer> {
       return scanRow("COUNT(*), clients at once", cache, clients, runs, window.close());
     } finally {
       pool.shutdownNow();
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 
@@ -751,7 +741,7 @@ public final class CacheCommand implements Callable<Integer> {
     } finally {
       stop.set(true);
       pool.shutdownNow();
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 

@@ -1,20 +1,16 @@
 package io.cairn.tpch.cli;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The options that the query-suite commands ({@code bench lineitem}, {@code bench tpch}) share: how
- * many times each query runs, measured and not, and how many writers load the data. Used as a
- * picocli {@code @Mixin}; each command passes its own defaults, which {@code --help} shows.
+ * many times each query runs, measured and not ({@link RunOptions}), and how many writers load the
+ * data. Used as a picocli {@code @Mixin}; each command passes its own defaults, which {@code
+ * --help} shows.
  */
 public final class SuiteOptions {
-  @Option(names = "--runs", description = "Measured runs per query. Default: ${DEFAULT-VALUE}.")
-  int runs;
-
-  @Option(
-      names = "--warmups",
-      description = "Unmeasured warm-up runs per query. Default: ${DEFAULT-VALUE}.")
-  int warmups;
+  @Mixin RunOptions runOptions;
 
   @Option(
       names = "--threads",
@@ -28,18 +24,17 @@ public final class SuiteOptions {
 
   /** The options with these defaults for {@code --runs} and {@code --warmups}. */
   public SuiteOptions(int runs, int warmups) {
-    this.runs = runs;
-    this.warmups = warmups;
+    this.runOptions = new RunOptions(runs, warmups);
   }
 
   /** Measured runs per query. */
   public int runs() {
-    return runs;
+    return runOptions.runs();
   }
 
   /** Unmeasured warm-up runs per query, before the measured ones. */
   public int warmups() {
-    return warmups;
+    return runOptions.warmups();
   }
 
   /** Parallel writers when loading. */

@@ -1,8 +1,8 @@
 /**
- * The command line of the tools module ({@code bin/cairn tpch|bench|pe}): the picocli root command
- * {@link io.cairn.tpch.cli.CairnTool} with its subcommands from the other packages, the options the
- * suites share ({@link io.cairn.tpch.cli.SuiteOptions}), the version ({@link
- * io.cairn.tpch.cli.Version}) and scratch directories removed on exit ({@link
- * io.cairn.tpch.cli.Cleanup}). The top of the module.
+ * What the tools' commands share on the command line: the options of the suites ({@link
+ * io.cairn.tpch.cli.SuiteOptions}), of repeated runs ({@link io.cairn.tpch.cli.RunOptions}) and of
+ * a scratch directory created for a run and removed after it unless kept ({@link
+ * io.cairn.tpch.cli.WorkDirectoryOptions}), as picocli mixins, and the version every command prints
+ * ({@link io.cairn.tpch.cli.Version}). Below every command package; uses none of them.
  */
 package io.cairn.tpch.cli;

@@ -4,12 +4,11 @@ import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.store.StoreDirectory;
-import io.cairn.tpch.cli.Cleanup;
+import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +23,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -83,15 +83,7 @@ public final class FootprintCommand implements Callable<Integer> {
       description = "Compressions to try. Default: NONE,LZ4,SNAPPY,ZSTD,GZIP.")
   List<String> compressions = List.of("NONE", "LZ4", "SNAPPY", "ZSTD", "GZIP");
 
-  @Option(
-      names = "--dir",
-      description =
-          "Directory for the stores (must not exist; deleted afterwards unless --keep)."
-              + " Default: a new temporary directory.")
-  Path dir;
-
-  @Option(names = "--keep", description = "Keep the stores after the run.")
-  boolean keep;
+  @Mixin WorkDirectoryOptions workDirectory;
 
   @Option(
       names = "--seed",
@@ -109,15 +101,10 @@ public final class FootprintCommand implements Callable<Integer> {
     }
     encodings = checked("--encodings", "DATA_BLOCK_ENCODING", encodings);
     compressions = checked("--compressions", "COMPRESSION", compressions);
-    Path root = dir != null ? dir : Files.createTempDirectory("cairn-footprint");
-    if (dir != null) {
-      if (Files.exists(dir)) {
-        throw new CommandLine.ParameterException(
-            new CommandLine(this),
-            "--dir: expected a path that does not exist, found [" + dir + "]");
-      }
-      Files.createDirectories(dir);
-    }
+    Path root =
+        workDirectory.create(
+            "cairn-footprint",
+            message -> new CommandLine.ParameterException(new CommandLine(this), message));
     try {
       if (rows > 0) {
         Path store = root.resolve("seed");
@@ -150,11 +137,7 @@ public final class FootprintCommand implements Callable<Integer> {
         }
       }
     } finally {
-      if (!keep) {
-        Cleanup.deleteRecursively(root);
-      } else {
-        out.println("Stores kept in " + root);
-      }
+      workDirectory.finish(root, out, "Stores kept in ", root);
     }
     return 0;
   }

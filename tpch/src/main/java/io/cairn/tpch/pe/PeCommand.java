@@ -100,17 +100,17 @@ public final class PeCommand implements Callable<Integer> {
       return Arrays.stream(values()).map(k -> k.cliName).toList();
     }
 
-    PeTest newTest(PeTest.Config config, KvTable table, int client) {
+    PeWorkload newTest(PeWorkload.Config config, KvTable table, int client) {
       return switch (this) {
-        case RANDOM_READ -> new PeTest.RandomReadTest(config, table, client);
-        case RANDOM_WRITE -> new PeTest.RandomWriteTest(config, table, client);
-        case SEQUENTIAL_READ -> new PeTest.SequentialReadTest(config, table, client);
-        case SEQUENTIAL_WRITE -> new PeTest.SequentialWriteTest(config, table, client);
-        case SCAN -> new PeTest.ScanTest(config, table, client);
-        case SCAN_RANGE_10 -> new PeTest.RandomScanWithRangeTest(config, table, client, 10);
-        case SCAN_RANGE_100 -> new PeTest.RandomScanWithRangeTest(config, table, client, 100);
-        case SCAN_RANGE_1000 -> new PeTest.RandomScanWithRangeTest(config, table, client, 1000);
-        case FILTER_SCAN -> new PeTest.FilterAllTest(config, table, client);
+        case RANDOM_READ -> new PeWorkload.RandomReadTest(config, table, client);
+        case RANDOM_WRITE -> new PeWorkload.RandomWriteTest(config, table, client);
+        case SEQUENTIAL_READ -> new PeWorkload.SequentialReadTest(config, table, client);
+        case SEQUENTIAL_WRITE -> new PeWorkload.SequentialWriteTest(config, table, client);
+        case SCAN -> new PeWorkload.ScanTest(config, table, client);
+        case SCAN_RANGE_10 -> new PeWorkload.RandomScanWithRangeTest(config, table, client, 10);
+        case SCAN_RANGE_100 -> new PeWorkload.RandomScanWithRangeTest(config, table, client, 100);
+        case SCAN_RANGE_1000 -> new PeWorkload.RandomScanWithRangeTest(config, table, client, 1000);
+        case FILTER_SCAN -> new PeWorkload.FilterAllTest(config, table, client);
       };
     }
   }
@@ -332,8 +332,8 @@ public final class PeCommand implements Callable<Integer> {
   private int run(PrintStream out, PrintStream err) throws Exception {
     List<String> notes = validate();
     long runSeed = seed != null ? seed : new SplittableRandom().nextLong();
-    PeTest.Config config =
-        new PeTest.Config(rows, valueSize, clients, multiGet, sampleRate, runSeed);
+    PeWorkload.Config config =
+        new PeWorkload.Config(rows, valueSize, clients, multiGet, sampleRate, runSeed);
     for (String note : notes) {
       out.println("Note: " + note);
     }
@@ -370,7 +370,7 @@ public final class PeCommand implements Callable<Integer> {
   }
 
   /** Writes every client's rows (untimed) so that read commands find them. */
-  private void fill(PrintStream out, PrintStream err, KvTable kv, PeTest.Config config)
+  private void fill(PrintStream out, PrintStream err, KvTable kv, PeWorkload.Config config)
       throws Exception {
     out.printf(
         Locale.ROOT,
@@ -456,9 +456,9 @@ public final class PeCommand implements Callable<Integer> {
   }
 
   private int measure(
-      PrintStream out, PrintStream err, KvTable kv, PeTest.Config config, List<String> notes)
+      PrintStream out, PrintStream err, KvTable kv, PeWorkload.Config config, List<String> notes)
       throws Exception {
-    PeTest[] tests = new PeTest[clients];
+    PeWorkload[] tests = new PeWorkload[clients];
     Histogram[] histograms = new Histogram[clients];
     long[] elapsed = new long[clients];
     for (int c = 0; c < clients; c++) {
@@ -470,7 +470,7 @@ public final class PeCommand implements Callable<Integer> {
     runClients(
         clients,
         c -> {
-          PeTest test = tests[(int) c];
+          PeWorkload test = tests[(int) c];
           synchronized (out) {
             out.printf(
                 Locale.ROOT,
@@ -494,7 +494,7 @@ public final class PeCommand implements Callable<Integer> {
     long totalExpected = 0;
     List<String> failures = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
-      PeTest t = tests[c];
+      PeWorkload t = tests[c];
       PeResult.Client r =
           client("TestClient-" + c, t.startRow, histograms[c], t.rows, elapsed[c], t);
       perClient.add(r);
@@ -543,7 +543,7 @@ public final class PeCommand implements Callable<Integer> {
   }
 
   private PeResult.Client client(
-      String name, long offset, Histogram h, long rowCount, long nanos, PeTest t) {
+      String name, long offset, Histogram h, long rowCount, long nanos, PeWorkload t) {
     return new PeResult.Client(
         name,
         offset,

@@ -1,18 +1,23 @@
 package io.cairn.tpch.server;
 
 import io.cairn.core.SuppressForbidden;
-import io.cairn.tpch.cli.Cleanup;
+import io.cairn.core.io.Closeables;
+import io.cairn.server.rpc.ServerProcess;
+import io.cairn.tpch.cli.RunOptions;
+import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -33,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -131,17 +137,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       defaultValue = "20")
   double jitWarmup;
 
-  @Option(
-      names = "--runs",
-      description = "Measured runs of each scan. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "5")
-  int runs;
-
-  @Option(
-      names = "--warmups",
-      description = "Unmeasured runs before each scan's measured ones. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "1")
-  int warmups;
+  @Mixin RunOptions runOptions = new RunOptions(5, 1);
 
   @Option(
       names = "--batch",
@@ -158,15 +154,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       defaultValue = "mem")
   Store store;
 
-  @Option(
-      names = "--dir",
-      description =
-          "Work directory (server log and port file; the stores with --store file); must not"
-              + " exist, deleted afterwards unless --keep. Default: a new temporary directory.")
-  Path dir;
-
-  @Option(names = "--keep", description = "Keep the work directory after the run.")
-  boolean keep;
+  @Mixin WorkDirectoryOptions workDirectory;
 
   @Option(
       names = "--server-heap",
@@ -204,12 +192,15 @@ public final class ServerBenchCommand implements Callable<Integer> {
       new TextTable("metric", "embedded", "loopback", "loopback/embedded");
   private final List<Map<String, Object>> metrics = new ArrayList<>();
 
+  /** How long the server may take to start, and to stop after SIGTERM before it is killed. */
+  private static final Duration SERVER_TIMEOUT = Duration.ofSeconds(60);
+
   @Override
   @SuppressForbidden(reason = "command-line output")
   public Integer call() throws Exception {
     PrintStream out = System.out;
     checkOptions();
-    Path root = Cleanup.scratchDirectory(dir, "cairn-bench-server", this::usage);
+    Path root = workDirectory.create("cairn-bench-server", this::usage);
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     double loadBefore = loadAverage();
     out.printf(
@@ -233,12 +224,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
               ? "jdbc:cairn:mem:bench-server-" + ProcessHandle.current().pid()
               : "jdbc:cairn:file:" + root.resolve("embedded-data");
       out.printf(Locale.ROOT, "Starting the server: java %s ... %s%n", jvmOptions, storeArguments);
-      ServerProcess server =
-          ServerProcess.start(
-              serverClasspath != null ? serverClasspath : System.getProperty("java.class.path"),
-              jvmOptions,
-              storeArguments,
-              root);
+      ServerProcess server = startServer(jvmOptions, storeArguments, root);
       try (server) {
         out.printf(
             Locale.ROOT,
@@ -280,7 +266,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
             BenchTable.drop(embedded); // the in-memory database lives as long as this JVM
           }
         }
-        server.checkAlive();
+        checkAlive(server);
       }
       setup.put("serverStopMillis", server.stopTime().toMillis());
       setup.put("serverKilled", server.killed());
@@ -303,8 +289,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
           number(jitWarmup),
           number(seconds),
           number(warmup),
-          runs,
-          warmups,
+          runOptions.runs(),
+          runOptions.warmups(),
           loadBefore,
           loadAfter);
       out.print(table.render());
@@ -324,11 +310,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
         out.println("Results: " + file);
       }
     } finally {
-      if (!keep) {
-        Cleanup.deleteRecursively(root);
-      } else {
-        out.println("Work directory kept: " + root);
-      }
+      workDirectory.finish(root, out, "Work directory kept: ", root);
     }
     return 0;
   }
@@ -350,7 +332,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
               + jitWarmup
               + "]");
     }
-    if (runs < 1 || warmups < 0) {
+    if (runOptions.runs() < 1 || runOptions.warmups() < 0) {
       throw usage("--runs: expected >= 1, --warmups: expected >= 0");
     }
     if (batch < 1) {
@@ -438,6 +420,39 @@ public final class ServerBenchCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Starts the server on 127.0.0.1 and a free port, without its status page, its output in
+   * server.log of {@code directory}; a shutdown hook stops it if this JVM exits first (Ctrl-C).
+   */
+  private ServerProcess startServer(
+      List<String> jvmOptions, List<String> storeArguments, Path directory) throws IOException {
+    Files.createDirectories(directory);
+    return ServerProcess.builder(
+            serverClasspath != null ? serverClasspath : System.getProperty("java.class.path"))
+        .jvmOptions(jvmOptions)
+        .arguments(storeArguments)
+        .arguments(List.of("--host", "127.0.0.1", "--port", "0", "--http-port", "-1"))
+        .portFile(directory.resolve("server.port"))
+        .output(directory.resolve("server.log"), false)
+        .startTimeout(SERVER_TIMEOUT)
+        .stopTimeout(SERVER_TIMEOUT)
+        .stopOnExit("cairn-bench-server-stop")
+        .start();
+  }
+
+  /** Fails, with the end of the server's output, when the server is no longer running. */
+  private static void checkAlive(ServerProcess server) {
+    if (!server.isAlive()) {
+      throw new IllegalStateException(
+          "The Cairn server exited with ["
+              + server.exitValue()
+              + "] during the benchmark; its output ("
+              + server.log()
+              + "):\n"
+              + server.output());
+    }
+  }
+
   /** How to reach each side, and what each process has used so far. */
   private record Sides(String embeddedUrl, ServerProcess server) {
     String url(Side side) {
@@ -446,7 +461,9 @@ public final class ServerBenchCommand implements Callable<Integer> {
 
     /** CPU time and context switches of this process and of the server process so far. */
     ProcessMeter.Sample[] use() {
-      return new ProcessMeter.Sample[] {ProcessMeter.read(ProcessHandle.current()), server.use()};
+      return new ProcessMeter.Sample[] {
+        ProcessMeter.read(ProcessHandle.current()), ProcessMeter.read(server.toHandle())
+      };
     }
 
     /** CPU seconds since {@code before}: this process, the server process. */
@@ -484,7 +501,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
             "  flushed and major-compacted in %.1f s%n",
             (System.nanoTime() - flush) / 1e9);
       }
-      sides.server().checkAlive();
+      checkAlive(sides.server());
     }
     addRow(
         String.format(Locale.ROOT, "load, rows/s (1 writer, batches of %,d)", batch),
@@ -578,7 +595,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       for (Future<Histogram> f : done) {
         all.add(f.get());
       }
-      sides.server().checkAlive();
+      checkAlive(sides.server());
       LookupPhase phase =
           new LookupPhase(
               side.label,
@@ -621,7 +638,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
       if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
         pool.shutdownNow();
       }
-      Cleanup.closeAll(connections);
+      Closeables.closeAll(connections, SQLException.class);
     }
   }
 
@@ -716,20 +733,26 @@ public final class ServerBenchCommand implements Callable<Integer> {
   @SuppressForbidden(reason = "command-line output")
   private ScanPhase scan(PrintStream out, Sides sides, Side side, Connection c, ScanQuery q)
       throws SQLException {
-    out.printf(Locale.ROOT, "%s, %s: %d + %d runs%n", q.sql(), side.label, warmups, runs);
+    out.printf(
+        Locale.ROOT,
+        "%s, %s: %d + %d runs%n",
+        q.sql(),
+        side.label,
+        runOptions.warmups(),
+        runOptions.runs());
     System.gc();
     List<Double> warmupTimes = new ArrayList<>();
     List<Double> times = new ArrayList<>();
     List<Double> clientCpu = new ArrayList<>();
     List<Double> serverCpu = new ArrayList<>();
     try (PreparedStatement p = c.prepareStatement(q.sql())) {
-      for (int i = 0; i < warmups + runs; i++) {
+      for (int i = 0; i < runOptions.warmups() + runOptions.runs(); i++) {
         ProcessMeter.Sample[] before = sides.use();
         long start = System.nanoTime();
         runScan(p, q, side);
         long nanos = System.nanoTime() - start;
         double[] used = sides.cpuSince(before);
-        if (i >= warmups) {
+        if (i >= runOptions.warmups()) {
           times.add(nanos / 1e6);
           clientCpu.add(used[0] * 1e3);
           serverCpu.add(side == Side.EMBEDDED ? 0 : used[1] * 1e3);
@@ -738,7 +761,7 @@ public final class ServerBenchCommand implements Callable<Integer> {
         }
       }
     }
-    sides.server().checkAlive();
+    checkAlive(sides.server());
     ScanPhase phase =
         new ScanPhase(
             side.label,
@@ -827,8 +850,8 @@ public final class ServerBenchCommand implements Callable<Integer> {
     options.put("seconds", seconds);
     options.put("warmup", warmup);
     options.put("jitWarmup", jitWarmup);
-    options.put("runs", runs);
-    options.put("warmups", warmups);
+    options.put("runs", runOptions.runs());
+    options.put("warmups", runOptions.warmups());
     options.put("batch", batch);
     options.put("store", store.name());
     options.put("serverHeap", serverHeap);

@@ -41,14 +41,18 @@ class TestSuiteOptions {
   @Test
   void scratchDirectoryIsCreatedOrTemporaryAndNeverAnExistingOne() throws Exception {
     Path wanted = tmp.resolve("a/b");
-    assertThat(Cleanup.scratchDirectory(wanted, "unused", IllegalArgumentException::new))
+    assertThat(
+            WorkDirectoryOptions.scratchDirectory(wanted, "unused", IllegalArgumentException::new))
         .isEqualTo(wanted)
         .isDirectory();
     assertThatThrownBy(
-            () -> Cleanup.scratchDirectory(wanted, "unused", IllegalArgumentException::new))
+            () ->
+                WorkDirectoryOptions.scratchDirectory(
+                    wanted, "unused", IllegalArgumentException::new))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--dir: expected a path that does not exist, found [" + wanted + "]");
-    Path temporary = Cleanup.scratchDirectory(null, "cairn-test", IllegalArgumentException::new);
+    Path temporary =
+        WorkDirectoryOptions.scratchDirectory(null, "cairn-test", IllegalArgumentException::new);
     try {
       assertThat(temporary).isDirectory();
       assertThat(temporary.getFileName().toString()).startsWith("cairn-test");

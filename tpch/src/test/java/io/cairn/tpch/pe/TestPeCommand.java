@@ -64,7 +64,7 @@ final class TestPeCommand {
     Run r = small(command);
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
-        .contains("[TestClient-0] Finished class io.cairn.tpch.pe.PeTest$")
+        .contains("[TestClient-0] Finished class io.cairn.tpch.pe.PeWorkload$")
         .contains("at offset 0 for 2000 rows")
         .contains("at offset 2000 for 2000 rows")
         .contains("Summary of timings (ms)")

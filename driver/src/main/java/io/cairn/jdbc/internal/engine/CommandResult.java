@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 /** What executing a command gave. */
 public sealed interface CommandResult permits CommandResult.Rows, CommandResult.UpdateCount {
   /** Rows of a query; the caller must close the cursor. */
-  record Rows(RowCursor cursor) implements CommandResult {
+  record Rows(ResultCursor cursor) implements CommandResult {
     public Rows {
       requireNonNull(cursor, "cursor is null");
     }

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.engine;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.io.Closeables;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -91,21 +92,7 @@ public final class ExecutionControl {
   }
 
   private void runCancelActions() {
-    RuntimeException failure = null;
-    for (Runnable action : cancelActions) {
-      try {
-        action.run();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closeables.runAll(cancelActions);
   }
 
   /**

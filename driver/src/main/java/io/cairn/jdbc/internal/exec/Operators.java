@@ -12,6 +12,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.Values;
+import io.cairn.core.io.Closeables;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
 import io.cairn.kv.SortKey;
@@ -131,21 +132,7 @@ public final class Operators {
   }
 
   static void closeAll(List<? extends AutoCloseable> resources) {
-    RuntimeException failure = null;
-    for (AutoCloseable r : resources) {
-      try {
-        r.close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closeables.closeAllUnchecked(resources);
   }
 
   /** Keeps rows whose condition is TRUE. */

@@ -1,7 +1,7 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.core.memory.MemoryPool;
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.Explainer;
@@ -16,7 +16,7 @@ import java.lang.ref.Cleaner;
  * being closed (a result set nobody closed), once it is garbage: the driver's JVM-wide budget does
  * not leak. One execution per pool.
  */
-public final class QueryExecution implements RowCursor {
+public final class QueryExecution implements ResultCursor {
   private static final Cleaner CLEANER = Cleaner.create();
 
   private final Operator root;

@@ -16,7 +16,7 @@ import io.cairn.jdbc.internal.engine.CommandResult;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.ParameterInfo;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
@@ -530,7 +530,7 @@ final class DatabaseCommand implements PreparedCommand {
   }
 
   /** Rows of EXPLAIN: one line each. */
-  private static final class ListCursor implements RowCursor {
+  private static final class ListCursor implements ResultCursor {
     private final Iterator<String> lines;
 
     ListCursor(List<String> lines) {

@@ -6,13 +6,13 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
+import io.cairn.jdbc.TestingDatabase;
 import io.cairn.jdbc.internal.CairnConnection;
 import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Durability;
 import io.cairn.kv.TableSpec;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -33,14 +33,6 @@ class TestEmbeddedStorageCalls {
         new DatabaseSession(database, durability), "jdbc:cairn:test", new Properties());
   }
 
-  private static void run(Connection connection, String... statements) throws SQLException {
-    try (Statement s = connection.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
-  }
-
   private TableDescriptor table(String name) {
     EmbeddedDatabase database = EmbeddedDatabase.acquire(key, () -> store, false);
     try {
@@ -53,7 +45,7 @@ class TestEmbeddedStorageCalls {
   @Test
   void splitPointsReachTheStoreAsKeyPrefixes() throws SQLException {
     try (Connection c = connect(null)) {
-      run(
+      TestingDatabase.execute(
           c,
           "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR) COMPRESSION=ZSTD, TTL=60"
               + " SPLIT ON (10, 10 * 2, '30')",
@@ -85,10 +77,10 @@ class TestEmbeddedStorageCalls {
   @Test
   void alterFlushAndCompactReachTheTable() throws SQLException {
     try (Connection c = connect(null)) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY) TTL=60, COMPRESSION=LZ4");
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY) TTL=60, COMPRESSION=LZ4");
       String kv = table("T").kvTableName();
       long version = catalogVersion();
-      run(
+      TestingDatabase.execute(
           c,
           "ALTER TABLE T SET COMPRESSION='zstd', DATA_BLOCK_ENCODING=FAST_DIFF",
           "FLUSH TABLE T",
@@ -113,24 +105,25 @@ class TestEmbeddedStorageCalls {
   @Test
   void writesCarryTheConnectionsDurability() throws SQLException {
     try (Connection c = connect(null)) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)", "UPSERT INTO T VALUES (1)");
+      TestingDatabase.execute(
+          c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)", "UPSERT INTO T VALUES (1)");
     }
     String kv = table("T").kvTableName();
     try (Connection c = connect(Durability.FSYNC)) {
-      run(c, "UPSERT INTO T VALUES (2)", "DELETE FROM T WHERE ID = 1");
+      TestingDatabase.execute(c, "UPSERT INTO T VALUES (2)", "DELETE FROM T WHERE ID = 1");
       c.setAutoCommit(false);
-      run(c, "UPSERT INTO T VALUES (3)");
+      TestingDatabase.execute(c, "UPSERT INTO T VALUES (3)");
       c.commit();
     }
     try (Connection c = connect(Durability.SKIP)) {
-      run(c, "INSERT INTO T VALUES (4)");
+      TestingDatabase.execute(c, "INSERT INTO T VALUES (4)");
     }
     assertThat(store.callsOn(kv))
         .containsExactly(
             "mutate null", "mutate FSYNC", "mutate FSYNC", "mutate FSYNC", "mutate SKIP");
     // Catalog writes are at least SYNC whatever the connection asks, and flushed at once.
     try (Connection c = connect(Durability.SKIP)) {
-      run(c, "CREATE TABLE U (ID INTEGER PRIMARY KEY)", "DROP TABLE U");
+      TestingDatabase.execute(c, "CREATE TABLE U (ID INTEGER PRIMARY KEY)", "DROP TABLE U");
     }
     assertThat(store.callsOn(Catalog.CATALOG_TABLE))
         .isNotEmpty()
@@ -165,7 +158,7 @@ class TestEmbeddedStorageCalls {
     assertThat(opened).hasValue(2);
     try (Connection c =
         new CairnConnection(new DatabaseSession(reopened, null), "jdbc:cairn:x", null)) {
-      run(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY)");
     }
     assertThat(reopened.isClosed()).isTrue();
     assertThat(stores[1].closes).isEqualTo(1);

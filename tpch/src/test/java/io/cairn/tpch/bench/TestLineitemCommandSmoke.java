@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class LineitemCommandSmokeTest {
+class TestLineitemCommandSmoke {
   @TempDir Path dir;
 
   @Test

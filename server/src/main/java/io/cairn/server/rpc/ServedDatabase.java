@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Databases} closes a database that nobody has held for the idle timeout, and a count of -1 marks
  * one being closed, which no one can acquire any more (the next Hello opens it again).
  */
-final class Database {
+final class ServedDatabase {
   private final String name;
   private final KvStore store;
   private final StoreCatalog catalog;
@@ -39,7 +39,7 @@ final class Database {
    *     cairn.snapshot.max-age): a connection forgets its snapshots past it
    * @param pinned never closed while the server runs (the default database, in-memory ones)
    */
-  Database(
+  ServedDatabase(
       String name,
       KvStore store,
       StoreCatalog catalog,

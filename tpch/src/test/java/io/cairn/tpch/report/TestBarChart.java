@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class BarChartTest {
+class TestBarChart {
   @TempDir Path dir;
 
   @Test

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FootprintCommandSmokeTest {
+class TestFootprintCommandSmoke {
   @TempDir Path dir;
 
   @Test

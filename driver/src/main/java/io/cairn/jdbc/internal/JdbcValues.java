@@ -29,7 +29,7 @@ import java.util.Locale;
  * TypeName}). DATE, TIME and TIMESTAMP are zone-less: the only zone ever applied is a Calendar the
  * caller passes.
  */
-public final class Values {
+public final class JdbcValues {
   private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
@@ -46,7 +46,7 @@ public final class Values {
           .append(DateTimeFormatter.ISO_LOCAL_TIME)
           .toFormatter(Locale.ROOT);
 
-  private Values() {}
+  private JdbcValues() {}
 
   // ---------------------------------------------------------------------------------------------
   // Parameters: user value -> the Java class of the parameter's type

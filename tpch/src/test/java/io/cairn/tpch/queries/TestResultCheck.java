@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ResultCheckTest {
+class TestResultCheck {
   private static ResultCheck.Answer answer(List<?>... rows) {
     return new ResultCheck.Answer(
         List.of("A", "B"),

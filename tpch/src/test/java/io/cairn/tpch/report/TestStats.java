@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class StatsTest {
+class TestStats {
   @Test
   void oddCountTakesTheMiddleValue() {
     Stats s = Stats.ofNanos(List.of(3_000_000L, 1_000_000L, 2_000_000L));

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs {@code bench tpch} at SF 0.01 in process, against the default in-memory DuckDB reference,
  * and pins the queries Cairn answers correctly today: a query that regresses fails the build.
  */
-class TpchQueriesSmokeTest {
+class TestTpchQueriesSmoke {
   /** The queries observed ok at SF 0.01: all 22. Never remove one to make the build pass. */
   static final Set<String> OK_TODAY =
       Set.of(

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-class TextTableTest {
+class TestTextTable {
   @Test
   void padsColumnsAndAlignsNumbersRight() {
     String out =

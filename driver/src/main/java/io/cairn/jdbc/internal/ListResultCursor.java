@@ -1,15 +1,15 @@
 package io.cairn.jdbc.internal;
 
-import io.cairn.jdbc.internal.engine.RowCursor;
+import io.cairn.jdbc.internal.engine.ResultCursor;
 import java.util.Iterator;
 import java.util.List;
 
-/** A RowCursor over rows held in memory: metadata result sets and generated keys. */
-public final class ListRowCursor implements RowCursor {
+/** A ResultCursor over rows held in memory: metadata result sets and generated keys. */
+public final class ListResultCursor implements ResultCursor {
   private final Iterator<Object[]> rows;
   private boolean closed;
 
-  public ListRowCursor(List<Object[]> rows) {
+  public ListResultCursor(List<Object[]> rows) {
     this.rows = List.copyOf(rows).iterator();
   }
 

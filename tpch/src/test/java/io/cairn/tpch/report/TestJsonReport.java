@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class JsonReportTest {
+class TestJsonReport {
   @TempDir Path dir;
 
   @Test

@@ -15,7 +15,7 @@ import org.HdrHistogram.Histogram;
  * [i*rows, (i+1)*rows)}; random commands pick rows anywhere in {@code [0, clients*rows)}. Not
  * thread-safe: one instance per client thread.
  */
-abstract class PeTest {
+abstract class PeWorkload {
   /** What every client of a run shares. */
   record Config(long rows, int valueSize, int clients, int multiGet, double sampleRate, long seed) {
     long totalRows() {
@@ -37,7 +37,7 @@ abstract class PeTest {
 
   long expected;
 
-  PeTest(Config config, KvTable table, int client) {
+  PeWorkload(Config config, KvTable table, int client) {
     this.config = config;
     this.table = table;
     this.client = client;
@@ -106,7 +106,7 @@ abstract class PeTest {
     return n;
   }
 
-  static final class SequentialWriteTest extends PeTest {
+  static final class SequentialWriteTest extends PeWorkload {
     SequentialWriteTest(Config config, KvTable table, int client) {
       super(config, table, client);
     }
@@ -123,7 +123,7 @@ abstract class PeTest {
     }
   }
 
-  static final class RandomWriteTest extends PeTest {
+  static final class RandomWriteTest extends PeWorkload {
     RandomWriteTest(Config config, KvTable table, int client) {
       super(config, table, client);
     }
@@ -140,7 +140,7 @@ abstract class PeTest {
     }
   }
 
-  static final class SequentialReadTest extends PeTest {
+  static final class SequentialReadTest extends PeWorkload {
     SequentialReadTest(Config config, KvTable table, int client) {
       super(config, table, client);
     }
@@ -160,7 +160,7 @@ abstract class PeTest {
   }
 
   /** Random gets; with multiGet N, each operation reads N distinct keys in one scan. */
-  static final class RandomReadTest extends PeTest {
+  static final class RandomReadTest extends PeWorkload {
     RandomReadTest(Config config, KvTable table, int client) {
       super(config, table, client);
     }
@@ -206,7 +206,7 @@ abstract class PeTest {
   }
 
   /** One scanner over the client's rows; each operation is one next(). */
-  static final class ScanTest extends PeTest {
+  static final class ScanTest extends PeWorkload {
     private RowScanner scanner;
 
     ScanTest(Config config, KvTable table, int client) {
@@ -246,7 +246,7 @@ abstract class PeTest {
   }
 
   /** A scan of {@code range} rows from a random start key (limit {@code range}). */
-  static final class RandomScanWithRangeTest extends PeTest {
+  static final class RandomScanWithRangeTest extends PeWorkload {
     private final int range;
 
     RandomScanWithRangeTest(Config config, KvTable table, int client, int range) {
@@ -281,7 +281,7 @@ abstract class PeTest {
    * One full scan of the client's rows with a server-side filter that matches nothing: measures
    * filtering inside the store, not transfer of results.
    */
-  static final class FilterAllTest extends PeTest {
+  static final class FilterAllTest extends PeWorkload {
     FilterAllTest(Config config, KvTable table, int client) {
       super(config, table, client);
     }
