@@ -18,11 +18,12 @@ import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.ReadContext;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
-import io.cairn.store.stats.RegionStatistics;
 import io.cairn.store.stats.StatisticsPersistence;
 import io.cairn.store.stats.StatisticsTable;
 import io.cairn.store.table.CompactionLog;
+import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.TableManifest;
+import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
 import io.cairn.store.wal.WalRecord;
 import io.cairn.store.wal.WalReplay;
@@ -31,6 +32,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * part: {@link StoreDirectory} (the files and their names, see it for the layout), {@link Commits}
  * (atomic batches across regions), {@link MemstoreBudget} (the memstores' bytes against the limit),
  * {@link BackgroundWork} (flushes, compactions, statistics), {@link StoreSystemViews} and {@link
- * StatisticsPersistence} (SYSTEM.STATS). In memory the parts are their in-memory kinds.
+ * StatisticsPersistence} (SYSTEM.STATS). In memory the parts are their in-memory kinds. Its tables
+ * get the parts in one {@link TableServices}, built once the log is replayed (a durable store reads
+ * the tables' regions back, replays the log into them, then builds the tables), not the store.
  *
  * <p>Locks: its monitor serialises DDL (create, drop) and the start of the close; the tables'
  * regions have their own locks (see {@code io.cairn.store.region}).
@@ -80,10 +84,13 @@ public final class EmbeddedStore implements KvStore {
   private final StatisticsPersistence statisticsPersistence;
   private final Commits commits;
   private final CompactionLog compactionLog = new CompactionLog();
-  final Mvcc mvcc;
+  private final Mvcc mvcc;
 
   /** Commit times of sequence ids, for TTL. */
-  final TimeIndex timeIndex;
+  private final TimeIndex timeIndex;
+
+  /** What the tables use of the store (its parts), handed to each; built once mvcc is. */
+  private final TableServices services;
 
   private long nextTableId;
   private volatile boolean closed;
@@ -112,6 +119,7 @@ public final class EmbeddedStore implements KvStore {
     this.mvcc = new Mvcc(manifest.lastSequenceId(), config.snapshotMaxAgeMillis());
     this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
     this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
+    this.services = newTableServices();
     this.metrics = directory.newMetrics(readContext);
     this.salvage = directory.newSalvage(config);
     this.salvageReport = SalvageReport.NONE;
@@ -132,11 +140,20 @@ public final class EmbeddedStore implements KvStore {
     this.storeId = manifest.storeId();
     this.nextTableId = manifest.nextTableId();
     this.salvage = directory.newSalvage(config);
-    long lastSequenceId = Math.max(manifest.lastSequenceId(), loadTables());
+    // the tables' regions first, then the log replayed into them: only then are the sequence ids
+    // known, and with them the parts the tables are built with
+    Map<Long, RegionMap> loaded = loadRegionMaps();
+    long lastSequenceId = manifest.lastSequenceId();
+    for (RegionMap m : loaded.values()) {
+      nextTableId = Math.max(nextTableId, m.tableId() + 1);
+      for (Region r : m.regions()) {
+        lastSequenceId = Math.max(lastSequenceId, r.flushedSequenceId());
+      }
+    }
     WriteAheadLog wal = directory.openLog(config);
     WalReplay replay;
     try {
-      replay = wal.replay(this::replay, manifest.walMarker(), salvage.enabled());
+      replay = wal.replay(r -> replay(loaded, r), manifest.walMarker(), salvage.enabled());
     } catch (CairnException e) {
       throw StoreSalvage.withHint(e);
     }
@@ -145,6 +162,12 @@ public final class EmbeddedStore implements KvStore {
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
     this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
     this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
+    this.services = newTableServices();
+    for (RegionMap m : loaded.values()) {
+      EmbeddedTable t = new EmbeddedTable(services, m);
+      tables.put(t.name(), t);
+      tablesById.put(t.tableId(), t);
+    }
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
         memstoreBudget.shared(r.memstoreBytes());
@@ -166,7 +189,7 @@ public final class EmbeddedStore implements KvStore {
     // until then a crash makes the next open count the same rows from its own time (later expiry)
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
-        requestCompaction(t, r);
+        background.requestCompaction(t, r);
       }
     }
     this.salvageReport = salvage.report();
@@ -207,46 +230,58 @@ public final class EmbeddedStore implements KvStore {
     return salvageReport;
   }
 
-  /** The checks at open (and salvage); null in memory. */
-  StoreSalvage salvage() {
-    return salvage;
+  /** The parts of the store its tables use; the callbacks read the store's state when run. */
+  private TableServices newTableServices() {
+    return new TableServices(
+        config,
+        readContext,
+        queryMemory,
+        mvcc,
+        timeIndex,
+        compactionLog,
+        memstoreBudget,
+        background,
+        statisticsPersistence,
+        commits,
+        this::checkOpen,
+        this::trimLog,
+        this::persistTimeIndex);
   }
 
   private void writeManifest() {
     directory.writeManifest(storeId, nextTableId, mvcc.readPoint());
   }
 
-  /** Opens every table with a manifest; returns the highest flushed sequence id. */
-  private long loadTables() {
-    long maxSequenceId = 0;
+  /**
+   * Reads back the regions of every table with a manifest, by table id, deleting files no manifest
+   * lists (salvage checks the files listed).
+   */
+  private Map<Long, RegionMap> loadRegionMaps() {
+    Map<Long, RegionMap> loaded = new LinkedHashMap<>();
     for (Path tableDir : directory.tableDirectories()) {
-      EmbeddedTable t = EmbeddedTable.load(this, tableDir, TableManifest.read(tableDir));
-      tables.put(t.name(), t);
-      tablesById.put(t.tableId(), t);
-      nextTableId = Math.max(nextTableId, t.tableId() + 1);
-      for (Region r : t.regionList()) {
-        maxSequenceId = Math.max(maxSequenceId, r.flushedSequenceId());
-      }
+      RegionMap m =
+          RegionMap.load(
+              tableDir,
+              TableManifest.read(tableDir),
+              (manifestFile, file, seal) ->
+                  salvage.openListedFile(manifestFile, file, seal, readContext));
+      loaded.put(m.tableId(), m);
     }
-    return maxSequenceId;
+    return loaded;
   }
 
-  private void replay(WalRecord record) {
+  /** Applies one logged record at open (single-threaded, before the tables are built). */
+  private static void replay(Map<Long, RegionMap> loaded, WalRecord record) {
     for (WalEdit edit : record.edits()) {
-      EmbeddedTable t = tablesById.get(edit.tableId());
-      if (t != null) {
-        t.replay(edit, record.sequenceId());
+      RegionMap m = loaded.get(edit.tableId());
+      if (m != null) {
+        WriteRouter.replay(m.regions(), edit, record.sequenceId());
       }
     }
   }
 
   public String name() {
     return name;
-  }
-
-  /** The buffer pool and block cache the store's files read through. */
-  ReadContext readContext() {
-    return readContext;
   }
 
   // ---- monitoring (the server's status page) ----
@@ -320,7 +355,7 @@ public final class EmbeddedStore implements KvStore {
       long id = nextTableId++;
       writeManifest();
       Path tableDir = directory.createTableDirectory(id);
-      EmbeddedTable table = EmbeddedTable.create(this, id, tableName, tableDir, spec);
+      EmbeddedTable table = EmbeddedTable.create(services, id, tableName, tableDir, spec);
       tables.put(tableName, table);
       tablesById.put(id, table);
       return table;
@@ -395,25 +430,9 @@ public final class EmbeddedStore implements KvStore {
       owners.add(t);
       parts.add(b.mutations());
     }
-    commit(owners, parts, durability);
-  }
-
-  /**
-   * Applies the tables' batches atomically: their regions' write locks (in table and key order),
-   * every condition checked, one sequence id, one log record, visible at once when complete.
-   */
-  void commit(List<EmbeddedTable> owners, List<List<Mutation>> batches, Durability durability) {
-    commits.commit(owners, batches, durability, this::checkOpen);
-  }
-
-  // ---- background work ----
-
-  void requestFlush(EmbeddedTable table, Region region) {
-    background.requestFlush(table, region);
-  }
-
-  void requestCompaction(EmbeddedTable table, Region region) {
-    background.requestCompaction(table, region);
+    // atomically: the regions' write locks (in table and key order), every condition checked,
+    // one sequence id, one log record, visible at once when complete
+    commits.commit(owners, parts, durability, this::checkOpen);
   }
 
   // ---- statistics ----
@@ -434,39 +453,20 @@ public final class EmbeddedStore implements KvStore {
     LOG.debug("Restored the statistics of {} regions", restored);
   }
 
-  /** A region's statistics changed: rewrites its rows of SYSTEM.STATS in the background. */
-  void statisticsChanged(EmbeddedTable table, RegionStatistics before, RegionStatistics after) {
-    statisticsPersistence.changed(table.name(), before, after);
-  }
-
-  /** Regions went (a split's parent, a dropped table): deletes their rows in the background. */
-  void statisticsRemoved(EmbeddedTable table, List<RegionStatistics> removed) {
-    statisticsPersistence.removed(table.name(), removed);
-  }
-
   /** Writes SYSTEM.STATS rows, also while the store closes (its worker drains before the log). */
   private void commitStatistics(KvTable kv, List<Mutation> batch) {
     commits.commit(List.of((EmbeddedTable) kv), List.of(batch), Durability.SYNC, () -> {});
   }
 
-  // ---- memstores ----
-
-  /** Accounts memstores that two regions now share (a split) without stalling anyone. */
-  void memstoreShared(long bytes) {
-    memstoreBudget.shared(bytes);
-  }
-
-  void memstoreShrank(long bytes) {
-    memstoreBudget.shrank(bytes);
-  }
+  // ---- the log and the time index ----
 
   /** Writes the time index when it changed; a failure costs only TTL precision (logged). */
-  void persistTimeIndex() {
+  private void persistTimeIndex() {
     directory.persistTimeIndex(timeIndex);
   }
 
   /** Deletes log segments whose edits are all in files; true when every edit is. */
-  boolean trimLog() {
+  private boolean trimLog() {
     long floor = mvcc.readPoint() + 1;
     for (EmbeddedTable t : tables.values()) {
       for (Region r : t.regionList()) {
@@ -476,7 +476,7 @@ public final class EmbeddedStore implements KvStore {
     return directory.trimLog(floor) && floor > mvcc.lastSequenceId();
   }
 
-  void checkOpen() {
+  private void checkOpen() {
     if (closed) {
       throw new CairnException(ErrorCode.OBJECT_CLOSED, "Store [" + name + "] is closed");
     }
@@ -572,10 +572,5 @@ public final class EmbeddedStore implements KvStore {
     readContext.cache().close();
     readContext.pool().close();
     directory.close();
-  }
-
-  /** Deletes {@code path} and all below it (a dropped table's directory); logs failures. */
-  static void deleteRecursively(Path path) {
-    StoreDirectory.deleteRecursively(path);
   }
 }

@@ -29,7 +29,6 @@ import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.RegionSplitter;
 import io.cairn.store.table.RegionsSnapshot;
 import io.cairn.store.table.StoreFileWriter;
-import io.cairn.store.table.TableManifest;
 import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
 import java.nio.file.Path;
@@ -46,11 +45,14 @@ import java.util.Map;
  * {@link Compactor} and {@link RegionSplitter} change the regions and report back through {@code
  * Maintenance}; the {@link StatisticsKeeper} holds and collects the regions' statistics.
  *
+ * <p>Of the store it knows only its {@link TableServices} (the store's parts and a few callbacks),
+ * not the {@link EmbeddedStore}.
+ *
  * <p>Locks: callers hold none; the parts take the region and map locks they need (see {@code
  * io.cairn.store.table}).
  */
 final class EmbeddedTable implements KvTable {
-  private final EmbeddedStore store;
+  private final TableServices services;
   private final long tableId;
   private final String name;
 
@@ -67,8 +69,12 @@ final class EmbeddedTable implements KvTable {
   /** Each region's statistics (persisted by the store in SYSTEM.STATS). */
   private final StatisticsKeeper statistics;
 
-  private EmbeddedTable(EmbeddedStore store, RegionMap map) {
-    this.store = store;
+  /**
+   * A table over {@code map}'s regions: a new one ({@link #create}) or one read back from its
+   * manifest at open ({@link RegionMap#load}).
+   */
+  EmbeddedTable(TableServices services, RegionMap map) {
+    this.services = services;
     this.map = map;
     this.tableId = map.tableId();
     this.name = map.name();
@@ -79,15 +85,15 @@ final class EmbeddedTable implements KvTable {
             new StatisticsKeeper.Listener() {
               @Override
               public void changed(RegionStatistics before, RegionStatistics after) {
-                store.statisticsChanged(EmbeddedTable.this, before, after);
+                services.statistics().changed(name, before, after);
               }
 
               @Override
               public void removed(List<RegionStatistics> removed) {
-                store.statisticsRemoved(EmbeddedTable.this, removed);
+                services.statistics().removed(name, removed);
               }
             });
-    StoreConfig c = store.config();
+    StoreConfig c = services.config();
     MaintenanceSettings settings =
         new MaintenanceSettings(
             c.regionSplitBytes(),
@@ -96,16 +102,16 @@ final class EmbeddedTable implements KvTable {
             c.compactionRatio(),
             c.compactionBytesPerSecond());
     StoreFileWriter files =
-        new StoreFileWriter(map, store.readContext(), c.compactionBytesPerSecond());
+        new StoreFileWriter(map, services.readContext(), c.compactionBytesPerSecond());
     Maintenance listener = new Maintenance();
     this.flusher = new Flusher(map, files, settings, listener);
-    this.compactor = new Compactor(map, files, store.compactionLog(), settings, listener);
+    this.compactor = new Compactor(map, files, services.compactionLog(), settings, listener);
     this.splitter = new RegionSplitter(map, settings, listener);
   }
 
   /** A new table; writes its first manifest when durable. */
   static EmbeddedTable create(
-      EmbeddedStore store, long tableId, String name, Path dir, TableSpec spec) {
+      TableServices services, long tableId, String name, Path dir, TableSpec spec) {
     Map<String, String> options = TableOptions.validate(spec.options());
     List<Bytes> points = spec.splitPoints();
     Region[] regions = new Region[points.size() + 1];
@@ -116,7 +122,8 @@ final class EmbeddedTable implements KvTable {
     }
     EmbeddedTable t =
         new EmbeddedTable(
-            store, new RegionMap(tableId, name, dir, options, regions, 1, 1, regions.length + 1));
+            services,
+            new RegionMap(tableId, name, dir, options, regions, 1, 1, regions.length + 1));
     long now = System.currentTimeMillis();
     for (Region r : regions) {
       t.statistics.install(
@@ -130,24 +137,13 @@ final class EmbeddedTable implements KvTable {
     return t;
   }
 
-  /** Opens a durable table from its manifest, deleting files no manifest lists. */
-  static EmbeddedTable load(EmbeddedStore store, Path dir, TableManifest manifest) {
-    return new EmbeddedTable(
-        store,
-        RegionMap.load(
-            dir,
-            manifest,
-            (manifestFile, file, seal) ->
-                store.salvage().openListedFile(manifestFile, file, seal, store.readContext())));
-  }
-
   /**
    * The TTL cutoff now: cells with a sequence id at or below it are expired (invisible, and purged
    * by flushes and compactions); -1 when nothing is (no TTL). Cutoffs only grow with time.
    */
   long expiredAtOrBelow() {
     long ttl = map.ttlMillis();
-    return ttl == 0 ? -1 : store.timeIndex.expiredAtOrBelow(ttl);
+    return ttl == 0 ? -1 : services.timeIndex().expiredAtOrBelow(ttl);
   }
 
   long tableId() {
@@ -173,7 +169,7 @@ final class EmbeddedTable implements KvTable {
   @Override
   public void mutate(List<Mutation> batch, Durability durability) {
     if (!batch.isEmpty()) {
-      store.commit(List.of(this), List.of(batch), durability);
+      services.commits().commit(List.of(this), List.of(batch), durability, services.checkOpen());
     }
   }
 
@@ -195,11 +191,6 @@ final class EmbeddedTable implements KvTable {
   static void checkConditions(
       Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
     WriteRouter.checkConditions(rs, batch, batchIndex, mvcc, expiredAtOrBelow);
-  }
-
-  /** Applies one logged edit at open (single-threaded, before any other access). */
-  void replay(WalEdit edit, long sequenceId) {
-    WriteRouter.replay(map.regions(), edit, sequenceId);
   }
 
   @Override
@@ -226,18 +217,18 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public RowScanner scan(ScanRequest request) {
-    store.checkOpen();
+    services.checkOpen().run();
     RegionsSnapshot rows =
         RegionsSnapshot.open(
             map,
-            store.mvcc,
+            services.mvcc(),
             request.ranges(),
             request.readPoint(),
             this::expiredAtOrBelow,
             cachePolicy(request));
-    MemoryPool memory = request.memory() != null ? request.memory() : store.queryMemory();
+    MemoryPool memory = request.memory() != null ? request.memory() : services.queryMemory();
     return new ProgramScanner(
-        rows, request.program(), request.context(), store.config().aggregateMaxBytes(), memory);
+        rows, request.program(), request.context(), services.config().aggregateMaxBytes(), memory);
   }
 
   // ---- maintenance ----
@@ -250,7 +241,7 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public void flush() {
-    store.checkOpen();
+    services.checkOpen().run();
     flushAll();
   }
 
@@ -262,7 +253,7 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public void compact(boolean major) {
-    store.checkOpen();
+    services.checkOpen().run();
     if (dir == null) {
       return;
     }
@@ -288,7 +279,7 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public void split() {
-    store.checkOpen();
+    services.checkOpen().run();
     if (dir == null) {
       return;
     }
@@ -307,7 +298,7 @@ final class EmbeddedTable implements KvTable {
   private final class Maintenance implements MaintenanceListener {
     @Override
     public Mvcc mvcc() {
-      return store.mvcc;
+      return services.mvcc();
     }
 
     @Override
@@ -338,24 +329,24 @@ final class EmbeddedTable implements KvTable {
 
     @Override
     public void flushed(Region region, long memstoreBytes) {
-      store.memstoreShrank(memstoreBytes);
-      store.trimLog();
-      store.persistTimeIndex();
+      services.memstoreBudget().shrank(memstoreBytes);
+      services.trimLog().run();
+      services.persistTimeIndex().run();
     }
 
     @Override
     public void memstoreShared(long bytes) {
-      store.memstoreShared(bytes);
+      services.memstoreBudget().shared(bytes);
     }
 
     @Override
     public void requestFlush(Region region) {
-      store.requestFlush(EmbeddedTable.this, region);
+      services.background().requestFlush(EmbeddedTable.this, region);
     }
 
     @Override
     public void requestCompaction(Region region) {
-      store.requestCompaction(EmbeddedTable.this, region);
+      services.background().requestCompaction(EmbeddedTable.this, region);
     }
   }
 
@@ -383,13 +374,13 @@ final class EmbeddedTable implements KvTable {
       for (Region r : rs) {
         r.releaseFiles();
       }
-      EmbeddedStore.deleteRecursively(dir);
+      StoreDirectory.deleteRecursively(dir);
     }
     long bytes = 0;
     for (Region r : rs) {
       bytes += r.memstoreBytes();
     }
-    store.memstoreShrank(bytes);
+    services.memstoreBudget().shrank(bytes);
   }
 
   void closeFiles() {
@@ -427,7 +418,7 @@ final class EmbeddedTable implements KvTable {
    */
   @Override
   public TableStatistics updateStatistics() {
-    store.checkOpen();
+    services.checkOpen().run();
     map.forEachRegionOnce(this::collectRegion); // daughters of a split meanwhile too
     return statistics();
   }
@@ -437,7 +428,7 @@ final class EmbeddedTable implements KvTable {
    * maintenance lock.
    */
   void collectRegion(Region region) {
-    statistics.collect(region, store.mvcc, this::expiredAtOrBelow, guidePostWidth());
+    statistics.collect(region, services.mvcc(), this::expiredAtOrBelow, guidePostWidth());
   }
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */
