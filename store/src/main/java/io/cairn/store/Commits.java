@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the memstores took the batch rolls it back. Afterwards the memstores' growth is accounted ({@link
  * MemstoreBudget}) and flushes and statistics requested ({@link BackgroundWork}).
  *
- * <p>In memory there is no log ({@code wal} null): every commit is {@link Durability#SKIP}.
+ * <p>The records go to a {@link Log}: the store's, or in memory none ({@link Log#NONE}), where
+ * every commit is {@link Durability#SKIP}.
  *
  * <p>Locks: takes the regions' write locks itself; callers hold none (a commit may stall in {@link
  * MemstoreBudget#grew}). It counts the commits under way so that the close can wait for them.
@@ -34,8 +35,8 @@ final class Commits {
   private final Mvcc mvcc;
   private final TimeIndex timeIndex;
 
-  /** The log; null in memory, where nothing is logged. */
-  private final WriteAheadLog wal;
+  /** Where the records go; nowhere in memory. */
+  private final Log log;
 
   private final long memstoreFlushBytes;
   private final MemstoreBudget budget;
@@ -50,13 +51,13 @@ final class Commits {
   Commits(
       Mvcc mvcc,
       TimeIndex timeIndex,
-      WriteAheadLog wal,
+      Log log,
       StoreConfig config,
       MemstoreBudget budget,
       BackgroundWork background) {
     this.mvcc = mvcc;
     this.timeIndex = timeIndex;
-    this.wal = wal;
+    this.log = log;
     this.memstoreFlushBytes = config.memstoreFlushBytes();
     this.budget = budget;
     this.background = background;
@@ -105,17 +106,14 @@ final class Commits {
   }
 
   private Durability durability(List<EmbeddedTable> owners, Durability requested) {
-    if (wal == null) {
-      return Durability.SKIP;
-    }
     if (requested != null) {
-      return requested;
+      return log.durability(requested);
     }
     Durability d = Durability.SKIP;
     for (EmbeddedTable t : owners) {
       d = d.max(t.defaultDurability());
     }
-    return d;
+    return log.durability(d);
   }
 
   private void commitOpen(
@@ -163,7 +161,7 @@ final class Commits {
           for (int i = 0; i < owners.size(); i++) {
             owners.get(i).addEdits(batches.get(i), edits);
           }
-          ticket = wal.enqueue(new WalRecord(entry.sequenceId, edits));
+          ticket = log.enqueue(new WalRecord(entry.sequenceId, edits));
         }
       } catch (RuntimeException e) {
         if (entry != null) {
@@ -177,7 +175,7 @@ final class Commits {
       }
       try {
         if (ticket >= 0) {
-          wal.await(ticket, d);
+          log.await(ticket, d);
         }
       } catch (RuntimeException e) {
         rollback(byRegion, entry);
@@ -212,5 +210,59 @@ final class Commits {
       e.getKey().rollback(e.getValue(), entry.sequenceId);
     }
     mvcc.completeAndWait(entry);
+  }
+
+  /**
+   * Where the commits' records go: the store's write-ahead log ({@link #of}), or nowhere ({@link
+   * #NONE}: the in-memory store, where every commit is {@link Durability#SKIP}).
+   */
+  interface Log {
+    /** No log: nothing is logged, every commit is {@link Durability#SKIP}. */
+    Log NONE =
+        new Log() {
+          @Override
+          public Durability durability(Durability asked) {
+            return Durability.SKIP;
+          }
+
+          @Override
+          public long enqueue(WalRecord record) {
+            throw new IllegalStateException("An in-memory store logs nothing");
+          }
+
+          @Override
+          public void await(long ticket, Durability durability) {
+            throw new IllegalStateException("An in-memory store logs nothing");
+          }
+        };
+
+    /** The records go to {@code wal}, as durable as asked. */
+    static Log of(WriteAheadLog wal) {
+      return new Log() {
+        @Override
+        public Durability durability(Durability asked) {
+          return asked;
+        }
+
+        @Override
+        public long enqueue(WalRecord record) {
+          return wal.enqueue(record);
+        }
+
+        @Override
+        public void await(long ticket, Durability durability) {
+          wal.await(ticket, durability);
+        }
+      };
+    }
+
+    /** The durability a commit asking for {@code asked} gets. */
+    Durability durability(Durability asked);
+
+    /** Appends the record (a commit holding its regions' write locks); a ticket to await. */
+    long enqueue(WalRecord record);
+
+    /** Waits until the record of {@code ticket} is as durable as {@code durability}. */
+    void await(long ticket, Durability durability);
   }
 }

@@ -115,10 +115,10 @@ public final class EmbeddedStore implements KvStore {
     StoreManifest manifest = directory.openOrCreateManifest();
     this.storeId = manifest.storeId();
     this.nextTableId = manifest.nextTableId();
-    WriteAheadLog wal = directory.openLog(config); // null: nothing is logged
     this.mvcc = new Mvcc(manifest.lastSequenceId(), config.snapshotMaxAgeMillis());
     this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
-    this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
+    this.commits =
+        new Commits(mvcc, timeIndex, Commits.Log.NONE, config, memstoreBudget, background);
     this.services = newTableServices();
     this.metrics = directory.newMetrics(readContext);
     this.salvage = directory.newSalvage(config);
@@ -161,7 +161,8 @@ public final class EmbeddedStore implements KvStore {
     long replayed = replay.highestSequenceId();
     this.mvcc = new Mvcc(Math.max(lastSequenceId, replayed), config.snapshotMaxAgeMillis());
     this.timeIndex = directory.openTimeIndex(mvcc.lastSequenceId());
-    this.commits = new Commits(mvcc, timeIndex, wal, config, memstoreBudget, background);
+    this.commits =
+        new Commits(mvcc, timeIndex, Commits.Log.of(wal), config, memstoreBudget, background);
     this.services = newTableServices();
     for (RegionMap m : loaded.values()) {
       EmbeddedTable t = new EmbeddedTable(services, m);
@@ -354,8 +355,8 @@ public final class EmbeddedStore implements KvStore {
       }
       long id = nextTableId++;
       writeManifest();
-      Path tableDir = directory.createTableDirectory(id);
-      EmbeddedTable table = EmbeddedTable.create(services, id, tableName, tableDir, spec);
+      EmbeddedTable table =
+          EmbeddedTable.create(services, id, tableName, directory.createTableFiles(id), spec);
       tables.put(tableName, table);
       tablesById.put(id, table);
       return table;

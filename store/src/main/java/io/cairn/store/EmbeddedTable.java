@@ -29,9 +29,9 @@ import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.RegionSplitter;
 import io.cairn.store.table.RegionsSnapshot;
 import io.cairn.store.table.StoreFileWriter;
+import io.cairn.store.table.TableFiles;
 import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,9 +56,6 @@ final class EmbeddedTable implements KvTable {
   private final long tableId;
   private final String name;
 
-  /** The table's directory; null in the in-memory mode. */
-  private final Path dir;
-
   /** The regions, options, counters and manifest, published together. */
   private final RegionMap map;
 
@@ -78,7 +75,6 @@ final class EmbeddedTable implements KvTable {
     this.map = map;
     this.tableId = map.tableId();
     this.name = map.name();
-    this.dir = map.dir();
     this.statistics =
         new StatisticsKeeper(
             map::isDropped,
@@ -109,9 +105,9 @@ final class EmbeddedTable implements KvTable {
     this.splitter = new RegionSplitter(map, settings, listener);
   }
 
-  /** A new table; writes its first manifest when durable. */
+  /** A new table keeping its files in {@code files}; writes its first manifest (none in memory). */
   static EmbeddedTable create(
-      TableServices services, long tableId, String name, Path dir, TableSpec spec) {
+      TableServices services, long tableId, String name, TableFiles files, TableSpec spec) {
     Map<String, String> options = TableOptions.validate(spec.options());
     List<Bytes> points = spec.splitPoints();
     Region[] regions = new Region[points.size() + 1];
@@ -123,16 +119,14 @@ final class EmbeddedTable implements KvTable {
     EmbeddedTable t =
         new EmbeddedTable(
             services,
-            new RegionMap(tableId, name, dir, options, regions, 1, 1, regions.length + 1));
+            RegionMap.of(tableId, name, files, options, regions, 1, 1, regions.length + 1));
     long now = System.currentTimeMillis();
     for (Region r : regions) {
       t.statistics.install(
           r, RegionStatistics.empty(r.regionId(), r.range(), t.guidePostWidth(), now), 0, 0);
     }
-    if (dir != null) {
-      synchronized (t.map.lock()) {
-        t.map.writeManifest();
-      }
+    synchronized (t.map.lock()) {
+      t.map.writeManifest();
     }
     return t;
   }
@@ -254,8 +248,8 @@ final class EmbeddedTable implements KvTable {
   @Override
   public void compact(boolean major) {
     services.checkOpen().run();
-    if (dir == null) {
-      return;
+    if (!map.files().exist()) {
+      return; // in memory: no files to compact
     }
     // a background split may replace a region while this runs: its daughters are compacted too
     map.forEachRegionOnce(r -> compactRegion(r, major));
@@ -280,8 +274,8 @@ final class EmbeddedTable implements KvTable {
   @Override
   public void split() {
     services.checkOpen().run();
-    if (dir == null) {
-      return;
+    if (!map.files().exist()) {
+      return; // in memory: no files to split
     }
     flushAll();
     for (Region region : map.regions().clone()) {
@@ -369,13 +363,11 @@ final class EmbeddedTable implements KvTable {
         break;
       }
     }
-    if (dir != null) {
-      map.deleteManifest();
-      for (Region r : rs) {
-        r.releaseFiles();
-      }
-      StoreDirectory.deleteRecursively(dir);
+    map.deleteManifest(); // these three do nothing in memory
+    for (Region r : rs) {
+      r.releaseFiles();
     }
+    map.files().deleteAll();
     long bytes = 0;
     for (Region r : rs) {
       bytes += r.memstoreBytes();

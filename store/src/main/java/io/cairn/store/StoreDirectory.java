@@ -6,8 +6,10 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.CombinedBlockCache;
+import io.cairn.store.file.BlockFileFormat;
 import io.cairn.store.file.ReadContext;
 import io.cairn.store.io.AtomicFiles;
+import io.cairn.store.table.TableFiles;
 import io.cairn.store.table.TableManifest;
 import io.cairn.store.wal.WalConfig;
 import io.cairn.store.wal.WriteAheadLog;
@@ -42,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>The static queries ({@link #blockFileBytesByTable}) read a store's directory for tools (the
  * benchmarks), whether or not the store is open.
  *
- * <p>Locks: none of its own. The store calls {@link #writeManifest} and {@link
- * #createTableDirectory} holding its monitor, or while it closes (alone); the rest at open.
+ * <p>Locks: none of its own. The store calls {@link #writeManifest} and {@link #createTableFiles}
+ * holding its monitor, or while it closes (alone); the rest at open.
  */
 public abstract class StoreDirectory implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreDirectory.class);
@@ -60,8 +62,8 @@ public abstract class StoreDirectory implements AutoCloseable {
   /** The directory holding a directory per table, named by table id. */
   public static final String TABLES_DIRECTORY = "tables";
 
-  /** How the name of a table's block file ends. */
-  public static final String BLOCK_FILE_SUFFIX = ".cbf";
+  /** How the name of a table's block file ends ({@link BlockFileFormat#FILE_SUFFIX}). */
+  public static final String BLOCK_FILE_SUFFIX = BlockFileFormat.FILE_SUFFIX;
 
   private StoreDirectory() {}
 
@@ -126,12 +128,16 @@ public abstract class StoreDirectory implements AutoCloseable {
    */
   abstract List<Path> tableDirectories();
 
-  /** Creates the (empty) directory of a new table; null in memory, where a table has none. */
-  abstract Path createTableDirectory(long tableId);
+  /**
+   * Where a new table keeps its files: a new (empty) directory; in memory, no files ({@link
+   * TableFiles#inMemory}).
+   */
+  abstract TableFiles createTableFiles(long tableId);
 
   /**
    * Opens the log (replaying is the caller's), which the directory closes ({@link #closeLog}); null
-   * in memory, where nothing is logged.
+   * in memory, where nothing is logged (the in-memory store's commits go to {@link
+   * Commits.Log#NONE}).
    */
   abstract WriteAheadLog openLog(StoreConfig config);
 
@@ -322,7 +328,7 @@ public abstract class StoreDirectory implements AutoCloseable {
     }
 
     @Override
-    Path createTableDirectory(long tableId) {
+    TableFiles createTableFiles(long tableId) {
       Path tableDir = dir.resolve(TABLES_DIRECTORY).resolve(Long.toString(tableId));
       try {
         Files.createDirectories(tableDir);
@@ -331,7 +337,7 @@ public abstract class StoreDirectory implements AutoCloseable {
         throw new CairnException(
             ErrorCode.IO_ERROR, "Cannot create " + tableDir + ": " + AtomicFiles.describe(e), e);
       }
-      return tableDir;
+      return TableFiles.inDirectory(tableDir);
     }
 
     @Override
@@ -434,8 +440,8 @@ public abstract class StoreDirectory implements AutoCloseable {
     }
 
     @Override
-    Path createTableDirectory(long tableId) {
-      return null;
+    TableFiles createTableFiles(long tableId) {
+      return TableFiles.inMemory();
     }
 
     @Override

@@ -1,10 +1,19 @@
 package io.cairn.store.file;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /** Constants of the block file format; docs/format-blockfile.md explains each. */
-final class BlockFileFormat {
+public final class BlockFileFormat {
   private BlockFileFormat() {}
+
+  /** How the name of a block file ends. */
+  public static final String FILE_SUFFIX = ".cbf";
+
+  /** The name of the block file {@code fileId}: the id in 12 digits, then {@value #FILE_SUFFIX}. */
+  public static String fileName(long fileId) {
+    return String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX);
+  }
 
   static final int VERSION = 1;
   static final String FORMAT_NAME = "cairn.blockfile";

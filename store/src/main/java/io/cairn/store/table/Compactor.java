@@ -43,7 +43,7 @@ public final class Compactor {
    * picks (nothing when it picks none). Takes the region's maintenance lock.
    */
   public void compact(Region region, boolean major) {
-    if (map.dir() == null || map.isDropped()) {
+    if (!map.files().exist() || map.isDropped()) {
       return;
     }
     region.maintenanceLock().lock();

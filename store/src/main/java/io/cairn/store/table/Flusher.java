@@ -40,7 +40,7 @@ public final class Flusher {
 
   /** Writes the region's memstores to a new file; takes the region's maintenance lock. */
   public void flush(Region region) {
-    if (map.dir() == null || map.isDropped()) {
+    if (!map.files().exist() || map.isDropped()) {
       return;
     }
     region.maintenanceLock().lock();

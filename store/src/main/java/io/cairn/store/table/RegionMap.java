@@ -37,16 +37,15 @@ import org.slf4j.LoggerFactory;
  * role of LevelDB's {@code VersionSet}). A change is written to the manifest before readers see it:
  * under {@link #lock()}, write the manifest of the next state ({@link #writeManifest(Region[],
  * Region, List, long)}), then publish it ({@link #publish(Region[])} or the region's own state).
- * Without a directory (the in-memory mode) nothing is written.
+ * Where the manifest and block files go is the {@link TableFiles}' (none in the in-memory mode).
  */
 public final class RegionMap {
   private static final Logger LOG = LoggerFactory.getLogger(RegionMap.class);
-  private static final String FILE_SUFFIX = ".cbf";
   private static final long ID_BLOCK = 65_536;
 
   private final long tableId;
   private final String name;
-  private final Path dir;
+  private final TableFiles tableFiles;
 
   /** Guards the manifest and the counters and options written in it. */
   private final Object lock = new Object();
@@ -69,8 +68,8 @@ public final class RegionMap {
   public record NewFile(long fileId, Path path, BlockFileOptions options) {}
 
   /**
-   * The state of a table: {@code dir} null in the in-memory mode; ids are handed out from {@code
-   * idLimit} on (what a crash may have handed out before is never handed out again).
+   * The state of a table keeping its files in {@code dir}, or in memory when {@code dir} is null
+   * (how tests build one); see {@link #of}.
    */
   public RegionMap(
       long tableId,
@@ -81,9 +80,45 @@ public final class RegionMap {
       long idLimit,
       long nextFileId,
       long nextRegionId) {
+    this(
+        tableId,
+        name,
+        dir == null ? TableFiles.inMemory() : TableFiles.inDirectory(dir),
+        options,
+        regions,
+        idLimit,
+        nextFileId,
+        nextRegionId);
+  }
+
+  /**
+   * The state of a table keeping its files in {@code files}; ids are handed out from {@code
+   * idLimit} on (what a crash may have handed out before is never handed out again).
+   */
+  public static RegionMap of(
+      long tableId,
+      String name,
+      TableFiles files,
+      Map<String, String> options,
+      Region[] regions,
+      long idLimit,
+      long nextFileId,
+      long nextRegionId) {
+    return new RegionMap(tableId, name, files, options, regions, idLimit, nextFileId, nextRegionId);
+  }
+
+  private RegionMap(
+      long tableId,
+      String name,
+      TableFiles files,
+      Map<String, String> options,
+      Region[] regions,
+      long idLimit,
+      long nextFileId,
+      long nextRegionId) {
     this.tableId = tableId;
     this.name = requireNonNull(name, "name is null");
-    this.dir = dir;
+    this.tableFiles = requireNonNull(files, "files is null");
     this.regions = regions;
     this.nextId = idLimit;
     this.idLimit = idLimit;
@@ -166,10 +201,10 @@ public final class RegionMap {
       throw e;
     }
     RegionMap map =
-        new RegionMap(
+        RegionMap.of(
             manifest.tableId(),
             manifest.name(),
-            dir,
+            TableFiles.inDirectory(dir),
             manifest.options(),
             regions,
             manifest.idLimit(),
@@ -205,9 +240,9 @@ public final class RegionMap {
     return name;
   }
 
-  /** The table's directory; null in the in-memory mode. */
-  public Path dir() {
-    return dir;
+  /** Where the table keeps its files (nowhere in the in-memory mode). */
+  public TableFiles files() {
+    return tableFiles;
   }
 
   /** The regions now, in key order (the array is never changed: a change publishes a new one). */
@@ -278,9 +313,13 @@ public final class RegionMap {
    * durable before any reader or log trim sees the change). Caller holds {@link #lock()}.
    */
   public void writeManifest(Region[] rs, Region changed, List<StoreFile> files, long flushed) {
-    if (dir == null || dropped) {
+    if (dropped) {
       return;
     }
+    tableFiles.writeManifest(() -> manifest(rs, changed, files, flushed));
+  }
+
+  private TableManifest manifest(Region[] rs, Region changed, List<StoreFile> files, long flushed) {
     List<TableManifest.RegionEntry> entries = new ArrayList<>();
     Map<String, FileSeal> seals = new HashMap<>();
     for (Region r : rs) {
@@ -294,29 +333,29 @@ public final class RegionMap {
               isChanged ? Math.max(flushed, r.flushedSequenceId()) : r.flushedSequenceId(),
               list.stream().map(StoreFile::fileName).toList()));
     }
-    new TableManifest(tableId, name, options, idLimit, nextFileId, nextRegionId, entries, seals)
-        .write(dir);
+    return new TableManifest(
+        tableId, name, options, idLimit, nextFileId, nextRegionId, entries, seals);
   }
 
-  /** Deletes the manifest (DROP TABLE): from then on the table is gone, whatever its files. */
+  /**
+   * Deletes the manifest (DROP TABLE): from then on the table is gone, whatever its files; nothing
+   * in memory.
+   */
   public void deleteManifest() {
     synchronized (lock) {
-      try {
-        Files.deleteIfExists(dir.resolve(TableManifest.FILE_NAME));
-        AtomicFiles.forceDirectory(dir); // gone for good before its files go
-      } catch (IOException e) {
-        throw new CairnException(
-            ErrorCode.IO_ERROR, "Cannot drop table [" + name + "]: " + AtomicFiles.describe(e), e);
-      }
+      tableFiles.deleteManifest(name);
     }
   }
 
-  /** Hands out {@code count} ids (count > 0); the manifest records a limit past them first. */
+  /**
+   * Hands out {@code count} ids (count > 0); the manifest records a limit past them first (in
+   * memory the limit only moves: no manifest is written).
+   */
   public long allocateIds(long count) {
     synchronized (lock) {
       long first = nextId;
       long end = first + count;
-      if (dir != null && end > idLimit) {
+      if (end > idLimit) {
         long previous = idLimit;
         idLimit = end + Math.max(ID_BLOCK, count);
         try {
@@ -331,7 +370,7 @@ public final class RegionMap {
     }
   }
 
-  /** A new block file of the table (durable mode only). */
+  /** A new block file of the table (durable mode only: in memory there are no files). */
   public NewFile newFile() {
     long fileId;
     BlockFileOptions opts;
@@ -339,8 +378,7 @@ public final class RegionMap {
       fileId = nextFileId++;
       opts = fileOptions;
     }
-    Path path = dir.resolve(String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX));
-    return new NewFile(fileId, path, opts);
+    return new NewFile(fileId, tableFiles.blockFile(fileId), opts);
   }
 
   /** The next region id; caller holds {@link #lock()}. */

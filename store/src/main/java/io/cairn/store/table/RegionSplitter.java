@@ -34,7 +34,9 @@ public final class RegionSplitter {
 
   /** Splits the region in two at its middle row when its files passed the split size. */
   public void maybeSplit(Region region) {
-    if (map.dir() == null || map.isDropped() || region.fileBytes() <= settings.regionSplitBytes()) {
+    if (!map.files().exist()
+        || map.isDropped()
+        || region.fileBytes() <= settings.regionSplitBytes()) {
       return;
     }
     splitAtMiddle(region);

@@ -3,8 +3,10 @@
  * {@link io.cairn.store.table.RegionMap} holds the regions, options, id/file/region counters and
  * the manifest, published together (LevelDB's {@code VersionSet}), and opens them from the
  * manifest; {@link io.cairn.store.table.TableManifest} is its durable text form (format in
- * docs/format-store.md). {@link io.cairn.store.table.Flusher} writes a region's memstores to a
- * file, {@link io.cairn.store.table.Compactor} merges its files (picked by {@link
+ * docs/format-store.md), and {@link io.cairn.store.table.TableFiles} where the manifest and block
+ * files go (the table's directory, or nowhere in the in-memory mode, chosen once). {@link
+ * io.cairn.store.table.Flusher} writes a region's memstores to a file, {@link
+ * io.cairn.store.table.Compactor} merges its files (picked by {@link
  * io.cairn.store.table.CompactionPolicy}, recorded in {@link io.cairn.store.table.CompactionLog}),
  * {@link io.cairn.store.table.RegionSplitter} splits it in two; all three write files through
  * {@link io.cairn.store.table.StoreFileWriter} and tell the table and store what happened through
