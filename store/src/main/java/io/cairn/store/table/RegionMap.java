@@ -68,30 +68,6 @@ public final class RegionMap {
   public record NewFile(long fileId, Path path, BlockFileOptions options) {}
 
   /**
-   * The state of a table keeping its files in {@code dir}, or in memory when {@code dir} is null
-   * (how tests build one); see {@link #of}.
-   */
-  public RegionMap(
-      long tableId,
-      String name,
-      Path dir,
-      Map<String, String> options,
-      Region[] regions,
-      long idLimit,
-      long nextFileId,
-      long nextRegionId) {
-    this(
-        tableId,
-        name,
-        dir == null ? TableFiles.inMemory() : TableFiles.inDirectory(dir),
-        options,
-        regions,
-        idLimit,
-        nextFileId,
-        nextRegionId);
-  }
-
-  /**
    * The state of a table keeping its files in {@code files}; ids are handed out from {@code
    * idLimit} on (what a crash may have handed out before is never handed out again).
    */

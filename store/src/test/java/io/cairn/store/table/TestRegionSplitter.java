@@ -35,7 +35,8 @@ class TestRegionSplitter {
       puts.add(new Mutation.Put(key(i), key(i)));
     }
     parent.apply(puts, 1);
-    RegionMap map = new RegionMap(1, "T", null, Map.of(), new Region[] {parent}, 1, 1, 2);
+    RegionMap map =
+        RegionMap.of(1, "T", TableFiles.inMemory(), Map.of(), new Region[] {parent}, 1, 1, 2);
     List<Long> counts = new ArrayList<>();
     StatisticsKeeper[] keeper = new StatisticsKeeper[1];
     keeper[0] =
@@ -82,7 +83,8 @@ class TestRegionSplitter {
       }
       parent.apply(puts, version);
     }
-    RegionMap map = new RegionMap(1, "T", null, Map.of(), new Region[] {parent}, 1, 1, 2);
+    RegionMap map =
+        RegionMap.of(1, "T", TableFiles.inMemory(), Map.of(), new Region[] {parent}, 1, 1, 2);
     StatisticsKeeper keeper = new StatisticsKeeper(map::isDropped, new Ignoring());
     keeper.collect(parent, new Mvcc(2, 60_000), () -> -1, 64);
     Region[] before = map.regions();
