@@ -66,14 +66,6 @@ final class OnDuplicateKeyClause {
   private OnDuplicateKeyClause() {}
 
   /**
-   * The clause at the end of {@code text}, an UPSERT or INSERT, blanked out; null when there is
-   * none (or the statement is of another kind). Classifies {@code text} itself.
-   */
-  static Found strip(String text) {
-    return strip(text, StatementClassifier.classify(text));
-  }
-
-  /**
    * The clause {@link StatementClassifier} found in {@code statement} ({@link
    * ClassifiedStatement#onDuplicateKey}) blanked out of {@code text}, the statement's text or a
    * copy of it of the same length (its statement hint blanked); null when there is none.

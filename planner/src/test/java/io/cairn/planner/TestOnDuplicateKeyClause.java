@@ -10,6 +10,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.KvStore;
 import io.cairn.planner.plan.StatementPlan;
+import io.cairn.sql.grammar.StatementClassifier;
 import io.cairn.store.Stores;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,11 @@ import org.junit.jupiter.api.Test;
  * blanked so Calcite plans the UPSERT alone, and planned into {@link StatementPlan.OnDuplicateKey}.
  */
 class TestOnDuplicateKeyClause {
+  /** The clause of {@code sql} as the planner strips it: classified once, then blanked out. */
+  private static OnDuplicateKeyClause.Found strip(String sql) {
+    return OnDuplicateKeyClause.strip(sql, StatementClassifier.classify(sql));
+  }
+
   private KvStore store;
   private CairnPlanner planner;
 
@@ -43,7 +49,7 @@ class TestOnDuplicateKeyClause {
   @Test
   void stripBlanksTheClauseAndKeepsPositions() {
     String sql = "UPSERT INTO T (ID, N) VALUES (1, 2)\n  ON DUPLICATE KEY UPDATE N = N + 1";
-    OnDuplicateKeyClause.Found found = OnDuplicateKeyClause.strip(sql);
+    OnDuplicateKeyClause.Found found = strip(sql);
     assertThat(found).isNotNull();
     assertThat(found.ignore()).isFalse();
     assertThat(found.statement()).hasSameSizeAs(sql);
@@ -52,22 +58,18 @@ class TestOnDuplicateKeyClause {
     assertThat(found.assignments().strip()).isEqualTo("N = N + 1");
 
     OnDuplicateKeyClause.Found ignore =
-        OnDuplicateKeyClause.strip("upsert into t values (1, 2, 'x') on  duplicate\tkey ignore");
+        strip("upsert into t values (1, 2, 'x') on  duplicate\tkey ignore");
     assertThat(ignore.ignore()).isTrue();
     assertThat(ignore.statement().strip()).isEqualTo("upsert into t values (1, 2, 'x')");
   }
 
   @Test
   void stripLeavesOtherStatementsAndTextAlone() {
-    assertThat(OnDuplicateKeyClause.strip("SELECT 'ON DUPLICATE KEY IGNORE' FROM T")).isNull();
-    assertThat(OnDuplicateKeyClause.strip("UPSERT INTO T VALUES (1, 2, 'ON DUPLICATE KEY')"))
-        .isNull();
-    assertThat(
-            OnDuplicateKeyClause.strip(
-                "UPSERT INTO T VALUES (1, 2, 'x') -- ON DUPLICATE KEY IGNORE\n"))
-        .isNull();
-    assertThat(OnDuplicateKeyClause.strip("UPSERT INTO \"ON DUPLICATE KEY\" VALUES (1)")).isNull();
-    assertThat(OnDuplicateKeyClause.strip("UPSERT INTO T VALUES (1, 2, 'x')")).isNull();
+    assertThat(strip("SELECT 'ON DUPLICATE KEY IGNORE' FROM T")).isNull();
+    assertThat(strip("UPSERT INTO T VALUES (1, 2, 'ON DUPLICATE KEY')")).isNull();
+    assertThat(strip("UPSERT INTO T VALUES (1, 2, 'x') -- ON DUPLICATE KEY IGNORE\n")).isNull();
+    assertThat(strip("UPSERT INTO \"ON DUPLICATE KEY\" VALUES (1)")).isNull();
+    assertThat(strip("UPSERT INTO T VALUES (1, 2, 'x')")).isNull();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.io.FileTrees;
 import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.BlockFileFormat;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -179,15 +179,8 @@ public abstract class StoreDirectory implements AutoCloseable {
 
   /** Deletes {@code path} and all below it; logs what it cannot delete. */
   static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      List<Path> all = new ArrayList<>(walk.toList());
-      all.sort(Comparator.reverseOrder());
-      for (Path p : all) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      FileTrees.deleteRecursively(path);
     } catch (IOException e) {
       LOG.warn("Cannot delete {}", path, e);
     }
