@@ -62,6 +62,38 @@ public interface KvTable {
    */
   default void split() {}
 
+  /**
+   * Sets the local indexes the table's writes maintain, replacing the previous set (its owner, the
+   * catalog, calls it at open and after every index change). From the return on, every commit
+   * writes, in its own batch and log record, the entries of every index in {@code indexes} for the
+   * rows it changes (an update removes the old entry and adds the new one). Entries of an index no
+   * longer in the set are ignored and dropped by compactions. {@code layout} is the table's rows';
+   * it has a primary key.
+   *
+   * @throws io.cairn.core.error.CairnException NOT_SUPPORTED when the store keeps no indexes
+   */
+  default void defineIndexes(io.cairn.core.encoding.RowLayout layout, List<IndexSpec> indexes) {
+    if (!indexes.isEmpty()) {
+      throw new io.cairn.core.error.CairnException(
+          io.cairn.core.error.ErrorCode.NOT_SUPPORTED,
+          "Table [" + name() + "]: this store keeps no local indexes");
+    }
+  }
+
+  /**
+   * Writes the entries of index {@code indexId} (already in {@link #defineIndexes}, so that writes
+   * maintain it) for every row of a snapshot taken after that, region by region in parallel; writes
+   * after the snapshot maintained the index themselves and win. {@code progress} gets the rows
+   * indexed so far now and then (from any thread). Returns the entries written.
+   *
+   * @throws io.cairn.core.error.CairnException NOT_SUPPORTED when the store keeps no indexes
+   */
+  default long buildIndex(int indexId, java.util.function.LongConsumer progress) {
+    throw new io.cairn.core.error.CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED,
+        "Table [" + name() + "]: this store keeps no local indexes");
+  }
+
   /** The table's regions in key order. */
   List<RegionInfo> regions();
 

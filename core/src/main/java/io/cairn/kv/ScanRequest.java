@@ -15,6 +15,9 @@ import java.util.List;
  * <p>{@code memory} is the budget the scan's state (a grouped aggregation's groups, a sort's rows)
  * counts against, never sent over the wire: the network server sets it to the connection's pool
  * (under its database's and the server's); null means the store's own pool.
+ *
+ * <p>{@code index} reads a local index instead of the table's rows ({@link IndexRead}); null: the
+ * rows.
  */
 public record ScanRequest(
     List<KeyRange> ranges,
@@ -22,7 +25,8 @@ public record ScanRequest(
     EvalContext context,
     boolean cacheBlocks,
     long readPoint,
-    MemoryPool memory) {
+    MemoryPool memory,
+    IndexRead index) {
   /** Read at a snapshot taken when the scan opens. */
   public static final long LATEST = 0;
 
@@ -34,6 +38,17 @@ public record ScanRequest(
       throw new IllegalArgumentException(
           "A scan's read point: expected >= 0, found [" + readPoint + "]");
     }
+  }
+
+  /** A scan of the table's rows. */
+  public ScanRequest(
+      List<KeyRange> ranges,
+      ScanProgram program,
+      EvalContext context,
+      boolean cacheBlocks,
+      long readPoint,
+      MemoryPool memory) {
+    this(ranges, program, context, cacheBlocks, readPoint, memory, null);
   }
 
   /** A scan at {@code readPoint} counting against the store's own memory pool. */
@@ -54,11 +69,16 @@ public record ScanRequest(
 
   /** The same scan at {@code readPoint}. */
   public ScanRequest atReadPoint(long readPoint) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory);
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, index);
   }
 
   /** The same scan counting its state against {@code pool} (null: the store's own pool). */
   public ScanRequest withMemory(MemoryPool pool) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, pool);
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, pool, index);
+  }
+
+  /** The same scan reading {@code read} (null: the table's rows). */
+  public ScanRequest withIndex(IndexRead read) {
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, read);
   }
 }

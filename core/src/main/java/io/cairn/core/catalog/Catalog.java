@@ -67,6 +67,52 @@ public interface Catalog {
   TableDescriptor alterTableOptions(String schema, String name, Map<String, String> changes);
 
   /**
+   * Creates a local index on table {@code schema.table} from {@code draft} (its id is replaced by a
+   * fresh one, its state by BUILDING), builds it from the table's rows while writes go on ({@link
+   * io.cairn.kv.KvTable#buildIndex}), reporting the rows indexed so far to {@code progress}, and
+   * makes it ACTIVE. When the build fails the index stays, FAILED, and the error is thrown.
+   *
+   * @return the index, ACTIVE; empty when an index of that name exists and {@code ifNotExists}
+   * @throws CairnException TABLE_NOT_FOUND, INDEX_ALREADY_EXISTS, NOT_SUPPORTED (a system view, a
+   *     table without a primary key)
+   */
+  default Optional<IndexDescriptor> createIndex(
+      String schema,
+      String table,
+      IndexDescriptor draft,
+      boolean ifNotExists,
+      java.util.function.LongConsumer progress) {
+    throw new CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "This catalog keeps no indexes");
+  }
+
+  /**
+   * Drops index {@code name} of schema {@code schema} (of table {@code table} when not null): a
+   * catalog change; compactions drop its entries later.
+   *
+   * @return false when it did not exist and {@code ifExists}
+   * @throws CairnException INDEX_NOT_FOUND, TABLE_NOT_FOUND
+   */
+  default boolean dropIndex(String schema, String name, String table, boolean ifExists) {
+    throw new CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "This catalog keeps no indexes");
+  }
+
+  /**
+   * Builds index {@code name} of table {@code schema.table} again from the table's rows (ALTER
+   * INDEX ... REBUILD): its entries are dropped (a new id), it is BUILDING until built, then
+   * ACTIVE.
+   *
+   * @return the rebuilt index
+   * @throws CairnException INDEX_NOT_FOUND, TABLE_NOT_FOUND
+   */
+  default IndexDescriptor rebuildIndex(
+      String schema, String table, String name, java.util.function.LongConsumer progress) {
+    throw new CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "This catalog keeps no indexes");
+  }
+
+  /**
    * Drops a table and its data.
    *
    * @return false when it did not exist and {@code ifExists}

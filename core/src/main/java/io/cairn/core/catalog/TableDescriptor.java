@@ -14,7 +14,8 @@ import java.util.TreeMap;
 /**
  * A table as the catalog records it. {@code primaryKey} lists the key columns (indexes into {@code
  * columns}) in key order; empty for a table keyed by a hidden row id. {@code options} are validated
- * table options (upper-case names, canonical values).
+ * table options (upper-case names, canonical values). {@code indexes} are its local secondary
+ * indexes, in creation order.
  */
 public record TableDescriptor(
     long tableId,
@@ -23,7 +24,8 @@ public record TableDescriptor(
     List<ColumnDescriptor> columns,
     List<KeyColumn> primaryKey,
     Map<String, String> options,
-    int schemaVersion) {
+    int schemaVersion,
+    List<IndexDescriptor> indexes) {
 
   public TableDescriptor {
     requireNonNull(schemaName, "schemaName is null");
@@ -31,6 +33,30 @@ public record TableDescriptor(
     columns = List.copyOf(columns);
     primaryKey = List.copyOf(primaryKey);
     options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+    indexes = List.copyOf(indexes);
+  }
+
+  /** A table without indexes. */
+  public TableDescriptor(
+      long tableId,
+      String schemaName,
+      String tableName,
+      List<ColumnDescriptor> columns,
+      List<KeyColumn> primaryKey,
+      Map<String, String> options,
+      int schemaVersion) {
+    this(tableId, schemaName, tableName, columns, primaryKey, options, schemaVersion, List.of());
+  }
+
+  /** The same table with {@code newIndexes}. */
+  public TableDescriptor withIndexes(List<IndexDescriptor> newIndexes) {
+    return new TableDescriptor(
+        tableId, schemaName, tableName, columns, primaryKey, options, schemaVersion, newIndexes);
+  }
+
+  /** The index named {@code name}. */
+  public Optional<IndexDescriptor> index(String name) {
+    return indexes.stream().filter(i -> i.name().equals(name)).findFirst();
   }
 
   /** One reference per column, in order: the projection of the whole row. */

@@ -23,6 +23,10 @@ public enum ErrorCode {
   SCHEMA_NOT_FOUND(11, "3F000", USER_ERROR),
   /** The user lacks a privilege (e.g. creating a database on a server): names the rule. */
   PERMISSION_DENIED(12, "42501", USER_ERROR),
+  /** An index that does not exist (DROP INDEX, ALTER INDEX, an INDEX hint names it). */
+  INDEX_NOT_FOUND(13, "42704", USER_ERROR),
+  /** CREATE INDEX of a name an index of the schema already has. */
+  INDEX_ALREADY_EXISTS(14, "42710", USER_ERROR),
   // 23: integrity constraints
   DUPLICATE_KEY(20, "23505", USER_ERROR),
   NOT_NULL_VIOLATION(21, "23502", USER_ERROR),
