@@ -94,6 +94,19 @@ public interface KvTable {
         "Table [" + name() + "]: this store keeps no local indexes");
   }
 
+  /**
+   * Compares index {@code indexId} (in {@link #defineIndexes}) with the table's rows at a snapshot
+   * taken now: every row must have exactly its entry, with its included columns, and every entry a
+   * row.
+   *
+   * @throws io.cairn.core.error.CairnException NOT_SUPPORTED when the store keeps no indexes
+   */
+  default IndexCheck verifyIndex(int indexId) {
+    throw new io.cairn.core.error.CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED,
+        "Table [" + name() + "]: this store keeps no local indexes");
+  }
+
   /** The table's regions in key order. */
   List<RegionInfo> regions();
 

@@ -113,6 +113,17 @@ public interface Catalog {
   }
 
   /**
+   * Compares index {@code name} of table {@code schema.table} with the table's rows ({@link
+   * io.cairn.kv.KvTable#verifyIndex}).
+   *
+   * @throws CairnException INDEX_NOT_FOUND, TABLE_NOT_FOUND
+   */
+  default io.cairn.kv.IndexCheck verifyIndex(String schema, String table, String name) {
+    throw new CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED, "This catalog keeps no indexes");
+  }
+
+  /**
    * Drops a table and its data.
    *
    * @return false when it did not exist and {@code ifExists}
