@@ -30,15 +30,25 @@ enum Dialect {
     return this == CAIRN ? "UPSERT" : "INSERT";
   }
 
-  /** The index the suite builds on L_EXTENDEDPRICE (Phoenix's local index on Cairn). */
-  String createIndex() {
-    return this == CAIRN
-        ? "CREATE LOCAL INDEX LI_EP ON LINEITEM (L_EXTENDEDPRICE)"
-        : "CREATE INDEX LI_EP ON LINEITEM (L_EXTENDEDPRICE)";
+  /**
+   * CREATE INDEX {@code name} ON {@code table} ({@code columns}): a local index on Cairn ({@code
+   * CREATE LOCAL INDEX}), a plain index elsewhere.
+   */
+  String createIndex(String name, String table, String columns) {
+    return (this == CAIRN ? "CREATE LOCAL INDEX " : "CREATE INDEX ")
+        + name
+        + " ON "
+        + table
+        + " ("
+        + columns
+        + ")";
   }
 
-  String dropIndex() {
-    return this == CAIRN ? "DROP INDEX LI_EP ON LINEITEM" : "DROP INDEX LI_EP";
+  /**
+   * DROP INDEX {@code name} of {@code table}: Cairn (as Phoenix) names the table, the others not.
+   */
+  String dropIndex(String name, String table) {
+    return this == CAIRN ? "DROP INDEX " + name + " ON " + table : "DROP INDEX " + name;
   }
 
   /**

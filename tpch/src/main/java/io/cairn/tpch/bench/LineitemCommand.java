@@ -48,9 +48,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Runs the LINEITEM suite: COUNT(*) (plain, filtered, with /*+ NO_CACHE */ and /*+ SERIAL */),"
           + " SELECT * ORDER BY L_EXTENDEDPRICE (first row and all rows, also SERIAL, and with LIMIT"
-          + " 10), joins with a key table J of 1,000 and 131,072 keys, an equality filter without"
-          + " and with an index (and building it), TPC-H Q1 and Q6 (also SERIAL; answers checked"
-          + " against DuckDB), and point lookups by primary key.",
+          + " 10), joins with a key table J of 1,000 and 131,072 keys, an equality filter on"
+          + " L_EXTENDEDPRICE without and with an index (and building the index), TPC-H Q1 and Q6"
+          + " (also SERIAL; answers checked against DuckDB), point lookups by primary key, and"
+          + " the load rate with 0, 1 and 3 indexes.",
       "",
       "Loads LINEITEM first when the database does not hold it at the scale factor (an embedded"
           + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here; a jdbc:cairn:file:"
@@ -72,7 +73,21 @@ import picocli.CommandLine.Spec;
           + " of a large long[], one thread and all threads, best of 5 passes; --no-memory-probe"
           + " skips it) and sets each scan's MB/s per core against the bandwidth per core.",
       "Hints are Cairn syntax and are sent unchanged to every database: elsewhere /*+ ... */ is a"
-          + " comment. The index is CREATE LOCAL INDEX on Cairn and CREATE INDEX elsewhere.",
+          + " comment. Indexes are CREATE LOCAL INDEX on Cairn and CREATE INDEX elsewhere; a"
+          + " database other than Cairn that refuses CREATE INDEX gets n/a for the index items.",
+      "Indexes: eq-noindex is SELECT /*+ NO_INDEX */ COUNT(*) FROM LINEITEM WHERE"
+          + " L_EXTENDEDPRICE = x (x the price of the first line, so that rows match), run before"
+          + " the index exists; index-build is CREATE INDEX LI_EP ON LINEITEM (L_EXTENDEDPRICE),"
+          + " timed once; eq-index is the same query without the hint, with the index (its count"
+          + " checked against eq-noindex's; on Cairn also that EXPLAIN names LI_EP). The index is"
+          + " dropped afterwards, so the other queries run on the table as loaded.",
+      "load-indexes writes the first --index-load-rows rows of LINEITEM (generated once, before"
+          + " any timing) into a new table LINEITEM_LOAD with 0, 1 (L_EXTENDEDPRICE) and 3"
+          + " (L_EXTENDEDPRICE; L_SHIPDATE; L_PARTKEY, L_SUPPKEY) indexes created before the rows,"
+          + " --warmups + --runs times each (the table made afresh every time), and reports rows/s"
+          + " at the median and the time against the load without indexes (the write cost per"
+          + " index). Writes: UPSERT (Cairn) or INSERT batches of 5,000 rows, one commit each,"
+          + " --threads writers; DuckDB's Appender. LINEITEM_LOAD is dropped at the end.",
       "Q1 and Q6 answers are checked against an in-process DuckDB holding the same rows (the first"
           + " DuckDB --compare-url, else a private one); DuckDB is loaded with its Appender, the"
           + " other databases with TpchLoader (UPSERT on Cairn, INSERT elsewhere).",
@@ -86,14 +101,16 @@ import picocli.CommandLine.Spec;
       "",
       "Queries (for --only): count, count-where, count-nocache, count-where-nocache, count-serial,"
           + " count-where-serial, orderby, orderby-serial, orderby-limit10, join-1000, join-131072,"
-          + " eq-noindex, index (builds the index, then the equality query with it), q1, q6,"
-          + " q1-serial, q6-serial, lookup.",
+          + " eq-noindex, index-build, eq-index, q1, q6, q1-serial, q6-serial, lookup,"
+          + " load-indexes (its results: load-indexes.0, load-indexes.1, load-indexes.3).",
       "",
       "Examples:",
       "  bin/cairn bench lineitem --sf 0.1",
       "  bin/cairn bench lineitem --sf 1 --compare-url jdbc:duckdb: "
           + "--compare-url 'jdbc:h2:mem:x;DB_CLOSE_DELAY=-1'",
       "  bin/cairn bench lineitem --sf 0.01 --only q1,q6 --runs 3",
+      "  bin/cairn bench lineitem --sf 1 --url jdbc:cairn:file:/tmp/li --only"
+          + " eq-noindex,index-build,eq-index,load-indexes --compare-url jdbc:duckdb:",
       "  bin/cairn bench lineitem --sf 1 --url jdbc:cairn:file:/tmp/li --only"
           + " count,count-where,count-nocache,count-where-nocache,count-serial,count-where-serial,"
           + "q1,q6,q1-serial,q6-serial --explain"
@@ -160,6 +177,15 @@ public final class LineitemCommand implements Callable<Integer> {
               + " parallelism=N to the Cairn URLs. Default: not passed (Cairn's default, the"
               + " number of cores).")
   Integer parallelism;
+
+  @Option(
+      names = "--index-load-rows",
+      paramLabel = "N",
+      description =
+          "Rows that load-indexes writes with 0, 1 and 3 indexes: the first N rows of LINEITEM at"
+              + " --sf (all of them when --sf gives fewer). Default: ${DEFAULT-VALUE}.",
+      defaultValue = "100000")
+  long indexLoadRows;
 
   @Option(
       names = "--explain",
@@ -261,6 +287,7 @@ public final class LineitemCommand implements Callable<Integer> {
               selected,
               bytesPerRow,
               parallelism,
+              new LineitemSuite.IndexLoad(scaleFactor, indexLoadRows, runOptions.threads()),
               progress);
       List<List<QueryResult>> all = new ArrayList<>();
       for (int i = 0; i < urls.size(); i++) {
@@ -318,6 +345,7 @@ public final class LineitemCommand implements Callable<Integer> {
           "length of the dbgen text form (.tbl line plus newline), mean of the first 10,000 rows");
       parameters.put("referenceUrl", refUrl);
       parameters.put("parallelism", parallelism);
+      parameters.put("indexLoadRows", indexLoadRows);
       parameters.put("cpuTimeMethod", ProcessCpu.method());
       parameters.put(
           "commandLine", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
@@ -376,6 +404,15 @@ public final class LineitemCommand implements Callable<Integer> {
               runOptions.runs(),
               runOptions.warmups(),
               lookups));
+    }
+    if (indexLoadRows < 1 || indexLoadRows > Integer.MAX_VALUE) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "Expected --index-load-rows in [1, "
+              + Integer.MAX_VALUE
+              + "]; found ["
+              + indexLoadRows
+              + "]");
     }
   }
 
@@ -488,7 +525,7 @@ public final class LineitemCommand implements Callable<Integer> {
             .alignLeft(6);
     for (QueryResult r : results) {
       if (r.failed()) {
-        t.addRow(r.name(), "ERROR", "", "", "", "", r.error());
+        t.addRow(r.name(), r.status(), "", "", "", "", r.error());
         continue;
       }
       Map<String, Object> x = r.extra();
@@ -506,6 +543,10 @@ public final class LineitemCommand implements Callable<Integer> {
                 notes);
       } else if (r.name().startsWith("orderby") && !r.name().endsWith("first-row")) {
         notes = String.format(Locale.ROOT, "%,d rows read", r.rows());
+      } else if (r.name().startsWith("load-indexes.")) {
+        notes = loadNotes(r);
+      } else if (r.name().equals("index-build")) {
+        notes = "run once; rows/s: rows of LINEITEM indexed per second";
       }
       t.addRow(
           r.name(),
@@ -521,6 +562,36 @@ public final class LineitemCommand implements Callable<Integer> {
           notes);
     }
     return t.render();
+  }
+
+  /**
+   * A load-indexes row's notes: rows, writers, the indexes, the time against the load without
+   * indexes and the answer check (the rows counted after the load).
+   */
+  static String loadNotes(QueryResult r) {
+    Map<String, Object> x = r.extra();
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%,d rows, %s; indexes: %s",
+                (Integer) x.get("rowsWritten"),
+                "DuckDB Appender".equals(x.get("method"))
+                    ? "DuckDB Appender"
+                    : x.get("writers") + " writer(s)",
+                x.get("indexColumns") instanceof List<?> l && !l.isEmpty()
+                    ? String.join("; ", l.stream().map(String::valueOf).toList())
+                    : "none"));
+    if (x.get("timeVsNoIndex") instanceof Double ratio
+        && x.get("extraTimePerIndex") instanceof Double perIndex) {
+      b.append(
+          String.format(
+              Locale.ROOT, "; %.2fx the time without, %+.0f%% per index", ratio, perIndex * 100));
+    }
+    if (r.check() != null) {
+      b.append("; ").append(r.check());
+    }
+    return b.toString();
   }
 
   /**
@@ -682,7 +753,8 @@ public final class LineitemCommand implements Callable<Integer> {
         QueryResult match =
             results.stream().filter(r -> r.name().equals(first.name())).findFirst().orElse(null);
         same.add(match);
-        row.add(match == null ? "" : match.failed() ? "ERROR" : ms(match.stats().medianMs()));
+        row.add(
+            match == null ? "" : match.failed() ? match.status() : ms(match.stats().medianMs()));
       }
       for (int i = 1; i < same.size(); i++) {
         QueryResult other = same.get(i);

@@ -1,5 +1,7 @@
 package io.cairn.tpch.bench;
 
+import io.cairn.tpch.load.GeneratedRows;
+import io.cairn.tpch.load.TpchLoader;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,12 +43,14 @@ final class LineitemSuite {
           "join-1000",
           "join-131072",
           "eq-noindex",
-          "index",
+          "index-build",
+          "eq-index",
           "q1",
           "q6",
           "q1-serial",
           "q6-serial",
-          "lookup");
+          "lookup",
+          "load-indexes");
 
   /**
    * The queries whose default run is compared with their {@code /*+ SERIAL *}{@code /} run: each
@@ -68,6 +72,34 @@ final class LineitemSuite {
   static final String ORDER_BY = "SELECT * FROM LINEITEM ORDER BY L_EXTENDEDPRICE";
   static final String JOIN = "SELECT COUNT(*) FROM LINEITEM, J WHERE L_EXTENDEDPRICE = K1";
   static final String LOOKUP = "SELECT * FROM LINEITEM WHERE L_ORDERKEY = ? AND L_LINENUMBER = ?";
+
+  /** The equality filter of eq-noindex and eq-index, before the value. */
+  static final String EQ = "SELECT COUNT(*) FROM LINEITEM WHERE L_EXTENDEDPRICE = ";
+
+  /** The index that index-build builds and eq-index reads. */
+  static final String INDEX = "LI_EP";
+
+  /** The copy of LINEITEM that load-indexes writes (created and dropped by the suite). */
+  static final String LOAD_TABLE = "LINEITEM_LOAD";
+
+  /**
+   * The indexes of each load-indexes run, by their count: name and column list. The first is
+   * eq-index's column; then a date and a composite of two keys.
+   */
+  static final Map<Integer, List<List<String>>> LOAD_INDEXES =
+      Map.of(
+          0,
+          List.of(),
+          1,
+          List.of(List.of("LIL_EP", "L_EXTENDEDPRICE")),
+          3,
+          List.of(
+              List.of("LIL_EP", "L_EXTENDEDPRICE"),
+              List.of("LIL_SD", "L_SHIPDATE"),
+              List.of("LIL_PS", "L_PARTKEY, L_SUPPKEY")));
+
+  /** The index counts of load-indexes, in the order it runs them. */
+  static final List<Integer> LOAD_INDEX_COUNTS = List.of(0, 1, 3);
 
   /** TPC-H Q1 with the validation parameter DELTA = 90 days. */
   static final String Q1 =
@@ -97,7 +129,17 @@ final class LineitemSuite {
   private final Set<String> only;
   private final double bytesPerRow;
   private final Integer parallelism;
+  private final IndexLoad indexLoad;
   private final Consumer<String> progress;
+
+  /** The rows load-indexes writes, generated at its first run and kept for every database. */
+  private GeneratedRows loadRows;
+
+  /**
+   * What load-indexes writes: the first {@code rows} rows of LINEITEM at {@code scaleFactor} (all
+   * of them when it gives fewer) with {@code writers} connections at once.
+   */
+  record IndexLoad(double scaleFactor, long rows, int writers) {}
 
   LineitemSuite(
       int warmups,
@@ -107,6 +149,7 @@ final class LineitemSuite {
       Set<String> only,
       double bytesPerRow,
       Integer parallelism,
+      IndexLoad indexLoad,
       Consumer<String> progress) {
     this.warmups = warmups;
     this.runs = runs;
@@ -115,6 +158,7 @@ final class LineitemSuite {
     this.only = only;
     this.bytesPerRow = bytesPerRow;
     this.parallelism = parallelism;
+    this.indexLoad = indexLoad;
     this.progress = progress;
   }
 
@@ -218,32 +262,7 @@ final class LineitemSuite {
       if (selected("join-1000") || selected("join-131072")) {
         quietly(c, "DROP TABLE IF EXISTS J");
       }
-      String eq = null;
-      if (selected("eq-noindex") || selected("index")) {
-        try {
-          eq =
-              "SELECT COUNT(*) FROM LINEITEM WHERE L_EXTENDEDPRICE = "
-                  + extendedPriceOfFirstLine(c).toPlainString();
-        } catch (SQLException e) {
-          add.accept(QueryResult.error("eq-noindex", "(value of L_EXTENDEDPRICE)", message(e)));
-        }
-      }
-      if (eq != null && selected("eq-noindex")) {
-        add.accept(timed(c, "eq-noindex", eq, false).result());
-      }
-      if (eq != null && selected("index")) {
-        String ddl = dialect.createIndex();
-        quietly(c, dialect.dropIndex());
-        Timed build = timedOnce(c, "index-build", ddl);
-        add.accept(build.result());
-        if (build.error != null) {
-          add.accept(
-              QueryResult.error("eq-index", eq, "no index: " + ddl + " failed: " + build.error));
-        } else {
-          add.accept(timed(c, "eq-index", eq, false).result());
-          quietly(c, dialect.dropIndex());
-        }
-      }
+      indexQueries(c, dialect, add);
       for (String q : List.of("q1", "q6", "q1-serial", "q6-serial")) {
         if (selected(q)) {
           String base = q.startsWith("q1") ? "q1" : "q6";
@@ -251,18 +270,7 @@ final class LineitemSuite {
           Timed t = timed(c, q, q.endsWith("-serial") ? hinted(sql, "SERIAL") : sql, true);
           QueryResult r = t.result();
           if (!r.failed()) {
-            String check = check(t.answer, reference.get(base), url.equals(refUrl));
-            r =
-                new QueryResult(
-                    r.name(),
-                    r.sql(),
-                    r.status(),
-                    r.error(),
-                    r.runsNanos(),
-                    r.stats(),
-                    r.rows(),
-                    check,
-                    r.extra());
+            r = r.withCheck(check(t.answer, reference.get(base), url.equals(refUrl)));
           }
           add.accept(r);
         }
@@ -270,8 +278,213 @@ final class LineitemSuite {
       if (selected("lookup")) {
         add.accept(lookups(c));
       }
+      if (selected("load-indexes")) {
+        loadIndexes(c, url, dialect).forEach(add);
+      }
     }
     return results;
+  }
+
+  /**
+   * eq-noindex, index-build and eq-index, in this order: the equality query with {@code /*+
+   * NO_INDEX *}{@code /} (before the index exists, so that it reads the table on every database:
+   * elsewhere the hint is a comment), CREATE INDEX on L_EXTENDEDPRICE timed once, the query again
+   * with the index; the index is dropped afterwards, so the rest of the suite runs on the table as
+   * it was. eq-index alone still builds the index (unreported). A database that refuses CREATE
+   * INDEX (other than Cairn) gets "n/a" for both.
+   */
+  private void indexQueries(Connection c, Dialect dialect, Consumer<QueryResult> add) {
+    boolean noIndex = selected("eq-noindex");
+    boolean build = selected("index-build");
+    boolean withIndex = selected("eq-index");
+    if (!noIndex && !build && !withIndex) {
+      return;
+    }
+    String eq;
+    try {
+      eq = EQ + extendedPriceOfFirstLine(c).toPlainString();
+    } catch (SQLException e) {
+      String error = "no value of L_EXTENDEDPRICE: " + message(e);
+      for (String name : List.of("eq-noindex", "index-build", "eq-index")) {
+        if (selected(name)) {
+          add.accept(QueryResult.error(name, EQ + "?", error));
+        }
+      }
+      return;
+    }
+    List<List<Object>> noIndexAnswer = null;
+    if (noIndex) {
+      Timed t = timed(c, "eq-noindex", hinted(eq, "NO_INDEX"), true);
+      noIndexAnswer = t.answer;
+      add.accept(t.result());
+    }
+    if (!build && !withIndex) {
+      return;
+    }
+    String ddl = dialect.createIndex(INDEX, "LINEITEM", "L_EXTENDEDPRICE");
+    String drop = dialect.dropIndex(INDEX, "LINEITEM");
+    quietly(c, drop);
+    Timed built = timedOnce(c, "index-build", ddl);
+    boolean notApplicable = built.error != null && dialect != Dialect.CAIRN;
+    if (build) {
+      add.accept(
+          notApplicable
+              ? QueryResult.notApplicable("index-build", ddl, built.error)
+              : built.result());
+    }
+    if (withIndex) {
+      if (built.error != null) {
+        String why = "no index: " + ddl + " failed: " + built.error;
+        add.accept(
+            notApplicable
+                ? QueryResult.notApplicable("eq-index", eq, why)
+                : QueryResult.error("eq-index", eq, why));
+      } else {
+        Timed t = timed(c, "eq-index", eq, true);
+        QueryResult r = t.result();
+        add.accept(
+            r.failed() ? r : r.withCheck(indexCheck(t.answer, noIndexAnswer, t.explain, dialect)));
+      }
+    }
+    if (built.error == null) {
+      quietly(c, drop);
+    }
+  }
+
+  /**
+   * eq-index's answer against eq-noindex's (the same count, or "wrong"), and on Cairn whether its
+   * EXPLAIN names the index.
+   */
+  static String indexCheck(
+      List<List<Object>> answer,
+      List<List<Object>> noIndexAnswer,
+      List<String> explain,
+      Dialect dialect) {
+    String check;
+    if (noIndexAnswer == null) {
+      check = "unchecked (eq-noindex not run)";
+    } else if (answer.equals(noIndexAnswer)) {
+      check = QueryResult.OK;
+    } else {
+      return "wrong: " + answer + ", eq-noindex " + noIndexAnswer;
+    }
+    if (dialect == Dialect.CAIRN && explain.stream().noneMatch(line -> line.contains(INDEX))) {
+      check += "; EXPLAIN does not name " + INDEX;
+    }
+    return check;
+  }
+
+  /**
+   * load-indexes: the same rows (the first {@link IndexLoad#rows} of LINEITEM, generated once
+   * before any timing) written into {@link #LOAD_TABLE}, a copy of LINEITEM made afresh for every
+   * run with 0, 1 and 3 indexes ({@link #LOAD_INDEXES}) created before the rows; the time of the
+   * writes only, warmups + runs times, median. The table is dropped at the end. A database that
+   * refuses CREATE INDEX (other than Cairn) gets "n/a" for the runs with indexes.
+   */
+  private List<QueryResult> loadIndexes(Connection c, String url, Dialect dialect) {
+    if (loadRows == null) {
+      loadRows = GeneratedRows.first("LINEITEM", indexLoad.scaleFactor(), indexLoad.rows());
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "  load-indexes: %,d rows, the first of LINEITEM at SF %s, into %s",
+              loadRows.size(),
+              indexLoad.scaleFactor(),
+              LOAD_TABLE));
+    }
+    boolean appender = dialect == Dialect.DUCKDB;
+    int writers = appender ? 1 : Math.max(1, indexLoad.writers());
+    String method =
+        appender
+            ? "DuckDB Appender"
+            : String.format(
+                Locale.ROOT,
+                "%s batches of %,d rows, one commit each",
+                dialect.insertVerb(),
+                TpchLoader.BATCH);
+    List<QueryResult> results = new ArrayList<>();
+    try {
+      for (int count : LOAD_INDEX_COUNTS) {
+        results.add(loadWithIndexes(c, url, dialect, count, writers, method));
+      }
+    } finally {
+      quietly(c, "DROP TABLE IF EXISTS " + LOAD_TABLE);
+    }
+    QueryResult none = results.get(0);
+    for (QueryResult r : results) {
+      if (r != none && !r.failed() && !none.failed() && none.stats().medianMs() > 0) {
+        int indexes = (Integer) r.extra().get("indexes");
+        double ratio = r.stats().medianMs() / none.stats().medianMs();
+        r.extra().put("timeVsNoIndex", ratio);
+        r.extra().put("extraTimePerIndex", (ratio - 1) / indexes);
+      }
+    }
+    return results;
+  }
+
+  private QueryResult loadWithIndexes(
+      Connection c, String url, Dialect dialect, int count, int writers, String method) {
+    String name = "load-indexes." + count;
+    List<String> ddl = new ArrayList<>();
+    ddl.add(loadRows.createTable(LOAD_TABLE));
+    for (List<String> index : LOAD_INDEXES.get(count)) {
+      ddl.add(dialect.createIndex(index.get(0), LOAD_TABLE, index.get(1)));
+    }
+    String sql = String.join("; ", ddl) + "; " + dialect.insertVerb() + " INTO " + LOAD_TABLE;
+    List<Long> nanos = new ArrayList<>();
+    try {
+      for (int i = 0; i < warmups + runs; i++) {
+        try (Statement s = c.createStatement()) {
+          s.execute("DROP TABLE IF EXISTS " + LOAD_TABLE);
+          s.execute(ddl.get(0));
+          for (String index : ddl.subList(1, ddl.size())) {
+            try {
+              s.execute(index);
+            } catch (SQLException e) {
+              return dialect == Dialect.CAIRN
+                  ? QueryResult.error(name, sql, index + " failed: " + message(e))
+                  : QueryResult.notApplicable(name, sql, index + " failed: " + message(e));
+            }
+          }
+        }
+        TpchLoader.TableResult written = loadRows.writeTo(url, LOAD_TABLE, writers);
+        if (i >= warmups) {
+          nanos.add(written.nanos());
+        }
+      }
+      long rows;
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + LOAD_TABLE)) {
+        rs.next();
+        rows = rs.getLong(1);
+      }
+      Map<String, Object> extra = extra();
+      extra.put("indexes", count);
+      extra.put(
+          "indexColumns", LOAD_INDEXES.get(count).stream().map(index -> index.get(1)).toList());
+      extra.put("rowsWritten", loadRows.size());
+      extra.put("writers", writers);
+      extra.put("method", method);
+      QueryResult r =
+          QueryResult.ok(
+              name,
+              sql,
+              nanos,
+              rows,
+              rows == loadRows.size()
+                  ? QueryResult.OK
+                  : String.format(
+                      Locale.ROOT,
+                      "wrong: %,d rows in %s after writing %,d",
+                      rows,
+                      LOAD_TABLE,
+                      loadRows.size()),
+              extra);
+      extra.put("rowsPerSecond", r.stats().perSecondAtMedian(loadRows.size()));
+      return r;
+    } catch (SQLException | RuntimeException e) {
+      return QueryResult.error(name, sql, message(e));
+    }
   }
 
   /** {@code SELECT /*+ hint *}{@code / ...}: the hint right after SELECT. */
@@ -293,7 +506,7 @@ final class LineitemSuite {
    * cores kept busy (CPU time / elapsed time) and raw MB per CPU-second.
    */
   private void addRates(QueryResult r, long rows, int cores) {
-    if (r.failed() || r.name().equals("lookup")) {
+    if (r.failed() || r.name().equals("lookup") || r.name().startsWith("load-indexes")) {
       return;
     }
     Map<String, Object> x = r.extra();
@@ -353,7 +566,7 @@ final class LineitemSuite {
 
   static String summary(QueryResult r) {
     return r.failed()
-        ? String.format(Locale.ROOT, "  %-24s ERROR %s", r.name(), r.error())
+        ? String.format(Locale.ROOT, "  %-24s %s %s", r.name(), r.status(), r.error())
         : String.format(
             Locale.ROOT,
             "  %-24s median %,.2f ms%s",

@@ -8,7 +8,9 @@ import java.util.Map;
 /**
  * What one query of the suite did on one database: its runs (nanoseconds), their statistics, the
  * rows it returned, the answer check and extra figures (first-row times, lookup latencies). A query
- * that failed has status {@code ERROR}, the database's message in {@code error}, and no stats.
+ * that failed has status {@code ERROR}, the database's message in {@code error}, and no stats; one
+ * that the database cannot run at all (CREATE INDEX where there is no such statement) has status
+ * {@code n/a}, the reason in {@code error}, and no stats either.
  */
 public record QueryResult(
     String name,
@@ -22,6 +24,7 @@ public record QueryResult(
     Map<String, Object> extra) {
   public static final String OK = "ok";
   public static final String ERROR = "ERROR";
+  public static final String NOT_APPLICABLE = "n/a";
 
   static QueryResult ok(
       String name,
@@ -39,7 +42,18 @@ public record QueryResult(
         name, sql, ERROR, message, List.of(), null, 0, null, new LinkedHashMap<>());
   }
 
+  static QueryResult notApplicable(String name, String sql, String reason) {
+    return new QueryResult(
+        name, sql, NOT_APPLICABLE, reason, List.of(), null, 0, null, new LinkedHashMap<>());
+  }
+
+  /** This result with {@code check} as its answer check. */
+  QueryResult withCheck(String check) {
+    return new QueryResult(name, sql, status, error, runsNanos, stats, rows, check, extra);
+  }
+
+  /** True when the query has no figures: it failed ({@code ERROR}) or is {@code n/a}. */
   public boolean failed() {
-    return ERROR.equals(status);
+    return !OK.equals(status);
   }
 }

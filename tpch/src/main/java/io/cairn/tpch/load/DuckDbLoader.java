@@ -60,35 +60,15 @@ final class DuckDbLoader {
       Connection c, String table, TpchTable<E> generator, double scaleFactor, LongConsumer progress)
       throws SQLException {
     List<TpchColumn<E>> columns = generator.getColumns();
-    // The generator's identifiers are longs; the specification's INTEGER key columns (e.g.
-    // R_REGIONKEY) need ints, and the Appender does not convert.
-    boolean[] intColumn = new boolean[columns.size()];
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT * FROM " + table + " LIMIT 0")) {
-      ResultSetMetaData md = rs.getMetaData();
-      for (int i = 0; i < intColumn.length; i++) {
-        intColumn[i] = md.getColumnType(i + 1) == Types.INTEGER;
-      }
-    }
+    boolean[] intColumn = intColumns(c, table, columns.size());
     long rows = 0;
+    Object[] values = new Object[columns.size()];
     try (DuckDBAppender appender = c.unwrap(DuckDBConnection.class).createAppender("main", table)) {
       for (E row : generator.createGenerator(scaleFactor, 1, 1)) {
-        appender.beginRow();
-        for (int i = 0; i < columns.size(); i++) {
-          Object value = TpchLoader.value(columns.get(i), row);
-          if (value instanceof Number n && intColumn[i]) {
-            appender.append(Math.toIntExact(n.longValue()));
-          } else if (value instanceof Long l) {
-            appender.append(l.longValue());
-          } else if (value instanceof LocalDate d) {
-            appender.append(d);
-          } else if (value instanceof BigDecimal d) {
-            appender.append(d);
-          } else {
-            appender.append((String) value);
-          }
+        for (int i = 0; i < values.length; i++) {
+          values[i] = TpchLoader.value(columns.get(i), row);
         }
-        appender.endRow();
+        appendRow(appender, values, intColumn);
         if (++rows % PROGRESS_STEP == 0) {
           progress.accept(PROGRESS_STEP);
         }
@@ -97,5 +77,56 @@ final class DuckDbLoader {
     }
     progress.accept(rows % PROGRESS_STEP);
     return rows;
+  }
+
+  /** Appends rows of {@link TpchLoader#value} values to {@code table} of schema main. */
+  static void append(Connection c, String table, List<Object[]> rows) throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
+    boolean[] intColumn = intColumns(c, table, rows.get(0).length);
+    try (DuckDBAppender appender = c.unwrap(DuckDBConnection.class).createAppender("main", table)) {
+      for (Object[] row : rows) {
+        appendRow(appender, row, intColumn);
+      }
+      appender.flush();
+    }
+  }
+
+  /**
+   * Which columns of {@code table} are INTEGER: the generator's identifiers are longs; the
+   * specification's INTEGER key columns (e.g. R_REGIONKEY) need ints, and the Appender does not
+   * convert.
+   */
+  private static boolean[] intColumns(Connection c, String table, int count) throws SQLException {
+    boolean[] intColumn = new boolean[count];
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT * FROM " + table + " LIMIT 0")) {
+      ResultSetMetaData md = rs.getMetaData();
+      for (int i = 0; i < intColumn.length; i++) {
+        intColumn[i] = md.getColumnType(i + 1) == Types.INTEGER;
+      }
+    }
+    return intColumn;
+  }
+
+  private static void appendRow(DuckDBAppender appender, Object[] values, boolean[] intColumn)
+      throws SQLException {
+    appender.beginRow();
+    for (int i = 0; i < values.length; i++) {
+      Object value = values[i];
+      if (value instanceof Number n && intColumn[i]) {
+        appender.append(Math.toIntExact(n.longValue()));
+      } else if (value instanceof Long l) {
+        appender.append(l.longValue());
+      } else if (value instanceof LocalDate d) {
+        appender.append(d);
+      } else if (value instanceof BigDecimal d) {
+        appender.append(d);
+      } else {
+        appender.append((String) value);
+      }
+    }
+    appender.endRow();
   }
 }

@@ -31,7 +31,7 @@ import java.util.function.LongConsumer;
  */
 public final class TpchLoader {
   /** Rows per batch and per commit. */
-  static final int BATCH = 5_000;
+  public static final int BATCH = 5_000;
 
   /** What loading one table did. */
   public record TableResult(String table, long rows, long nanos) {

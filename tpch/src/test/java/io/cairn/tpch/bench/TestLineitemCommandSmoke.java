@@ -8,13 +8,19 @@ import io.cairn.tpch.report.JsonReport;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class TestLineitemCommandSmoke {
   @TempDir Path dir;
@@ -64,6 +70,17 @@ class TestLineitemCommandSmoke {
     assertThat(queries.get("index-build").path("status").asText()).isEqualTo("ERROR");
     assertThat(queries.get("index-build").path("error").asText()).contains("CREATE LOCAL INDEX");
     assertThat(queries.get("eq-index").path("status").asText()).isEqualTo("ERROR");
+    assertThat(queries.get("eq-noindex").path("status").asText()).isEqualTo("ok");
+    assertThat(queries.get("eq-noindex").path("sql").asText())
+        .startsWith("SELECT /*+ NO_INDEX */ COUNT(*) FROM LINEITEM WHERE L_EXTENDEDPRICE = ");
+    JsonNode load = queries.get("load-indexes.0");
+    assertThat(load.path("check").asText()).isEqualTo("ok");
+    assertThat(load.path("rows").asLong()).isEqualTo(6_005);
+    assertThat(load.path("extra").path("rowsWritten").asLong()).isEqualTo(6_005);
+    assertThat(load.path("extra").path("rowsPerSecond").asDouble()).isPositive();
+    assertThat(load.path("extra").path("method").asText()).startsWith("UPSERT batches");
+    assertThat(load.path("extra").has("mbPerSecond")).isFalse();
+    assertThat(queries.get("load-indexes.1").path("status").asText()).isEqualTo("ERROR");
     assertThat(queries.get("count").path("status").asText()).isEqualTo("ok");
     assertThat(queries.get("count").path("stats").path("medianMs").asDouble()).isPositive();
     assertThat(queries.get("lookup").path("check").asText()).isEqualTo("ok");
@@ -173,6 +190,135 @@ class TestLineitemCommandSmoke {
     }
     assertThat(json).hasSize(1);
     return JsonReport.mapper().readTree(json.get(0).toFile());
+  }
+
+  @Test
+  void indexItemsRunInOrderAndCheckTheirAnswers() throws Exception {
+    JsonNode db =
+        runOnly(
+            "jdbc:duckdb:memory:lineitem_index_smoke",
+            "eq-noindex,index-build,eq-index,load-indexes");
+    List<String> names = new ArrayList<>();
+    Map<String, JsonNode> queries = new HashMap<>();
+    for (JsonNode q : db.path("queries")) {
+      names.add(q.path("name").asText());
+      queries.put(q.path("name").asText(), q);
+    }
+    assertThat(names)
+        .containsExactly(
+            "eq-noindex",
+            "index-build",
+            "eq-index",
+            "load-indexes.0",
+            "load-indexes.1",
+            "load-indexes.3");
+    assertThat(queries.get("index-build").path("sql").asText())
+        .isEqualTo("CREATE INDEX LI_EP ON LINEITEM (L_EXTENDEDPRICE)");
+    assertThat(queries.get("index-build").path("runsNanos")).hasSize(1);
+    assertThat(queries.get("eq-index").path("runsNanos")).hasSize(2);
+    assertThat(queries.get("eq-index").path("check").asText()).isEqualTo("ok");
+    assertThat(queries.get("eq-index").path("rows").asLong()).isEqualTo(1);
+    for (int count : new int[] {0, 1, 3}) {
+      JsonNode load = queries.get("load-indexes." + count);
+      assertThat(load.path("status").asText()).as("load-indexes.%d", count).isEqualTo("ok");
+      assertThat(load.path("check").asText()).isEqualTo("ok");
+      assertThat(load.path("rows").asLong()).isEqualTo(1_500);
+      assertThat(load.path("runsNanos")).hasSize(2);
+      assertThat(load.path("extra").path("indexes").asInt()).isEqualTo(count);
+      assertThat(load.path("extra").path("indexColumns")).hasSize(count);
+      assertThat(load.path("extra").path("method").asText()).isEqualTo("DuckDB Appender");
+    }
+    assertThat(queries.get("load-indexes.0").path("extra").has("timeVsNoIndex")).isFalse();
+    assertThat(queries.get("load-indexes.3").path("extra").path("timeVsNoIndex").asDouble())
+        .isPositive();
+    assertThat(queries.get("load-indexes.3").path("sql").asText())
+        .contains("CREATE INDEX LIL_PS ON LINEITEM_LOAD (L_PARTKEY, L_SUPPKEY)");
+    // the suite leaves the table as it found it: no index, no LINEITEM_LOAD
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:memory:lineitem_index_smoke");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM duckdb_indexes() UNION ALL SELECT COUNT(*) FROM"
+                    + " duckdb_tables() WHERE table_name = 'LINEITEM_LOAD'")) {
+      while (rs.next()) {
+        assertThat(rs.getLong(1)).isZero();
+      }
+    }
+  }
+
+  @Test
+  void eqIndexAloneBuildsTheIndexUnreported() throws Exception {
+    JsonNode db = runOnly("jdbc:duckdb:memory:lineitem_eq_index_smoke", "eq-index");
+    assertThat(db.path("queries")).hasSize(1);
+    JsonNode eq = db.path("queries").get(0);
+    assertThat(eq.path("name").asText()).isEqualTo("eq-index");
+    assertThat(eq.path("status").asText()).isEqualTo("ok");
+    assertThat(eq.path("check").asText()).isEqualTo("unchecked (eq-noindex not run)");
+  }
+
+  /**
+   * One run of the named items on {@code url} (SF 0.001, 2 runs, 1,500 rows for load-indexes), the
+   * database's part of the JSON report; the first connection keeps an in-memory database open for
+   * the caller's checks.
+   */
+  private JsonNode runOnly(String url, String only) throws Exception {
+    Path results = dir.resolve(only.replace(',', '_'));
+    keeper = DriverManager.getConnection(url);
+    int exit =
+        CairnTool.run(
+            "bench",
+            "lineitem",
+            "--sf",
+            "0.001",
+            "--url",
+            url,
+            "--only",
+            only,
+            "--index-load-rows",
+            "1500",
+            "--no-memory-probe",
+            "--runs",
+            "2",
+            "--warmups",
+            "0",
+            "--results",
+            results.toString());
+    assertThat(exit).isZero();
+    List<Path> json;
+    try (Stream<Path> files = Files.list(results)) {
+      json = files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+    assertThat(json).hasSize(1);
+    return JsonReport.mapper().readTree(json.get(0).toFile()).path("databases").get(0);
+  }
+
+  /** Keeps the in-memory database of {@link #runOnly} for the test's own checks. */
+  private Connection keeper;
+
+  @AfterEach
+  void closeKeeper() throws Exception {
+    if (keeper != null) {
+      keeper.close();
+    }
+  }
+
+  @Test
+  void badIndexLoadRowsIsAUsageError() {
+    assertThat(CairnTool.run("bench", "lineitem", "--index-load-rows", "0")).isEqualTo(2);
+  }
+
+  @Test
+  void theIndexNamesAreAcceptedByOnly() {
+    CommandLine line = new CommandLine(new LineitemCommand());
+    line.parseArgs("--only", "index-build,eq-index,eq-noindex,load-indexes");
+    assertThat(LineitemSuite.NAMES)
+        .containsSubsequence("eq-noindex", "index-build", "eq-index")
+        .endsWith("load-indexes")
+        .doesNotContain("index");
+    assertThat(line.getUsageMessage())
+        .contains("eq-noindex, index-build, eq-index")
+        .contains("load-indexes", "--index-load-rows");
+    assertThat(CairnTool.run("bench", "lineitem", "--only", "index")).isEqualTo(2);
   }
 
   @Test
