@@ -5,6 +5,7 @@ import io.cairn.tpch.bench.LineitemCommand;
 import io.cairn.tpch.cache.CacheCommand;
 import io.cairn.tpch.cli.Version;
 import io.cairn.tpch.footprint.FootprintCommand;
+import io.cairn.tpch.index.IndexVerifyCommand;
 import io.cairn.tpch.load.LoadCommand;
 import io.cairn.tpch.pe.PeCommand;
 import io.cairn.tpch.queries.TpchQueriesCommand;
@@ -12,13 +13,21 @@ import io.cairn.tpch.server.ServerBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code bin/cairn tpch|bench|pe}: measuring tools with trustworthy output. */
+/**
+ * Entry point of {@code bin/cairn tpch|bench|pe|index}: measuring tools with trustworthy output,
+ * and the index check.
+ */
 @Command(
     name = "cairn",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = "Cairn's measuring tools.",
-    subcommands = {CairnTool.Tpch.class, CairnTool.Bench.class, PeCommand.class})
+    description = "Cairn's measuring tools and the index check.",
+    subcommands = {
+      CairnTool.Tpch.class,
+      CairnTool.Bench.class,
+      PeCommand.class,
+      CairnTool.Index.class
+    })
 public final class CairnTool implements Runnable {
   /** {@code bin/cairn tpch ...}: TPC-H data. */
   @Command(
@@ -59,10 +68,25 @@ public final class CairnTool implements Runnable {
     }
   }
 
+  /** {@code bin/cairn index ...}: local indexes. */
+  @Command(
+      name = "index",
+      mixinStandardHelpOptions = true,
+      versionProvider = Version.class,
+      description = "Local indexes: verify compares indexes with their table.",
+      subcommands = {IndexVerifyCommand.class})
+  static final class Index implements Runnable {
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "Missing command: expected [verify]");
+    }
+  }
+
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        new CommandLine(this), "Missing command: expected [tpch, bench, pe]");
+        new CommandLine(this), "Missing command: expected [tpch, bench, pe, index]");
   }
 
   /** Runs the command line and returns its exit code (0 ok, 1 failure, 2 usage). */

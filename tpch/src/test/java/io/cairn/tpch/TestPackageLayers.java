@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 /**
  * tpch's packages form layers, bottom-up: the reports (tables, charts, JSON), the support every
  * command shares ({@code cli}: version, options, scratch directories), the TPC-H loader and the
- * other commands (one package each), and on top the entry point {@code CairnTool} (the root
- * package), which registers every command. No cycle between them. Checked on the compiled classes
- * by {@link PackageLayers}; a new package without a place here fails.
+ * other commands (one package each, the index check among them), and on top the entry point {@code
+ * CairnTool} (the root package), which registers every command. No cycle between them. Checked on
+ * the compiled classes by {@link PackageLayers}; a new package without a place here fails.
  */
 class TestPackageLayers {
   private static final PackageLayers LAYERS =
@@ -35,6 +35,7 @@ class TestPackageLayers {
           .layer("io.cairn.tpch.cache", "io.cairn.tpch.cli", "io.cairn.tpch.report")
           .layer("io.cairn.tpch.server", "io.cairn.tpch.cli", "io.cairn.tpch.report")
           .layer("io.cairn.tpch.pe", "io.cairn.tpch.cli", "io.cairn.tpch.report")
+          .layer("io.cairn.tpch.index", "io.cairn.tpch.cli")
           .layer(
               "io.cairn.tpch",
               "io.cairn.tpch.cli",
@@ -44,6 +45,7 @@ class TestPackageLayers {
               "io.cairn.tpch.cache",
               "io.cairn.tpch.server",
               "io.cairn.tpch.pe",
+              "io.cairn.tpch.index",
               "io.cairn.tpch.load");
 
   @Test
