@@ -39,13 +39,13 @@ import picocli.CommandLine.Spec;
       "Compares local indexes with their table: for the named index, or for each index of TABLE,"
           + " runs CHECK INDEX name ON table, which reads every row and every index entry, and"
           + " prints one line per index: the rows and entries checked, the entries missing (a"
-          + " row without its entry) and extra (an entry without its row, or with other values),"
-          + " and a few sample keys of the differences.",
+          + " row without its entry) and extra (an entry no row accounts for: stale, or of a row"
+          + " that is gone), and a few sample keys of the differences.",
       "",
       "TABLE is [schema.]table and INDEX a name, both as in SQL: unquoted names are upper-cased,"
           + " \"quoted\" ones kept as written. The check runs where the data is: in this process"
           + " for a jdbc:cairn:file: store (which must not be open in another process), on the"
-          + " server for jdbc:cairn://; writes may go on meanwhile."
+          + " server for jdbc:cairn://. It reads one snapshot, so writes may go on meanwhile."
     },
     footer = {
       "",
