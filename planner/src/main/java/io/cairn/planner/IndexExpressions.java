@@ -85,6 +85,10 @@ final class IndexExpressions implements DdlTranslator.RowExpressions {
               + "], which it does not have");
     } else {
       expr = planned(table, source, what);
+      if (expr instanceof Expr.ColumnRef ref) {
+        // a column written another way (T.NAME): the column, typed as the table declares it
+        expr = new Expr.ColumnRef(ref.index(), table.columns().get(ref.index()).type());
+      }
     }
     check(expr, what);
     return expr;

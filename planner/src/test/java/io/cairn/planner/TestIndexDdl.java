@@ -207,6 +207,10 @@ class TestIndexDdl {
     assertFails("CREATE INDEX I ON T (A, name, \"A\")", ErrorCode.INVALID_TABLE_DEFINITION)
         .hasMessage(
             "Key part 3 [\"A\"] of index [I] repeats key part 1 [A]: expected distinct key parts");
+    assertFails("CREATE INDEX I ON T (NAME, T.NAME)", ErrorCode.INVALID_TABLE_DEFINITION)
+        .hasMessage(
+            "Key part 2 [T.NAME] of index [I] repeats key part 1 [NAME]: expected distinct key"
+                + " parts");
     assertFails("CREATE INDEX I ON T (A + B, (a+b))", ErrorCode.INVALID_TABLE_DEFINITION)
         .hasMessageContaining("repeats key part 1 [A + B]");
     assertFails("CREATE INDEX I ON T (A + RAND())", ErrorCode.VALIDATION_ERROR)
