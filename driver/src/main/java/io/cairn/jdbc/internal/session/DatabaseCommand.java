@@ -359,8 +359,9 @@ final class DatabaseCommand implements PreparedCommand {
   // ---- local indexes
 
   /**
-   * CREATE INDEX: the catalog creates and builds it; the update count is the rows indexed, as the
-   * build last reported them (0 when the index existed and IF NOT EXISTS).
+   * CREATE INDEX: the catalog creates and builds it; the update count is the rows indexed, the most
+   * the build's progress reports (from any of its threads) said (0 when the index existed and IF
+   * NOT EXISTS).
    */
   private long createIndex(StatementPlan.CreateIndex c) {
     AtomicLong indexed = new AtomicLong();
@@ -368,13 +369,18 @@ final class DatabaseCommand implements PreparedCommand {
         session
             .database()
             .catalog()
-            .createIndex(c.schemaName(), c.tableName(), c.draft(), c.ifNotExists(), indexed::set);
+            .createIndex(
+                c.schemaName(),
+                c.tableName(),
+                c.draft(),
+                c.ifNotExists(),
+                rows -> indexed.accumulateAndGet(rows, Math::max));
     return created.isPresent() ? indexed.get() : 0;
   }
 
   /**
-   * ALTER INDEX ... REBUILD: the update count is the rows indexed, as the build last reported them;
-   * with IF EXISTS, 0 when the table or the index is gone.
+   * ALTER INDEX ... REBUILD: the update count is the rows indexed, as for CREATE INDEX; with IF
+   * EXISTS, 0 when the table or the index is gone.
    */
   private long rebuildIndex(StatementPlan.RebuildIndex r) {
     if (r.ifExists()
@@ -390,7 +396,11 @@ final class DatabaseCommand implements PreparedCommand {
     session
         .database()
         .catalog()
-        .rebuildIndex(r.schemaName(), r.tableName(), r.indexName(), indexed::set);
+        .rebuildIndex(
+            r.schemaName(),
+            r.tableName(),
+            r.indexName(),
+            rows -> indexed.accumulateAndGet(rows, Math::max));
     return indexed.get();
   }
 
