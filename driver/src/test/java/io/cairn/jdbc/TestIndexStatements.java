@@ -2,7 +2,14 @@ package io.cairn.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -102,5 +109,101 @@ class TestIndexStatements {
     assertThat(db.update("ALTER INDEX IF EXISTS I ON MISSING REBUILD")).isZero();
     assertThat(db.update("ALTER INDEX IF EXISTS I REBUILD")).isZero();
     assertFails("CREATE INDEX S.I ON PUBLIC.T (QTY)", "42000", "in its table's schema");
+  }
+
+  // ---- end to end: the catalog and the store keep the index
+
+  /**
+   * The update count of CREATE INDEX and REBUILD: the rows indexed; 0 over a server, whose answer
+   * does not carry the count (yet).
+   */
+  private static void assertIndexed(int updateCount, int rows) {
+    if (TestUrls.remote()) {
+      assertThat(updateCount).isIn(0, rows);
+    } else {
+      assertThat(updateCount).isEqualTo(rows);
+    }
+  }
+
+  @Test
+  void createCheckRebuildAndDropAnIndex() throws SQLException {
+    assertIndexed(db.update("CREATE LOCAL INDEX I_QTY ON T (QTY DESC) INCLUDE (PRICE)"), 3);
+    assertThat(db.rows("CHECK INDEX I_QTY ON T")).containsExactly("I_QTY,PUBLIC.T,3,3,0,0,true,");
+    // writes after the build keep the index
+    db.update("UPSERT INTO T VALUES (4, 'd', 40, 4.5)");
+    db.update("DELETE FROM T WHERE ID = 1");
+    db.update("UPDATE T SET QTY = 25 WHERE ID = 2");
+    assertThat(db.rows("CHECK INDEX i_qty")).containsExactly("I_QTY,PUBLIC.T,3,3,0,0,true,");
+    assertFails("CREATE INDEX I_QTY ON T (NAME)", "42710", "I_QTY");
+    assertThat(db.update("CREATE INDEX IF NOT EXISTS I_QTY ON T (NAME)")).isZero();
+    assertIndexed(db.update("ALTER INDEX I_QTY ON T REBUILD"), 3);
+    assertThat(db.rows("CHECK INDEX I_QTY ON PUBLIC.T"))
+        .containsExactly("I_QTY,PUBLIC.T,3,3,0,0,true,");
+    assertThat(db.update("DROP INDEX I_QTY ON T")).isZero();
+    assertFails("DROP INDEX I_QTY ON T", "42704", "I_QTY");
+    assertFails("CHECK INDEX I_QTY ON T", "42704", "I_QTY");
+    assertFails("ALTER INDEX I_QTY ON T REBUILD", "42704", "I_QTY");
+    assertThat(db.update("DROP INDEX IF EXISTS I_QTY")).isZero();
+    assertThat(db.update("ALTER INDEX IF EXISTS I_QTY ON T REBUILD")).isZero();
+    assertThat(db.rows("SELECT ID, QTY FROM T ORDER BY ID"))
+        .containsExactly("2,25", "3,30", "4,40");
+  }
+
+  @Test
+  void functionalIndexesAndTheirNames() throws SQLException {
+    db.execute("CREATE TABLE S.U (K VARCHAR(5) PRIMARY KEY, A INTEGER, B INTEGER)");
+    db.update("UPSERT INTO S.U VALUES ('x', 1, 2), ('y', 3, NULL)");
+    db.update("CREATE INDEX F ON T (UPPER(NAME), PRICE * QTY DESC)");
+    db.update("CREATE INDEX S.G ON U (A + B)");
+    assertThat(db.rows("CHECK INDEX F ON T")).containsExactly("F,PUBLIC.T,3,3,0,0,true,");
+    assertThat(db.rows("CHECK INDEX S.G")).containsExactly("G,S.U,2,2,0,0,true,");
+    // index names are unique within a schema, whatever the table
+    db.execute("CREATE TABLE T2 (ID INTEGER PRIMARY KEY, V INTEGER)");
+    assertFails("CREATE INDEX F ON T2 (V)", "42710", "F");
+    assertThat(db.update("CREATE INDEX G ON T2 (V)")).isZero(); // another schema's G
+    assertThat(db.update("DROP INDEX S.G")).isZero();
+    assertThat(db.update("DROP INDEX G ON T2")).isZero();
+    assertThat(db.update("DROP INDEX F")).isZero();
+  }
+
+  @Test
+  void checkIndexIsAQuery() throws SQLException {
+    db.update("CREATE INDEX I_NAME ON T (NAME)");
+    try (PreparedStatement p = db.connection().prepareStatement("CHECK INDEX I_NAME ON T")) {
+      ResultSetMetaData meta = p.getMetaData();
+      assertThat(meta.getColumnCount()).isEqualTo(8);
+      assertThat(meta.getColumnLabel(1)).isEqualTo("INDEX_NAME");
+      assertThat(meta.getColumnType(3)).isEqualTo(Types.BIGINT);
+      assertThat(meta.getColumnType(7)).isEqualTo(Types.BOOLEAN);
+      assertThat(meta.getColumnLabel(8)).isEqualTo("SAMPLES");
+      try (ResultSet rs = p.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong("ROWS_CHECKED")).isEqualTo(3);
+        assertThat(rs.getBoolean("CONSISTENT")).isTrue();
+        assertThat(rs.next()).isFalse();
+      }
+    }
+    // a read-only connection checks indexes but creates none
+    try (Connection readOnly = DriverManager.getConnection(db.url())) {
+      readOnly.setReadOnly(true);
+      assertThat(TestingDatabase.rows(readOnly, "CHECK INDEX I_NAME ON T"))
+          .containsExactly("I_NAME,PUBLIC.T,3,3,0,0,true,");
+      try (Statement s = readOnly.createStatement()) {
+        SQLException e =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                SQLException.class, () -> s.execute("CREATE INDEX J ON T (QTY)"));
+        assertThat(e.getSQLState()).isEqualTo("25006");
+      }
+    }
+  }
+
+  @Test
+  void failedStatementsLeaveTheOtherIndexesAlone() throws SQLException {
+    db.update("CREATE INDEX I_QTY ON T (QTY)");
+    assertFails("CREATE INDEX I_QTY ON T (NAME)", "42710", "I_QTY");
+    assertFails("CREATE INDEX J ON T (NOPE)", "42S22", "NOPE");
+    assertFails("CREATE INDEX J ON T (QTY) INCLUDE (ID)", "42P16", "ID");
+    assertFails("DROP INDEX J ON T", "42704", "J");
+    assertThat(db.rows("CHECK INDEX I_QTY ON T")).containsExactly("I_QTY,PUBLIC.T,3,3,0,0,true,");
   }
 }
