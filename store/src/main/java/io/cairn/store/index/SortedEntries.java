@@ -71,10 +71,13 @@ final class SortedEntries implements CellCursor {
     this.sequenceId = sequenceId;
     this.array = bytes.array();
     this.buffer = ByteBuffer.wrap(array);
+    // the radix sort looks at the 8 bytes after what every key shares (prefix, leading bytes of
+    // the first part's encoding), where the keys differ
+    int common = commonPrefix(skip);
     long[] digits = new long[count];
     int[] o = new int[count];
     for (int i = 0; i < count; i++) {
-      digits[i] = eightBytes(starts[i] + skip, starts[i] + keyLengths[i]);
+      digits[i] = eightBytes(starts[i] + common, starts[i] + keyLengths[i]);
       o[i] = i;
     }
     long[] digitsTmp = new long[count];
@@ -132,6 +135,31 @@ final class SortedEntries implements CellCursor {
     }
     this.order = o;
     return this;
+  }
+
+  /** How many leading bytes every key has in common (at least {@code skip}, which they share). */
+  private int commonPrefix(int skip) {
+    if (count == 0) {
+      return skip;
+    }
+    int common = keyLengths[0];
+    int first = starts[0];
+    for (int i = 1; i < count && common > skip; i++) {
+      int m =
+          Arrays.mismatch(
+              array,
+              first + skip,
+              first + common,
+              array,
+              starts[i] + skip,
+              starts[i] + keyLengths[i]);
+      if (m >= 0) {
+        common = skip + m;
+      } else {
+        common = Math.min(common, keyLengths[i]);
+      }
+    }
+    return Math.max(skip, common);
   }
 
   private int compareKeys(int a, int b) {
