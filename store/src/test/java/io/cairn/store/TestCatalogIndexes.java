@@ -8,18 +8,29 @@ import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.IndexDescriptor.IndexColumn;
 import io.cairn.core.catalog.IndexDescriptor.State;
 import io.cairn.core.catalog.StoreCatalog;
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexSpec;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvStore;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -36,7 +47,8 @@ import org.junit.jupiter.api.Test;
  * that run without the catalog's lock while other DDL goes on.
  */
 class TestCatalogIndexes {
-  private final IndexRecordingStore store = new IndexRecordingStore(Stores.inMemory("indexes"));
+  private final KvStore embedded = Stores.inMemory("indexes");
+  private final IndexRecordingStore store = new IndexRecordingStore(embedded);
   private final StoreCatalog catalog = StoreCatalog.open(store);
 
   @AfterEach
@@ -428,6 +440,52 @@ class TestCatalogIndexes {
     // the name is free again
     createTable("S", "T", true);
     assertThat(catalog.createIndex("S", "T", onPrice("I"), false, null)).isPresent();
+  }
+
+  @Test
+  void systemIndexesListsEveryIndexWithItsStateKeyPartsAndIncludes() {
+    createTable("S", "T", true);
+    createTable("A", "U", true);
+    Stores.useSqlNames(embedded, catalog::tables); // as the driver and the server do
+    KvTable view = store.table("SYSTEM.INDEXES").orElseThrow();
+    assertThat(rows(view)).isEmpty();
+
+    IndexDescriptor upper =
+        catalog.createIndex("S", "T", draft("BY_UPPER", List.of(2)), false, null).orElseThrow();
+    IndexDescriptor price =
+        catalog.createIndex("A", "U", onPrice("BY_PRICE"), false, null).orElseThrow();
+    store.build =
+        (table, id, progress) -> {
+          throw new CairnException(ErrorCode.IO_ERROR, "disk full");
+        };
+    assertThatThrownBy(() -> catalog.createIndex("S", "T", onPrice("AA_FAILED"), false, null))
+        .hasMessageContaining("disk full");
+    int failed = table("S", "T").index("AA_FAILED").orElseThrow().indexId();
+
+    assertThat(rows(view))
+        .containsExactly(
+            List.of("A", "U", "BY_PRICE", price.indexId(), "ACTIVE", "PRICE", "NAME"),
+            Arrays.asList("S", "T", "AA_FAILED", failed, "FAILED", "PRICE", "NAME"),
+            List.of("S", "T", "BY_UPPER", upper.indexId(), "ACTIVE", "UPPER(NAME) DESC", "PRICE"));
+    catalog.dropIndex("S", "AA_FAILED", null, false);
+    assertThat(rows(view)).extracting(r -> r.get(2)).containsExactly("BY_PRICE", "BY_UPPER");
+  }
+
+  private static List<List<Object>> rows(KvTable view) {
+    TableDescriptor v = SystemViews.INDEXES;
+    ScanRequest request =
+        new ScanRequest(
+            List.of(KeyRange.ALL),
+            new ScanProgram(v.layout(), Optional.empty(), v.columnRefs(), ScanProgram.NO_LIMIT),
+            EvalContext.EMPTY,
+            true);
+    List<List<Object>> rows = new ArrayList<>();
+    try (RowScanner scanner = view.scan(request)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        rows.add(Arrays.asList(row));
+      }
+    }
+    return rows;
   }
 
   private static void await(CountDownLatch latch) {

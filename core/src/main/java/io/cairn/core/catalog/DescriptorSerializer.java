@@ -133,6 +133,54 @@ public final class DescriptorSerializer {
     }
   }
 
+  /**
+   * One index on its own (a CREATE INDEX draft on the wire): the version byte (2), then the index
+   * as in a table's entry.
+   */
+  public static byte[] serializeIndex(IndexDescriptor index) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(FORMAT_VERSION);
+      writeIndexes(out, List.of(index));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * The index {@link #serializeIndex} wrote.
+   *
+   * @throws CairnException INTERNAL_ERROR when the bytes are not exactly one index
+   */
+  public static IndexDescriptor deserializeIndex(byte[] data) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+      int version = in.readUnsignedByte();
+      if (version != FORMAT_VERSION) {
+        throw new CairnException(
+            ErrorCode.UNSUPPORTED_FORMAT_VERSION,
+            "Unsupported index format: expected version ["
+                + FORMAT_VERSION
+                + "], found ["
+                + version
+                + "]");
+      }
+      List<IndexDescriptor> indexes = readIndexes(in);
+      if (indexes.size() != 1 || in.available() > 0) {
+        throw new CairnException(
+            ErrorCode.INTERNAL_ERROR,
+            "Corrupt index: expected one index and nothing after it, found ["
+                + indexes.size()
+                + "] and ["
+                + in.available()
+                + "] bytes");
+      }
+      return indexes.get(0);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new CairnException(ErrorCode.INTERNAL_ERROR, "Corrupt index: " + e, e);
+    }
+  }
+
   private static void writeIndexes(DataOutputStream out, List<IndexDescriptor> indexes)
       throws IOException {
     out.writeInt(indexes.size());

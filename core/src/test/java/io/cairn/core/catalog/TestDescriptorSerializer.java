@@ -153,4 +153,18 @@ class TestDescriptorSerializer {
             x -> assertThat(x.errorCode()).isEqualTo(ErrorCode.INTERNAL_ERROR))
         .hasMessageContaining("Unknown index state id [9]");
   }
+
+  @Test
+  void anIndexOnItsOwnReadsBack() {
+    for (IndexDescriptor index : List.of(BY_NAME, BY_UPPER_NAME_PRICE)) {
+      byte[] bytes = DescriptorSerializer.serializeIndex(index);
+      assertThat(DescriptorSerializer.deserializeIndex(bytes)).isEqualTo(index);
+      byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+      assertThatThrownBy(() -> DescriptorSerializer.deserializeIndex(longer))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              x -> assertThat(x.errorCode()).isEqualTo(ErrorCode.INTERNAL_ERROR))
+          .hasMessageContaining("Corrupt index");
+    }
+  }
 }
