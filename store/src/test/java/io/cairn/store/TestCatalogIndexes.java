@@ -324,6 +324,32 @@ class TestCatalogIndexes {
   }
 
   @Test
+  void aTableDroppedDuringAFailingBuildWinsOverTheBuildsError() throws Exception {
+    createTable("S", "T", true);
+    CountDownLatch building = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.build =
+        (table, id, progress) -> {
+          building.countDown();
+          await(release);
+          throw new CairnException(ErrorCode.INTERNAL_ERROR, "the table went away");
+        };
+    CompletableFuture<?> create =
+        CompletableFuture.supplyAsync(
+            () -> catalog.createIndex("S", "T", onPrice("I"), false, null));
+    await(building);
+    assertThat(catalog.dropTable("S", "T", false)).isTrue();
+    release.countDown();
+    assertThatThrownBy(() -> create.get(30, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INDEX_NOT_FOUND))
+        .hasMessageContaining("was dropped or rebuilt while it was being built");
+    assertThat(catalog.table("S", "T")).isEmpty();
+  }
+
+  @Test
   void anIndexLeftBuildingIsFailedAtTheNextOpenAndNotMaintained() throws Exception {
     TableDescriptor t = createTable("S", "T", true);
     catalog.createIndex("S", "T", onPrice("ACTIVE"), false, null).orElseThrow();

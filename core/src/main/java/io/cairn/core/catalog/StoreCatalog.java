@@ -284,9 +284,11 @@ public final class StoreCatalog implements Catalog {
     requireNonNull(draft, "draft is null");
     IndexDescriptor building;
     TableDescriptor t;
+    KvTable kv;
     synchronized (this) {
       refuseIndexOnView(schema, tableName);
       t = existing(schema, tableName);
+      kv = kvTable(t);
       Optional<TableDescriptor> owner = indexOwner(schema, draft.name());
       if (owner.isPresent()) {
         if (ifNotExists) {
@@ -310,7 +312,7 @@ public final class StoreCatalog implements Catalog {
       indexes.add(building);
       t = record(t, t.withIndexes(indexes));
     }
-    return Optional.of(build(t, building, progress));
+    return Optional.of(build(t, kv, building, progress));
   }
 
   /**
@@ -360,9 +362,11 @@ public final class StoreCatalog implements Catalog {
       String schema, String tableName, String name, java.util.function.LongConsumer progress) {
     IndexDescriptor building;
     TableDescriptor t;
+    KvTable kv;
     synchronized (this) {
       refuseIndexOnView(schema, tableName);
       TableDescriptor current = existing(schema, tableName);
+      kv = kvTable(current);
       IndexDescriptor old = current.index(name).orElseThrow(() -> indexNotFound(current, name));
       building =
           new IndexDescriptor(
@@ -371,7 +375,7 @@ public final class StoreCatalog implements Catalog {
       indexes.set(indexes.indexOf(old), building);
       t = record(current, current.withIndexes(indexes));
     }
-    return build(t, building, progress);
+    return build(t, kv, building, progress);
   }
 
   /** Compares an ACTIVE index with its table's rows ({@link KvTable#verifyIndex}). */
@@ -409,28 +413,41 @@ public final class StoreCatalog implements Catalog {
    * dropped or rebuilt meanwhile (its id is no longer in the table), that change wins.
    */
   private IndexDescriptor build(
-      TableDescriptor t, IndexDescriptor building, java.util.function.LongConsumer progress) {
+      TableDescriptor t,
+      KvTable kv,
+      IndexDescriptor building,
+      java.util.function.LongConsumer progress) {
     java.util.function.LongConsumer report = progress != null ? progress : rows -> {};
     try {
-      kvTable(t).buildIndex(building.indexId(), report);
+      kv.buildIndex(building.indexId(), report);
     } catch (RuntimeException e) {
+      Optional<IndexDescriptor> failed;
       try {
-        finishBuild(t, building, State.FAILED);
+        failed = finishBuild(t, building, State.FAILED);
       } catch (RuntimeException recording) {
         e.addSuppressed(recording);
+        throw e;
+      }
+      if (failed.isEmpty()) {
+        // dropped meanwhile (the index or its table): that change wins, the build's error is noise
+        CairnException dropped = droppedWhileBuilding(t, building);
+        dropped.addSuppressed(e);
+        throw dropped;
       }
       throw e;
     }
     return finishBuild(t, building, State.ACTIVE)
-        .orElseThrow(
-            () ->
-                new CairnException(
-                    ErrorCode.INDEX_NOT_FOUND,
-                    "Index ["
-                        + t.schemaName()
-                        + "."
-                        + building.name()
-                        + "] was dropped or rebuilt while it was being built"));
+        .orElseThrow(() -> droppedWhileBuilding(t, building));
+  }
+
+  private static CairnException droppedWhileBuilding(TableDescriptor t, IndexDescriptor index) {
+    return new CairnException(
+        ErrorCode.INDEX_NOT_FOUND,
+        "Index ["
+            + t.schemaName()
+            + "."
+            + index.name()
+            + "] was dropped or rebuilt while it was being built");
   }
 
   private synchronized Optional<IndexDescriptor> finishBuild(
