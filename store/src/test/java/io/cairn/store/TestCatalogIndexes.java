@@ -10,6 +10,7 @@ import io.cairn.core.catalog.IndexDescriptor.State;
 import io.cairn.core.catalog.StoreCatalog;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -23,9 +24,11 @@ import io.cairn.kv.IndexSpec;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The catalog's side of local indexes ({@link StoreCatalog#createIndex} and the rest) over a real
@@ -495,6 +499,71 @@ class TestCatalogIndexes {
             List.of("S", "T", "BY_UPPER", upper.indexId(), "ACTIVE", "UPPER(NAME) DESC", "PRICE"));
     catalog.dropIndex("S", "AA_FAILED", null, false);
     assertThat(rows(view)).extracting(r -> r.get(2)).containsExactly("BY_PRICE", "BY_UPPER");
+  }
+
+  @Test
+  void onARealDurableStoreTheIndexIsBuiltKeptAcrossReopeningAndMaintainedAfter(@TempDir Path dir) {
+    Path path = dir.resolve("store");
+    int built;
+    AtomicLong reported = new AtomicLong();
+    try (EmbeddedStore durable = EmbeddedStore.open(path, StoreConfig.defaults())) {
+      StoreCatalog c = StoreCatalog.open(durable);
+      TableDescriptor t =
+          c.createTable(
+                  new TableDescriptor(
+                      0,
+                      "S",
+                      "T",
+                      List.of(
+                          new ColumnDescriptor("ID", 1, DataType.BIGINT.withNullable(false)),
+                          new ColumnDescriptor("NAME", 2, DataType.varchar(20)),
+                          new ColumnDescriptor("PRICE", 3, DataType.decimal(15, 2))),
+                      List.of(new KeyColumn(0, SortOrder.ASC)),
+                      Map.of(),
+                      1),
+                  false,
+                  List.of())
+              .orElseThrow();
+      KvTable kv = durable.table(t.kvTableName()).orElseThrow();
+      write(kv, t, 0, 500);
+      IndexDescriptor index =
+          c.createIndex("S", "T", draft("BY_UPPER", List.of(2)), false, reported::set)
+              .orElseThrow();
+      built = index.indexId();
+      IndexCheck check = c.verifyIndex("S", "T", "BY_UPPER");
+      assertThat(check.consistent()).as("%s", check).isTrue();
+      assertThat(check.rows()).isEqualTo(500);
+      assertThat(check.entries()).isEqualTo(500);
+    }
+    try (EmbeddedStore durable = EmbeddedStore.open(path, StoreConfig.defaults())) {
+      StoreCatalog c = StoreCatalog.open(durable);
+      TableDescriptor t = c.table("S", "T").orElseThrow();
+      IndexDescriptor index = t.index("BY_UPPER").orElseThrow();
+      assertThat(index.state()).isEqualTo(State.ACTIVE);
+      assertThat(index.indexId()).isEqualTo(built);
+      // the reopened catalog told the store: writes from now on keep the entries
+      KvTable kv = durable.table(t.kvTableName()).orElseThrow();
+      write(kv, t, 250, 800);
+      IndexCheck check = c.verifyIndex("S", "T", "BY_UPPER");
+      assertThat(check.consistent()).as("%s", check).isTrue();
+      assertThat(check.rows()).isEqualTo(800);
+      assertThat(c.dropIndex("S", "BY_UPPER", "T", false)).isTrue();
+      assertThatThrownBy(() -> c.verifyIndex("S", "T", "BY_UPPER"))
+          .hasMessageContaining("Index [S.BY_UPPER] of table [S.T] does not exist");
+    }
+  }
+
+  /** Rows [from, to) of {@code t}: NAME 'name i', PRICE i / 100. */
+  private static void write(KvTable kv, TableDescriptor t, int from, int to) {
+    RowCodec codec = new RowCodec(t.layout());
+    List<Mutation> batch = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      Object[] row = {
+        (long) i, i % 7 == 0 ? null : "name " + i, java.math.BigDecimal.valueOf(i, 2)
+      };
+      batch.add(new Mutation.Put(codec.encodeKey(row), codec.encodeValue(row)));
+    }
+    kv.mutate(batch);
   }
 
   private static List<List<Object>> rows(KvTable view) {
