@@ -48,9 +48,9 @@ final class CatalogIndexes {
 
   /**
    * Checks {@code draft} against table {@code t}: the table has a primary key; at least one key
-   * part; every column an expression reads is one of the table's, of its type; included columns are
-   * the table's, neither primary-key columns (every entry carries the row key) nor plain key parts,
-   * nor given twice.
+   * part; every column an expression reads is one of the table's, of its kind of type; included
+   * columns are the table's, neither primary-key columns (every entry carries the row key) nor
+   * plain key parts, nor given twice.
    *
    * @throws CairnException NOT_SUPPORTED (no primary key), VALIDATION_ERROR
    */
@@ -111,7 +111,8 @@ final class CatalogIndexes {
                 + "]");
       }
       ColumnDescriptor column = t.columns().get(ref.index());
-      if (!column.type().withNullable(true).equals(ref.type().withNullable(true))) {
+      // the kind of type only: a planner may spell lengths and precisions its own way
+      if (column.type().name() != ref.type().name()) {
         throw invalid(
             draft,
             "column ["
