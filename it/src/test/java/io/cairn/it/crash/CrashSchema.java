@@ -30,6 +30,13 @@ final class CrashSchema {
       "CREATE TABLE IF NOT EXISTS TXLOG (W INTEGER NOT NULL, C BIGINT NOT NULL, PAD VARCHAR,"
           + " PRIMARY KEY (W, C))";
 
+  /**
+   * A local index on KV's transaction number, carrying PAD: every transaction rewrites its entries,
+   * in the same batch and log record as its rows.
+   */
+  static final String CREATE_KV_INDEX =
+      "CREATE LOCAL INDEX IF NOT EXISTS KV_C ON KV (C) INCLUDE (PAD)";
+
   private CrashSchema() {}
 
   /** The store settings of the crash workload: small flushes, splits and compactions. */

@@ -52,6 +52,7 @@ public final class CrashWorkload {
         Statement statement = connection.createStatement()) {
       statement.execute(CrashSchema.CREATE_KV);
       statement.execute(CrashSchema.CREATE_TXLOG);
+      statement.execute(CrashSchema.CREATE_KV_INDEX);
       // Keep this connection open for the life of the process: the database stays open.
       for (int w = 0; w < writers; w++) {
         start.put(w, 0L);

@@ -145,6 +145,7 @@ final class TestCrashRecovery {
         Statement statement = connection.createStatement()) {
       statement.execute(CrashSchema.CREATE_KV);
       statement.execute(CrashSchema.CREATE_TXLOG);
+      statement.execute(CrashSchema.CREATE_KV_INDEX);
     }
     try (ChildJvm child =
         ChildJvm.start(
@@ -408,6 +409,21 @@ final class TestCrashRecovery {
                 .containsExactlyElementsOf(expected == null ? List.of() : List.of(expected));
           }
         }
+      }
+      // the local index on C: exactly one entry per row, none stale, after every kill; and a
+      // query through it finds what the scan found
+      try (ResultSet rs = statement.executeQuery("CHECK INDEX KV_C ON KV")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("SAMPLES")).as("CHECK INDEX KV_C: samples").isNullOrEmpty();
+        assertThat(rs.getBoolean("CONSISTENT")).as("CHECK INDEX KV_C: consistent").isTrue();
+        assertThat(rs.getLong("ENTRIES_CHECKED")).isEqualTo(kv.size());
+      }
+      for (int w = 0; w < WRITERS; w++) {
+        long c = kvNumber[w];
+        long expected = kv.entrySet().stream().filter(e -> e.getValue() == c).count();
+        assertThat(count(statement, "SELECT /*+ INDEX(KV KV_C) */ COUNT(*) FROM KV WHERE C = " + c))
+            .as("rows with C = %s through the index", c)
+            .isEqualTo(expected);
       }
       return new Found(highest, kvNumber);
     }

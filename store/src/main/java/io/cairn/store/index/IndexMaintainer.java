@@ -1,0 +1,274 @@
+package io.cairn.store.index;
+
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.ByteBuilder;
+import io.cairn.core.encoding.KeyEncoding;
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.ExprCompiler;
+import io.cairn.core.expr.RowExpression;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.kv.IndexKeys;
+import io.cairn.kv.IndexSpec;
+import io.cairn.kv.Mutation;
+import io.cairn.store.cell.CellCursor;
+import io.cairn.store.memstore.Memstore;
+import io.cairn.store.region.Region;
+import io.cairn.store.region.RegionState;
+import io.cairn.store.region.StoreFile;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+/**
+ * A table's local indexes as its writes maintain them (immutable: a change of indexes makes a new
+ * one): for a batch's row changes in a region, the entry changes that go into the same batch, so
+ * that a row and its entries change under one sequence id and one log record. An update removes the
+ * row's old entry and adds its new one (nothing when both are the same); a delete removes the
+ * entry. The old row is read from the region (under the commit's write lock) unless the batch
+ * itself wrote it earlier or an INSERT's condition already proved it absent.
+ */
+public final class IndexMaintainer {
+  private final RowLayout layout;
+  private final RowCodec codec;
+  private final List<Compiled> indexes;
+  private final boolean[] needed;
+  private final int[] neededColumns;
+
+  /** One index, compiled. */
+  record Compiled(
+      IndexSpec spec,
+      RowExpression[] parts,
+      RowCodec entryCodec,
+      int[] keyColumns,
+      DataType[] partTypes,
+      byte[] constantValue) {}
+
+  /** An entry of a row: its key and value. */
+  record Entry(Bytes key, Bytes value) {}
+
+  public IndexMaintainer(RowLayout layout, List<IndexSpec> specs) {
+    this.layout = layout;
+    this.codec = new RowCodec(layout);
+    List<Compiled> compiled = new ArrayList<>(specs.size());
+    boolean[] columns = new boolean[layout.columnCount()];
+    int[] keyColumns =
+        layout.keyColumns().stream().mapToInt(RowLayout.KeyColumn::columnIndex).toArray();
+    for (int k : keyColumns) {
+      columns[k] = true;
+    }
+    for (IndexSpec spec : specs) {
+      RowExpression[] parts = new RowExpression[spec.parts().size()];
+      for (int i = 0; i < parts.length; i++) {
+        parts[i] = ExprCompiler.compile(spec.parts().get(i));
+        markColumns(spec.parts().get(i), columns);
+      }
+      for (int c : spec.include()) {
+        columns[c] = true;
+      }
+      RowLayout entryLayout = spec.entryLayout(layout);
+      RowCodec entryCodec = new RowCodec(entryLayout);
+      DataType[] partTypes = new DataType[parts.length];
+      for (int i = 0; i < parts.length; i++) {
+        partTypes[i] = entryLayout.columnType(i);
+      }
+      byte[] constant =
+          spec.include().isEmpty()
+              ? entryCodec.encodeValue(new Object[entryLayout.columnCount()]).toByteArray()
+              : null;
+      compiled.add(new Compiled(spec, parts, entryCodec, keyColumns, partTypes, constant));
+    }
+    this.indexes = List.copyOf(compiled);
+    this.needed = columns;
+    this.neededColumns = IntStream.range(0, columns.length).filter(c -> columns[c]).toArray();
+  }
+
+  /** A reader of the table's rows that decodes what the indexes need (one per thread). */
+  RowReader reader() {
+    return new RowReader(layout, needed);
+  }
+
+  /**
+   * Appends to {@code out} the entry of index {@code index} for the row under {@code reader} (reset
+   * on it), whose key is {@code key[offset, offset + length)}: no object per entry.
+   */
+  void appendEntry(
+      Compiled index, RowReader reader, byte[] key, int offset, int length, SortedEntries out) {
+    if (length > IndexKeys.MAX_ROW_KEY_LENGTH) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT,
+          "An indexed row's key: expected at most "
+              + IndexKeys.MAX_ROW_KEY_LENGTH
+              + " bytes, found ["
+              + length
+              + "]");
+    }
+    Object[] row = reader.peekDecodedRow(neededColumns);
+    out.beginEntry();
+    ByteBuilder b = out.out();
+    b.write(IndexKeys.SPACE_MARKER).writeBigEndian(index.spec().indexId(), 4);
+    List<SortOrder> orders = index.spec().orders();
+    for (int i = 0; i < index.parts().length; i++) {
+      KeyEncoding.encode(
+          b,
+          index.parts()[i].evaluate(row, EvalContext.EMPTY),
+          index.partTypes()[i],
+          orders.get(i));
+    }
+    b.write(key, offset, length).writeBigEndian(length, IndexKeys.SUFFIX_LENGTH);
+    out.endKey();
+    if (index.constantValue() != null) {
+      b.write(index.constantValue());
+    } else {
+      Bytes v = index.entryCodec().encodeValue(entryRow(index, row));
+      b.write(v.peekArray(), 0, v.length());
+    }
+    out.endEntry();
+  }
+
+  private static Object[] entryRow(Compiled index, Object[] row) {
+    IndexSpec spec = index.spec();
+    int parts = index.parts().length;
+    int[] keyColumns = index.keyColumns();
+    Object[] entryRow = new Object[parts + keyColumns.length + spec.include().size()];
+    for (int i = 0; i < parts; i++) {
+      entryRow[i] = index.parts()[i].evaluate(row, EvalContext.EMPTY);
+    }
+    for (int i = 0; i < keyColumns.length; i++) {
+      entryRow[parts + i] = row[keyColumns[i]];
+    }
+    for (int i = 0; i < spec.include().size(); i++) {
+      entryRow[parts + keyColumns.length + i] = row[spec.include().get(i)];
+    }
+    return entryRow;
+  }
+
+  private static void markColumns(Expr e, boolean[] columns) {
+    if (e instanceof Expr.ColumnRef ref) {
+      columns[ref.index()] = true;
+    } else if (e instanceof Expr.Call call) {
+      call.operands().forEach(o -> markColumns(o, columns));
+    }
+  }
+
+  public RowLayout layout() {
+    return layout;
+  }
+
+  public List<IndexSpec> specs() {
+    return indexes.stream().map(Compiled::spec).toList();
+  }
+
+  /** Whether {@code indexId} is one of the indexes. */
+  public boolean has(int indexId) {
+    return find(indexId).isPresent();
+  }
+
+  Optional<Compiled> find(int indexId) {
+    return indexes.stream().filter(c -> c.spec().indexId() == indexId).findFirst();
+  }
+
+  /**
+   * The entry changes of the row changes {@code rows} (in batch order) of {@code region}; the
+   * caller holds its write lock and adds them to the region's part of the batch.
+   */
+  public List<Mutation> entryChanges(Region region, List<Mutation> rows) {
+    Map<Bytes, Bytes> written = rows.size() > 1 ? new HashMap<>() : null;
+    Map<Bytes, Mutation> changes = new LinkedHashMap<>();
+    for (Mutation m : rows) {
+      Bytes key = m.key();
+      Bytes before;
+      if (written != null && written.containsKey(key)) {
+        before = written.get(key);
+      } else if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
+        before = null; // the condition held: no row
+      } else {
+        before = latestValue(region, key);
+      }
+      Bytes after = m instanceof Mutation.Put put ? put.value() : null;
+      if (written != null) {
+        written.put(key, after);
+      }
+      if (before == null && after == null) {
+        continue;
+      }
+      Object[] oldRow = before == null ? null : codec.decode(key, before, needed);
+      Object[] newRow = after == null ? null : codec.decode(key, after, needed);
+      for (Compiled index : indexes) {
+        Entry oldEntry = oldRow == null ? null : entry(index, key, oldRow);
+        Entry newEntry = newRow == null ? null : entry(index, key, newRow);
+        if (oldEntry != null && (newEntry == null || !oldEntry.key().equals(newEntry.key()))) {
+          changes.put(oldEntry.key(), new Mutation.Delete(oldEntry.key()));
+        }
+        if (newEntry != null && !newEntry.equals(oldEntry)) {
+          changes.put(newEntry.key(), new Mutation.Put(newEntry.key(), newEntry.value()));
+        }
+      }
+    }
+    List<Mutation> sorted = new ArrayList<>(changes.values());
+    // in key order: the memstore's skip list takes neighbouring keys faster than scattered ones
+    sorted.sort((a, b) -> a.key().compareTo(b.key()));
+    return sorted;
+  }
+
+  /**
+   * The value of {@code key}'s row in the region's latest applied state (applied but not yet
+   * visible writes included), or null when it has none. Caller holds the write lock.
+   */
+  private static Bytes latestValue(Region region, Bytes key) {
+    RegionState s = region.peekState();
+    Bytes v = s.active().newest(key);
+    for (int i = 0; v == null && i < s.frozen().size(); i++) {
+      v = s.frozen().get(i).newest(key);
+    }
+    if (v != null) {
+      return v == Memstore.DELETED ? null : v;
+    }
+    long newest = -1;
+    for (StoreFile f : s.files()) {
+      if (!f.reader().mightContainRow(key)) {
+        continue;
+      }
+      try (CellCursor c = f.reader().cursor()) {
+        if (c.seek(key) && c.row().equals(key) && c.sequenceId() > newest) {
+          newest = c.sequenceId();
+          v = c.isDelete() ? null : c.value();
+        }
+      }
+    }
+    return v;
+  }
+
+  /** The entry of index {@code indexId} for the row {@code row} (decoded) of key {@code key}. */
+  Entry entry(Compiled index, Bytes key, Object[] row) {
+    Object[] entryRow = entryRow(index, row);
+    List<Object> partValues = Arrays.asList(entryRow).subList(0, index.parts().length);
+    Bytes encodedParts = index.entryCodec().encodeKeyPrefix(partValues);
+    byte[] partsAndKey =
+        Arrays.copyOf(encodedParts.peekArray(), encodedParts.length() + key.length());
+    System.arraycopy(key.peekArray(), 0, partsAndKey, encodedParts.length(), key.length());
+    Bytes entryKey =
+        IndexKeys.entryKey(index.spec().indexId(), partsAndKey, partsAndKey.length, key.length());
+    return new Entry(
+        entryKey,
+        index.constantValue() != null
+            ? Bytes.wrap(index.constantValue())
+            : index.entryCodec().encodeValue(entryRow));
+  }
+
+  /** The entry of index {@code index} for the stored row ({@code key}, {@code value}). */
+  Entry entry(Compiled index, Bytes key, Bytes value) {
+    return entry(index, key, codec.decode(key, value, needed));
+  }
+}
