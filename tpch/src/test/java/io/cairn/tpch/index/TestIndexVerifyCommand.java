@@ -3,6 +3,9 @@ package io.cairn.tpch.index;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.server.rpc.CairnServer;
+import io.cairn.server.rpc.ServerConfig;
+import io.cairn.server.security.PasswordHasher;
 import io.cairn.tpch.CairnTool;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStreamWriter;
@@ -11,6 +14,8 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +115,68 @@ class TestIndexVerifyCommand {
   void aTableWithoutIndexesHasNothingToVerify() {
     assertThat(run("--url", URL, "--user", "ann", "--password=secret", "t")).isZero();
     assertThat(out()).isEqualTo("T has no indexes: nothing to verify" + System.lineSeparator());
+  }
+
+  @Test
+  void everyIndexOfTheTableIsCheckedOneLineEach() throws Exception {
+    try (Statement s = keeper.createStatement()) {
+      s.execute("CREATE INDEX T_NAME ON T (NAME)");
+      s.execute("CREATE LOCAL INDEX T_NAME_ID ON T (NAME DESC, ID)");
+    }
+    assertThat(run("--url", URL, "t")).isZero();
+    assertThat(out().lines())
+        .hasSize(2)
+        .allMatch(line -> line.contains(": consistent, 3 rows and 3 entries checked"))
+        .anyMatch(line -> line.startsWith("T_NAME ON "))
+        .anyMatch(line -> line.startsWith("T_NAME_ID ON "));
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void oneNamedIndexIsChecked() throws Exception {
+    try (Statement s = keeper.createStatement()) {
+      s.execute("CREATE INDEX T_NAME ON T (NAME)");
+      s.execute("CREATE INDEX T_OTHER ON T (NAME, ID)");
+    }
+    assertThat(run("--url", URL, "T", "t_name")).isZero();
+    assertThat(out().lines()).hasSize(1).first().asString().startsWith("T_NAME ON ");
+  }
+
+  @Test
+  void aMissingIndexIsAUsageError() throws Exception {
+    try (Statement s = keeper.createStatement()) {
+      s.execute("CREATE INDEX T_NAME ON T (NAME)");
+    }
+    assertThat(run("--url", URL, "T", "NOPE")).isEqualTo(2);
+    assertThat(err()).startsWith("cairn index verify: 42704 ").contains("NOPE");
+    assertThat(out()).isEmpty();
+  }
+
+  @Test
+  void verifiesOverTheServerAsAUser() throws Exception {
+    String hash = PasswordHasher.hash("s3cret".toCharArray());
+    try (CairnServer server =
+        CairnServer.start(
+            ServerConfig.from(Map.of("port", "0", "http.port", "-1", "user.ann", hash)))) {
+      String url = "jdbc:cairn://127.0.0.1:" + server.port();
+      Properties login = new Properties();
+      login.setProperty("user", "ann");
+      login.setProperty("password", "s3cret");
+      try (Connection c = DriverManager.getConnection(url, login);
+          Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE R (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20))");
+        s.execute("UPSERT INTO R VALUES (1, 'a'), (2, 'b')");
+        s.execute("CREATE INDEX R_NAME ON R (NAME)");
+      }
+      assertThat(run("--url", url, "--user", "ann", "--password=s3cret", "R")).isZero();
+      assertThat(out().lines())
+          .singleElement()
+          .asString()
+          .startsWith("R_NAME ON ")
+          .contains(": consistent, 2 rows and 2 entries checked, 0 missing, 0 extra");
+      assertThat(run("--url", url, "--user", "ann", "--password=wrong", "R")).isEqualTo(1);
+      assertThat(err()).startsWith("cairn index verify: 28");
+    }
   }
 
   @Test
