@@ -12,6 +12,7 @@ import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs a {@link ScanNode} in the store and streams its rows (partial aggregate states when the scan
@@ -36,7 +37,8 @@ final class TableScan implements Operator {
   private void open() {
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
     if (ctx.pending().touches(node.table().kvTableName())) {
-      RowScanner opened = OverlayScan.open(node, kv, ctx); // the transaction's own writes
+      // the transaction's own writes; the store's index does not know them: read the table
+      RowScanner opened = OverlayScan.open(node.withIndex(Optional.empty()), kv, ctx);
       ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
@@ -57,7 +59,9 @@ final class TableScan implements Operator {
                   program,
                   ctx.eval(),
                   node.cacheBlocks(),
-                  readPoint));
+                  readPoint,
+                  null,
+                  layout.index()));
       ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
@@ -66,7 +70,14 @@ final class TableScan implements Operator {
     try {
       for (ScanChunks.Unit unit : layout.units()) {
         ScanRequest request =
-            new ScanRequest(unit.ranges(), program, ctx.eval(), node.cacheBlocks(), readPoint);
+            new ScanRequest(
+                unit.ranges(),
+                program,
+                ctx.eval(),
+                node.cacheBlocks(),
+                readPoint,
+                null,
+                layout.index());
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)
