@@ -262,6 +262,24 @@ class TestIndexChoice {
         .containsExactlyInAnyOrder("LI_PRICE", "LI_QTY_NAME");
   }
 
+  @Test
+  void statementSourcesChooseToo() {
+    PlanNode delete =
+        ((StatementPlan.Delete) planner.plan("DELETE FROM LI WHERE PRICE = 3").plan()).source();
+    List<ScanNode> scans = new ArrayList<>();
+    collect(delete, scans);
+    assertThat(scans)
+        .singleElement()
+        .satisfies(s -> assertThat(s.index().map(i -> i.index().name())).contains("LI_PRICE"));
+    PlanNode hinted =
+        ((StatementPlan.Delete)
+                planner.plan("DELETE /*+ NO_INDEX */ FROM LI WHERE PRICE = 3").plan())
+            .source();
+    scans.clear();
+    collect(hinted, scans);
+    assertThat(scans).singleElement().satisfies(s -> assertThat(s.index()).isEmpty());
+  }
+
   /** A catalog whose tables carry the indexes the test gives them. */
   private static final class IndexedCatalog implements Catalog {
     private final Catalog delegate;
