@@ -141,7 +141,7 @@ class TestIndexScanLayout {
   }
 
   /** A catalog whose one table carries the test's indexes. */
-  private record OneTableCatalog(Catalog delegate, TableDescriptor table) implements Catalog {
+  record OneTableCatalog(Catalog delegate, TableDescriptor table) implements Catalog {
     private TableDescriptor indexed(TableDescriptor t) {
       return t.tableId() == table.tableId() ? table : t;
     }
