@@ -41,4 +41,14 @@ public record KeyRange(Bytes start, Bytes stop) {
   public boolean contains(Bytes key) {
     return key.compareTo(start) >= 0 && (stop.isEmpty() || key.compareTo(stop) < 0);
   }
+
+  /** Whether the key {@code key[from, to)} is in the range. */
+  public boolean contains(byte[] key, int from, int to) {
+    byte[] s = start.peekArray();
+    if (java.util.Arrays.compareUnsigned(key, from, to, s, 0, s.length) < 0) {
+      return false;
+    }
+    byte[] e = stop.peekArray();
+    return e.length == 0 || java.util.Arrays.compareUnsigned(key, from, to, e, 0, e.length) < 0;
+  }
 }

@@ -150,6 +150,7 @@ final class Commits {
           EmbeddedTable.checkConditions(
               snapshot[i], batches.get(i), i, mvcc, owners.get(i).expiredAtOrBelow());
         }
+        List<List<Mutation>> logged = withIndexChanges(owners, batches, byRegion, ownerOf);
         entry = mvcc.begin();
         for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
           long before = e.getKey().activeMemstoreBytes();
@@ -159,7 +160,7 @@ final class Commits {
         if (d != Durability.SKIP) {
           List<WalEdit> edits = new ArrayList<>();
           for (int i = 0; i < owners.size(); i++) {
-            owners.get(i).addEdits(batches.get(i), edits);
+            owners.get(i).addEdits(logged.get(i), edits);
           }
           ticket = log.enqueue(new WalRecord(entry.sequenceId, edits));
         }
@@ -194,6 +195,35 @@ final class Commits {
       }
       return;
     }
+  }
+
+  /**
+   * Adds the local index entry changes of each region's rows to its part of the batch (the commit
+   * holds the regions' write locks); returns each table's batch with its entry changes, to log.
+   */
+  private static List<List<Mutation>> withIndexChanges(
+      List<EmbeddedTable> owners,
+      List<List<Mutation>> batches,
+      Map<Region, List<Mutation>> byRegion,
+      Map<Region, EmbeddedTable> ownerOf) {
+    List<List<Mutation>> logged = null;
+    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+      EmbeddedTable table = ownerOf.get(e.getKey());
+      List<Mutation> changes = table.indexChanges(e.getKey(), e.getValue());
+      if (changes.isEmpty()) {
+        continue;
+      }
+      e.getValue().addAll(changes);
+      if (logged == null) {
+        logged = new ArrayList<>(batches);
+      }
+      int i = owners.indexOf(table);
+      if (logged.get(i) == batches.get(i)) {
+        logged.set(i, new ArrayList<>(batches.get(i)));
+      }
+      logged.get(i).addAll(changes);
+    }
+    return logged == null ? batches : logged;
   }
 
   private static boolean anyRetired(List<Region> regions) {

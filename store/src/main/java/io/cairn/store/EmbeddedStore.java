@@ -428,6 +428,7 @@ public final class EmbeddedStore implements KvStore {
             ErrorCode.TABLE_NOT_FOUND,
             "Table [" + b.table().name() + "] is not a table of store [" + name + "]");
       }
+      t.checkNoEntries(b.mutations());
       owners.add(t);
       parts.add(b.mutations());
     }

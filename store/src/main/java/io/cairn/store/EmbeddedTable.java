@@ -3,10 +3,14 @@ package io.cairn.store;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableOptions;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.kv.Durability;
+import io.cairn.kv.IndexCheck;
+import io.cairn.kv.IndexKeys;
+import io.cairn.kv.IndexSpec;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -17,6 +21,9 @@ import io.cairn.kv.TableSpec;
 import io.cairn.kv.TableStatistics;
 import io.cairn.store.coprocessor.ProgramScanner;
 import io.cairn.store.file.CachePolicy;
+import io.cairn.store.index.IndexBuilder;
+import io.cairn.store.index.IndexMaintainer;
+import io.cairn.store.index.IndexReads;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.stats.RegionStatistics;
@@ -36,6 +43,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * A table of the embedded store, its {@link KvTable} face: it wires a table's parts together and
@@ -62,6 +70,11 @@ final class EmbeddedTable implements KvTable {
   private final Flusher flusher;
   private final Compactor compactor;
   private final RegionSplitter splitter;
+
+  private final StoreFileWriter files;
+
+  /** The local indexes its writes maintain; null when none. */
+  private volatile IndexMaintainer indexes;
 
   /** Each region's statistics (persisted by the store in SYSTEM.STATS). */
   private final StatisticsKeeper statistics;
@@ -99,6 +112,7 @@ final class EmbeddedTable implements KvTable {
             c.compactionBytesPerSecond());
     StoreFileWriter files =
         new StoreFileWriter(map, services.readContext(), c.compactionBytesPerSecond());
+    this.files = files;
     Maintenance listener = new Maintenance();
     this.flusher = new Flusher(map, files, settings, listener);
     this.compactor = new Compactor(map, files, services.compactionLog(), settings, listener);
@@ -155,16 +169,100 @@ final class EmbeddedTable implements KvTable {
 
   @Override
   public Map<String, String> options() {
-    return map.options();
+    Map<String, String> o = map.options();
+    if (!o.containsKey(RegionMap.INDEX_SPACE_OPTION)) {
+      return o;
+    }
+    Map<String, String> visible = new java.util.TreeMap<>(o);
+    visible.remove(RegionMap.INDEX_SPACE_OPTION);
+    return java.util.Collections.unmodifiableMap(visible);
   }
 
   // ---- writes ----
 
   @Override
   public void mutate(List<Mutation> batch, Durability durability) {
+    checkNoEntries(batch);
     if (!batch.isEmpty()) {
       services.commits().commit(List.of(this), List.of(batch), durability, services.checkOpen());
     }
+  }
+
+  /** Refuses keys in the index key space of a table with local indexes: only commits write them. */
+  void checkNoEntries(List<Mutation> batch) {
+    if (!map.indexSpace()) {
+      return;
+    }
+    for (Mutation m : batch) {
+      if (IndexKeys.isEntry(m.key())) {
+        throw new CairnException(
+            ErrorCode.INVALID_ARGUMENT,
+            "Table ["
+                + name
+                + "] has local indexes: expected row keys, found a key in the index key space ["
+                + m.key()
+                + "]");
+      }
+    }
+  }
+
+  /**
+   * The local index entry changes of {@code rows}, the batch's part for {@code region}; the caller
+   * (a commit) holds the region's write lock. Empty when the table has no indexes.
+   */
+  List<Mutation> indexChanges(Region region, List<Mutation> rows) {
+    IndexMaintainer m = indexes;
+    return m == null ? List.of() : m.entryChanges(region, rows);
+  }
+
+  // ---- local indexes ----
+
+  @Override
+  public void defineIndexes(RowLayout layout, List<IndexSpec> specs) {
+    services.checkOpen().run();
+    if (!specs.isEmpty()) {
+      if (layout.hiddenRowId()) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "Table [" + name + "]: local indexes need a primary key, found a hidden row id");
+      }
+      map.enableIndexSpace();
+    }
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    specs.forEach(s -> ids.add(s.indexId()));
+    map.setLiveIndexes(ids::contains);
+    indexes = specs.isEmpty() ? null : new IndexMaintainer(layout, specs);
+  }
+
+  @Override
+  public long buildIndex(int indexId, LongConsumer progress) {
+    services.checkOpen().run();
+    return indexBuilder().build(maintainer(indexId), indexId, progress);
+  }
+
+  @Override
+  public IndexCheck verifyIndex(int indexId) {
+    services.checkOpen().run();
+    return indexBuilder().check(maintainer(indexId), indexId);
+  }
+
+  private IndexBuilder indexBuilder() {
+    return new IndexBuilder(
+        map,
+        services.mvcc(),
+        files,
+        this::expiredAtOrBelow,
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  private IndexMaintainer maintainer(int indexId) {
+    IndexMaintainer m = indexes;
+    if (m == null || !m.has(indexId)) {
+      throw new CairnException(
+          ErrorCode.INDEX_NOT_FOUND,
+          "Table [" + name + "] has no local index of id [" + indexId + "]");
+    }
+    return m;
   }
 
   Durability defaultDurability() {
@@ -212,6 +310,11 @@ final class EmbeddedTable implements KvTable {
   @Override
   public RowScanner scan(ScanRequest request) {
     services.checkOpen().run();
+    RegionsSnapshot.RegionReader reader = RegionsSnapshot.RegionReader.ROWS;
+    if (request.index() != null) {
+      checkIndexRanges(request);
+      reader = IndexReads.of(request.index());
+    }
     RegionsSnapshot rows =
         RegionsSnapshot.open(
             map,
@@ -219,10 +322,39 @@ final class EmbeddedTable implements KvTable {
             request.ranges(),
             request.readPoint(),
             this::expiredAtOrBelow,
-            cachePolicy(request));
+            cachePolicy(request),
+            reader);
     MemoryPool memory = request.memory() != null ? request.memory() : services.queryMemory();
     return new ProgramScanner(
         rows, request.program(), request.context(), services.config().aggregateMaxBytes(), memory);
+  }
+
+  /** An index scan names a maintained index and stays inside its key space. */
+  private void checkIndexRanges(ScanRequest request) {
+    int id = request.index().indexId();
+    maintainer(id);
+    KeyRange space = IndexKeys.range(id);
+    for (KeyRange r : request.ranges()) {
+      if (r.start().compareTo(space.start()) < 0
+          || r.stop().isEmpty()
+          || r.stop().compareTo(space.stop()) > 0) {
+        throw new CairnException(
+            ErrorCode.INVALID_ARGUMENT,
+            "A scan of index ["
+                + id
+                + "] of table ["
+                + name
+                + "]: expected ranges inside ["
+                + space.start()
+                + ", "
+                + space.stop()
+                + "), found ["
+                + r.start()
+                + ", "
+                + r.stop()
+                + ")");
+      }
+    }
   }
 
   // ---- maintenance ----

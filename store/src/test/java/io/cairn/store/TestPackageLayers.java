@@ -55,6 +55,14 @@ class TestPackageLayers {
               "io.cairn.store.scan",
               "io.cairn.store.region",
               "io.cairn.store.stats")
+          // local indexes: their entries' upkeep, builds, checks and reads, over regions
+          .layer(
+              "io.cairn.store.index",
+              "io.cairn.store.cell",
+              "io.cairn.store.file",
+              "io.cairn.store.region",
+              "io.cairn.store.stats",
+              "io.cairn.store.table")
           // the store and its tables: every package below
           .layer(
               "io.cairn.store",
@@ -68,7 +76,8 @@ class TestPackageLayers {
               "io.cairn.store.region",
               "io.cairn.store.coprocessor",
               "io.cairn.store.stats",
-              "io.cairn.store.table");
+              "io.cairn.store.table",
+              "io.cairn.store.index");
 
   @Test
   void layersListOnlyLowerPackages() {

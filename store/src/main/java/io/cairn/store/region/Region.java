@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.store.cell.CellCursor;
@@ -44,6 +45,13 @@ public final class Region {
   private volatile boolean retired;
 
   private volatile boolean dropped;
+
+  /**
+   * Whether keys starting with {@link IndexKeys#SPACE_MARKER} are local index entries (the table
+   * has or had indexes): they belong to the region holding their row, and data scans leave them
+   * out. Set by the table's map for every region it publishes.
+   */
+  private volatile boolean indexSpace;
 
   private final java.util.concurrent.atomic.AtomicBoolean filesReleased =
       new java.util.concurrent.atomic.AtomicBoolean();
@@ -89,6 +97,28 @@ public final class Region {
 
   public KeyRange range() {
     return range;
+  }
+
+  public boolean indexSpace() {
+    return indexSpace;
+  }
+
+  /** Marks the region's table as having local index entries (see {@link #indexSpace}). */
+  public void setIndexSpace(boolean indexSpace) {
+    this.indexSpace = indexSpace;
+  }
+
+  /**
+   * Whether the cell key {@code key[offset, offset + length)} belongs to this region: a data key in
+   * its range, or an index entry whose row key is.
+   */
+  public boolean owns(byte[] key, int offset, int length) {
+    if (indexSpace && IndexKeys.isEntry(key, offset, length)) {
+      int n = IndexKeys.rowKeyLength(key, offset, length);
+      int rowStart = offset + length - IndexKeys.SUFFIX_LENGTH - n;
+      return range.contains(key, rowStart, rowStart + n);
+    }
+    return range.contains(key, offset, offset + length);
   }
 
   public RegionState peekState() {
@@ -235,7 +265,11 @@ public final class Region {
         bytes += m.key().length();
       }
     }
-    changedRows += mutations.size(); // one writer at a time: the caller holds the write lock
+    // one writer at a time: the caller holds the write lock
+    changedRows +=
+        indexSpace
+            ? mutations.stream().filter(m -> !IndexKeys.isEntry(m.key())).count()
+            : mutations.size();
     changedBytes += bytes;
   }
 
@@ -474,6 +508,45 @@ public final class Region {
     if (clipped == null) {
       return RowCursors.EMPTY;
     }
+    if (indexSpace && intersect(clipped, IndexKeys.SPACE) != null) {
+      // the rows around the index entries: before the space, then after it
+      List<RowCursor> pieces = new ArrayList<>(2);
+      KeyRange before = intersect(clipped, new KeyRange(Bytes.EMPTY, IndexKeys.SPACE.start()));
+      KeyRange after = intersect(clipped, new KeyRange(IndexKeys.SPACE.stop(), Bytes.EMPTY));
+      for (KeyRange piece : new KeyRange[] {before, after}) {
+        if (piece != null) {
+          pieces.add(rows(s, piece, readPoint, expiredAtOrBelow, policy));
+        }
+      }
+      return RowCursors.concat(pieces);
+    }
+    return rows(s, clipped, readPoint, expiredAtOrBelow, policy);
+  }
+
+  /**
+   * The visible index entries of {@code entryRange} (inside {@link IndexKeys#SPACE}) that belong to
+   * this region (whose row key is in its range), at {@code readPoint}, read from {@code s}.
+   */
+  public RowCursor scanEntries(
+      RegionState s,
+      KeyRange entryRange,
+      long readPoint,
+      long expiredAtOrBelow,
+      CachePolicy policy) {
+    if (intersect(entryRange, IndexKeys.SPACE) == null) {
+      throw CairnException.internal(
+          "An index scan's range: expected one inside the index key space, found ["
+              + entryRange.start()
+              + ", "
+              + entryRange.stop()
+              + ")");
+    }
+    RowCursor rows = rows(s, entryRange, readPoint, expiredAtOrBelow, policy);
+    return RowCursors.filter(rows, this::owns);
+  }
+
+  private RowCursor rows(
+      RegionState s, KeyRange clipped, long readPoint, long expiredAtOrBelow, CachePolicy policy) {
     List<CellCursor> sources = new ArrayList<>(1 + s.frozen().size() + s.files().size());
     if (!s.active().isEmpty()) {
       sources.add(s.active().cursor());

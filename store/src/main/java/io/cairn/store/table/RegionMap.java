@@ -64,6 +64,21 @@ public final class RegionMap {
   private long nextRegionId;
   private volatile boolean dropped;
 
+  /**
+   * The manifest option that marks a table whose keys starting with {@code 0x80} are local index
+   * entries (set when it gets its first index, never unset: entries of dropped indexes linger until
+   * compactions drop them). Not a table option: {@code KvTable.options()} leaves it out.
+   */
+  public static final String INDEX_SPACE_OPTION = "INDEX_SPACE";
+
+  private volatile boolean indexSpace;
+
+  /**
+   * The ids of the indexes whose entries are live (the others were dropped: compactions drop their
+   * entries); null until the table's owner tells (until then every entry is kept).
+   */
+  private volatile java.util.function.IntPredicate liveIndexes;
+
   /** A new block file's id, path and options, its id taken from the table's counter. */
   public record NewFile(long fileId, Path path, BlockFileOptions options) {}
 
@@ -101,6 +116,7 @@ public final class RegionMap {
     this.nextFileId = nextFileId;
     this.nextRegionId = nextRegionId;
     setOptions(options);
+    publish(regions);
   }
 
   /**
@@ -228,7 +244,46 @@ public final class RegionMap {
 
   /** Makes {@code next} the table's regions; caller holds {@link #lock()}, manifest written. */
   public void publish(Region[] next) {
+    for (Region r : next) {
+      r.setIndexSpace(indexSpace);
+    }
     regions = next;
+  }
+
+  /** Whether keys starting with {@code 0x80} are local index entries (see {@link Region#owns}). */
+  public boolean indexSpace() {
+    return indexSpace;
+  }
+
+  /**
+   * Marks the table as holding local index entries, durably (its manifest) before any is written.
+   */
+  public void enableIndexSpace() {
+    synchronized (lock) {
+      if (indexSpace) {
+        return;
+      }
+      Map<String, String> merged = new TreeMap<>(options);
+      merged.put(INDEX_SPACE_OPTION, "TRUE");
+      Map<String, String> previous = options;
+      setOptions(merged);
+      try {
+        writeManifest();
+      } catch (RuntimeException e) {
+        setOptions(previous);
+        throw e;
+      }
+      publish(regions);
+    }
+  }
+
+  /** See {@link #liveIndexes}: null while unknown. */
+  public java.util.function.IntPredicate liveIndexes() {
+    return liveIndexes;
+  }
+
+  public void setLiveIndexes(java.util.function.IntPredicate live) {
+    liveIndexes = live;
   }
 
   public Map<String, String> options() {
@@ -260,6 +315,7 @@ public final class RegionMap {
 
   private void setOptions(Map<String, String> options) {
     this.options = Collections.unmodifiableMap(new TreeMap<>(options));
+    this.indexSpace = "TRUE".equals(options.get(INDEX_SPACE_OPTION));
     this.defaultDurability =
         Durability.valueOf(options.getOrDefault("DURABILITY", "SYNC").toUpperCase(Locale.ROOT));
     this.fileOptions = BlockFileOptions.fromTableOptions(options);

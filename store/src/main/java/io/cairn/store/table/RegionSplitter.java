@@ -1,6 +1,7 @@
 package io.cairn.store.table;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.file.CachePolicy;
@@ -73,24 +74,46 @@ public final class RegionSplitter {
     KeyRange range = region.range();
     List<Bytes> inside =
         largest.info().guidePosts().stream()
-            .filter(g -> g.compareTo(range.start()) > 0 && range.contains(g))
+            .filter(g -> g.compareTo(range.start()) > 0 && range.contains(g) && !isEntry(region, g))
             .toList();
     if (!inside.isEmpty()) {
       return inside.get(inside.size() / 2);
     }
-    // no guide posts: walk to the middle cell (splits are rare and run in the background)
-    long target = largest.info().cellCount() / 2;
+    // no guide posts: walk to the middle row (splits are rare and run in the background); a
+    // table's index entries are not rows
+    long rows = 0;
     try (CellCursor c = largest.reader().cursor(CachePolicy.NO_CACHE)) {
-      boolean valid = c.seek(range.start());
-      long n = 0;
-      while (valid && range.contains(c.row())) {
-        if (n++ >= target && c.row().compareTo(range.start()) > 0) {
-          return c.row();
+      for (boolean valid = c.seek(range.start()); valid; valid = c.nextRow()) {
+        Bytes row = c.row();
+        if (!range.contains(row)) {
+          break;
         }
-        valid = c.advance();
+        if (!isEntry(region, row)) {
+          rows++;
+        }
+      }
+    }
+    long target = rows / 2;
+    try (CellCursor c = largest.reader().cursor(CachePolicy.NO_CACHE)) {
+      long n = 0;
+      for (boolean valid = c.seek(range.start()); valid; valid = c.nextRow()) {
+        Bytes row = c.row();
+        if (!range.contains(row)) {
+          break;
+        }
+        if (isEntry(region, row)) {
+          continue;
+        }
+        if (n++ >= target && row.compareTo(range.start()) > 0) {
+          return row;
+        }
       }
     }
     return null;
+  }
+
+  private static boolean isEntry(Region region, Bytes row) {
+    return region.indexSpace() && IndexKeys.isEntry(row);
   }
 
   /**

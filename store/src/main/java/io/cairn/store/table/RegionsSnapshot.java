@@ -40,6 +40,7 @@ public final class RegionsSnapshot implements RowCursor {
   private final long readPoint;
   private final long expiredAtOrBelow;
   private final CachePolicy policy;
+  private final RegionReader reader;
   private int step;
   private RowCursor current = RowCursors.EMPTY;
   private boolean closed;
@@ -52,7 +53,8 @@ public final class RegionsSnapshot implements RowCursor {
       List<int[]> steps,
       long readPoint,
       long expiredAtOrBelow,
-      CachePolicy policy) {
+      CachePolicy policy,
+      RegionReader reader) {
     this.mvcc = mvcc;
     this.ranges = ranges;
     this.regions = regions;
@@ -61,6 +63,30 @@ public final class RegionsSnapshot implements RowCursor {
     this.readPoint = readPoint;
     this.expiredAtOrBelow = expiredAtOrBelow;
     this.policy = policy;
+    this.reader = reader;
+  }
+
+  /**
+   * How a scan reads one region's part of a range: its rows ({@link #ROWS}), or, for a range of
+   * local index entries, whatever the index read makes of the entries the region owns (every region
+   * holds the entries of its own rows, so such a scan visits every region).
+   */
+  public interface RegionReader {
+    /** Reads the region's rows of a range ({@link Region#scan}). */
+    RegionReader ROWS = Region::scan;
+
+    RowCursor open(
+        Region region,
+        RegionState state,
+        KeyRange range,
+        long readPoint,
+        long expiredAtOrBelow,
+        CachePolicy policy);
+
+    /** Whether the ranges are of index entries, found in every region. */
+    default boolean everyRegion() {
+      return false;
+    }
   }
 
   /**
@@ -75,6 +101,21 @@ public final class RegionsSnapshot implements RowCursor {
       long requestedReadPoint,
       LongSupplier expiredAtOrBelow,
       CachePolicy policy) {
+    return open(map, mvcc, ranges, requestedReadPoint, expiredAtOrBelow, policy, RegionReader.ROWS);
+  }
+
+  /**
+   * As {@link #open(RegionMap, Mvcc, List, long, LongSupplier, CachePolicy)}, read by {@code
+   * reader}.
+   */
+  public static RegionsSnapshot open(
+      RegionMap map,
+      Mvcc mvcc,
+      List<KeyRange> ranges,
+      long requestedReadPoint,
+      LongSupplier expiredAtOrBelow,
+      CachePolicy policy,
+      RegionReader reader) {
     // the read point first, the regions second: a write the read point covers is in a region
     // this scan reads (a split after the read point leaves it in the parent's state)
     long readPoint = mvcc.beginRead(requestedReadPoint);
@@ -83,7 +124,7 @@ public final class RegionsSnapshot implements RowCursor {
     List<RegionState> states = new ArrayList<>();
     List<int[]> steps = new ArrayList<>(); // {range index, index in used}
     try {
-      while (!collectRegions(map.regions(), ranges, used, states, steps)) {
+      while (!collectRegions(map.regions(), ranges, reader.everyRegion(), used, states, steps)) {
         states.forEach(RegionState::release);
         used.clear();
         states.clear();
@@ -94,7 +135,8 @@ public final class RegionsSnapshot implements RowCursor {
       mvcc.endRead(readPoint);
       throw e;
     }
-    return new RegionsSnapshot(mvcc, ranges, used, states, steps, readPoint, expired, policy);
+    return new RegionsSnapshot(
+        mvcc, ranges, used, states, steps, readPoint, expired, policy, reader);
   }
 
   /**
@@ -104,6 +146,7 @@ public final class RegionsSnapshot implements RowCursor {
   private static boolean collectRegions(
       Region[] rs,
       List<KeyRange> ranges,
+      boolean everyRegion,
       List<Region> used,
       List<RegionState> states,
       List<int[]> steps) {
@@ -113,10 +156,13 @@ public final class RegionsSnapshot implements RowCursor {
     Map<Region, Integer> index = new HashMap<>();
     for (int i = 0; i < ranges.size(); i++) {
       KeyRange range = ranges.get(i);
-      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
+      int from =
+          everyRegion || range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
       for (int j = from; j < rs.length; j++) {
         Region r = rs[j];
-        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
+        if (!everyRegion
+            && !range.stop().isEmpty()
+            && r.range().start().compareTo(range.stop()) >= 0) {
           break;
         }
         Integer k = index.get(r);
@@ -146,9 +192,13 @@ public final class RegionsSnapshot implements RowCursor {
       }
       int[] s = steps.get(step++);
       current =
-          regions
-              .get(s[1])
-              .scan(states.get(s[1]), ranges.get(s[0]), readPoint, expiredAtOrBelow, policy);
+          reader.open(
+              regions.get(s[1]),
+              states.get(s[1]),
+              ranges.get(s[0]),
+              readPoint,
+              expiredAtOrBelow,
+              policy);
     }
     return !closed;
   }

@@ -1,6 +1,7 @@
 package io.cairn.store.table;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.file.BlockFileReader;
@@ -9,7 +10,10 @@ import io.cairn.store.file.ReadContext;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.StoreFile;
 import io.cairn.store.stats.StatisticsCollector;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 
 /**
  * The one place that writes a table's block file from a cursor (flushes and compactions), dropping
@@ -32,12 +36,13 @@ public final class StoreFileWriter {
   }
 
   /**
-   * Writes the cells of {@code cursor} within the region's range to a new file; returns it (one
-   * reference, for the region) or null when no cell survives. {@code smallestReadPoint}: versions
-   * shadowed by a newer version at or below it are dropped; with {@code major} tombstones at or
-   * below it are dropped too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped.
-   * Sequence ids are kept as they are: the time index maps them to commit times (TTL), also for a
-   * TTL set later by ALTER TABLE.
+   * Writes the cells of {@code cursor} the region owns ({@link Region#owns}: its range, and the
+   * entries of live local indexes of its rows) to a new file; returns it (one reference, for the
+   * region) or null when no cell survives. {@code smallestReadPoint}: versions shadowed by a newer
+   * version at or below it are dropped; with {@code major} tombstones at or below it are dropped
+   * too. Cells at or below {@code purgeAtOrBelow} (expired, TTL) are dropped. Sequence ids are kept
+   * as they are: the time index maps them to commit times (TTL), also for a TTL set later by ALTER
+   * TABLE.
    */
   public StoreFile write(
       Region region,
@@ -52,43 +57,52 @@ public final class StoreFileWriter {
         BlockFileWriter.create(newFile.path(), newFile.fileId(), newFile.options());
     boolean finished = false;
     try {
-      KeyRange range = region.range();
       long cells = 0;
       long throttleStart = System.nanoTime();
-      boolean valid = cursor.seek(range.start());
       Bytes row = null;
       boolean rowDecided = false;
-      while (valid) {
-        Bytes r = cursor.row();
-        if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
-          break;
-        }
-        boolean newRow = !r.equals(row);
-        if (newRow) {
-          row = r;
-          rowDecided = false;
-        }
-        long seq = cursor.sequenceId();
-        if (seq <= purgeAtOrBelow) {
-          rowDecided = true; // expired, and so is every older version of the row
-        }
-        if (!rowDecided) {
-          if (seq <= smallestReadPoint) {
-            rowDecided = true; // the newest version every reader sees; older ones are shadowed
-            if (!(major && cursor.isDelete())) {
+      for (Piece piece : pieces(region)) {
+        KeyRange range = piece.range();
+        IntPredicate live = map.liveIndexes();
+        boolean valid = cursor.seek(range.start());
+        while (valid) {
+          Bytes r = cursor.row();
+          if (!range.stop().isEmpty() && r.compareTo(range.stop()) >= 0) {
+            break;
+          }
+          if (piece.entries()
+              && (!region.owns(r.peekArray(), 0, r.length())
+                  || (live != null && !live.test(IndexKeys.indexId(r.peekArray(), 0))))) {
+            valid = cursor.advance(); // another region's entry (after a split), or dropped
+            continue;
+          }
+          boolean newRow = !r.equals(row);
+          if (newRow) {
+            row = r;
+            rowDecided = false;
+          }
+          long seq = cursor.sequenceId();
+          if (seq <= purgeAtOrBelow) {
+            rowDecided = true; // expired, and so is every older version of the row
+          }
+          if (!rowDecided) {
+            boolean keep = true;
+            if (seq <= smallestReadPoint) {
+              rowDecided = true; // the newest version every reader sees; older ones are shadowed
+              keep = !(major && cursor.isDelete());
+            }
+            if (keep) {
               writer.append(r, seq, cursor.isDelete(), cursor.value());
-              collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
+              if (!piece.entries()) {
+                collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
+              }
               cells++;
             }
-          } else {
-            writer.append(r, seq, cursor.isDelete(), cursor.value());
-            collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
-            cells++;
           }
-        }
-        valid = cursor.advance();
-        if (throttle && (cells & 4095) == 0) {
-          throttle(writer.bytesWritten(), throttleStart);
+          valid = cursor.advance();
+          if (throttle && (cells & 4095) == 0) {
+            throttle(writer.bytesWritten(), throttleStart);
+          }
         }
       }
       if (cells == 0) {
@@ -104,6 +118,31 @@ public final class StoreFileWriter {
         writer.abort();
       }
     }
+  }
+
+  /** A key range to copy, of index entries (kept when the region owns them) or of rows. */
+  private record Piece(KeyRange range, boolean entries) {}
+
+  /**
+   * What a region's file holds, in key order: its range, and, for a table with local indexes, the
+   * index entries of its rows instead of the index key space.
+   */
+  private static List<Piece> pieces(Region region) {
+    KeyRange range = region.range();
+    if (!region.indexSpace()) {
+      return List.of(new Piece(range, false));
+    }
+    List<Piece> pieces = new ArrayList<>(3);
+    KeyRange before = Region.intersect(range, new KeyRange(Bytes.EMPTY, IndexKeys.SPACE.start()));
+    if (before != null) {
+      pieces.add(new Piece(before, false));
+    }
+    pieces.add(new Piece(IndexKeys.SPACE, true));
+    KeyRange after = Region.intersect(range, new KeyRange(IndexKeys.SPACE.stop(), Bytes.EMPTY));
+    if (after != null) {
+      pieces.add(new Piece(after, false));
+    }
+    return pieces;
   }
 
   /** Closes and deletes a file that no manifest lists (a failed flush or compaction). */

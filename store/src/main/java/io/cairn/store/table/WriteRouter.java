@@ -3,6 +3,7 @@ package io.cairn.store.table;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.IndexKeys;
 import io.cairn.kv.Mutation;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
@@ -99,7 +100,12 @@ public final class WriteRouter {
    * region's files already hold it (its sequence id is at or below the region's flushed one).
    */
   public static void replay(Region[] regions, WalEdit edit, long sequenceId) {
-    Region r = regions[RegionMap.regionIndex(regions, edit.key())];
+    // a local index entry lives with its row
+    Bytes routed =
+        regions[0].indexSpace() && IndexKeys.isEntry(edit.key())
+            ? IndexKeys.rowKey(edit.key())
+            : edit.key();
+    Region r = regions[RegionMap.regionIndex(regions, routed)];
     if (sequenceId <= r.flushedSequenceId()) {
       return;
     }
