@@ -211,6 +211,7 @@ class TestIndexChoice {
                 "SELECT /*+ INDEX(LI LI_QTY_NAME LI_PRICE) */ OKEY FROM LI WHERE PRICE = 1"
                     + " AND QTY > 3"))
         .isEqualTo("LI_PRICE covered");
+    assertThat(chosen("SELECT /*+ index(li li_price) */ * FROM li")).isEqualTo("LI_PRICE lookup");
     assertThat(planner.plan("SELECT /*+ INDEX(LI LI_PRICE) */ * FROM LI").warnings()).isEmpty();
     assertThat(planner.plan("SELECT /*+ NO_INDEX */ * FROM LI").warnings()).isEmpty();
   }
