@@ -36,11 +36,13 @@ class TestPackageLayers {
               "io.cairn.core.type",
               "io.cairn.core.memory",
               "io.cairn.core.expr")
-          // the KV SPI: scan programs carry row layouts, expressions and aggregate calls
+          // the KV SPI: scan programs carry row layouts, expressions and aggregate calls; index
+          // specs carry sort orders
           .layer(
               "io.cairn.kv",
               "io.cairn.core.bytes",
               "io.cairn.core.error",
+              "io.cairn.core.type",
               "io.cairn.core.memory",
               "io.cairn.core.encoding",
               "io.cairn.core.expr",

@@ -143,7 +143,9 @@ class TestSystemViews {
         rows.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
       }
     }
-    assertThat(rows).containsExactly("SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.STATS");
+    assertThat(rows)
+        .containsExactly(
+            "SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.INDEXES", "SYSTEM.STATS");
     try (ResultSet rs =
         connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
       assertThat(rs.next()).isTrue();

@@ -200,7 +200,8 @@ public final class CairnPlanner {
               catalog,
               (source, target, column, what) ->
                   new QueryPlanner(schema(version), uses, cancel)
-                      .assignConstant(source, target, column, what));
+                      .assignConstant(source, target, column, what),
+              new IndexExpressions(cancel));
         } catch (ParsingException e) {
           throw new CairnException(ErrorCode.SYNTAX_ERROR, e.getMessage(), e);
         }

@@ -3,23 +3,31 @@ package io.cairn.planner;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.IndexDescriptor;
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Values;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
 import io.cairn.planner.plan.StatementPlan;
+import io.cairn.sql.tree.AlterIndex;
 import io.cairn.sql.tree.AlterTableSet;
+import io.cairn.sql.tree.CheckIndex;
 import io.cairn.sql.tree.ColumnDefinition;
 import io.cairn.sql.tree.CompactTable;
+import io.cairn.sql.tree.CreateIndex;
 import io.cairn.sql.tree.CreateTable;
+import io.cairn.sql.tree.DropIndex;
 import io.cairn.sql.tree.DropTable;
 import io.cairn.sql.tree.FlushTable;
+import io.cairn.sql.tree.IndexPart;
 import io.cairn.sql.tree.KeyPart;
 import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
@@ -50,11 +58,34 @@ final class DdlTranslator {
     Object assign(String source, DataType target, String column, String what);
   }
 
+  /** Compiles a key part of an index, given as source text, to an expression over a table's row. */
+  interface RowExpressions {
+    /**
+     * @param what names the part in error messages, e.g. {@code Key part 1 [UPPER(NAME)] of index
+     *     [I]}
+     */
+    Expr compile(TableDescriptor table, String source, String what);
+  }
+
   private DdlTranslator() {}
 
-  static StatementPlan translate(Statement statement, Catalog catalog, Constants constants) {
+  static StatementPlan translate(
+      Statement statement, Catalog catalog, Constants constants, RowExpressions expressions) {
     if (statement instanceof CreateTable create) {
       return createTable(create, constants);
+    }
+    if (statement instanceof CreateIndex create) {
+      return createIndex(create, catalog, expressions);
+    }
+    if (statement instanceof DropIndex drop) {
+      return dropIndex(drop);
+    }
+    if (statement instanceof AlterIndex alter) {
+      return alterIndex(alter, catalog);
+    }
+    if (statement instanceof CheckIndex check) {
+      IndexOf index = indexOf(catalog, check.name(), check.table(), false);
+      return new StatementPlan.CheckIndex(index.schema(), index.table(), index.name());
     }
     if (statement instanceof DropTable drop) {
       return new StatementPlan.DropTable(
@@ -91,14 +122,256 @@ final class DdlTranslator {
   }
 
   private static TableDescriptor existingTable(Catalog catalog, QualifiedName name) {
-    String schema = name.schema().orElse(Catalog.DEFAULT_SCHEMA);
+    return existingTable(catalog, name.schema().orElse(Catalog.DEFAULT_SCHEMA), name.name());
+  }
+
+  private static TableDescriptor existingTable(Catalog catalog, String schema, String name) {
     return catalog
-        .table(schema, name.name())
+        .table(schema, name)
         .orElseThrow(
             () ->
                 new CairnException(
                     ErrorCode.TABLE_NOT_FOUND,
-                    "Table [" + schema + "." + name.name() + "] does not exist"));
+                    "Table [" + schema + "." + name + "] does not exist"));
+  }
+
+  // ---- local indexes
+
+  /**
+   * CREATE INDEX: the clauses Cairn does not support are refused by name (never ignored); the table
+   * must exist, be a table (not a system view) and have a primary key; each key part is a column or
+   * a deterministic expression over the row ({@link RowExpressions}), none twice; the INCLUDE
+   * columns are columns that are neither primary-key columns nor key parts. The draft has id 0 and
+   * state BUILDING: the catalog assigns the id and checks the name.
+   */
+  private static StatementPlan createIndex(
+      CreateIndex create, Catalog catalog, RowExpressions expressions) {
+    String name = create.name().name();
+    refuseUnsupported(create, name);
+    String schema = indexSchema(create.name(), Optional.of(create.table()));
+    TableDescriptor table = existingTable(catalog, schema, create.table().name());
+    if (table.tableId() < 0 || schema.equals(SystemViews.SCHEMA)) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Indexes on system tables and views are not supported: expected a table of your own,"
+              + " found ["
+              + table.qualifiedName()
+              + "] for index ["
+              + name
+              + "]");
+    }
+    if (table.hiddenRowId()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Local indexes need a primary key: expected a table with a PRIMARY KEY, found ["
+              + table.qualifiedName()
+              + "] keyed by a hidden row id (index ["
+              + name
+              + "])");
+    }
+    List<IndexDescriptor.IndexColumn> columns = new ArrayList<>();
+    for (int i = 0; i < create.parts().size(); i++) {
+      IndexPart part = create.parts().get(i);
+      String source = part.expression().strip();
+      String what = "Key part " + (i + 1) + " [" + source + "] of index [" + name + "]";
+      Expr expr = expressions.compile(table, source, what);
+      for (int j = 0; j < columns.size(); j++) {
+        if (columns.get(j).expr().equals(expr)) {
+          throw new CairnException(
+              ErrorCode.INVALID_TABLE_DEFINITION,
+              what
+                  + " repeats key part "
+                  + (j + 1)
+                  + " ["
+                  + columns.get(j).sql()
+                  + "]: expected distinct key parts");
+        }
+      }
+      String sql =
+          expr instanceof Expr.ColumnRef ref ? table.columns().get(ref.index()).name() : source;
+      SortOrder order = part.ordering() == Ordering.DESC ? SortOrder.DESC : SortOrder.ASC;
+      columns.add(new IndexDescriptor.IndexColumn(expr, sql, order));
+    }
+    List<Integer> include = new ArrayList<>();
+    for (String column : create.include()) {
+      include.add(includedColumn(table, name, column, columns));
+    }
+    IndexDescriptor draft =
+        new IndexDescriptor(0, name, columns, include, IndexDescriptor.State.BUILDING);
+    return new StatementPlan.CreateIndex(
+        table.schemaName(), table.tableName(), draft, create.ifNotExists());
+  }
+
+  /** UNIQUE, a method other than BTREE, ASYNC, options, SPLIT ON, WHERE: each NOT_SUPPORTED. */
+  private static void refuseUnsupported(CreateIndex create, String name) {
+    String index = " (index [" + name + "])";
+    if (create.unique()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "UNIQUE indexes are not supported: expected CREATE [LOCAL] INDEX, found CREATE UNIQUE"
+              + " INDEX"
+              + index
+              + "; a local index does not enforce uniqueness, a PRIMARY KEY does");
+    }
+    if (create.method().isPresent() && !create.method().get().equals("BTREE")) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Index method ["
+              + create.method().get()
+              + "] is not supported: expected USING BTREE or no USING, found USING ["
+              + create.method().get()
+              + "]"
+              + index);
+    }
+    if (create.async()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "ASYNC is not supported: CREATE INDEX builds the index before it returns, while writes"
+              + " go on; found ASYNC"
+              + index);
+    }
+    if (!create.options().isEmpty()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Index options are not supported: expected nothing after the column list, found ["
+              + create.options().get(0).name()
+              + "]"
+              + index
+              + "; a local index lives in its table's regions and files");
+    }
+    if (!create.splitPoints().isEmpty()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "SPLIT ON is not supported for an index: a local index lives in its table's regions,"
+              + " found SPLIT ON"
+              + index);
+    }
+    if (create.where().isPresent()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Partial indexes are not supported: expected no WHERE clause, found WHERE ["
+              + create.where().get()
+              + "]"
+              + index);
+    }
+  }
+
+  /** An INCLUDE column: a column of the table, neither a primary-key column nor a key part. */
+  private static int includedColumn(
+      TableDescriptor table, String index, String column, List<IndexDescriptor.IndexColumn> parts) {
+    String what = "INCLUDE column [" + column + "] of index [" + index + "]";
+    int c =
+        table
+            .columnIndex(column)
+            .orElseThrow(
+                () ->
+                    new CairnException(
+                        ErrorCode.COLUMN_NOT_FOUND,
+                        what
+                            + ": expected a column of table ["
+                            + table.qualifiedName()
+                            + "], found none of that name"));
+    if (table.isPrimaryKeyColumn(c)) {
+      throw new CairnException(
+          ErrorCode.INVALID_TABLE_DEFINITION,
+          what
+              + ": expected a column outside the primary key, found a primary-key column of ["
+              + table.qualifiedName()
+              + "] (every entry carries its row's key already)");
+    }
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).columnIndex().orElse(-1) == c) {
+        throw new CairnException(
+            ErrorCode.INVALID_TABLE_DEFINITION,
+            what
+                + ": expected a column that is not a key part, found key part "
+                + (i + 1)
+                + " (every entry carries its key parts already)");
+      }
+    }
+    return c;
+  }
+
+  /**
+   * The schema of an index: its table's (an index lives in its table's schema), which {@code
+   * name}'s qualifier (SQLite's {@code CREATE INDEX s.i ON t}, PostgreSQL's {@code DROP INDEX s.i})
+   * names too, or PUBLIC.
+   */
+  private static String indexSchema(QualifiedName name, Optional<QualifiedName> table) {
+    Optional<String> tableSchema = table.flatMap(QualifiedName::schema);
+    String schema = tableSchema.orElse(name.schema().orElse(Catalog.DEFAULT_SCHEMA));
+    if (name.schema().isPresent() && !name.schema().get().equals(schema)) {
+      throw new CairnException(
+          ErrorCode.VALIDATION_ERROR,
+          "An index lives in its table's schema: expected index ["
+              + name.name()
+              + "] in schema ["
+              + schema
+              + "], found ["
+              + name.schema().get()
+              + "."
+              + name.name()
+              + "]");
+    }
+    return schema;
+  }
+
+  private static StatementPlan dropIndex(DropIndex drop) {
+    String schema = indexSchema(drop.name(), drop.table());
+    return new StatementPlan.DropIndex(
+        schema, drop.name().name(), drop.table().map(QualifiedName::name), drop.ifExists());
+  }
+
+  /** ALTER INDEX ... REBUILD [ALL]; every other action NOT_SUPPORTED, named. */
+  private static StatementPlan alterIndex(AlterIndex alter, Catalog catalog) {
+    String action = alter.action();
+    if (!action.equals("REBUILD") && !action.equals("REBUILD ALL")) {
+      String detail =
+          action.startsWith("REBUILD")
+              ? " (REBUILD builds the index before it returns, while writes go on)"
+              : "";
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "ALTER INDEX ... "
+              + action
+              + " is not supported in this version of Cairn"
+              + detail
+              + "; supported: ALTER INDEX [IF EXISTS] name ON table REBUILD");
+    }
+    IndexOf index = indexOf(catalog, alter.name(), alter.table(), alter.ifExists());
+    return new StatementPlan.RebuildIndex(
+        index.schema(), index.table(), index.name(), alter.ifExists());
+  }
+
+  /** An index and its table, as named (the table empty: IF EXISTS found no such index). */
+  private record IndexOf(String schema, String table, String name) {}
+
+  /**
+   * The index {@code name} of table {@code table}, or, without a table, the table of the schema
+   * that has an index of that name. A missing table is TABLE_NOT_FOUND, a missing index (without a
+   * table) INDEX_NOT_FOUND, unless {@code ifExists}; the index of a named table is the catalog's to
+   * find.
+   */
+  private static IndexOf indexOf(
+      Catalog catalog, QualifiedName name, Optional<QualifiedName> table, boolean ifExists) {
+    String schema = indexSchema(name, table);
+    if (table.isPresent()) {
+      String tableName = table.get().name();
+      if (!ifExists) {
+        existingTable(catalog, schema, tableName);
+      }
+      return new IndexOf(schema, tableName, name.name());
+    }
+    for (TableDescriptor t : catalog.tables()) {
+      if (t.schemaName().equals(schema) && t.index(name.name()).isPresent()) {
+        return new IndexOf(schema, t.tableName(), name.name());
+      }
+    }
+    if (ifExists) {
+      return new IndexOf(schema, "", name.name());
+    }
+    throw new CairnException(
+        ErrorCode.INDEX_NOT_FOUND, "Index [" + schema + "." + name.name() + "] does not exist");
   }
 
   private static StatementPlan createTable(CreateTable create, Constants constants) {

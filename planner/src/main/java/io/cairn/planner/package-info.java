@@ -2,7 +2,8 @@
  * Cairn's SQL front end: SQL text to an immutable physical plan ({@code io.cairn.planner.plan}).
  * {@link io.cairn.planner.CairnPlanner} is the facade and plan cache: it classifies the text once
  * (sql-grammar's statement classifier), sends DDL to Cairn's grammar ({@link
- * io.cairn.planner.DdlTranslator}) and queries and DML through Calcite ({@link
+ * io.cairn.planner.DdlTranslator}, with an index's key parts planned as queries by {@link
+ * io.cairn.planner.IndexExpressions}) and queries and DML through Calcite ({@link
  * io.cairn.planner.QueryPlanner}: parse, validate, convert; {@link
  * io.cairn.planner.LogicalOptimizer}: the rule phases), whose logical plan {@link
  * io.cairn.planner.PhysicalPlanner} (and {@link io.cairn.planner.DmlTranslator} for writes) turns

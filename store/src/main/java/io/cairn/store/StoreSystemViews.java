@@ -1,5 +1,6 @@
 package io.cairn.store;
 
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.kv.KvTable;
@@ -18,13 +19,13 @@ import java.util.function.Supplier;
 /**
  * The store's system views, read-only tables whose rows the store makes up when they are scanned:
  * {@code SYSTEM.BUFFER_POOL} (the buffers of reads from disk; empty in memory), {@code
- * SYSTEM.BLOCK_CACHE} (the cache's levels) and {@code SYSTEM.STATS} (every table's statistics
- * chunks, under their SQL names).
+ * SYSTEM.BLOCK_CACHE} (the cache's levels), {@code SYSTEM.STATS} (every table's statistics chunks,
+ * under their SQL names) and {@code SYSTEM.INDEXES} (the SQL catalog's local indexes).
  *
  * <p>The store does not read the SQL catalog: the catalog's owner (the driver's database, the
  * network server's) hands in its tables ({@link #useSqlNames}); a KV table that none names shows
  * under its own name split at the first dot, and one without a dot is left out (tests of the KV
- * SPI).
+ * SPI). SYSTEM.INDEXES is empty until the owner hands in its tables.
  *
  * <p>Locks: none; rows are read from concurrent maps and the tables' statistics (immutable values)
  * when the view is scanned.
@@ -52,7 +53,9 @@ final class StoreSystemViews {
             SystemViews.BLOCK_CACHE.kvTableName(),
             new SystemViewTable(SystemViews.BLOCK_CACHE, this::blockCacheRows),
             SystemViews.STATS.kvTableName(),
-            new SystemViewTable(SystemViews.STATS, this::statisticsRows));
+            new SystemViewTable(SystemViews.STATS, this::statisticsRows),
+            SystemViews.INDEXES.kvTableName(),
+            new SystemViewTable(SystemViews.INDEXES, this::indexRows));
   }
 
   /** The view whose KV table name is {@code kvTableName}, if one is. */
@@ -106,6 +109,17 @@ final class StoreSystemViews {
             s.notCachedTooLarge(),
             s.notCachedNoSpace()
           });
+    }
+    return rows;
+  }
+
+  /** The rows of the view SYSTEM.INDEXES: every local index the SQL catalog records. */
+  private List<Object[]> indexRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (TableDescriptor t : sqlTables.get()) {
+      for (IndexDescriptor index : t.indexes()) {
+        rows.add(SystemViews.indexRow(t, index));
+      }
     }
     return rows;
   }

@@ -59,6 +59,7 @@ class TestPackageLayers {
           .layer(
               "io.cairn.store.index",
               "io.cairn.store.cell",
+              "io.cairn.store.memstore",
               "io.cairn.store.file",
               "io.cairn.store.region",
               "io.cairn.store.stats",

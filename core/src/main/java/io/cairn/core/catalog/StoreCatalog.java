@@ -3,6 +3,7 @@ package io.cairn.core.catalog;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.catalog.IndexDescriptor.State;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
@@ -34,6 +35,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * The catalog of one store, kept in the store: table descriptors kept in the system table {@value
  * #CATALOG_TABLE} of the store itself (through the KV SPI), with an in-memory copy and a version
  * number that changes on every DDL (plan caches key on it). Thread-safe; DDL is serialised.
+ *
+ * <p>Local indexes live in their table's descriptor. Whenever a table's indexes change, and for
+ * every table with indexes when the catalog opens, the store is told which to maintain ({@link
+ * KvTable#defineIndexes}: BUILDING and ACTIVE ones). Building an index (CREATE INDEX, REBUILD)
+ * records it BUILDING under the catalog's lock, builds it without the lock, and records it ACTIVE
+ * (or FAILED) under the lock again, unless it was dropped meanwhile. An index still BUILDING when
+ * the catalog opens lost its build with the process that ran it: it reads as FAILED.
  *
  * <p>Catalog writes are at least {@link Durability#SYNC} (they survive a process crash), whatever
  * the system table's default and the connection's durability, and are flushed to files at once.
@@ -72,7 +80,11 @@ public final class StoreCatalog implements Catalog {
 
   private void load() {
     for (TableDescriptor t : readDescriptors(table)) {
-      tables.put(key(t.schemaName(), t.tableName()), t);
+      TableDescriptor loaded = t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
+      if (!loaded.indexes().isEmpty()) {
+        kvTable(loaded).defineIndexes(loaded.layout(), CatalogIndexes.maintained(loaded));
+      }
+      tables.put(key(t.schemaName(), t.tableName()), loaded);
     }
   }
 
@@ -198,17 +210,7 @@ public final class StoreCatalog implements Catalog {
       throw new CairnException(
           ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
     }
-    KvTable kv =
-        store
-            .table(current.kvTableName())
-            .orElseThrow(
-                () ->
-                    CairnException.internal(
-                        "Table ["
-                            + current.qualifiedName()
-                            + "] has no KV table ["
-                            + current.kvTableName()
-                            + "]"));
+    KvTable kv = kvTable(current);
     Map<String, String> merged = new TreeMap<>(current.options());
     merged.putAll(validated);
     TableDescriptor altered =
@@ -219,7 +221,8 @@ public final class StoreCatalog implements Catalog {
             current.columns(),
             current.primaryKey(),
             merged,
-            current.schemaVersion());
+            current.schemaVersion(),
+            current.indexes());
     persist(altered);
     try {
       kv.alter(validated);
@@ -259,6 +262,307 @@ public final class StoreCatalog implements Catalog {
     version.incrementAndGet();
     store.dropTable(t.kvTableName());
     return true;
+  }
+
+  // --- local indexes ---------------------------------------------------------------------------
+
+  /**
+   * Creates index {@code draft.name()} on {@code schema.table}: checks the draft against the table,
+   * takes a fresh id from the table's KV table (never reused), records the index BUILDING and hands
+   * every maintained index of the table to the store ({@link KvTable#defineIndexes}), so that
+   * writes from then on keep its entries; then builds it from the table's rows without holding the
+   * catalog's lock (other DDL and queries go on), and records it ACTIVE. A DROP INDEX during the
+   * build wins (INDEX_NOT_FOUND here); a failed build leaves the index FAILED and throws.
+   */
+  @Override
+  public Optional<IndexDescriptor> createIndex(
+      String schema,
+      String tableName,
+      IndexDescriptor draft,
+      boolean ifNotExists,
+      java.util.function.LongConsumer progress) {
+    requireNonNull(draft, "draft is null");
+    IndexDescriptor building;
+    TableDescriptor t;
+    KvTable kv;
+    synchronized (this) {
+      refuseIndexOnView(schema, tableName);
+      t = existing(schema, tableName);
+      kv = kvTable(t);
+      Optional<TableDescriptor> owner = indexOwner(schema, draft.name());
+      if (owner.isPresent()) {
+        if (ifNotExists) {
+          return Optional.empty();
+        }
+        throw new CairnException(
+            ErrorCode.INDEX_ALREADY_EXISTS,
+            "Index ["
+                + schema
+                + "."
+                + draft.name()
+                + "] already exists (on table ["
+                + owner.get().qualifiedName()
+                + "]): index names are unique within a schema");
+      }
+      CatalogIndexes.check(t, draft);
+      building =
+          new IndexDescriptor(
+              newIndexId(t), draft.name(), draft.columns(), draft.include(), State.BUILDING);
+      List<IndexDescriptor> indexes = new ArrayList<>(t.indexes());
+      indexes.add(building);
+      t = record(t, t.withIndexes(indexes));
+    }
+    return Optional.of(build(t, kv, building, progress));
+  }
+
+  /**
+   * Drops index {@code name} of schema {@code schema}: removes it from its table's descriptor and
+   * hands the table's other indexes to the store; compactions drop its entries.
+   */
+  @Override
+  public synchronized boolean dropIndex(
+      String schema, String name, String tableName, boolean ifExists) {
+    Optional<TableDescriptor> owner = indexOwner(schema, name);
+    if (tableName != null) {
+      refuseIndexOnView(schema, tableName);
+      TableDescriptor named = existing(schema, tableName);
+      if (owner.isPresent() && owner.get().tableId() != named.tableId()) {
+        throw new CairnException(
+            ErrorCode.INDEX_NOT_FOUND,
+            "Index ["
+                + schema
+                + "."
+                + name
+                + "] is not an index of table ["
+                + named.qualifiedName()
+                + "]: it is one of ["
+                + owner.get().qualifiedName()
+                + "]");
+      }
+    }
+    if (owner.isEmpty()) {
+      if (ifExists) {
+        return false;
+      }
+      throw indexNotFound(schema, name);
+    }
+    TableDescriptor t = owner.get();
+    List<IndexDescriptor> rest = new ArrayList<>(t.indexes());
+    rest.removeIf(i -> i.name().equals(name));
+    record(t, t.withIndexes(rest));
+    return true;
+  }
+
+  /**
+   * Builds index {@code name} again under a fresh id (the old id's entries are left to
+   * compactions): recorded BUILDING, built without the catalog's lock, then ACTIVE.
+   */
+  @Override
+  public IndexDescriptor rebuildIndex(
+      String schema, String tableName, String name, java.util.function.LongConsumer progress) {
+    IndexDescriptor building;
+    TableDescriptor t;
+    KvTable kv;
+    synchronized (this) {
+      refuseIndexOnView(schema, tableName);
+      TableDescriptor current = existing(schema, tableName);
+      kv = kvTable(current);
+      IndexDescriptor old = current.index(name).orElseThrow(() -> indexNotFound(current, name));
+      building =
+          new IndexDescriptor(
+              newIndexId(current), name, old.columns(), old.include(), State.BUILDING);
+      List<IndexDescriptor> indexes = new ArrayList<>(current.indexes());
+      indexes.set(indexes.indexOf(old), building);
+      t = record(current, current.withIndexes(indexes));
+    }
+    return build(t, kv, building, progress);
+  }
+
+  /** Compares an ACTIVE index with its table's rows ({@link KvTable#verifyIndex}). */
+  @Override
+  public io.cairn.kv.IndexCheck verifyIndex(String schema, String tableName, String name) {
+    TableDescriptor t;
+    IndexDescriptor index;
+    synchronized (this) {
+      refuseIndexOnView(schema, tableName);
+      TableDescriptor current = existing(schema, tableName);
+      index = current.index(name).orElseThrow(() -> indexNotFound(current, name));
+      t = current;
+    }
+    if (index.state() != State.ACTIVE) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Index ["
+              + schema
+              + "."
+              + name
+              + "] is ["
+              + index.state()
+              + "]: expected ACTIVE to verify it ("
+              + (index.state() == State.FAILED
+                  ? "ALTER INDEX ... REBUILD builds it"
+                  : "being built")
+              + ")");
+    }
+    return kvTable(t).verifyIndex(index.indexId());
+  }
+
+  /**
+   * Builds {@code building} of {@code t} (recorded BUILDING) outside the catalog's lock, then
+   * records the outcome: ACTIVE, or FAILED when the build threw (rethrown). When the index was
+   * dropped or rebuilt meanwhile (its id is no longer in the table), that change wins.
+   */
+  private IndexDescriptor build(
+      TableDescriptor t,
+      KvTable kv,
+      IndexDescriptor building,
+      java.util.function.LongConsumer progress) {
+    java.util.function.LongConsumer report = progress != null ? progress : rows -> {};
+    try {
+      kv.buildIndex(building.indexId(), report);
+    } catch (RuntimeException e) {
+      Optional<IndexDescriptor> failed;
+      try {
+        failed = finishBuild(t, building, State.FAILED);
+      } catch (RuntimeException recording) {
+        e.addSuppressed(recording);
+        throw e;
+      }
+      if (failed.isEmpty()) {
+        // dropped meanwhile (the index or its table): that change wins, the build's error is noise
+        CairnException dropped = droppedWhileBuilding(t, building);
+        dropped.addSuppressed(e);
+        throw dropped;
+      }
+      throw e;
+    }
+    return finishBuild(t, building, State.ACTIVE)
+        .orElseThrow(() -> droppedWhileBuilding(t, building));
+  }
+
+  private static CairnException droppedWhileBuilding(TableDescriptor t, IndexDescriptor index) {
+    return new CairnException(
+        ErrorCode.INDEX_NOT_FOUND,
+        "Index ["
+            + t.schemaName()
+            + "."
+            + index.name()
+            + "] was dropped or rebuilt while it was being built");
+  }
+
+  private synchronized Optional<IndexDescriptor> finishBuild(
+      TableDescriptor built, IndexDescriptor building, State state) {
+    TableDescriptor current = tables.get(key(built.schemaName(), built.tableName()));
+    if (current == null || current.tableId() != built.tableId()) {
+      return Optional.empty(); // the table was dropped meanwhile
+    }
+    List<IndexDescriptor> indexes = new ArrayList<>(current.indexes());
+    for (int i = 0; i < indexes.size(); i++) {
+      if (indexes.get(i).indexId() == building.indexId()) {
+        IndexDescriptor finished = indexes.get(i).withState(state);
+        indexes.set(i, finished);
+        record(current, current.withIndexes(indexes));
+        return Optional.of(finished);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Records {@code updated} in place of {@code current} (same table): persists it, hands its
+   * maintained indexes to the store, and publishes it with a new version. When the store refuses
+   * the indexes, the recorded descriptor is put back and the error thrown.
+   */
+  private TableDescriptor record(TableDescriptor current, TableDescriptor updated) {
+    KvTable kv = kvTable(updated);
+    persist(updated);
+    try {
+      kv.defineIndexes(updated.layout(), CatalogIndexes.maintained(updated));
+    } catch (RuntimeException e) {
+      try {
+        persist(current);
+      } catch (RuntimeException restore) {
+        e.addSuppressed(restore);
+      }
+      throw e;
+    }
+    tables.put(key(updated.schemaName(), updated.tableName()), updated);
+    version.incrementAndGet();
+    return updated;
+  }
+
+  /** A fresh index id from the table's KV table: never reused, and an int. */
+  private int newIndexId(TableDescriptor t) {
+    long id = kvTable(t).allocateIds(1);
+    if (id < 0 || id > Integer.MAX_VALUE) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT,
+          "An index id of table ["
+              + t.qualifiedName()
+              + "]: expected 0.."
+              + Integer.MAX_VALUE
+              + ", found ["
+              + id
+              + "]: the table has used up its ids");
+    }
+    return (int) id;
+  }
+
+  /** The table of schema {@code schema} that has an index named {@code name}. */
+  private Optional<TableDescriptor> indexOwner(String schema, String name) {
+    for (TableDescriptor t : tables.values()) {
+      if (t.schemaName().equals(schema) && t.index(name).isPresent()) {
+        return Optional.of(t);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private TableDescriptor existing(String schema, String name) {
+    TableDescriptor t = tables.get(key(schema, name));
+    if (t == null) {
+      throw new CairnException(
+          ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
+    }
+    return t;
+  }
+
+  private static void refuseIndexOnView(String schema, String name) {
+    if (SystemViews.find(schema, name).isPresent()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "["
+              + schema
+              + "."
+              + name
+              + "] is a read-only system view: it has no indexes; expected a table");
+    }
+  }
+
+  private static CairnException indexNotFound(String schema, String name) {
+    return new CairnException(
+        ErrorCode.INDEX_NOT_FOUND, "Index [" + schema + "." + name + "] does not exist");
+  }
+
+  private static CairnException indexNotFound(TableDescriptor t, String name) {
+    return new CairnException(
+        ErrorCode.INDEX_NOT_FOUND,
+        "Index ["
+            + t.schemaName()
+            + "."
+            + name
+            + "] of table ["
+            + t.qualifiedName()
+            + "] does not exist");
+  }
+
+  private KvTable kvTable(TableDescriptor t) {
+    return store
+        .table(t.kvTableName())
+        .orElseThrow(
+            () ->
+                CairnException.internal(
+                    "Table [" + t.qualifiedName() + "] has no KV table [" + t.kvTableName() + "]"));
   }
 
   private static void refuseView(String schema, String name, String what) {

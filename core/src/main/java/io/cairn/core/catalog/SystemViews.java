@@ -106,9 +106,74 @@ public final class SystemViews {
           Map.of(),
           1);
 
-  private static final List<TableDescriptor> ALL = List.of(BLOCK_CACHE, BUFFER_POOL, STATS);
+  /**
+   * {@code SYSTEM.INDEXES}: one row per local index of every table, keyed by schema, table and
+   * index name: its id (unique within the table), STATE (BUILDING, ACTIVE or FAILED; queries read
+   * only ACTIVE indexes), INDEX_COLUMNS the key parts in order as their SQL text, each followed by
+   * DESC when descending (e.g. {@code UPPER(NAME) DESC, PRICE}), INCLUDE_COLUMNS the included
+   * columns' names joined by ", " (null when none). JDBC's DatabaseMetaData.getIndexInfo lists the
+   * same indexes one row per key part.
+   */
+  public static final TableDescriptor INDEXES =
+      new TableDescriptor(
+          -4,
+          SCHEMA,
+          "INDEXES",
+          List.of(
+              new ColumnDescriptor("TABLE_SCHEM", 1, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("TABLE_NAME", 2, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("INDEX_NAME", 3, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("INDEX_ID", 4, DataType.INTEGER.withNullable(false)),
+              new ColumnDescriptor("STATE", 5, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("INDEX_COLUMNS", 6, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("INCLUDE_COLUMNS", 7, DataType.VARCHAR)),
+          List.of(
+              new KeyColumn(0, SortOrder.ASC),
+              new KeyColumn(1, SortOrder.ASC),
+              new KeyColumn(2, SortOrder.ASC)),
+          Map.of(),
+          1);
+
+  private static final List<TableDescriptor> ALL =
+      List.of(BLOCK_CACHE, BUFFER_POOL, INDEXES, STATS);
 
   private SystemViews() {}
+
+  /**
+   * The row of {@link #INDEXES} for {@code index} of {@code table}, in the view's column order
+   * (shared by the store, which serves the view, and tests).
+   */
+  public static Object[] indexRow(TableDescriptor table, IndexDescriptor index) {
+    StringBuilder parts = new StringBuilder();
+    for (IndexDescriptor.IndexColumn c : index.columns()) {
+      if (parts.length() > 0) {
+        parts.append(", ");
+      }
+      parts.append(c.sql());
+      if (c.order() == SortOrder.DESC) {
+        parts.append(" DESC");
+      }
+    }
+    StringBuilder include = new StringBuilder();
+    for (int column : index.include()) {
+      if (include.length() > 0) {
+        include.append(", ");
+      }
+      include.append(
+          column >= 0 && column < table.columns().size()
+              ? table.columns().get(column).name()
+              : "#" + column);
+    }
+    return new Object[] {
+      table.schemaName(),
+      table.tableName(),
+      index.name(),
+      index.indexId(),
+      index.state().name(),
+      parts.toString(),
+      include.length() == 0 ? null : include.toString()
+    };
+  }
 
   /** Every system view, sorted by name. */
   public static List<TableDescriptor> all() {

@@ -20,6 +20,14 @@ public final class ByteBuilder {
     return length;
   }
 
+  /**
+   * The builder's own array: its first {@link #length()} bytes are what was written. Valid until
+   * the next write (which may replace it); never hand it out beyond that.
+   */
+  public byte[] array() {
+    return buffer;
+  }
+
   private void ensure(int extra) {
     int needed = length + extra;
     if (needed > buffer.length) {

@@ -1,6 +1,8 @@
 /**
- * Cairn's expression IR ({@link io.cairn.core.expr.Expr}, {@link io.cairn.core.expr.Op}) and its
- * evaluator ({@link io.cairn.core.expr.ExprCompiler}, {@link io.cairn.core.expr.Values}).
+ * Cairn's expression IR ({@link io.cairn.core.expr.Expr}, {@link io.cairn.core.expr.Op}), its
+ * evaluator ({@link io.cairn.core.expr.ExprCompiler}, {@link io.cairn.core.expr.Values}) and its
+ * kept binary form ({@link io.cairn.core.expr.ExprSerializer}: an index's expressions in the
+ * catalog).
  *
  * <h2>What the evaluator expects from the planner</h2>
  *

@@ -1,11 +1,13 @@
 package io.cairn.jdbc.internal;
 
 import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
 import io.cairn.jdbc.internal.engine.ColumnInfo;
 import java.sql.Connection;
@@ -1338,25 +1340,69 @@ public final class CairnDatabaseMetaData implements DatabaseMetaData {
         smallint("DEFERRABILITY"));
   }
 
-  /** Local indexes are not in the catalog contract yet; an empty, well-formed answer. */
+  /**
+   * The local indexes of {@code schema.table} (null: every schema, every table), one row per key
+   * part in the order JDBC asks for (index name, then position): all non-unique (Cairn has no
+   * unique indexes, so {@code unique} lists none), of type {@code tableIndexOther}; COLUMN_NAME is
+   * the column or the expression's SQL text. Every state is listed (SYSTEM.INDEXES shows it).
+   */
   @Override
   public ResultSet getIndexInfo(
       String catalog, String schema, String table, boolean unique, boolean approximate)
       throws SQLException {
-    return empty(
-        varchar("TABLE_CAT"),
-        varchar("TABLE_SCHEM"),
-        varchar("TABLE_NAME"),
-        bool("NON_UNIQUE"),
-        varchar("INDEX_QUALIFIER"),
-        varchar("INDEX_NAME"),
-        smallint("TYPE"),
-        smallint("ORDINAL_POSITION"),
-        varchar("COLUMN_NAME"),
-        varchar("ASC_OR_DESC"),
-        bigint("CARDINALITY"),
-        bigint("PAGES"),
-        varchar("FILTER_CONDITION"));
+    List<ColumnInfo> columns =
+        List.of(
+            varchar("TABLE_CAT"),
+            varchar("TABLE_SCHEM"),
+            varchar("TABLE_NAME"),
+            bool("NON_UNIQUE"),
+            varchar("INDEX_QUALIFIER"),
+            varchar("INDEX_NAME"),
+            smallint("TYPE"),
+            smallint("ORDINAL_POSITION"),
+            varchar("COLUMN_NAME"),
+            varchar("ASC_OR_DESC"),
+            bigint("CARDINALITY"),
+            bigint("PAGES"),
+            varchar("FILTER_CONDITION"));
+    List<Object[]> rows = new ArrayList<>();
+    if (noCatalog(catalog) && !unique) {
+      for (TableDescriptor t : tables()) {
+        if ((schema != null && !schema.equals(t.schemaName()))
+            || (table != null && !table.equals(t.tableName()))) {
+          continue;
+        }
+        for (IndexDescriptor index : t.indexes()) {
+          List<IndexDescriptor.IndexColumn> parts = index.columns();
+          for (int i = 0; i < parts.size(); i++) {
+            IndexDescriptor.IndexColumn part = parts.get(i);
+            rows.add(
+                new Object[] {
+                  null,
+                  t.schemaName(),
+                  t.tableName(),
+                  true,
+                  null,
+                  index.name(),
+                  (short) tableIndexOther,
+                  (short) (i + 1),
+                  part.sql(),
+                  part.order() == SortOrder.DESC ? "D" : "A",
+                  null,
+                  null,
+                  null
+                });
+          }
+        }
+      }
+    }
+    // JDBC's order: NON_UNIQUE (all true), TYPE (all the same), INDEX_NAME, ORDINAL_POSITION
+    rows.sort(
+        Comparator.comparing((Object[] r) -> (String) r[5])
+            .thenComparing(r -> (String) r[1])
+            .thenComparing(r -> (String) r[2])
+            .thenComparing(r -> (Short) r[7]));
+    return result(columns, rows);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.cairn.planner.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
@@ -26,6 +27,10 @@ public sealed interface StatementPlan
         StatementPlan.CompactTable,
         StatementPlan.SplitTable,
         StatementPlan.UpdateStatistics,
+        StatementPlan.CreateIndex,
+        StatementPlan.DropIndex,
+        StatementPlan.RebuildIndex,
+        StatementPlan.CheckIndex,
         StatementPlan.Explain {
 
   /** Types of the {@code ?} parameters, in order. */
@@ -237,6 +242,96 @@ public sealed interface StatementPlan
     public CompactTable {
       requireNonNull(schemaName, "schemaName is null");
       requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * CREATE INDEX on table {@code schemaName.tableName}: {@code draft} has id 0 and state BUILDING
+   * (the catalog assigns the id, builds it and makes it ACTIVE); its key parts are expressions over
+   * the table's row, validated.
+   */
+  record CreateIndex(
+      String schemaName, String tableName, IndexDescriptor draft, boolean ifNotExists)
+      implements StatementPlan {
+    public CreateIndex {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+      requireNonNull(draft, "draft is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * DROP INDEX {@code indexName} of schema {@code schemaName}, of table {@code tableName} when
+   * given (Phoenix's {@code ON table}).
+   */
+  record DropIndex(
+      String schemaName, String indexName, Optional<String> tableName, boolean ifExists)
+      implements StatementPlan {
+    public DropIndex {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(indexName, "indexName is null");
+      requireNonNull(tableName, "tableName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * ALTER INDEX ... REBUILD: builds the index again from the table's rows; with {@code ifExists}
+   * nothing happens when the table or the index is missing at execution.
+   */
+  record RebuildIndex(String schemaName, String tableName, String indexName, boolean ifExists)
+      implements StatementPlan {
+    public RebuildIndex {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+      requireNonNull(indexName, "indexName is null");
+    }
+
+    @Override
+    public List<DataType> parameterTypes() {
+      return List.of();
+    }
+  }
+
+  /**
+   * CHECK INDEX: a query of one row ({@link #COLUMNS}) comparing the index with its table's rows.
+   */
+  record CheckIndex(String schemaName, String tableName, String indexName)
+      implements StatementPlan {
+    /** The row's columns: names and types, in order. */
+    public static final List<ResultColumn> COLUMNS =
+        List.of(
+            column("INDEX_NAME", DataType.VARCHAR),
+            column("TABLE_NAME", DataType.VARCHAR),
+            column("ROWS_CHECKED", DataType.BIGINT),
+            column("ENTRIES_CHECKED", DataType.BIGINT),
+            column("MISSING", DataType.BIGINT),
+            column("EXTRA", DataType.BIGINT),
+            column("CONSISTENT", DataType.BOOLEAN),
+            column("SAMPLES", DataType.VARCHAR));
+
+    public CheckIndex {
+      requireNonNull(schemaName, "schemaName is null");
+      requireNonNull(tableName, "tableName is null");
+      requireNonNull(indexName, "indexName is null");
+    }
+
+    private static ResultColumn column(String label, DataType type) {
+      return new ResultColumn(label, "", "", "", type.withNullable(false));
     }
 
     @Override

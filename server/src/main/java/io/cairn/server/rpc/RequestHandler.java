@@ -86,6 +86,11 @@ final class RequestHandler {
           answer.setTableDescriptor(alterTable(database(connection), request.getAlterTable()));
       case DROP_TABLE ->
           answer.setTableDescriptor(dropTable(database(connection), request.getDropTable()));
+      case CREATE_INDEX, DROP_INDEX, REBUILD_INDEX ->
+          answer.setIndexResult(IndexRequests.change(database(connection), request));
+      case VERIFY_INDEX ->
+          answer.setIndexCheck(
+              IndexRequests.verify(database(connection), request.getVerifyIndex()));
       case GET_TABLE -> answer.setTableInfo(tableInfo(database(connection), request.getGetTable()));
       case GET_STATISTICS ->
           answer.setStatistics(
@@ -195,7 +200,7 @@ final class RequestHandler {
     }
   }
 
-  private static ByteString descriptorBytes(TableDescriptor t) {
+  static ByteString descriptorBytes(TableDescriptor t) {
     return ByteString.copyFrom(DescriptorSerializer.serialize(t));
   }
 
@@ -246,12 +251,12 @@ final class RequestHandler {
     }
   }
 
-  private static String schema(String schema) {
+  static String schema(String schema) {
     return schema.isEmpty() ? Catalog.DEFAULT_SCHEMA : schema;
   }
 
   /** Tells every connection of {@code db} its catalog's new version (under the DDL lock). */
-  private static void catalogChanged(ServedDatabase db) {
+  static void catalogChanged(ServedDatabase db) {
     Event event = Event.newBuilder().setCatalogChanged(db.version()).build();
     for (ServerConnection c : db.connections()) {
       c.pushEvent(event);

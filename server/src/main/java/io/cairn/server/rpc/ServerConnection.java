@@ -1051,6 +1051,10 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       case ADMIN -> r.getAdmin().getTable();
       case ALTER_TABLE -> r.getAlterTable().getName();
       case DROP_TABLE -> r.getDropTable().getName();
+      case CREATE_INDEX -> r.getCreateIndex().getTable();
+      case DROP_INDEX -> r.getDropIndex().getTable();
+      case REBUILD_INDEX -> r.getRebuildIndex().getTable();
+      case VERIFY_INDEX -> r.getVerifyIndex().getTable();
       default -> "";
     };
   }

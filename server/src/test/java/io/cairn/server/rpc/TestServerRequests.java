@@ -87,7 +87,12 @@ class TestServerRequests {
       Response catalog = client.call(getCatalog());
       assertThat(catalog.getCatalogData().getVersion()).isEqualTo(created.getCatalog());
       assertThat(tableNames(catalog))
-          .containsExactly("PUBLIC.T", "SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.STATS");
+          .containsExactly(
+              "PUBLIC.T",
+              "SYSTEM.BLOCK_CACHE",
+              "SYSTEM.BUFFER_POOL",
+              "SYSTEM.INDEXES",
+              "SYSTEM.STATS");
 
       // if not exists: an empty answer, no change
       Response again =

@@ -4,10 +4,12 @@
  *
  * Keywords are case-insensitive. Identifier rules live in io.cairn.sql.Identifiers (Calcite's
  * defaults): "double quotes" keep case, "" inside quotes is one quote, unquoted names are
- * upper-cased. Expressions (DEFAULT, SPLIT ON) are not parsed here: they are balanced token
- * runs whose source text is handed to Calcite's expression parser by the planner.
+ * upper-cased. Expressions (DEFAULT, SPLIT ON, an index's key parts) are not parsed here: they
+ * are balanced token runs whose source text is handed to Calcite's expression parser by the
+ * planner.
  *
- * Adding a statement: add an alternative to `statement` with a #label, a record in
+ * Adding a statement: add an alternative to `statement` (or to the rule of its verb:
+ * createObject, dropObject, alterObject) with a #label, a record in
  * io.cairn.sql.tree permitted by Statement, a visitXxx method in AstBuilder and, when it starts
  * with new leading keywords, an entry in StatementClassifier's owned prefixes.
  */
@@ -20,17 +22,68 @@ singleStatement
     ;
 
 statement
-    : CREATE TABLE (IF NOT EXISTS)? qualifiedName
-        '(' columnDefinition (',' columnDefinition)* (',' primaryKeyConstraint)? ')'
-        (tableOption (',' tableOption)*)?
-        (SPLIT ON '(' expression (',' expression)* ')')?                    #createTable
-    | DROP TABLE (IF EXISTS)? qualifiedName                                  #dropTable
-    | ALTER TABLE qualifiedName SET tableOption (',' tableOption)*           #alterTableSet
+    : CREATE createObject                                                    #create
+    | DROP dropObject                                                        #drop
+    | ALTER alterObject                                                      #alter
     | FLUSH TABLE qualifiedName                                              #flushTable
     | SPLIT TABLE qualifiedName                                              #splitTable
     | COMPACT TABLE qualifiedName                                            #compactTable
     | MAJOR_COMPACT TABLE qualifiedName                                      #majorCompactTable
     | UPDATE STATISTICS qualifiedName (ALL | COLUMNS)?                         #updateStatistics
+    | CHECK INDEX qualifiedName (ON qualifiedName)?                          #checkIndex
+    ;
+
+// The statements that share a verb branch on the word after it, so that an error there expects
+// exactly those words.
+createObject
+    : TABLE (IF NOT EXISTS)? qualifiedName
+        '(' columnDefinition (',' columnDefinition)* (',' primaryKeyConstraint)? ')'
+        (tableOption (',' tableOption)*)?
+        (SPLIT ON '(' expression (',' expression)* ')')?                    #createTable
+    | UNIQUE? LOCAL? INDEX (IF NOT EXISTS)? qualifiedName ON qualifiedName
+        (USING method=identifier)?
+        '(' indexPart (',' indexPart)* ')'
+        (INCLUDE '(' identifier (',' identifier)* ')')?
+        ASYNC?
+        (tableOption (',' tableOption)*)?
+        (SPLIT ON '(' expression (',' expression)* ')')?
+        (WHERE where=expression)?                                            #createIndex
+    ;
+
+dropObject
+    : TABLE (IF EXISTS)? qualifiedName                                       #dropTable
+    | INDEX (IF EXISTS)? qualifiedName (ON qualifiedName)?                   #dropIndex
+    ;
+
+alterObject
+    : TABLE qualifiedName SET tableOption (',' tableOption)*                 #alterTableSet
+    | INDEX (IF EXISTS)? qualifiedName (ON qualifiedName)? alterIndexAction  #alterIndex
+    ;
+
+// A key part of an index: a column or an expression over the table's columns, with its order.
+indexPart
+    : indexExpression ordering?
+    ;
+
+// Like expression, but ASC and DESC end it at the top level (they order the part).
+indexExpression
+    : indexExpressionToken+
+    ;
+
+indexExpressionToken
+    : '(' nestedExpressionToken* ')'
+    | ~('(' | ')' | ',' | SEMICOLON | ASC | DESC | UNRECOGNIZED)
+    ;
+
+// REBUILD, or any other action (refused by the planner, naming it), which starts with a word
+// other than ON.
+alterIndexAction
+    : REBUILD ALL? ASYNC?                                                    #rebuildAction
+    | ~(ON | SEMICOLON | UNRECOGNIZED) otherIndexActionToken*                #otherAction
+    ;
+
+otherIndexActionToken
+    : ~(SEMICOLON | UNRECOGNIZED)
     ;
 
 columnDefinition
@@ -117,17 +170,20 @@ identifier
 
 // Keywords that may still be used as unquoted identifiers (Calcite does not reserve them).
 nonReserved
-    : ASC | COLUMNS | COMPACT | DESC | FLUSH | IF | KEY | MAJOR_COMPACT | SPLIT | STATISTICS
+    : ASC | ASYNC | COLUMNS | COMPACT | DESC | FLUSH | IF | INCLUDE | INDEX | KEY | MAJOR_COMPACT
+    | REBUILD | SPLIT | STATISTICS
     ;
 
 ALL: 'ALL';
 ALTER: 'ALTER';
 ASC: 'ASC';
+ASYNC: 'ASYNC';
 BIGINT: 'BIGINT';
 BINARY: 'BINARY';
 BOOLEAN: 'BOOLEAN';
 CHAR: 'CHAR';
 CHARACTER: 'CHARACTER';
+CHECK: 'CHECK';
 COLUMNS: 'COLUMNS';
 COMPACT: 'COMPACT';
 CONSTRAINT: 'CONSTRAINT';
@@ -143,9 +199,12 @@ FALSE: 'FALSE';
 FLOAT: 'FLOAT';
 FLUSH: 'FLUSH';
 IF: 'IF';
+INCLUDE: 'INCLUDE';
+INDEX: 'INDEX';
 INT: 'INT';
 INTEGER: 'INTEGER';
 KEY: 'KEY';
+LOCAL: 'LOCAL';
 MAJOR_COMPACT: 'MAJOR_COMPACT';
 NOT: 'NOT';
 NULL: 'NULL';
@@ -154,6 +213,7 @@ ON: 'ON';
 PRECISION: 'PRECISION';
 PRIMARY: 'PRIMARY';
 REAL: 'REAL';
+REBUILD: 'REBUILD';
 SET: 'SET';
 SMALLINT: 'SMALLINT';
 SPLIT: 'SPLIT';
@@ -163,10 +223,13 @@ TIME: 'TIME';
 TIMESTAMP: 'TIMESTAMP';
 TINYINT: 'TINYINT';
 TRUE: 'TRUE';
+UNIQUE: 'UNIQUE';
 UPDATE: 'UPDATE';
+USING: 'USING';
 VARBINARY: 'VARBINARY';
 VARCHAR: 'VARCHAR';
 VARYING: 'VARYING';
+WHERE: 'WHERE';
 
 COMMA: ',';
 LPAREN: '(';

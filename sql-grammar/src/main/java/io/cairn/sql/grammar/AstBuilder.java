@@ -1,12 +1,17 @@
 package io.cairn.sql.grammar;
 
 import io.cairn.sql.Identifiers;
+import io.cairn.sql.tree.AlterIndex;
 import io.cairn.sql.tree.AlterTableSet;
+import io.cairn.sql.tree.CheckIndex;
 import io.cairn.sql.tree.ColumnDefinition;
 import io.cairn.sql.tree.CompactTable;
+import io.cairn.sql.tree.CreateIndex;
 import io.cairn.sql.tree.CreateTable;
+import io.cairn.sql.tree.DropIndex;
 import io.cairn.sql.tree.DropTable;
 import io.cairn.sql.tree.FlushTable;
+import io.cairn.sql.tree.IndexPart;
 import io.cairn.sql.tree.KeyPart;
 import io.cairn.sql.tree.Nullability;
 import io.cairn.sql.tree.Ordering;
@@ -20,6 +25,7 @@ import io.cairn.sql.tree.UpdateStatistics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -48,6 +54,21 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
   @Override
   public Statement visitSingleStatement(CairnSqlBaseParser.SingleStatementContext ctx) {
     return visit(ctx.statement());
+  }
+
+  @Override
+  public Statement visitCreate(CairnSqlBaseParser.CreateContext ctx) {
+    return visit(ctx.createObject());
+  }
+
+  @Override
+  public Statement visitDrop(CairnSqlBaseParser.DropContext ctx) {
+    return visit(ctx.dropObject());
+  }
+
+  @Override
+  public Statement visitAlter(CairnSqlBaseParser.AlterContext ctx) {
+    return visit(ctx.alterObject());
   }
 
   @Override
@@ -136,6 +157,79 @@ final class AstBuilder extends CairnSqlBaseBaseVisitor<Statement> {
   @Override
   public Statement visitMajorCompactTable(CairnSqlBaseParser.MajorCompactTableContext ctx) {
     return new CompactTable(qualifiedName(ctx.qualifiedName()), true);
+  }
+
+  @Override
+  public Statement visitCreateIndex(CairnSqlBaseParser.CreateIndexContext ctx) {
+    List<CairnSqlBaseParser.QualifiedNameContext> names = ctx.qualifiedName();
+    List<IndexPart> parts = new ArrayList<>();
+    for (CairnSqlBaseParser.IndexPartContext part : ctx.indexPart()) {
+      parts.add(new IndexPart(sourceText(part.indexExpression()), ordering(part.ordering())));
+    }
+    // the INCLUDE list is the only place of identifiers other than the method's
+    List<String> include = new ArrayList<>();
+    Set<String> included = new HashSet<>();
+    for (CairnSqlBaseParser.IdentifierContext column : ctx.identifier()) {
+      if (column == ctx.method) {
+        continue;
+      }
+      String name = identifier(column);
+      if (!included.add(name)) {
+        throw invalid(column, "column [" + name + "] appears twice in INCLUDE");
+      }
+      include.add(name);
+    }
+    List<String> splitPoints = new ArrayList<>();
+    for (CairnSqlBaseParser.ExpressionContext splitPoint : ctx.expression()) {
+      if (splitPoint != ctx.where) {
+        splitPoints.add(sourceText(splitPoint));
+      }
+    }
+    return new CreateIndex(
+        qualifiedName(names.get(0)),
+        qualifiedName(names.get(1)),
+        ctx.EXISTS() != null,
+        ctx.UNIQUE() != null,
+        ctx.LOCAL() != null,
+        Optional.ofNullable(ctx.method).map(AstBuilder::identifier),
+        parts,
+        include,
+        ctx.ASYNC() != null,
+        tableOptions(ctx.tableOption()),
+        splitPoints,
+        Optional.ofNullable(ctx.where).map(AstBuilder::sourceText));
+  }
+
+  @Override
+  public Statement visitDropIndex(CairnSqlBaseParser.DropIndexContext ctx) {
+    List<CairnSqlBaseParser.QualifiedNameContext> names = ctx.qualifiedName();
+    return new DropIndex(
+        qualifiedName(names.get(0)),
+        names.size() > 1 ? Optional.of(qualifiedName(names.get(1))) : Optional.empty(),
+        ctx.EXISTS() != null);
+  }
+
+  @Override
+  public Statement visitAlterIndex(CairnSqlBaseParser.AlterIndexContext ctx) {
+    List<CairnSqlBaseParser.QualifiedNameContext> names = ctx.qualifiedName();
+    List<String> words = new ArrayList<>();
+    for (int i = 0; i < ctx.alterIndexAction().getChildCount(); i++) {
+      String word = ctx.alterIndexAction().getChild(i).getText();
+      words.add(word.startsWith("\"") ? word : word.toUpperCase(Locale.ROOT));
+    }
+    return new AlterIndex(
+        qualifiedName(names.get(0)),
+        names.size() > 1 ? Optional.of(qualifiedName(names.get(1))) : Optional.empty(),
+        ctx.EXISTS() != null,
+        String.join(" ", words));
+  }
+
+  @Override
+  public Statement visitCheckIndex(CairnSqlBaseParser.CheckIndexContext ctx) {
+    List<CairnSqlBaseParser.QualifiedNameContext> names = ctx.qualifiedName();
+    return new CheckIndex(
+        qualifiedName(names.get(0)),
+        names.size() > 1 ? Optional.of(qualifiedName(names.get(1))) : Optional.empty());
   }
 
   private static List<TableOption> tableOptions(

@@ -47,8 +47,9 @@ public final class CairnSqlParser {
   /**
    * Whether this grammar owns the statement, judged by its leading keywords after comments and
    * whitespace (CREATE TABLE, DROP TABLE, ALTER TABLE name SET, FLUSH TABLE, COMPACT TABLE,
-   * MAJOR_COMPACT TABLE, SPLIT TABLE, UPDATE STATISTICS name without SET). Queries and DML (SELECT,
-   * UPSERT, INSERT, DELETE, EXPLAIN, VALUES, WITH, ...) return false and belong to Calcite.
+   * MAJOR_COMPACT TABLE, SPLIT TABLE, UPDATE STATISTICS name without SET, CREATE [UNIQUE] [LOCAL]
+   * INDEX, DROP INDEX, ALTER INDEX, CHECK INDEX). Queries and DML (SELECT, UPSERT, INSERT, DELETE,
+   * EXPLAIN, VALUES, WITH, ...) return false and belong to Calcite.
    */
   public static boolean handles(String sql) {
     return StatementClassifier.classify(sql).kind() == ClassifiedStatement.Kind.CAIRN_DDL;

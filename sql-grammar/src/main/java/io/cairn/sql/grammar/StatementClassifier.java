@@ -34,9 +34,8 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  */
 public final class StatementClassifier {
   /**
-   * The leading keyword sequences of the statements the grammar owns. Adding a statement (CREATE
-   * LOCAL INDEX, ...) adds its prefix here; UPDATE STATISTICS and ALTER TABLE name SET are decided
-   * apart.
+   * The leading keyword sequences of the statements the grammar owns. Adding a statement adds its
+   * prefix here; UPDATE STATISTICS and ALTER TABLE name SET are decided apart.
    */
   private static final List<List<Integer>> OWNED_PREFIXES =
       List.of(
@@ -45,7 +44,20 @@ public final class StatementClassifier {
           List.of(CairnSqlBaseLexer.FLUSH, CairnSqlBaseLexer.TABLE),
           List.of(CairnSqlBaseLexer.COMPACT, CairnSqlBaseLexer.TABLE),
           List.of(CairnSqlBaseLexer.SPLIT, CairnSqlBaseLexer.TABLE),
-          List.of(CairnSqlBaseLexer.MAJOR_COMPACT, CairnSqlBaseLexer.TABLE));
+          List.of(CairnSqlBaseLexer.MAJOR_COMPACT, CairnSqlBaseLexer.TABLE),
+          // local indexes: every form is the grammar's, so that the planner refuses what it does
+          // not support (UNIQUE, ALTER INDEX ... DISABLE, ...) by name
+          List.of(CairnSqlBaseLexer.CREATE, CairnSqlBaseLexer.INDEX),
+          List.of(CairnSqlBaseLexer.CREATE, CairnSqlBaseLexer.LOCAL, CairnSqlBaseLexer.INDEX),
+          List.of(CairnSqlBaseLexer.CREATE, CairnSqlBaseLexer.UNIQUE, CairnSqlBaseLexer.INDEX),
+          List.of(
+              CairnSqlBaseLexer.CREATE,
+              CairnSqlBaseLexer.UNIQUE,
+              CairnSqlBaseLexer.LOCAL,
+              CairnSqlBaseLexer.INDEX),
+          List.of(CairnSqlBaseLexer.DROP, CairnSqlBaseLexer.INDEX),
+          List.of(CairnSqlBaseLexer.ALTER, CairnSqlBaseLexer.INDEX),
+          List.of(CairnSqlBaseLexer.CHECK, CairnSqlBaseLexer.INDEX));
 
   /** Longest owned form: ALTER TABLE schema . name SET. */
   private static final int LONGEST_PREFIX = 6;
@@ -59,15 +71,11 @@ public final class StatementClassifier {
   private static final List<List<String>> UNSUPPORTED =
       List.of(
           List.of("ALTER", "TABLE"),
-          List.of("ALTER", "INDEX"),
           List.of("CREATE", "VIEW"),
-          List.of("CREATE", "INDEX"),
-          List.of("CREATE", "LOCAL", "INDEX"),
           List.of("CREATE", "SCHEMA"),
           List.of("CREATE", "SEQUENCE"),
           List.of("CREATE", "FUNCTION"),
           List.of("DROP", "VIEW"),
-          List.of("DROP", "INDEX"),
           List.of("DROP", "SCHEMA"),
           List.of("DROP", "SEQUENCE"),
           List.of("TRUNCATE", "TABLE"));

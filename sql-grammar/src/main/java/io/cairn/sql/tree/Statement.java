@@ -13,4 +13,8 @@ public sealed interface Statement
         FlushTable,
         CompactTable,
         SplitTable,
-        UpdateStatistics {}
+        UpdateStatistics,
+        CreateIndex,
+        DropIndex,
+        AlterIndex,
+        CheckIndex {}

@@ -40,13 +40,27 @@ class TestParsingErrors {
     assertError("DROP TABLE t;;", 1, 14, ";", "expected one of [<EOF>]");
     assertError("DROP TABLE IF NOT EXISTS t", 1, 15, "NOT", "");
     assertError("DROP TABLE a.b.c", 1, 15, ".", "");
-    assertError("DROP VIEW v", 1, 6, "VIEW", "expected one of [TABLE]");
+    assertError("DROP VIEW v", 1, 6, "VIEW", "expected one of [INDEX, TABLE]");
     assertError("ALTER TABLE t SET", 1, 18, "<EOF>", "");
     assertError("ALTER TABLE t SET TTL", 1, 22, "<EOF>", "expected one of ['=']");
     assertError("ALTER TABLE t SET TTL=1,", 1, 25, "<EOF>", "");
     assertError("FLUSH TABLE", 1, 12, "<EOF>", "");
     assertError("COMPACT TABLE t t", 1, 17, "t", "");
     assertError("MAJOR_COMPACT TABLE a.b.c", 1, 24, ".", "");
+    assertError("CREATE INDEX i ON t", 1, 20, "<EOF>", "");
+    assertError("CREATE INDEX i ON t ()", 1, 22, ")", "");
+    assertError("CREATE INDEX i t (a)", 1, 16, "t", "expected one of [ON]");
+    assertError("CREATE INDEX ON t (a)", 1, 14, "ON", "expected one of [<identifier>]");
+    assertError("CREATE INDEX i ON t (a,)", 1, 24, ")", "");
+    assertError("CREATE INDEX i ON t (a ASC DESC)", 1, 28, "DESC", "");
+    assertError("CREATE INDEX i ON t (a) INCLUDE ()", 1, 34, ")", "");
+    assertError("CREATE INDEX i ON t (a) INCLUDE (b + 1)", 1, 36, "+", "");
+    assertError("CREATE LOCAL TABLE t (a INT)", 1, 14, "TABLE", "expected one of [INDEX]");
+    assertError("DROP INDEX i ON", 1, 16, "<EOF>", "");
+    assertError("DROP INDEX a.b.c", 1, 15, ".", "");
+    assertError("ALTER INDEX i ON t", 1, 19, "<EOF>", "");
+    assertError("CHECK INDEX", 1, 12, "<EOF>", "");
+    assertError("CHECK INDEX i ON t REBUILD", 1, 20, "REBUILD", "");
     assertError("SELECT 1", 1, 1, "SELECT", "");
     assertError("", 1, 1, "<EOF>", "");
   }
@@ -167,6 +181,16 @@ class TestParsingErrors {
         24,
         "99999999999",
         "length [99999999999] is out of range");
+  }
+
+  @Test
+  void duplicateIncludeColumn() {
+    assertInvalid(
+        "CREATE INDEX i ON t (a) INCLUDE (b, c, B)",
+        1,
+        40,
+        "B",
+        "column [B] appears twice in INCLUDE");
   }
 
   @Test

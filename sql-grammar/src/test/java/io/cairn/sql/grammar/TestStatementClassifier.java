@@ -21,15 +21,30 @@ class TestStatementClassifier {
     assertThat(classify("UPDATE STATISTICS t").kind()).isEqualTo(Kind.CAIRN_DDL);
     assertThat(classify("UPDATE STATISTICS t SET x = 1").kind()).isEqualTo(Kind.DML);
     assertThat(classify("MAJOR_COMPACT TABLE t").kind()).isEqualTo(Kind.CAIRN_DDL);
+    // every index statement is the grammar's, supported or not (the planner names what is not)
+    for (String sql :
+        List.of(
+            " /* x */ create -- y\n local index i on t (a)",
+            "CREATE INDEX i ON t (a)",
+            "create unique index i on t (a)",
+            "CREATE UNIQUE LOCAL INDEX i ON t (a)",
+            "DROP INDEX i",
+            "ALTER INDEX i ON t REBUILD",
+            "ALTER INDEX i RENAME TO j",
+            "CHECK INDEX i ON t")) {
+      assertThat(classify(sql).kind()).as(sql).isEqualTo(Kind.CAIRN_DDL);
+    }
+    assertThat(classify("CREATE \"INDEX\" i").kind()).isEqualTo(Kind.QUERY);
+    assertThat(classify("CHECK TABLE t").kind()).isEqualTo(Kind.QUERY);
     assertThat(classify("\"CREATE\" TABLE t").kind()).isEqualTo(Kind.QUERY);
   }
 
   @Test
   void unsupportedStatementsByName() {
     assertThat(classify("ALTER TABLE t ADD c INT").unsupported()).isEqualTo("ALTER TABLE");
-    assertThat(classify(" /* x */ create -- y\n local index i on t (a)"))
+    assertThat(classify(" /* x */ create -- y\n view v as select 1"))
         .satisfies(c -> assertThat(c.kind()).isEqualTo(Kind.UNSUPPORTED))
-        .satisfies(c -> assertThat(c.unsupported()).isEqualTo("CREATE LOCAL INDEX"));
+        .satisfies(c -> assertThat(c.unsupported()).isEqualTo("CREATE VIEW"));
     assertThat(classify("truncate table t").unsupported()).isEqualTo("TRUNCATE TABLE");
     // a hint ends the leading words; quoted words are names
     assertThat(classify("CREATE /*+ x */ VIEW v").kind()).isEqualTo(Kind.QUERY);

@@ -1,10 +1,12 @@
 package io.cairn.store.index;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
+import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
@@ -21,6 +23,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,8 +50,11 @@ import org.slf4j.LoggerFactory;
 public final class IndexBuilder {
   private static final Logger LOG = LoggerFactory.getLogger(IndexBuilder.class);
 
-  /** Entries sorted and written per file at most (bounds the build's memory per region). */
-  static final int CHUNK_ENTRIES = 1 << 20;
+  /** Entries sorted and written per file at most (bounds the build's memory per piece). */
+  static final int CHUNK_ENTRIES = 1 << 21;
+
+  /** Bytes of entries sorted and written per file at most. */
+  static final long CHUNK_BYTES = 256L << 20;
 
   /** Entry samples a check reports at most. */
   static final int MAX_SAMPLES = 10;
@@ -76,22 +82,44 @@ public final class IndexBuilder {
     IndexMaintainer.Compiled index = compiled(maintainer, indexId);
     AtomicLong rows = new AtomicLong();
     long readPoint = readPointAfterEveryCommit();
+    ExecutorService pool = newPool();
     try {
-      long[] written = {0};
-      forEachRegion(
-          region -> {
-            long n = buildRegion(region, maintainer, index, readPoint, rows, progress);
-            synchronized (written) {
-              written[0] += n;
-            }
-            return n >= 0;
-          });
+      long written = 0;
+      Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
+      while (true) {
+        List<Region> todo = new ArrayList<>();
+        for (Region r : map.regions()) {
+          if (!done.contains(r)) {
+            todo.add(r);
+          }
+        }
+        if (todo.isEmpty()) {
+          break;
+        }
+        for (Region r : todo) {
+          long n = buildRegion(r, maintainer, index, readPoint, rows, progress, pool);
+          written += Math.max(0, n); // -1: split before its turn, its daughters come next
+          done.add(r);
+        }
+        map.regions()[0].checkOpen();
+      }
       progress.accept(rows.get());
-      LOG.info("Built index {} of {}: {} entries", indexId, map.name(), written[0]);
-      return written[0];
+      LOG.info("Built index {} of {}: {} entries", indexId, map.name(), written);
+      return written;
     } finally {
+      pool.shutdownNow();
       mvcc.endRead(readPoint);
     }
+  }
+
+  private ExecutorService newPool() {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "cairn-index-" + map.name());
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Compares index {@code indexId} with the table's rows at a snapshot taken now. */
@@ -154,14 +182,7 @@ public final class IndexBuilder {
    */
   private void forEachRegion(RegionJob job) {
     Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread t = new Thread(r, "cairn-index-" + map.name());
-              t.setDaemon(true);
-              return t;
-            });
+    ExecutorService pool = newPool();
     try {
       while (true) {
         List<Region> todo = new ArrayList<>();
@@ -193,7 +214,7 @@ public final class IndexBuilder {
     }
   }
 
-  private static boolean get(Future<Boolean> f, List<Future<Boolean>> all) {
+  private static <T> T get(Future<T> f, List<? extends Future<?>> all) {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -209,14 +230,18 @@ public final class IndexBuilder {
     }
   }
 
-  /** Builds the region's entries; -1 when it was split before its turn. */
+  /**
+   * Builds the region's entries, its key range cut at guide posts into pieces built in parallel; -1
+   * when it was split before its turn.
+   */
   private long buildRegion(
       Region region,
       IndexMaintainer maintainer,
       IndexMaintainer.Compiled index,
       long readPoint,
       AtomicLong rows,
-      LongConsumer progress) {
+      LongConsumer progress,
+      ExecutorService pool) {
     region.maintenanceLock().lock();
     try {
       if (region.isRetired()) {
@@ -227,35 +252,28 @@ public final class IndexBuilder {
       if (state == null) {
         return -1;
       }
-      List<StoreFile> built = new ArrayList<>();
-      long written = 0;
+      List<StoreFile> built = Collections.synchronizedList(new ArrayList<>());
       try {
-        SortedEntries.Built[] chunk = new SortedEntries.Built[1024];
-        int n = 0;
-        try (RowCursor cursor =
-            region.scan(
-                state,
-                region.range(),
-                readPoint,
-                expiredAtOrBelow.getAsLong(),
-                CachePolicy.NO_CACHE)) {
-          while (cursor.next()) {
-            IndexMaintainer.Entry e = maintainer.entry(index, key(cursor), value(cursor));
-            if (n == chunk.length) {
-              if (n >= CHUNK_ENTRIES) {
-                written += writeChunk(region, chunk, n, readPoint, built);
-                n = 0;
-              } else {
-                chunk = Arrays.copyOf(chunk, n * 2);
-              }
-            }
-            chunk[n++] = new SortedEntries.Built(e.key().peekArray(), e.value().peekArray());
-            if ((rows.incrementAndGet() & 0xFFFF) == 0) {
-              progress.accept(rows.get());
-            }
-          }
+        List<Future<Long>> pieces = new ArrayList<>();
+        for (KeyRange piece : pieces(region, state)) {
+          pieces.add(
+              pool.submit(
+                  () ->
+                      buildPiece(
+                          region,
+                          state,
+                          piece,
+                          maintainer,
+                          index,
+                          readPoint,
+                          rows,
+                          progress,
+                          built)));
         }
-        written += writeChunk(region, chunk, n, readPoint, built);
+        long written = 0;
+        for (Future<Long> f : pieces) {
+          written += get(f, pieces);
+        }
         publish(region, built);
         built.clear();
         return written;
@@ -268,12 +286,85 @@ public final class IndexBuilder {
     }
   }
 
+  /**
+   * The region's range cut at about {@code 4 x threads} of its files' guide posts (one piece when
+   * it has none).
+   */
+  private List<KeyRange> pieces(Region region, RegionState state) {
+    KeyRange range = region.range();
+    TreeSet<Bytes> posts = new TreeSet<>();
+    for (StoreFile f : state.files()) {
+      for (Bytes g : f.info().guidePosts()) {
+        if (g.compareTo(range.start()) > 0 && range.contains(g) && !IndexKeys.isEntry(g)) {
+          posts.add(g);
+        }
+      }
+    }
+    List<Bytes> all = new ArrayList<>(posts);
+    int wanted = Math.min(all.size(), threads * 4 - 1);
+    List<KeyRange> pieces = new ArrayList<>(wanted + 1);
+    Bytes start = range.start();
+    for (int i = 1; i <= wanted; i++) {
+      Bytes cut = all.get((int) ((long) i * all.size() / (wanted + 1)));
+      if (cut.compareTo(start) > 0) {
+        pieces.add(new KeyRange(start, cut));
+        start = cut;
+      }
+    }
+    pieces.add(new KeyRange(start, range.stop()));
+    return pieces;
+  }
+
+  /** Builds the entries of the rows of {@code piece} of the region; returns how many. */
+  private long buildPiece(
+      Region region,
+      RegionState state,
+      KeyRange piece,
+      IndexMaintainer maintainer,
+      IndexMaintainer.Compiled index,
+      long readPoint,
+      AtomicLong rows,
+      LongConsumer progress,
+      List<StoreFile> built) {
+    long written = 0;
+    RowReader reader = maintainer.reader();
+    SortedEntries chunk = new SortedEntries();
+    try (RowCursor cursor =
+        region.scan(state, piece, readPoint, expiredAtOrBelow.getAsLong(), CachePolicy.NO_CACHE)) {
+      while (cursor.next()) {
+        reset(reader, cursor);
+        maintainer.appendEntry(
+            index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), chunk);
+        if (chunk.count() >= CHUNK_ENTRIES || chunk.bytes() >= CHUNK_BYTES) {
+          written += writeChunk(region, chunk, readPoint, built);
+          chunk = new SortedEntries();
+        }
+        if ((rows.incrementAndGet() & 0xFFFF) == 0) {
+          progress.accept(rows.get());
+        }
+      }
+    }
+    written += writeChunk(region, chunk, readPoint, built);
+    return written;
+  }
+
+  private static void reset(RowReader reader, RowCursor cursor) {
+    reader.reset(
+        cursor.keyArray(),
+        cursor.keyOffset(),
+        cursor.keyLength(),
+        cursor.valueBuffer(),
+        cursor.valueOffset(),
+        cursor.valueLength());
+  }
+
   private long writeChunk(
-      Region region, SortedEntries.Built[] chunk, int n, long readPoint, List<StoreFile> built) {
+      Region region, SortedEntries chunk, long readPoint, List<StoreFile> built) {
+    int n = chunk.count();
     if (n == 0) {
       return 0;
     }
-    SortedEntries sorted = new SortedEntries(chunk, n, readPoint);
+    SortedEntries sorted = chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint);
     if (!map.files().exist()) {
       List<Mutation> puts = new ArrayList<>(n);
       for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
@@ -320,22 +411,24 @@ public final class IndexBuilder {
     }
     try {
       long expired = expiredAtOrBelow.getAsLong();
-      List<SortedEntries.Built> expected = new ArrayList<>();
+      RowReader reader = maintainer.reader();
+      SortedEntries expected = new SortedEntries();
       long rows = 0;
       try (RowCursor cursor =
           region.scan(state, region.range(), readPoint, expired, CachePolicy.NO_CACHE)) {
         while (cursor.next()) {
-          IndexMaintainer.Entry e = maintainer.entry(index, key(cursor), value(cursor));
-          expected.add(new SortedEntries.Built(e.key().peekArray(), e.value().peekArray()));
+          reset(reader, cursor);
+          maintainer.appendEntry(
+              index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), expected);
           rows++;
         }
       }
-      expected.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+      expected.sort(IndexKeys.PREFIX_LENGTH, readPoint);
+      boolean more = expected.seek(Bytes.EMPTY);
       long entries = 0;
       long missing = 0;
       long extra = 0;
       List<String> samples = new ArrayList<>();
-      int at = 0;
       try (RowCursor actual =
           region.scanEntries(
               state,
@@ -345,27 +438,32 @@ public final class IndexBuilder {
               CachePolicy.NO_CACHE)) {
         while (actual.next()) {
           entries++;
-          byte[] k = key(actual).peekArray();
-          while (at < expected.size() && Arrays.compareUnsigned(expected.get(at).key(), k) < 0) {
+          byte[] k = actual.keyArray();
+          int ko = actual.keyOffset();
+          int kl = actual.keyLength();
+          int c = -1;
+          while (more && (c = compareKey(expected, k, ko, kl)) < 0) {
             missing++;
-            sample(samples, "missing", expected.get(at++).key());
+            sample(samples, "missing", expected.row());
+            more = expected.advance();
           }
-          if (at < expected.size() && Arrays.equals(expected.get(at).key(), k)) {
-            if (!Arrays.equals(expected.get(at).value(), value(actual).peekArray())) {
+          if (more && c == 0) {
+            if (!sameValue(expected, actual)) {
               missing++;
               extra++;
-              sample(samples, "wrong included values", k);
+              sample(samples, "wrong included values", expected.row());
             }
-            at++;
+            more = expected.advance();
           } else {
             extra++;
-            sample(samples, "extra", k);
+            sample(samples, "extra", Bytes.copyOf(k, ko, kl));
           }
         }
       }
-      while (at < expected.size()) {
+      while (more) {
         missing++;
-        sample(samples, "missing", expected.get(at++).key());
+        sample(samples, "missing", expected.row());
+        more = expected.advance();
       }
       return new IndexCheck(rows, entries, missing, extra, samples);
     } finally {
@@ -373,9 +471,18 @@ public final class IndexBuilder {
     }
   }
 
-  private static void sample(List<String> samples, String kind, byte[] entryKey) {
+  private static int compareKey(SortedEntries e, byte[] k, int offset, int length) {
+    return Arrays.compareUnsigned(
+        e.rowArray(), e.rowOffset(), e.rowOffset() + e.rowLength(), k, offset, offset + length);
+  }
+
+  private static boolean sameValue(SortedEntries e, RowCursor actual) {
+    return e.value().equals(value(actual));
+  }
+
+  private static void sample(List<String> samples, String kind, Bytes entryKey) {
     if (samples.size() < MAX_SAMPLES) {
-      samples.add(kind + " entry " + Bytes.wrap(entryKey));
+      samples.add(kind + " entry " + entryKey);
     }
   }
 

@@ -1,19 +1,27 @@
 package io.cairn.store.index;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.ByteBuilder;
+import io.cairn.core.encoding.KeyEncoding;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.IndexSpec;
-import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
-import io.cairn.store.cell.RowCursor;
-import io.cairn.store.file.CachePolicy;
+import io.cairn.store.cell.CellCursor;
+import io.cairn.store.memstore.Memstore;
 import io.cairn.store.region.Region;
+import io.cairn.store.region.RegionState;
+import io.cairn.store.region.StoreFile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * A table's local indexes as its writes maintain them (immutable: a change of indexes makes a new
@@ -35,9 +44,16 @@ public final class IndexMaintainer {
   private final RowCodec codec;
   private final List<Compiled> indexes;
   private final boolean[] needed;
+  private final int[] neededColumns;
 
   /** One index, compiled. */
-  record Compiled(IndexSpec spec, RowExpression[] parts, RowCodec entryCodec, int[] keyColumns) {}
+  record Compiled(
+      IndexSpec spec,
+      RowExpression[] parts,
+      RowCodec entryCodec,
+      int[] keyColumns,
+      DataType[] partTypes,
+      byte[] constantValue) {}
 
   /** An entry of a row: its key and value. */
   record Entry(Bytes key, Bytes value) {}
@@ -61,10 +77,81 @@ public final class IndexMaintainer {
       for (int c : spec.include()) {
         columns[c] = true;
       }
-      compiled.add(new Compiled(spec, parts, new RowCodec(spec.entryLayout(layout)), keyColumns));
+      RowLayout entryLayout = spec.entryLayout(layout);
+      RowCodec entryCodec = new RowCodec(entryLayout);
+      DataType[] partTypes = new DataType[parts.length];
+      for (int i = 0; i < parts.length; i++) {
+        partTypes[i] = entryLayout.columnType(i);
+      }
+      byte[] constant =
+          spec.include().isEmpty()
+              ? entryCodec.encodeValue(new Object[entryLayout.columnCount()]).toByteArray()
+              : null;
+      compiled.add(new Compiled(spec, parts, entryCodec, keyColumns, partTypes, constant));
     }
     this.indexes = List.copyOf(compiled);
     this.needed = columns;
+    this.neededColumns = IntStream.range(0, columns.length).filter(c -> columns[c]).toArray();
+  }
+
+  /** A reader of the table's rows that decodes what the indexes need (one per thread). */
+  RowReader reader() {
+    return new RowReader(layout, needed);
+  }
+
+  /**
+   * Appends to {@code out} the entry of index {@code index} for the row under {@code reader} (reset
+   * on it), whose key is {@code key[offset, offset + length)}: no object per entry.
+   */
+  void appendEntry(
+      Compiled index, RowReader reader, byte[] key, int offset, int length, SortedEntries out) {
+    if (length > IndexKeys.MAX_ROW_KEY_LENGTH) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT,
+          "An indexed row's key: expected at most "
+              + IndexKeys.MAX_ROW_KEY_LENGTH
+              + " bytes, found ["
+              + length
+              + "]");
+    }
+    Object[] row = reader.peekDecodedRow(neededColumns);
+    out.beginEntry();
+    ByteBuilder b = out.out();
+    b.write(IndexKeys.SPACE_MARKER).writeBigEndian(index.spec().indexId(), 4);
+    List<SortOrder> orders = index.spec().orders();
+    for (int i = 0; i < index.parts().length; i++) {
+      KeyEncoding.encode(
+          b,
+          index.parts()[i].evaluate(row, EvalContext.EMPTY),
+          index.partTypes()[i],
+          orders.get(i));
+    }
+    b.write(key, offset, length).writeBigEndian(length, IndexKeys.SUFFIX_LENGTH);
+    out.endKey();
+    if (index.constantValue() != null) {
+      b.write(index.constantValue());
+    } else {
+      Bytes v = index.entryCodec().encodeValue(entryRow(index, row));
+      b.write(v.peekArray(), 0, v.length());
+    }
+    out.endEntry();
+  }
+
+  private static Object[] entryRow(Compiled index, Object[] row) {
+    IndexSpec spec = index.spec();
+    int parts = index.parts().length;
+    int[] keyColumns = index.keyColumns();
+    Object[] entryRow = new Object[parts + keyColumns.length + spec.include().size()];
+    for (int i = 0; i < parts; i++) {
+      entryRow[i] = index.parts()[i].evaluate(row, EvalContext.EMPTY);
+    }
+    for (int i = 0; i < keyColumns.length; i++) {
+      entryRow[parts + i] = row[keyColumns[i]];
+    }
+    for (int i = 0; i < spec.include().size(); i++) {
+      entryRow[parts + keyColumns.length + i] = row[spec.include().get(i)];
+    }
+    return entryRow;
   }
 
   private static void markColumns(Expr e, boolean[] columns) {
@@ -129,7 +216,10 @@ public final class IndexMaintainer {
         }
       }
     }
-    return new ArrayList<>(changes.values());
+    List<Mutation> sorted = new ArrayList<>(changes.values());
+    // in key order: the memstore's skip list takes neighbouring keys faster than scattered ones
+    sorted.sort((a, b) -> a.key().compareTo(b.key()));
+    return sorted;
   }
 
   /**
@@ -137,43 +227,44 @@ public final class IndexMaintainer {
    * visible writes included), or null when it has none. Caller holds the write lock.
    */
   private static Bytes latestValue(Region region, Bytes key) {
-    try (RowCursor rows =
-        region.scan(
-            region.peekState(), KeyRange.point(key), Long.MAX_VALUE, -1, CachePolicy.CACHE)) {
-      if (!rows.next()) {
-        return null;
-      }
-      byte[] v = new byte[rows.valueLength()];
-      rows.valueBuffer().get(rows.valueOffset(), v);
-      return Bytes.wrap(v);
+    RegionState s = region.peekState();
+    Bytes v = s.active().newest(key);
+    for (int i = 0; v == null && i < s.frozen().size(); i++) {
+      v = s.frozen().get(i).newest(key);
     }
+    if (v != null) {
+      return v == Memstore.DELETED ? null : v;
+    }
+    long newest = -1;
+    for (StoreFile f : s.files()) {
+      if (!f.reader().mightContainRow(key)) {
+        continue;
+      }
+      try (CellCursor c = f.reader().cursor()) {
+        if (c.seek(key) && c.row().equals(key) && c.sequenceId() > newest) {
+          newest = c.sequenceId();
+          v = c.isDelete() ? null : c.value();
+        }
+      }
+    }
+    return v;
   }
 
   /** The entry of index {@code indexId} for the row {@code row} (decoded) of key {@code key}. */
   Entry entry(Compiled index, Bytes key, Object[] row) {
-    IndexSpec spec = index.spec();
-    int parts = index.parts().length;
-    int[] keyColumns = index.keyColumns();
-    Object[] entryRow = new Object[parts + keyColumns.length + spec.include().size()];
-    List<Object> partValues = new ArrayList<>(parts);
-    for (int i = 0; i < parts; i++) {
-      Object v = index.parts()[i].evaluate(row, EvalContext.EMPTY);
-      entryRow[i] = v;
-      partValues.add(v);
-    }
-    for (int i = 0; i < keyColumns.length; i++) {
-      entryRow[parts + i] = row[keyColumns[i]];
-    }
-    for (int i = 0; i < spec.include().size(); i++) {
-      entryRow[parts + keyColumns.length + i] = row[spec.include().get(i)];
-    }
+    Object[] entryRow = entryRow(index, row);
+    List<Object> partValues = Arrays.asList(entryRow).subList(0, index.parts().length);
     Bytes encodedParts = index.entryCodec().encodeKeyPrefix(partValues);
     byte[] partsAndKey =
         Arrays.copyOf(encodedParts.peekArray(), encodedParts.length() + key.length());
     System.arraycopy(key.peekArray(), 0, partsAndKey, encodedParts.length(), key.length());
     Bytes entryKey =
-        IndexKeys.entryKey(spec.indexId(), partsAndKey, partsAndKey.length, key.length());
-    return new Entry(entryKey, index.entryCodec().encodeValue(entryRow));
+        IndexKeys.entryKey(index.spec().indexId(), partsAndKey, partsAndKey.length, key.length());
+    return new Entry(
+        entryKey,
+        index.constantValue() != null
+            ? Bytes.wrap(index.constantValue())
+            : index.entryCodec().encodeValue(entryRow));
   }
 
   /** The entry of index {@code index} for the stored row ({@code key}, {@code value}). */

@@ -1,38 +1,181 @@
 package io.cairn.store.index;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.ByteBuilder;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Index entries built from a snapshot, sorted by key, as puts at one sequence id: a cell cursor the
- * table's file writer reads like a memstore's. Keys are distinct (an entry key ends with its row
- * key).
+ * Index entries computed from rows, held in one growing array (no object per entry, so a build's
+ * millions of entries cost the garbage collector nothing), then sorted by key: a cell cursor of
+ * puts at one sequence id that the table's file writer reads like a memstore's. Keys are distinct
+ * (an entry key ends with its row key). Not thread-safe.
  */
 final class SortedEntries implements CellCursor {
-  private final byte[][] keys;
-  private final byte[][] values;
-  private final int count;
-  private final long sequenceId;
+  /** Each entry's key then value, back to back. */
+  private final ByteBuilder bytes = new ByteBuilder(1 << 16);
+
+  private int[] starts = new int[1024];
+  private int[] keyLengths = new int[1024];
+  private int[] ends = new int[1024];
+  private int count;
+
+  private int[] order;
+  private byte[] array;
+  private ByteBuffer buffer;
+  private long sequenceId;
   private int at = -1;
 
-  /** A built entry: key and value arrays. */
-  record Built(byte[] key, byte[] value) {}
+  /** Where the next entry's key goes: append its key, then call {@link #endKey}. */
+  ByteBuilder out() {
+    return bytes;
+  }
 
-  /** Sorts the first {@code count} of {@code entries} in place. */
-  SortedEntries(Built[] entries, int count, long sequenceId) {
-    Arrays.sort(entries, 0, count, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-    byte[][] k = new byte[count][];
-    byte[][] v = new byte[count][];
-    for (int i = 0; i < count; i++) {
-      k[i] = entries[i].key();
-      v[i] = entries[i].value();
+  /** Starts an entry at the builder's current end. */
+  void beginEntry() {
+    if (count == starts.length) {
+      starts = Arrays.copyOf(starts, count * 2);
+      keyLengths = Arrays.copyOf(keyLengths, count * 2);
+      ends = Arrays.copyOf(ends, count * 2);
     }
-    this.keys = k;
-    this.values = v;
-    this.count = count;
+    starts[count] = bytes.length();
+  }
+
+  /** The key written since {@link #beginEntry} ends here; the value follows. */
+  void endKey() {
+    keyLengths[count] = bytes.length() - starts[count];
+  }
+
+  /** The value written since {@link #endKey} ends here: the entry is complete. */
+  void endEntry() {
+    ends[count] = bytes.length();
+    count++;
+  }
+
+  int count() {
+    return count;
+  }
+
+  /** Bytes held. */
+  long bytes() {
+    return bytes.length();
+  }
+
+  /**
+   * Sorts the entries, whose keys all start with the same {@code skip} bytes (an index's prefix),
+   * and makes them cells at {@code sequenceId}: a radix sort on the next 8 bytes of each key, then
+   * a comparison sort of each run that ties on them.
+   */
+  SortedEntries sort(int skip, long sequenceId) {
     this.sequenceId = sequenceId;
+    this.array = bytes.array();
+    this.buffer = ByteBuffer.wrap(array);
+    // the radix sort looks at the 8 bytes after what every key shares (prefix, leading bytes of
+    // the first part's encoding), where the keys differ
+    int common = commonPrefix(skip);
+    long[] digits = new long[count];
+    int[] o = new int[count];
+    for (int i = 0; i < count; i++) {
+      digits[i] = eightBytes(starts[i] + common, starts[i] + keyLengths[i]);
+      o[i] = i;
+    }
+    long[] digitsTmp = new long[count];
+    int[] orderTmp = new int[count];
+    int[] counts = new int[257];
+    for (int shift = 0; shift < 64 && count > 0; shift += 8) {
+      Arrays.fill(counts, 0);
+      for (int i = 0; i < count; i++) {
+        counts[(int) ((digits[i] >>> shift) & 0xFF) + 1]++;
+      }
+      if (counts[(int) ((digits[0] >>> shift) & 0xFF) + 1] == count) {
+        continue; // every key has the same byte here
+      }
+      for (int b = 0; b < 256; b++) {
+        counts[b + 1] += counts[b];
+      }
+      for (int i = 0; i < count; i++) {
+        int to = counts[(int) ((digits[i] >>> shift) & 0xFF)]++;
+        digitsTmp[to] = digits[i];
+        orderTmp[to] = o[i];
+      }
+      long[] d = digits;
+      digits = digitsTmp;
+      digitsTmp = d;
+      int[] t = o;
+      o = orderTmp;
+      orderTmp = t;
+    }
+    for (int from = 0; from < count; ) {
+      int to = from + 1;
+      while (to < count && digits[to] == digits[from]) {
+        to++;
+      }
+      if (to - from > 16) {
+        Integer[] run = new Integer[to - from];
+        for (int i = from; i < to; i++) {
+          run[i - from] = o[i];
+        }
+        Arrays.sort(run, this::compareKeys);
+        for (int i = from; i < to; i++) {
+          o[i] = run[i - from];
+        }
+      } else {
+        for (int i = from + 1; i < to; i++) { // a short run: insertion sort, nothing boxed
+          int e = o[i];
+          int j = i - 1;
+          while (j >= from && compareKeys(o[j], e) > 0) {
+            o[j + 1] = o[j];
+            j--;
+          }
+          o[j + 1] = e;
+        }
+      }
+      from = to;
+    }
+    this.order = o;
+    return this;
+  }
+
+  /** How many leading bytes every key has in common (at least {@code skip}, which they share). */
+  private int commonPrefix(int skip) {
+    if (count == 0) {
+      return skip;
+    }
+    int common = keyLengths[0];
+    int first = starts[0];
+    for (int i = 1; i < count && common > skip; i++) {
+      int m =
+          Arrays.mismatch(
+              array,
+              first + skip,
+              first + common,
+              array,
+              starts[i] + skip,
+              starts[i] + keyLengths[i]);
+      if (m >= 0) {
+        common = skip + m;
+      } else {
+        common = Math.min(common, keyLengths[i]);
+      }
+    }
+    return Math.max(skip, common);
+  }
+
+  private int compareKeys(int a, int b) {
+    return Arrays.compareUnsigned(
+        array, starts[a], starts[a] + keyLengths[a], array, starts[b], starts[b] + keyLengths[b]);
+  }
+
+  /** The 8 bytes of {@code [from, end)} big-endian, zero-padded. */
+  private long eightBytes(int from, int end) {
+    byte[] a = bytes.array();
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      int p = from + i;
+      v = (v << 8) | (p < end ? a[p] & 0xFF : 0);
+    }
+    return v;
   }
 
   @Override
@@ -42,7 +185,10 @@ final class SortedEntries implements CellCursor {
     int hi = count;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(keys[mid], target) < 0) {
+      int e = order[mid];
+      if (Arrays.compareUnsigned(
+              array, starts[e], starts[e] + keyLengths[e], target, 0, target.length)
+          < 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -59,17 +205,17 @@ final class SortedEntries implements CellCursor {
 
   @Override
   public byte[] rowArray() {
-    return keys[at];
+    return array;
   }
 
   @Override
   public int rowOffset() {
-    return 0;
+    return starts[order[at]];
   }
 
   @Override
   public int rowLength() {
-    return keys[at].length;
+    return keyLengths[order[at]];
   }
 
   @Override
@@ -84,17 +230,19 @@ final class SortedEntries implements CellCursor {
 
   @Override
   public ByteBuffer valueBuffer() {
-    return ByteBuffer.wrap(values[at]);
+    return buffer;
   }
 
   @Override
   public int valueOffset() {
-    return 0;
+    int e = order[at];
+    return starts[e] + keyLengths[e];
   }
 
   @Override
   public int valueLength() {
-    return values[at].length;
+    int e = order[at];
+    return ends[e] - starts[e] - keyLengths[e];
   }
 
   @Override

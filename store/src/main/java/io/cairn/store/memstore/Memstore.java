@@ -87,6 +87,21 @@ public final class Memstore {
     return e.getValue() != TOMBSTONE;
   }
 
+  /** What {@link #newest} answers for a key whose newest cell is a tombstone. */
+  public static final Bytes DELETED = Bytes.wrap(new byte[0]);
+
+  /**
+   * The value of the newest cell of {@code key}, {@link #DELETED} (compare by identity) when it is
+   * a tombstone, null when the key has no cell here.
+   */
+  public Bytes newest(Bytes key) {
+    Map.Entry<CellKey, Object> e = cells.ceilingEntry(new CellKey(key, Long.MAX_VALUE));
+    if (e == null || !e.getKey().row().equals(key)) {
+      return null;
+    }
+    return e.getValue() == TOMBSTONE ? DELETED : (Bytes) e.getValue();
+  }
+
   /** The sequence id of the newest cell (put or tombstone) of {@code key}, or -1 when none. */
   public long latestSequenceId(Bytes key) {
     Map.Entry<CellKey, Object> e = cells.ceilingEntry(new CellKey(key, Long.MAX_VALUE));

@@ -6,19 +6,27 @@ import com.google.protobuf.ByteString;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.DescriptorSerializer;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.remote.RpcConnection.ServerCatalog;
+import io.cairn.kv.IndexCheck;
 import io.cairn.protocol.AlterTable;
 import io.cairn.protocol.CatalogData;
+import io.cairn.protocol.CreateIndex;
 import io.cairn.protocol.CreateTable;
+import io.cairn.protocol.DropIndex;
 import io.cairn.protocol.DropTable;
 import io.cairn.protocol.GetCatalog;
+import io.cairn.protocol.IndexCheckResult;
+import io.cairn.protocol.IndexResult;
+import io.cairn.protocol.RebuildIndex;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.TableDescriptorResult;
+import io.cairn.protocol.VerifyIndex;
 import io.cairn.protocol.wire.WireMessages;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,8 +42,9 @@ import java.util.function.UnaryOperator;
  * A copy of a server's catalog, following it: loaded with GetCatalog, brought up to date before
  * each statement when the server's catalog version (carried by every response and pushed as the
  * catalog_changed event) differs from the one loaded, and reloaded after every reconnect. DDL goes
- * to the server (CreateTable, AlterTable, DropTable) and its answer updates the copy at once, so
- * the connection that ran it sees the change in its next statement.
+ * to the server (CreateTable, AlterTable, DropTable, and CreateIndex, DropIndex, RebuildIndex,
+ * which answer with the index's table) and its answer updates the copy at once, so the connection
+ * that ran it sees the change in its next statement. The server builds indexes itself.
  *
  * <p>{@link #version()} is this copy's own counter, changed whenever the copy changes (plan caches
  * key on it); the server's numbers are not used for it because a restarted server starts again.
@@ -210,6 +219,118 @@ final class RemoteCatalog implements Catalog {
           });
     }
     return dropped;
+  }
+
+  // --- local indexes: built by the server, whose answer carries the index's table ------------
+
+  /**
+   * Sends CreateIndex; the server builds the index before answering (the rows indexed are not
+   * reported to {@code progress} over the network).
+   */
+  @Override
+  public Optional<IndexDescriptor> createIndex(
+      String schema,
+      String table,
+      IndexDescriptor draft,
+      boolean ifNotExists,
+      java.util.function.LongConsumer progress) {
+    String what = "CreateIndex " + schema + "." + draft.name();
+    Response response =
+        connection.callAndWait(
+            Request.newBuilder()
+                .setCreateIndex(
+                    CreateIndex.newBuilder()
+                        .setSchema(schema)
+                        .setTable(table)
+                        .setDraft(ByteString.copyFrom(DescriptorSerializer.serializeIndex(draft)))
+                        .setIfNotExists(ifNotExists)),
+            what);
+    return changedIndex(what, response);
+  }
+
+  @Override
+  public boolean dropIndex(String schema, String name, String table, boolean ifExists) {
+    String what = "DropIndex " + schema + "." + name;
+    DropIndex.Builder drop =
+        DropIndex.newBuilder().setSchema(schema).setName(name).setIfExists(ifExists);
+    if (table != null) {
+      drop.setTable(table);
+    }
+    Response response = connection.callAndWait(Request.newBuilder().setDropIndex(drop), what);
+    IndexResult result = indexResult(what, response);
+    if (result.getTable().isEmpty()) {
+      return false;
+    }
+    TableDescriptor changed = descriptor(result.getTable());
+    apply(response, tables -> put(tables, changed));
+    return true;
+  }
+
+  @Override
+  public IndexDescriptor rebuildIndex(
+      String schema, String table, String name, java.util.function.LongConsumer progress) {
+    String what = "RebuildIndex " + schema + "." + name;
+    Response response =
+        connection.callAndWait(
+            Request.newBuilder()
+                .setRebuildIndex(
+                    RebuildIndex.newBuilder().setSchema(schema).setTable(table).setName(name)),
+            what);
+    return changedIndex(what, response)
+        .orElseThrow(() -> unexpected(what, "the rebuilt index's table", response));
+  }
+
+  @Override
+  public IndexCheck verifyIndex(String schema, String table, String name) {
+    String what = "VerifyIndex " + schema + "." + name;
+    Response response =
+        connection.callAndWait(
+            Request.newBuilder()
+                .setVerifyIndex(
+                    VerifyIndex.newBuilder().setSchema(schema).setTable(table).setName(name)),
+            what);
+    if (!response.hasIndexCheck()) {
+      throw unexpected(what, "IndexCheckResult", response);
+    }
+    IndexCheckResult check = response.getIndexCheck();
+    return new IndexCheck(
+        check.getRows(),
+        check.getEntries(),
+        check.getMissing(),
+        check.getExtra(),
+        check.getSamplesList());
+  }
+
+  /** The index an IndexResult names, its table patched into the copy; empty: nothing changed. */
+  private Optional<IndexDescriptor> changedIndex(String what, Response response) {
+    IndexResult result = indexResult(what, response);
+    if (result.getTable().isEmpty()) {
+      return Optional.empty();
+    }
+    TableDescriptor changed = descriptor(result.getTable());
+    IndexDescriptor index =
+        changed
+            .index(result.getIndex())
+            .orElseThrow(
+                () ->
+                    new CairnException(
+                        ErrorCode.PROTOCOL_ERROR,
+                        "Expected index ["
+                            + result.getIndex()
+                            + "] in the table the server answered ["
+                            + what
+                            + "] with, found ["
+                            + changed.qualifiedName()
+                            + "] without it"));
+    apply(response, tables -> put(tables, changed));
+    return Optional.of(index);
+  }
+
+  private static IndexResult indexResult(String what, Response response) {
+    if (!response.hasIndexResult()) {
+      throw unexpected(what, "IndexResult", response);
+    }
+    return response.getIndexResult();
   }
 
   private static Map<String, TableDescriptor> put(

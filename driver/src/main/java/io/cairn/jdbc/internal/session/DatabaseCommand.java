@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.session;
 
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.ColumnDescriptor;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.error.CairnException;
@@ -21,6 +22,7 @@ import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
+import io.cairn.kv.IndexCheck;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -38,9 +40,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /** A planned statement bound to a session; executes queries, DML and DDL. */
@@ -89,7 +93,9 @@ final class DatabaseCommand implements PreparedCommand {
 
   @Override
   public Kind kind() {
-    if (plan instanceof StatementPlan.Query || plan instanceof StatementPlan.Explain) {
+    if (plan instanceof StatementPlan.Query
+        || plan instanceof StatementPlan.Explain
+        || plan instanceof StatementPlan.CheckIndex) {
       return Kind.QUERY;
     }
     if (plan instanceof StatementPlan.Upsert || plan instanceof StatementPlan.Delete) {
@@ -111,6 +117,11 @@ final class DatabaseCommand implements PreparedCommand {
     if (plan instanceof StatementPlan.Explain) {
       return List.of(new ColumnInfo("PLAN", "", "", "", DataType.VARCHAR.withNullable(false)));
     }
+    if (plan instanceof StatementPlan.CheckIndex) {
+      return StatementPlan.CheckIndex.COLUMNS.stream()
+          .map(c -> new ColumnInfo(c.label(), "", "", "", c.type()))
+          .toList();
+    }
     return List.of();
   }
 
@@ -122,7 +133,8 @@ final class DatabaseCommand implements PreparedCommand {
   @Override
   public CommandResult execute(List<Object> parameters, ExecutionControl control) {
     if (plan instanceof StatementPlan.Explain e) {
-      return new CommandResult.Rows(new ListCursor(explain(e, control)));
+      return new CommandResult.Rows(
+          new ListCursor(explain(e, control).stream().map(line -> new Object[] {line}).toList()));
     }
     if (session.readOnly() && kind() != Kind.QUERY) {
       throw new CairnException(
@@ -166,6 +178,22 @@ final class DatabaseCommand implements PreparedCommand {
     if (plan instanceof StatementPlan.DropTable d) {
       session.database().catalog().dropTable(d.schemaName(), d.tableName(), d.ifExists());
       return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.CreateIndex c) {
+      return new CommandResult.UpdateCount(createIndex(c));
+    }
+    if (plan instanceof StatementPlan.DropIndex d) {
+      session
+          .database()
+          .catalog()
+          .dropIndex(d.schemaName(), d.indexName(), d.tableName().orElse(null), d.ifExists());
+      return new CommandResult.UpdateCount(0);
+    }
+    if (plan instanceof StatementPlan.RebuildIndex r) {
+      return new CommandResult.UpdateCount(rebuildIndex(r));
+    }
+    if (plan instanceof StatementPlan.CheckIndex c) {
+      return new CommandResult.Rows(new ListCursor(List.<Object[]>of(checkIndex(c))));
     }
     throw CairnException.internal("Unknown plan " + plan.getClass().getSimpleName());
   }
@@ -326,6 +354,70 @@ final class DatabaseCommand implements PreparedCommand {
       return upsert(u, ctx, condition);
     }
     return delete((StatementPlan.Delete) plan, ctx, condition);
+  }
+
+  // ---- local indexes
+
+  /**
+   * CREATE INDEX: the catalog creates and builds it; the update count is the rows indexed, the most
+   * the build's progress reports (from any of its threads) said (0 when the index existed and IF
+   * NOT EXISTS).
+   */
+  private long createIndex(StatementPlan.CreateIndex c) {
+    AtomicLong indexed = new AtomicLong();
+    Optional<IndexDescriptor> created =
+        session
+            .database()
+            .catalog()
+            .createIndex(
+                c.schemaName(),
+                c.tableName(),
+                c.draft(),
+                c.ifNotExists(),
+                rows -> indexed.accumulateAndGet(rows, Math::max));
+    return created.isPresent() ? indexed.get() : 0;
+  }
+
+  /**
+   * ALTER INDEX ... REBUILD: the update count is the rows indexed, as for CREATE INDEX; with IF
+   * EXISTS, 0 when the table or the index is gone.
+   */
+  private long rebuildIndex(StatementPlan.RebuildIndex r) {
+    if (r.ifExists()
+        && session
+            .database()
+            .catalog()
+            .table(r.schemaName(), r.tableName())
+            .flatMap(t -> t.index(r.indexName()))
+            .isEmpty()) {
+      return 0;
+    }
+    AtomicLong indexed = new AtomicLong();
+    session
+        .database()
+        .catalog()
+        .rebuildIndex(
+            r.schemaName(),
+            r.tableName(),
+            r.indexName(),
+            rows -> indexed.accumulateAndGet(rows, Math::max));
+    return indexed.get();
+  }
+
+  /** CHECK INDEX's row: see {@link StatementPlan.CheckIndex#COLUMNS}. */
+  private Object[] checkIndex(StatementPlan.CheckIndex c) {
+    IndexCheck check =
+        session.database().catalog().verifyIndex(c.schemaName(), c.tableName(), c.indexName());
+    return new Object[] {
+      c.indexName(),
+      c.schemaName() + "." + c.tableName(),
+      check.rows(),
+      check.entries(),
+      check.missing(),
+      check.extra(),
+      check.consistent(),
+      String.join(", ", check.samples())
+    };
   }
 
   /** The table as the catalog has it now (it may have been dropped since planning). */
@@ -529,17 +621,17 @@ final class DatabaseCommand implements PreparedCommand {
     return count;
   }
 
-  /** Rows of EXPLAIN: one line each. */
+  /** Rows held in a list: EXPLAIN's lines, CHECK INDEX's row. */
   private static final class ListCursor implements ResultCursor {
-    private final Iterator<String> lines;
+    private final Iterator<Object[]> rows;
 
-    ListCursor(List<String> lines) {
-      this.lines = lines.iterator();
+    ListCursor(List<Object[]> rows) {
+      this.rows = rows.iterator();
     }
 
     @Override
     public Object[] next() {
-      return lines.hasNext() ? new Object[] {lines.next()} : null;
+      return rows.hasNext() ? rows.next() : null;
     }
 
     @Override

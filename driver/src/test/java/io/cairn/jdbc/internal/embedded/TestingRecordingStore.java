@@ -70,6 +70,14 @@ final class TestingRecordingStore implements KvStore {
     delegate.close();
   }
 
+  /** Lets the in-memory store behind it name its tables (SYSTEM.STATS, SYSTEM.INDEXES). */
+  void useSqlNames(
+      java.util.function.Supplier<
+              ? extends java.util.Collection<io.cairn.core.catalog.TableDescriptor>>
+          sqlTables) {
+    Stores.useSqlNames(delegate, sqlTables);
+  }
+
   /** The calls on one KV table, without the table name. */
   List<String> callsOn(String kvTable) {
     List<String> result = new ArrayList<>();
@@ -153,6 +161,34 @@ final class TestingRecordingStore implements KvStore {
     @Override
     public List<RegionInfo> regions() {
       return table.regions();
+    }
+
+    @Override
+    public io.cairn.kv.TableStatistics statistics() {
+      return table.statistics();
+    }
+
+    /** Recorded, e.g. {@code T1 defineIndexes [3 building, 5 readable]}; no entries are kept. */
+    @Override
+    public void defineIndexes(
+        io.cairn.core.encoding.RowLayout layout, List<io.cairn.kv.IndexSpec> indexes) {
+      List<String> specs = new ArrayList<>();
+      for (io.cairn.kv.IndexSpec spec : indexes) {
+        specs.add(spec.indexId() + (spec.readable() ? " readable" : " building"));
+      }
+      calls.add(table.name() + " defineIndexes " + specs);
+    }
+
+    @Override
+    public long buildIndex(int indexId, java.util.function.LongConsumer progress) {
+      calls.add(table.name() + " buildIndex " + indexId);
+      return 0;
+    }
+
+    @Override
+    public io.cairn.kv.IndexCheck verifyIndex(int indexId) {
+      calls.add(table.name() + " verifyIndex " + indexId);
+      return new io.cairn.kv.IndexCheck(0, 0, 0, 0, List.of());
     }
   }
 }

@@ -5,18 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.DescriptorSerializer;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
+import io.cairn.kv.IndexCheck;
 import io.cairn.protocol.CatalogData;
 import io.cairn.protocol.CatalogVersion;
+import io.cairn.protocol.CreateIndex;
+import io.cairn.protocol.DropIndex;
 import io.cairn.protocol.Event;
+import io.cairn.protocol.IndexCheckResult;
+import io.cairn.protocol.IndexResult;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.TableDescriptorResult;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,8 +85,59 @@ class TestRemoteCatalog {
             Response.newBuilder()
                 .setTableDescriptor(TableDescriptorResult.newBuilder().setTable(bytes(created))));
       }
+      case CREATE_INDEX -> {
+        CreateIndex create = request.getCreateIndex();
+        IndexDescriptor draft =
+            DescriptorSerializer.deserializeIndex(create.getDraft().toByteArray());
+        TableDescriptor t = find(create.getTable());
+        if (t.index(draft.name()).isPresent()) {
+          c.answer(request, Response.newBuilder().setIndexResult(IndexResult.getDefaultInstance()));
+          return;
+        }
+        List<IndexDescriptor> indexes = new ArrayList<>(t.indexes());
+        indexes.add(
+            new IndexDescriptor(
+                5, draft.name(), draft.columns(), draft.include(), IndexDescriptor.State.ACTIVE));
+        TableDescriptor changed = replace(t, t.withIndexes(indexes));
+        bump(); // BUILDING
+        bump(); // ACTIVE
+        c.answer(request, indexResult(changed, draft.name()));
+      }
+      case DROP_INDEX -> {
+        DropIndex drop = request.getDropIndex();
+        TableDescriptor t = find(drop.getTable());
+        List<IndexDescriptor> indexes = new ArrayList<>(t.indexes());
+        indexes.removeIf(i -> i.name().equals(drop.getName()));
+        TableDescriptor changed = replace(t, t.withIndexes(indexes));
+        bump();
+        c.answer(request, indexResult(changed, drop.getName()));
+      }
+      case VERIFY_INDEX ->
+          c.answer(
+              request,
+              Response.newBuilder()
+                  .setIndexCheck(
+                      IndexCheckResult.newBuilder()
+                          .setRows(3)
+                          .setEntries(4)
+                          .setExtra(1)
+                          .addSamples(request.getVerifyIndex().getName())));
       default -> throw new IOException("unexpected " + request.getBodyCase());
     }
+  }
+
+  private TableDescriptor find(String name) {
+    return tables.stream().filter(t -> t.tableName().equals(name)).findFirst().orElseThrow();
+  }
+
+  private TableDescriptor replace(TableDescriptor old, TableDescriptor changed) {
+    tables.set(tables.indexOf(old), changed);
+    return changed;
+  }
+
+  private static Response.Builder indexResult(TableDescriptor t, String index) {
+    return Response.newBuilder()
+        .setIndexResult(IndexResult.newBuilder().setTable(bytes(t)).setIndex(index));
   }
 
   private void bump() {
@@ -145,5 +204,42 @@ class TestRemoteCatalog {
     catalog.refreshIfStale();
     assertThat(getCatalogs()).isEqualTo(3);
     assertThat(catalog.version()).isNotEqualTo(beforeReconnect);
+  }
+
+  @Test
+  void indexDdlGoesToTheServerAndItsAnswerUpdatesTheCopy() throws Exception {
+    tables.add(table(7, "A"));
+    RemoteCatalog catalog = new RemoteCatalog(connection);
+    catalog.refreshIfStale();
+    IndexDescriptor draft =
+        new IndexDescriptor(
+            0,
+            "BY_ID",
+            List.of(
+                new IndexDescriptor.IndexColumn(
+                    new Expr.ColumnRef(0, DataType.INTEGER), "ID", SortOrder.DESC)),
+            List.of(),
+            IndexDescriptor.State.BUILDING);
+
+    long before = catalog.version();
+    IndexDescriptor created = catalog.createIndex("PUBLIC", "A", draft, false, null).orElseThrow();
+    assertThat(created.indexId()).isEqualTo(5);
+    assertThat(created.state()).isEqualTo(IndexDescriptor.State.ACTIVE);
+    assertThat(created.columns()).isEqualTo(draft.columns());
+    assertThat(catalog.table("PUBLIC", "A").orElseThrow().indexes()).containsExactly(created);
+    assertThat(catalog.version()).isNotEqualTo(before);
+    // the version moved by two (BUILDING, ACTIVE): the copy was loaded again, and agrees
+    assertThat(getCatalogs()).isEqualTo(2);
+
+    // a taken name with IF NOT EXISTS: nothing changes
+    assertThat(catalog.createIndex("PUBLIC", "A", draft, true, null)).isEmpty();
+
+    IndexCheck check = catalog.verifyIndex("PUBLIC", "A", "BY_ID");
+    assertThat(check).isEqualTo(new IndexCheck(3, 4, 0, 1, List.of("BY_ID")));
+    assertThat(check.consistent()).isFalse();
+
+    assertThat(catalog.dropIndex("PUBLIC", "BY_ID", "A", false)).isTrue();
+    assertThat(catalog.table("PUBLIC", "A").orElseThrow().indexes()).isEmpty();
+    assertThat(getCatalogs()).as("one change: the answer patched the copy").isEqualTo(2);
   }
 }
