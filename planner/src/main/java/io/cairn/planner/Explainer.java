@@ -6,6 +6,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
+import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.JoinNode;
 import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.PlanNode;
@@ -311,7 +312,9 @@ public final class Explainer {
       TableDescriptor table = scan.table();
       String over = " OVER " + table.qualifiedName();
       String kind;
-      if (scan.isFullScan()) {
+      if (scan.index().isPresent()) {
+        kind = indexKind(scan.index().get(), table);
+      } else if (scan.isFullScan()) {
         kind = "FULL SCAN" + over;
       } else if (scan.keys().size() == 1) {
         KeyBounds b = scan.keys().get(0);
@@ -355,6 +358,26 @@ public final class Explainer {
         head.append(" (").append(estimate).append(')');
       }
       return head.toString();
+    }
+
+    /**
+     * How a scan reads a local index: {@code SCAN INDEX I ON S.T (covered|lookup)} then {@code
+     * RANGE [bounds]}, {@code SKIP n RANGES} or {@code FULL}.
+     */
+    private static String indexKind(IndexScan read, TableDescriptor table) {
+      String head =
+          "SCAN INDEX "
+              + read.index().name()
+              + " ON "
+              + table.qualifiedName()
+              + (read.covered() ? " (covered)" : " (lookup)");
+      if (read.isFullScan()) {
+        return head + " FULL";
+      }
+      if (read.keys().size() == 1) {
+        return head + " RANGE " + bounds(read.keys().get(0));
+      }
+      return head + " SKIP " + read.keys().size() + " RANGES";
     }
 
     private static String bytes(long bytes) {

@@ -21,31 +21,36 @@ import org.apache.calcite.util.Litmus;
 final class Hints {
   static final String NO_CACHE = "NO_CACHE";
   static final String SERIAL = "SERIAL";
+  static final String INDEX = "INDEX";
+  static final String NO_INDEX = "NO_INDEX";
 
   /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
    * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
    * run their chunks one at a time in key order. On UPSERT ... SELECT, DELETE and UPDATE, both
-   * apply to every scan of the statement ({@link #statementHints}).
+   * apply to every scan of the statement ({@link #statementHints}). INDEX(table index ...): the
+   * scans of that table (by name or alias) in the query block read the cheapest of the named
+   * indexes; NO_INDEX: the scans read no index (also as a DML statement's hint).
    */
-  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL);
+  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX);
 
   /**
-   * How Calcite hands hints down the plan: NO_CACHE and SERIAL on a SELECT reach the table scans of
-   * that query block. Hints it does not know are reported by {@link #warnings}, not by Calcite.
+   * How Calcite hands hints down the plan: NO_CACHE, SERIAL, INDEX and NO_INDEX on a SELECT reach
+   * the table scans of that query block. Hints it does not know are reported by {@link #warnings},
+   * not by Calcite.
    */
   static final HintStrategyTable STRATEGIES =
       HintStrategyTable.builder()
           .hintStrategy(NO_CACHE, HintPredicates.TABLE_SCAN)
           .hintStrategy(SERIAL, HintPredicates.TABLE_SCAN)
+          .hintStrategy(INDEX, HintPredicates.TABLE_SCAN)
+          .hintStrategy(NO_INDEX, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 
-  /** Hints Cairn knows that take effect with later releases (indexes, joins, parallel scans). */
+  /** Hints Cairn knows that take effect with later releases (joins, parallel scans). */
   static final Set<String> LATER =
       Set.of(
-          "INDEX",
-          "NO_INDEX",
           "USE_SORT_MERGE_JOIN",
           "NO_STAR_JOIN",
           "SMALL",
@@ -83,11 +88,57 @@ final class Hints {
     for (String name : names) {
       check(name, warnings);
       String upper = name.toUpperCase(Locale.ROOT);
+      if (upper.equals(INDEX)) {
+        warnings.add(
+            "Hint [INDEX] in a DML statement's hint has no effect: give INDEX(table index) on the"
+                + " SELECT that reads the table");
+        continue;
+      }
       if (HONOURED.contains(upper)) {
         honoured.add(upper);
       }
     }
     return Set.copyOf(honoured);
+  }
+
+  /**
+   * The aliases of the statement's tables ({@code FROM LINEITEM L}: L to LINEITEM), upper case, so
+   * that INDEX(L idx) names its table by alias as Phoenix allows. An alias used for two tables maps
+   * to neither.
+   */
+  static java.util.Map<String, String> aliases(SqlNode statement) {
+    java.util.Map<String, String> aliases = new java.util.HashMap<>();
+    Set<String> ambiguous = new java.util.HashSet<>();
+    statement.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlSelect select && select.getFrom() != null) {
+              from(select.getFrom(), aliases, ambiguous);
+            }
+            return super.visit(call);
+          }
+        });
+    ambiguous.forEach(aliases::remove);
+    return aliases;
+  }
+
+  private static void from(
+      SqlNode from, java.util.Map<String, String> aliases, Set<String> ambiguous) {
+    if (from instanceof org.apache.calcite.sql.SqlJoin join) {
+      from(join.getLeft(), aliases, ambiguous);
+      from(join.getRight(), aliases, ambiguous);
+    } else if (from instanceof SqlCall call
+        && call.getKind() == org.apache.calcite.sql.SqlKind.AS
+        && call.operandCount() >= 2
+        && call.operand(0) instanceof org.apache.calcite.sql.SqlIdentifier table
+        && call.operand(1) instanceof org.apache.calcite.sql.SqlIdentifier alias) {
+      String name = table.names.get(table.names.size() - 1);
+      String previous = aliases.put(alias.getSimple(), name);
+      if (previous != null && !previous.equals(name)) {
+        ambiguous.add(alias.getSimple());
+      }
+    }
   }
 
   private static void check(String hint, List<String> warnings) {

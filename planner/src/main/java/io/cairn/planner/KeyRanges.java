@@ -2,15 +2,18 @@ package io.cairn.planner;
 
 import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout.KeyColumn;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
+import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.KeyBounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -43,33 +46,80 @@ final class KeyRanges {
     if (!existing.isEmpty() || table.hiddenRowId() || conjuncts.isEmpty()) {
       return new Result(existing);
     }
-    List<Expr> prefix = new ArrayList<>();
+    List<Part> parts = new ArrayList<>();
     for (KeyColumn key : table.primaryKey()) {
       int column = key.columnIndex();
-      DataType type = table.columns().get(column).type();
+      parts.add(new Part(node -> isColumn(node, column), table.columns().get(column).type()));
+    }
+    return new Result(extract(parts, conjuncts, rexBuilder));
+  }
+
+  /**
+   * Key ranges over the parts of local index {@code index} of {@code table} from the conjuncts of a
+   * filter over the table's row, by the same rules as over primary-key columns: an operand matches
+   * a part when it is the part's column, or, for a part that is an expression, when it converts to
+   * an equal expression (a functional index serves the query that has its expression). Empty:
+   * nothing bounds the first part.
+   */
+  static List<KeyBounds> extractIndex(
+      IndexDescriptor index, List<RexNode> conjuncts, RexBuilder rexBuilder, RexToExpr rex) {
+    if (conjuncts.isEmpty()) {
+      return List.of();
+    }
+    List<Part> parts = new ArrayList<>();
+    for (IndexDescriptor.IndexColumn column : index.columns()) {
+      Expr expr = column.expr();
+      if (expr instanceof Expr.ColumnRef ref) {
+        parts.add(new Part(node -> isColumn(node, ref.index()), expr.type()));
+      } else {
+        parts.add(new Part(node -> sameExpr(node, expr, rex), expr.type()));
+      }
+    }
+    return extract(parts, conjuncts, rexBuilder);
+  }
+
+  private static boolean sameExpr(RexNode node, Expr expr, RexToExpr rex) {
+    if (node instanceof RexInputRef || node instanceof RexLiteral) {
+      return false;
+    }
+    try {
+      return IndexScan.sameExpr(rex.convert(node), expr);
+    } catch (RuntimeException e) {
+      return false; // an expression Cairn cannot evaluate is no index part
+    }
+  }
+
+  /** A key column: which operands are it, and its type. */
+  private record Part(Predicate<RexNode> matches, DataType type) {}
+
+  private static List<KeyBounds> extract(
+      List<Part> parts, List<RexNode> conjuncts, RexBuilder rexBuilder) {
+    List<Expr> prefix = new ArrayList<>();
+    for (Part part : parts) {
+      DataType type = part.type();
       if (!rangeable(type)) {
         break;
       }
-      Expr equal = findEquality(conjuncts, column, type);
+      Expr equal = findEquality(conjuncts, part.matches(), type);
       if (equal != null) {
         prefix.add(equal);
         continue;
       }
-      List<KeyBounds> sarg = findSarg(conjuncts, column, type, prefix, rexBuilder);
+      List<KeyBounds> sarg = findSarg(conjuncts, part.matches(), type, prefix, rexBuilder);
       if (sarg != null) {
-        return new Result(sarg);
+        return sarg;
       }
-      Optional<KeyBounds.Bound> lower = findBound(conjuncts, column, type, true);
-      Optional<KeyBounds.Bound> upper = findBound(conjuncts, column, type, false);
+      Optional<KeyBounds.Bound> lower = findBound(conjuncts, part.matches(), type, true);
+      Optional<KeyBounds.Bound> upper = findBound(conjuncts, part.matches(), type, false);
       if (prefix.isEmpty() && lower.isEmpty() && upper.isEmpty()) {
-        return new Result(List.of());
+        return List.of();
       }
-      return new Result(List.of(new KeyBounds(prefix, lower, upper)));
+      return List.of(new KeyBounds(prefix, lower, upper));
     }
     if (prefix.isEmpty()) {
-      return new Result(List.of());
+      return List.of();
     }
-    return new Result(List.of(new KeyBounds(prefix, Optional.empty(), Optional.empty())));
+    return List.of(new KeyBounds(prefix, Optional.empty(), Optional.empty()));
   }
 
   /** Types whose values compare in SQL exactly as their key encoding does. */
@@ -107,12 +157,13 @@ final class KeyRanges {
     return node instanceof RexInputRef ref && ref.getIndex() == column;
   }
 
-  private static Expr findEquality(List<RexNode> conjuncts, int column, DataType type) {
+  private static Expr findEquality(
+      List<RexNode> conjuncts, Predicate<RexNode> column, DataType type) {
     for (RexNode c : conjuncts) {
       if (c.getKind() == SqlKind.EQUALS && c instanceof RexCall call) {
         RexNode a = call.getOperands().get(0);
         RexNode b = call.getOperands().get(1);
-        Expr v = isColumn(a, column) ? value(b, type) : isColumn(b, column) ? value(a, type) : null;
+        Expr v = column.test(a) ? value(b, type) : column.test(b) ? value(a, type) : null;
         if (v != null) {
           return v;
         }
@@ -122,7 +173,7 @@ final class KeyRanges {
   }
 
   private static Optional<KeyBounds.Bound> findBound(
-      List<RexNode> conjuncts, int column, DataType type, boolean lower) {
+      List<RexNode> conjuncts, Predicate<RexNode> column, DataType type, boolean lower) {
     for (RexNode c : conjuncts) {
       if (!(c instanceof RexCall call) || call.getOperands().size() != 2) {
         continue;
@@ -136,13 +187,13 @@ final class KeyRanges {
       }
       RexNode a = call.getOperands().get(0);
       RexNode b = call.getOperands().get(1);
-      if (isColumn(b, column) && !isColumn(a, column)) {
+      if (column.test(b) && !column.test(a)) {
         kind = kind.reverse();
         RexNode t = a;
         a = b;
         b = t;
       }
-      if (!isColumn(a, column)) {
+      if (!column.test(a)) {
         continue;
       }
       Expr v = value(b, type);
@@ -162,7 +213,7 @@ final class KeyRanges {
   @SuppressWarnings({"rawtypes", "unchecked"})
   private static List<KeyBounds> findSarg(
       List<RexNode> conjuncts,
-      int column,
+      Predicate<RexNode> column,
       DataType type,
       List<Expr> prefix,
       RexBuilder rexBuilder) {
@@ -170,7 +221,7 @@ final class KeyRanges {
       if (c.getKind() != SqlKind.SEARCH || !(c instanceof RexCall call)) {
         continue;
       }
-      if (!isColumn(call.getOperands().get(0), column)
+      if (!column.test(call.getOperands().get(0))
           || !(call.getOperands().get(1) instanceof RexLiteral sargLiteral)) {
         continue;
       }

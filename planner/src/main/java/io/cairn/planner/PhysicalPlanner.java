@@ -3,6 +3,7 @@ package io.cairn.planner;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -66,10 +67,50 @@ final class PhysicalPlanner {
   /** The statement's own hints (upper case), applying to every table scan. */
   private final Set<String> statementHints;
 
-  PhysicalPlanner(RexBuilder rexBuilder, Set<String> statementHints) {
+  /** Where warnings about hints go (the statement's SQLWarnings). */
+  private final List<String> warnings;
+
+  /** Table aliases of the statement, for INDEX hints that name their table by alias. */
+  private final java.util.Map<String, String> aliases;
+
+  /** Each table scan's index choice (see {@link IndexChoice}). */
+  private final java.util.IdentityHashMap<TableScan, IndexChoice.Site> sites =
+      new java.util.IdentityHashMap<>();
+
+  /** The tables INDEX hints named (by name or alias) that some scan read. */
+  private final Set<String> hintTargetsFound = new java.util.HashSet<>();
+
+  /** The tables INDEX hints named, in the order met. */
+  private final Set<String> hintTargets = new java.util.LinkedHashSet<>();
+
+  PhysicalPlanner(
+      RexBuilder rexBuilder,
+      Set<String> statementHints,
+      List<String> warnings,
+      java.util.Map<String, String> aliases) {
     this.rexBuilder = rexBuilder;
     this.rex = new RexToExpr(rexBuilder);
     this.statementHints = Set.copyOf(statementHints);
+    this.warnings = warnings;
+    this.aliases = java.util.Map.copyOf(aliases);
+  }
+
+  /**
+   * Warns of INDEX hints whose table no scan of their query block read (called once the statement
+   * is converted).
+   */
+  void finishHints() {
+    for (String target : hintTargets) {
+      if (!hintTargetsFound.contains(target)) {
+        warn("Hint INDEX names table [" + target + "] that its query does not read");
+      }
+    }
+  }
+
+  private void warn(String warning) {
+    if (!warnings.contains(warning)) {
+      warnings.add(warning);
+    }
   }
 
   /** Whether {@code hint} applies to the scan: on its query block, or on the whole statement. */
@@ -78,11 +119,68 @@ final class PhysicalPlanner {
         || scan.getHints().stream().anyMatch(h -> h.hintName.equalsIgnoreCase(hint));
   }
 
+  /**
+   * The physical plan of {@code rel}. A scan is planned with its local-index choice made again at
+   * each step that changes it (filter, projection, aggregation, sort), so that the final choice
+   * sees all the scan needs.
+   */
   PlanNode convert(RelNode rel) {
+    PlanNode node = convertNode(rel);
+    IndexChoice.Site site = site(rel);
+    return site == null ? node : chooseIndex(node, site);
+  }
+
+  /** The index choice of the table scan under {@code rel} through single-input operators. */
+  private IndexChoice.Site site(RelNode rel) {
+    RelNode r = rel;
+    while (!(r instanceof TableScan)) {
+      if (r.getInputs().size() != 1
+          || !(r instanceof Filter
+              || r instanceof Project
+              || r instanceof Aggregate
+              || r instanceof Sort)) {
+        return null;
+      }
+      r = r.getInput(0);
+    }
+    return sites.get(r);
+  }
+
+  /** {@code node} with the index choice of the scan at the end of its single-input chain redone. */
+  private static PlanNode chooseIndex(PlanNode node, IndexChoice.Site site) {
+    if (node instanceof ScanNode scan) {
+      return site.choose(scan);
+    }
+    if (node instanceof AggregateNode a) {
+      PlanNode input = chooseIndex(a.input(), site);
+      return input == a.input()
+          ? a
+          : new AggregateNode(
+              input, a.groupKeys(), a.groupSets(), a.calls(), a.filterColumns(), a.step());
+    }
+    if (node instanceof ProjectNode p) {
+      PlanNode input = chooseIndex(p.input(), site);
+      return input == p.input() ? p : new ProjectNode(input, p.expressions());
+    }
+    if (node instanceof SortNode s) {
+      PlanNode input = chooseIndex(s.input(), site);
+      return input == s.input() ? s : new SortNode(input, s.keys(), s.offset(), s.fetch());
+    }
+    if (node instanceof FilterNode f) {
+      PlanNode input = chooseIndex(f.input(), site);
+      return input == f.input() ? f : new FilterNode(input, f.condition());
+    }
+    return node;
+  }
+
+  private PlanNode convertNode(RelNode rel) {
     if (rel instanceof TableScan scan) {
-      return scan(scan.getTable())
-          .withCacheBlocks(!hinted(scan, Hints.NO_CACHE))
-          .withSerial(hinted(scan, Hints.SERIAL));
+      ScanNode node =
+          scan(scan.getTable())
+              .withCacheBlocks(!hinted(scan, Hints.NO_CACHE))
+              .withSerial(hinted(scan, Hints.SERIAL));
+      sites.put(scan, site(scan, node.table()));
+      return node;
     }
     if (rel instanceof Filter filter) {
       return filter(filter);
@@ -118,6 +216,73 @@ final class PhysicalPlanner {
         "Plan operator [" + rel.getRelTypeName() + "] is not supported yet");
   }
 
+  /** The index hints that apply to {@code scan} of {@code table}, with warnings for bad names. */
+  private IndexChoice.Site site(TableScan scan, TableDescriptor table) {
+    double rows = scan.getTable().getRowCount();
+    if (hinted(scan, Hints.NO_INDEX)) {
+      return new IndexChoice.Site(table, rows, true, false, List.of());
+    }
+    List<IndexDescriptor> forced = new ArrayList<>();
+    for (org.apache.calcite.rel.hint.RelHint hint : scan.getHints()) {
+      if (!hint.hintName.equalsIgnoreCase(Hints.INDEX)) {
+        continue;
+      }
+      if (hint.listOptions.size() < 2) {
+        warn("Hint INDEX: expected INDEX(table index ...), found " + hint.listOptions);
+        continue;
+      }
+      String target = hint.listOptions.get(0);
+      hintTargets.add(target);
+      if (!namesTable(target, table)) {
+        continue;
+      }
+      hintTargetsFound.add(target);
+      for (String name : hint.listOptions.subList(1, hint.listOptions.size())) {
+        Optional<IndexDescriptor> index = index(table, name);
+        if (index.isEmpty()) {
+          warn(
+              "Hint INDEX names index ["
+                  + name
+                  + "] that table ["
+                  + table.qualifiedName()
+                  + "] does not have");
+        } else if (index.get().state() != IndexDescriptor.State.ACTIVE) {
+          warn(
+              "Hint INDEX names index ["
+                  + name
+                  + "] of table ["
+                  + table.qualifiedName()
+                  + "], which is "
+                  + index.get().state()
+                  + ": not used");
+        } else if (!forced.contains(index.get())) {
+          forced.add(index.get());
+        }
+      }
+    }
+    return new IndexChoice.Site(table, rows, false, !forced.isEmpty(), forced);
+  }
+
+  /** Whether a hint's table name (a name or an alias) is {@code table}. */
+  private boolean namesTable(String target, TableDescriptor table) {
+    String name = aliases.getOrDefault(target, aliases.getOrDefault(upper(target), target));
+    return name.equals(table.tableName())
+        || name.equalsIgnoreCase(table.tableName())
+        || target.equalsIgnoreCase(table.qualifiedName());
+  }
+
+  private static Optional<IndexDescriptor> index(TableDescriptor table, String name) {
+    Optional<IndexDescriptor> exact = table.index(name);
+    if (exact.isPresent()) {
+      return exact;
+    }
+    return table.indexes().stream().filter(i -> i.name().equalsIgnoreCase(name)).findFirst();
+  }
+
+  private static String upper(String s) {
+    return s.toUpperCase(java.util.Locale.ROOT);
+  }
+
   static TableDescriptor descriptor(RelOptTable table) {
     CairnCalciteSchema.CairnTable t = table.unwrap(CairnCalciteSchema.CairnTable.class);
     if (t == null) {
@@ -148,6 +313,12 @@ final class PhysicalPlanner {
               : List.of();
       KeyRanges.Result ranges =
           KeyRanges.extract(scan.table(), tableConjuncts, rexBuilder, scan.keys());
+      IndexChoice.Site site = site(filter.getInput());
+      if (site != null && !tableConjuncts.isEmpty()) {
+        for (IndexDescriptor index : site.candidates()) {
+          site.setBounds(index, KeyRanges.extractIndex(index, tableConjuncts, rexBuilder, rex));
+        }
+      }
       return scan.withKeysAndFilter(ranges.bounds(), Optional.of(combined));
     }
     return new FilterNode(input, condition);

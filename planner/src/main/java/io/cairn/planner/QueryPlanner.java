@@ -190,11 +190,14 @@ final class QueryPlanner {
     for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
       uses.read.add(PhysicalPlanner.descriptor(table));
     }
-    PhysicalPlanner physical = new PhysicalPlanner(cluster.getRexBuilder(), statementHints);
+    PhysicalPlanner physical =
+        new PhysicalPlanner(
+            cluster.getRexBuilder(), statementHints, warnings, Hints.aliases(parsed));
     SqlKind kind = validated.getKind();
     if (rel instanceof TableModify modify) {
       StatementPlan plan =
           DmlTranslator.translate(modify, validated, physical, parameterTypes, uses);
+      physical.finishHints();
       return onDuplicateKey == null
           ? plan
           : OnDuplicateKeyClause.apply(
@@ -208,6 +211,7 @@ final class QueryPlanner {
       throw CairnException.internal("Expected a table modification for " + kind);
     }
     PlanNode node = physical.convert(rel);
+    physical.finishHints();
     node = projectFields(node, root);
     return new StatementPlan.Query(node, resultColumns(validated, root), parameterTypes);
   }

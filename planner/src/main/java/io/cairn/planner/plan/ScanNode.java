@@ -36,6 +36,11 @@ import java.util.Optional;
  * <p>{@code cacheBlocks} false (the {@code NO_CACHE} hint) reads data blocks missing from the block
  * cache without adding them to it, so that a one-off big scan does not push out the working set.
  * {@code serial} (the {@code SERIAL} hint) runs the chunks one at a time in key order.
+ *
+ * <p>{@code index}, when present, reads a local index of the table instead of its rows ({@link
+ * IndexScan}); filter, projection and {@code keys} stay over the table's row, so the executor can
+ * read the table instead (a transaction's pending writes). Rows then come in index order within
+ * each region rather than in key order: only a sort gives an order.
  */
 public record ScanNode(
     TableDescriptor table,
@@ -48,7 +53,8 @@ public record ScanNode(
     List<AggregateCall> aggregates,
     List<SortKey> orderBy,
     boolean cacheBlocks,
-    boolean serial)
+    boolean serial,
+    Optional<IndexScan> index)
     implements PlanNode {
   public ScanNode {
     requireNonNull(table, "table is null");
@@ -58,6 +64,7 @@ public record ScanNode(
     groupBy = List.copyOf(requireNonNull(groupBy, "groupBy is null"));
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
     orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
+    requireNonNull(index, "index is null");
     if (!aggregates.isEmpty() && (limit >= 0 || offset != 0 || !orderBy.isEmpty())) {
       throw CairnException.internal(
           "A scan with aggregates has no limit, offset or order: found limit ["
@@ -82,7 +89,36 @@ public record ScanNode(
       Optional<Expr> filter,
       List<Expr> projection,
       long limit) {
-    this(table, keys, filter, projection, limit, 0, List.of(), List.of(), List.of(), true, false);
+    this(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        0,
+        List.of(),
+        List.of(),
+        List.of(),
+        true,
+        false,
+        Optional.empty());
+  }
+
+  /** The same scan reading a local index of its table ({@code read}), or its rows (empty). */
+  public ScanNode withIndex(Optional<IndexScan> read) {
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial,
+        read);
   }
 
   /** The same scan emitting {@code newProjection} (expressions over the table row). */
@@ -101,7 +137,8 @@ public record ScanNode(
         aggregates,
         orderBy,
         cacheBlocks,
-        serial);
+        serial,
+        index);
   }
 
   /** The same scan feeding its projected rows to ungrouped {@code calls}. */
@@ -124,7 +161,8 @@ public record ScanNode(
         calls,
         orderBy,
         cacheBlocks,
-        serial);
+        serial,
+        index);
   }
 
   /** The same scan with other key ranges and filter. */
@@ -140,7 +178,8 @@ public record ScanNode(
         aggregates,
         orderBy,
         cacheBlocks,
-        serial);
+        serial,
+        index);
   }
 
   /** The same scan stopping after {@code newLimit} rows. */
@@ -156,7 +195,8 @@ public record ScanNode(
         aggregates,
         orderBy,
         cacheBlocks,
-        serial);
+        serial,
+        index);
   }
 
   /**
@@ -175,7 +215,8 @@ public record ScanNode(
         aggregates,
         keys,
         cacheBlocks,
-        serial);
+        serial,
+        index);
   }
 
   /** The same scan filling the block cache or not ({@code NO_CACHE}). */
@@ -191,7 +232,8 @@ public record ScanNode(
         aggregates,
         orderBy,
         cache,
-        serial);
+        serial,
+        index);
   }
 
   /** The same scan with its chunks run one at a time in key order, or not ({@code SERIAL}). */
@@ -207,7 +249,8 @@ public record ScanNode(
         aggregates,
         orderBy,
         cacheBlocks,
-        newSerial);
+        newSerial,
+        index);
   }
 
   /** Whether the scan emits partial aggregate states rather than projected rows. */

@@ -7,6 +7,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
+import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
@@ -39,6 +40,12 @@ public final class WireMessages {
             .setReadPoint(request.readPoint());
     for (KeyRange range : request.ranges()) {
       b.addRanges(toProto(range));
+    }
+    if (request.index() != null) {
+      b.setIndex(
+          io.cairn.protocol.IndexRead.newBuilder()
+              .setIndexId(request.index().indexId())
+              .setLookup(request.index().lookup()));
     }
     EvalContext context = request.context();
     for (int i = 0; i < context.parameterCount(); i++) {
@@ -75,12 +82,22 @@ public final class WireMessages {
                     spec.getStatementTimeEpochSecond(),
                     spec.getStatementTimeNano(),
                     ZoneOffset.UTC));
+    IndexRead index = null;
+    if (spec.hasIndex()) {
+      int indexId = spec.getIndex().getIndexId();
+      if (indexId < 0) {
+        throw WireValues.malformed("a scan of an index with id [" + indexId + "]: expected >= 0");
+      }
+      index = new IndexRead(indexId, spec.getIndex().getLookup());
+    }
     return new ScanRequest(
         ranges,
         WirePrograms.fromProto(spec.getProgram()),
         new EvalContext(parameters, time),
         !spec.getNoCache(),
-        readPoint);
+        readPoint,
+        null,
+        index);
   }
 
   /** A read point from the wire (uint64): at most Long.MAX_VALUE. */

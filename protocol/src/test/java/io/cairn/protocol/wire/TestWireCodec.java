@@ -18,6 +18,7 @@ import io.cairn.core.expr.TestRowFilterProperties;
 import io.cairn.core.type.DataType;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
+import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
@@ -203,6 +204,11 @@ class TestWireCodec {
             context,
             c.seed() % 3 == 0,
             c.seed() % 4 == 0 ? ScanRequest.LATEST : Math.floorMod(c.seed(), Long.MAX_VALUE));
+    if (c.seed() % 5 != 0) {
+      // a local index read (issue 17): its id and mode travel with the ranges
+      request =
+          request.withIndex(new IndexRead((int) Math.floorMod(c.seed(), 1000), c.seed() % 2 == 0));
+    }
     ScanSpec spec = ScanSpec.parseFrom(WireMessages.toProto("T7", request).toByteArray());
     assertThat(spec.getTable()).isEqualTo("T7");
     ScanRequest decoded = WireMessages.fromProto(spec);
@@ -212,6 +218,8 @@ class TestWireCodec {
     assertThat(decoded.program().layout()).isEqualTo(request.program().layout());
     assertThat(decoded.cacheBlocks()).isEqualTo(request.cacheBlocks());
     assertThat(decoded.readPoint()).isEqualTo(request.readPoint());
+    assertThat(decoded.index()).isEqualTo(request.index());
+    assertThat(decoded.ranges()).isEqualTo(request.ranges());
     assertProtocolError(
         () -> WireMessages.fromProto(spec.toBuilder().setReadPoint(-1).build()), "read point");
   }
@@ -594,6 +602,27 @@ class TestWireCodec {
                     .build()),
         "18446744073709551615");
     assertProtocolError(() -> WireMessages.fromProto(ScanSpec.getDefaultInstance()), "program");
+    ScanSpec valid =
+        WireMessages.toProto(
+            "T",
+            new ScanRequest(
+                List.of(KeyRange.ALL),
+                new ScanProgram(
+                    TestingRows.layouts().sample(),
+                    Optional.empty(),
+                    List.of(),
+                    ScanProgram.NO_LIMIT,
+                    List.of()),
+                new EvalContext(new Object[0], LocalDateTime.of(2026, 1, 1, 0, 0)),
+                true));
+    assertThat(WireMessages.fromProto(valid).index()).isNull();
+    assertProtocolError(
+        () ->
+            WireMessages.fromProto(
+                valid.toBuilder()
+                    .setIndex(io.cairn.protocol.IndexRead.newBuilder().setIndexId(-3))
+                    .build()),
+        "[-3]");
   }
 
   private static void assertProtocolError(Runnable action, String messagePart) {

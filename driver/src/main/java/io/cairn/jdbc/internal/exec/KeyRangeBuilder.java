@@ -3,6 +3,7 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * Turns a scan's key bounds (SQL values, possibly parameters) into sorted, disjoint byte ranges at
@@ -28,6 +30,33 @@ final class KeyRangeBuilder {
 
   static List<KeyRange> ranges(
       TableDescriptor table, RowCodec codec, List<KeyBounds> bounds, EvalContext context) {
+    return ranges(
+        new Keys(table.primaryKey(), c -> table.columns().get(c).type()), codec, bounds, context);
+  }
+
+  /**
+   * The byte ranges of {@code bounds} over the key columns of {@code layout} (a local index's
+   * entries: the bounds are over its parts, the ranges over the entry key without the index's
+   * prefix and suffix, see {@link io.cairn.kv.IndexKeys#range(int, KeyRange)}).
+   */
+  static List<KeyRange> ranges(
+      RowLayout layout, RowCodec codec, List<KeyBounds> bounds, EvalContext context) {
+    return ranges(new Keys(layout.keyColumns(), layout::columnType), codec, bounds, context);
+  }
+
+  /** The key columns bounds are over, in key order, and the type of each column. */
+  private record Keys(List<RowLayout.KeyColumn> columns, IntFunction<DataType> types) {
+    DataType type(int keyIndex) {
+      return types.apply(columns.get(keyIndex).columnIndex());
+    }
+
+    SortOrder order(int keyIndex) {
+      return columns.get(keyIndex).order();
+    }
+  }
+
+  private static List<KeyRange> ranges(
+      Keys table, RowCodec codec, List<KeyBounds> bounds, EvalContext context) {
     if (bounds.isEmpty() || bounds.stream().anyMatch(KeyBounds::isAll)) {
       return List.of(KeyRange.ALL);
     }
@@ -45,12 +74,12 @@ final class KeyRangeBuilder {
     return merge(ranges);
   }
 
-  private static Object keyValue(TableDescriptor table, int keyIndex, Expr expr, EvalContext ctx) {
+  private static Object keyValue(Keys table, int keyIndex, Expr expr, EvalContext ctx) {
     Object value = ExprCompiler.compile(expr).evaluate(new Object[0], ctx);
     if (value == null) {
       return null;
     }
-    DataType type = table.columns().get(table.primaryKey().get(keyIndex).columnIndex()).type();
+    DataType type = table.type(keyIndex);
     if ((type.name() == TypeName.VARCHAR || type.name() == TypeName.VARBINARY)
         && type.hasLength()) {
       // not cut to the length: 'abcdefgh' must not find the key 'abcde' of a VARCHAR(5)
@@ -60,8 +89,7 @@ final class KeyRangeBuilder {
   }
 
   /** The byte range of one bound, or null when no row can match (a NULL key value). */
-  private static KeyRange range(
-      TableDescriptor table, RowCodec codec, KeyBounds b, EvalContext ctx) {
+  private static KeyRange range(Keys table, RowCodec codec, KeyBounds b, EvalContext ctx) {
     List<Object> prefix = new ArrayList<>();
     for (int i = 0; i < b.equalPrefix().size(); i++) {
       Object v = keyValue(table, i, b.equalPrefix().get(i), ctx);
@@ -75,7 +103,7 @@ final class KeyRangeBuilder {
       return KeyRange.prefix(prefixBytes);
     }
     int k = prefix.size();
-    boolean descending = table.primaryKey().get(k).order() == SortOrder.DESC;
+    boolean descending = table.order(k) == SortOrder.DESC;
     Optional<KeyBounds.Bound> startBound = descending ? b.upper() : b.lower();
     Optional<KeyBounds.Bound> stopBound = descending ? b.lower() : b.upper();
     Bytes start = prefixBytes;
@@ -101,7 +129,7 @@ final class KeyRangeBuilder {
   }
 
   private static Bytes encode(
-      TableDescriptor table,
+      Keys table,
       RowCodec codec,
       List<Object> prefix,
       int k,

@@ -4,11 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.kv.IndexKeys;
+import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.ScanProgram;
+import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
@@ -24,6 +28,9 @@ import java.util.Optional;
  * {@value #MAX_DIRECT_POINTS} complete primary keys or point ranges (no statistics asked for), has
  * an offset but no order (the store skips the offset: the scan is one serial request), or touches
  * one chunk.
+ *
+ * <p>A scan that reads a local index ({@link ScanNode#index()}) carries its {@link IndexRead} in
+ * {@code index} (null: the table's rows); its ranges lie in the index's key space.
  */
 record ScanLayout(
     KvTable table,
@@ -32,7 +39,8 @@ record ScanLayout(
     int parallelism,
     int window,
     long rows,
-    long bytes) {
+    long bytes,
+    IndexRead index) {
   /** Scans of this many point keys or fewer are one request without asking for statistics. */
   static final int MAX_DIRECT_POINTS = 64;
 
@@ -60,11 +68,43 @@ record ScanLayout(
 
   /** The layout of {@code node} with the statement's parameters in {@code eval}. */
   static ScanLayout of(ScanNode node, KvTable kv, EvalContext eval, int parallelism) {
+    if (node.index().isPresent()) {
+      return ofIndex(node, node.index().get().keys(), kv, eval);
+    }
     List<KeyRange> ranges = ranges(node, node.keys(), eval);
     if (isPointLookup(node)) {
       return single(kv, ranges, -1, -1); // no statistics, no thread hop
     }
     return of(node, kv, ranges, parallelism);
+  }
+
+  /**
+   * The layout of {@code node}'s read of a local index with key bounds {@code keys} over its parts:
+   * one request, whose ranges lie in the index's key space, that the store runs in every region
+   * (each region holds the entries of its rows; the KV SPI has no way yet to send one region's part
+   * of an index read on its own, so the regions are read one after the other). The index is read
+   * covered when the plan says so and every expression of the scan maps onto the entries, else with
+   * row lookups.
+   */
+  private static ScanLayout ofIndex(
+      ScanNode node, List<KeyBounds> keys, KvTable kv, EvalContext eval) {
+    IndexScan read = node.index().orElseThrow();
+    int indexId = read.index().indexId();
+    RowLayout entries = read.entryLayout(node.table());
+    List<KeyRange> ranges = new ArrayList<>();
+    for (KeyRange r : KeyRangeBuilder.ranges(entries, new RowCodec(entries), keys, eval)) {
+      ranges.add(IndexKeys.range(indexId, r));
+    }
+    boolean covered = read.covered() && entryProgram(node).isPresent();
+    return new ScanLayout(
+        kv,
+        List.of(new ScanChunks.Unit(ranges, -1, -1)),
+        Merge.SINGLE,
+        1,
+        1,
+        -1,
+        -1,
+        new IndexRead(indexId, !covered));
   }
 
   /** One request over all the key ranges of {@code node}, without asking for statistics. */
@@ -93,15 +133,23 @@ record ScanLayout(
   static ScanLayout withoutParameters(
       ScanNode node, KvTable kv, EvalContext eval, int parallelism) {
     List<KeyBounds> widened = new ArrayList<>();
-    for (KeyBounds b : node.keys()) {
+    for (KeyBounds b : keys(node)) {
       widened.add(widen(b));
+    }
+    if (node.index().isPresent()) {
+      return ofIndex(node, widened, kv, eval);
     }
     return of(node, kv, ranges(node, widened, eval), parallelism);
   }
 
+  /** The key bounds {@code node} reads by: its index's when it reads one, else its table's. */
+  private static List<KeyBounds> keys(ScanNode node) {
+    return node.index().map(IndexScan::keys).orElse(node.keys());
+  }
+
   /** Whether any key bound of {@code node} uses a parameter. */
   static boolean usesParameters(ScanNode node) {
-    for (KeyBounds b : node.keys()) {
+    for (KeyBounds b : keys(node)) {
       if (!widen(b).equals(b)) {
         return true;
       }
@@ -164,12 +212,45 @@ record ScanLayout(
       p = 1;
     }
     int window = merge == Merge.SORTED ? n : p;
-    return new ScanLayout(kv, units, merge, p, window, rows, bytes);
+    return new ScanLayout(kv, units, merge, p, window, rows, bytes, null);
   }
 
   private static ScanLayout single(KvTable kv, List<KeyRange> ranges, long rows, long bytes) {
     return new ScanLayout(
-        kv, List.of(new ScanChunks.Unit(ranges, rows, bytes)), Merge.SINGLE, 1, 1, rows, bytes);
+        kv,
+        List.of(new ScanChunks.Unit(ranges, rows, bytes)),
+        Merge.SINGLE,
+        1,
+        1,
+        rows,
+        bytes,
+        null);
+  }
+
+  /**
+   * The layout, filter and projection of {@code node} over the entries of the index it reads
+   * ({@link IndexScan#toEntry}), or empty when an expression reads a column the entries lack.
+   */
+  private static Optional<ScanProgram> entryProgram(ScanNode node) {
+    TableDescriptor table = node.table();
+    IndexScan read = node.index().orElseThrow();
+    Optional<Expr> filter = Optional.empty();
+    if (node.filter().isPresent()) {
+      filter = IndexScan.toEntry(table, read.index(), node.filter().get());
+      if (filter.isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    List<Expr> projection = new ArrayList<>();
+    for (Expr e : node.projection()) {
+      Optional<Expr> mapped = IndexScan.toEntry(table, read.index(), e);
+      if (mapped.isEmpty()) {
+        return Optional.empty();
+      }
+      projection.add(mapped.get());
+    }
+    return Optional.of(
+        new ScanProgram(read.entryLayout(table), filter, projection, ScanProgram.NO_LIMIT));
   }
 
   /** The program every request of this layout runs (see {@link ScanNode}'s contract). */
@@ -181,6 +262,19 @@ record ScanLayout(
       // each chunk keeps its top offset + limit; the client skips the offset after the merge
       limit = limit == ScanProgram.NO_LIMIT ? limit : offset + limit;
       offset = 0;
+    }
+    if (index != null && !index.lookup()) {
+      // covered: the same program over the index's entries
+      ScanProgram entries = entryProgram(node).orElseThrow();
+      return new ScanProgram(
+          entries.layout(),
+          entries.filter(),
+          entries.projection(),
+          limit,
+          offset,
+          node.groupBy(),
+          node.aggregates(),
+          node.orderBy());
     }
     return new ScanProgram(
         table.layout(),

@@ -1,6 +1,7 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.AsyncPageScans;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
@@ -12,6 +13,7 @@ import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.ScanNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs a {@link ScanNode} in the store and streams its rows (partial aggregate states when the scan
@@ -21,8 +23,12 @@ import java.util.List;
  * call (an aggregate, a selective filter).
  */
 final class TableScan implements Operator {
-  private final ScanNode node;
+  private ScanNode node;
   private final ExecContext ctx;
+
+  /** Whether the scanner reads a local index and has returned no row yet. */
+  private boolean indexNotYetRead;
+
   private RowScanner scanner;
   private Operator chunked;
   private KvSnapshot snapshot;
@@ -36,7 +42,8 @@ final class TableScan implements Operator {
   private void open() {
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
     if (ctx.pending().touches(node.table().kvTableName())) {
-      RowScanner opened = OverlayScan.open(node, kv, ctx); // the transaction's own writes
+      // the transaction's own writes; the store's index does not know them: read the table
+      RowScanner opened = OverlayScan.open(node.withIndex(Optional.empty()), kv, ctx);
       ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
@@ -50,23 +57,42 @@ final class TableScan implements Operator {
       readPoint = snapshot.readPoint();
     }
     if (layout.isSingle()) {
-      RowScanner opened =
-          kv.scan(
-              new ScanRequest(
-                  layout.units().get(0).ranges(),
-                  program,
-                  ctx.eval(),
-                  node.cacheBlocks(),
-                  readPoint));
+      RowScanner opened;
+      try {
+        opened =
+            kv.scan(
+                new ScanRequest(
+                    layout.units().get(0).ranges(),
+                    program,
+                    ctx.eval(),
+                    node.cacheBlocks(),
+                    readPoint,
+                    null,
+                    layout.index()));
+      } catch (CairnException e) {
+        if (layout.index() == null || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
+          throw e;
+        }
+        readTableInstead();
+        return;
+      }
       ctx.control().onCancel(opened::close);
       scanner = opened;
+      indexNotYetRead = layout.index() != null;
       return;
     }
     List<PageScanner> scanners = new ArrayList<>();
     try {
       for (ScanChunks.Unit unit : layout.units()) {
         ScanRequest request =
-            new ScanRequest(unit.ranges(), program, ctx.eval(), node.cacheBlocks(), readPoint);
+            new ScanRequest(
+                unit.ranges(),
+                program,
+                ctx.eval(),
+                node.cacheBlocks(),
+                readPoint,
+                null,
+                layout.index());
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)
@@ -107,8 +133,18 @@ final class TableScan implements Operator {
       ctx.control().check();
     }
     try {
-      return scanner.next();
+      Object[] row = scanner.next();
+      indexNotYetRead = false;
+      return row;
     } catch (CairnException e) {
+      if (indexNotYetRead && e.errorCode() == ErrorCode.INDEX_NOT_FOUND) {
+        // the server found the index gone (a DROP INDEX since planning): read the table
+        indexNotYetRead = false;
+        scanner.close();
+        scanner = null;
+        readTableInstead();
+        return next();
+      }
       // a scanner closed by a cancel fails: report the cancel
       try {
         ctx.control().check();
@@ -118,6 +154,15 @@ final class TableScan implements Operator {
       }
       throw e;
     }
+  }
+
+  /**
+   * Plans this scan over the table's rows and opens it: the index it was planned with is gone (the
+   * store answered INDEX_NOT_FOUND: dropped after planning), and the table answers the same.
+   */
+  private void readTableInstead() {
+    node = node.withIndex(Optional.empty());
+    open();
   }
 
   @Override

@@ -1,0 +1,127 @@
+package io.cairn.planner.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.catalog.IndexDescriptor;
+import io.cairn.core.catalog.TableDescriptor;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How a {@link ScanNode} reads a local index of its table instead of the table's rows: the index,
+ * its key ranges ({@code keys}: bounds over the index's parts, in part order, as {@link KeyBounds}
+ * are over primary-key columns; empty: the whole index), and whether the index covers the scan.
+ *
+ * <p>The scan's own filter, projection and key bounds stay over the table's row, so that the scan
+ * can always fall back to the table (a transaction with pending writes to it reads the table).
+ * Covered, the executor rewrites the program over the index entries ({@link #toEntry}: a part's
+ * expression or column becomes the entry's part column, a primary-key or included column the
+ * entry's copy) and the store reads only the entries; otherwise ({@code lookup}) the program runs
+ * over the rows the store fetches for the entries, in the region of each.
+ */
+public record IndexScan(IndexDescriptor index, List<KeyBounds> keys, boolean covered) {
+  public IndexScan {
+    requireNonNull(index, "index is null");
+    keys = List.copyOf(keys);
+  }
+
+  /** Whether the scan reads the whole index (no bound on its first part). */
+  public boolean isFullScan() {
+    return keys.isEmpty() || keys.stream().anyMatch(KeyBounds::isAll);
+  }
+
+  /** The layout of the index's entries over {@code table}'s rows. */
+  public RowLayout entryLayout(TableDescriptor table) {
+    return index.spec().entryLayout(table.layout());
+  }
+
+  /**
+   * {@code expr} (over {@code table}'s row) over the entries of {@code index}, or empty when it
+   * reads a column the entries lack. Subexpressions equal to a part's expression become that part's
+   * column (a functional index covers its expression without its columns); a column becomes the
+   * part that is that plain column, its primary-key copy, or its included copy.
+   */
+  public static Optional<Expr> toEntry(TableDescriptor table, IndexDescriptor index, Expr expr) {
+    List<IndexDescriptor.IndexColumn> parts = index.columns();
+    for (int i = 0; i < parts.size(); i++) {
+      if (!(parts.get(i).expr() instanceof Expr.ColumnRef) && sameExpr(parts.get(i).expr(), expr)) {
+        return Optional.of(new Expr.ColumnRef(i, expr.type()));
+      }
+    }
+    if (expr instanceof Expr.ColumnRef ref) {
+      int column = entryColumn(table, index, ref.index());
+      return column < 0 ? Optional.empty() : Optional.of(new Expr.ColumnRef(column, ref.type()));
+    }
+    if (expr instanceof Expr.Call call) {
+      List<Expr> operands = new ArrayList<>(call.operands().size());
+      for (Expr operand : call.operands()) {
+        Optional<Expr> mapped = toEntry(table, index, operand);
+        if (mapped.isEmpty()) {
+          return Optional.empty();
+        }
+        operands.add(mapped.get());
+      }
+      return Optional.of(new Expr.Call(call.op(), operands, call.type()));
+    }
+    return Optional.of(expr); // literals and parameters
+  }
+
+  /** The entry column holding table column {@code column}, or -1 when the entries lack it. */
+  private static int entryColumn(TableDescriptor table, IndexDescriptor index, int column) {
+    List<IndexDescriptor.IndexColumn> parts = index.columns();
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).expr() instanceof Expr.ColumnRef ref && ref.index() == column) {
+        return i;
+      }
+    }
+    int base = parts.size();
+    for (int k = 0; k < table.primaryKey().size(); k++) {
+      if (table.primaryKey().get(k).columnIndex() == column) {
+        return base + k;
+      }
+    }
+    base += table.primaryKey().size();
+    int at = index.include().indexOf(column);
+    return at < 0 ? -1 : base + at;
+  }
+
+  /**
+   * Whether two expressions are the same computation: equal trees whose types may differ in
+   * nullability only (a query's expression over a NOT NULL column and the index's over the
+   * catalog's column type).
+   */
+  public static boolean sameExpr(Expr a, Expr b) {
+    if (!sameType(a.type(), b.type())) {
+      return false;
+    }
+    if (a instanceof Expr.ColumnRef x && b instanceof Expr.ColumnRef y) {
+      return x.index() == y.index();
+    }
+    if (a instanceof Expr.Call x && b instanceof Expr.Call y) {
+      if (x.op() != y.op() || x.operands().size() != y.operands().size()) {
+        return false;
+      }
+      for (int i = 0; i < x.operands().size(); i++) {
+        if (!sameExpr(x.operands().get(i), y.operands().get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Expr.Literal x && b instanceof Expr.Literal y) {
+      return java.util.Objects.equals(x.value(), y.value());
+    }
+    if (a instanceof Expr.Param x && b instanceof Expr.Param y) {
+      return x.index() == y.index();
+    }
+    return false;
+  }
+
+  private static boolean sameType(DataType a, DataType b) {
+    return a.withNullable(true).equals(b.withNullable(true));
+  }
+}
