@@ -61,6 +61,7 @@ class TestPackageLayers {
               "io.cairn.store.cell",
               "io.cairn.store.memstore",
               "io.cairn.store.file",
+              "io.cairn.store.scan",
               "io.cairn.store.region",
               "io.cairn.store.stats",
               "io.cairn.store.table")

@@ -8,12 +8,14 @@ import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
+import io.cairn.store.cell.CellCursor;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
+import io.cairn.store.scan.MergingCursor;
 import io.cairn.store.stats.StatisticsCollector;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.StoreFileWriter;
@@ -254,7 +256,7 @@ public final class IndexBuilder {
       }
       List<StoreFile> built = Collections.synchronizedList(new ArrayList<>());
       try {
-        List<Future<Long>> pieces = new ArrayList<>();
+        List<Future<Piece>> pieces = new ArrayList<>();
         for (KeyRange piece : pieces(region, state)) {
           pieces.add(
               pool.submit(
@@ -271,9 +273,14 @@ public final class IndexBuilder {
                           built)));
         }
         long written = 0;
-        for (Future<Long> f : pieces) {
-          written += get(f, pieces);
+        List<SortedEntries> rests = new ArrayList<>();
+        for (Future<Piece> f : pieces) {
+          Piece piece = get(f, pieces);
+          written += piece.written();
+          rests.add(piece.rest());
         }
+        // the pieces' last chunks merged into one file: a region's index is read from few files
+        written += write(region, rests, readPoint, built);
         publish(region, built);
         built.clear();
         return written;
@@ -315,8 +322,14 @@ public final class IndexBuilder {
     return pieces;
   }
 
-  /** Builds the entries of the rows of {@code piece} of the region; returns how many. */
-  private long buildPiece(
+  /** What a piece built: the entries written to files, and its last chunk, sorted, to write. */
+  private record Piece(long written, SortedEntries rest) {}
+
+  /**
+   * Builds the entries of the rows of {@code piece} of the region: a chunk that reaches the limits
+   * is written at once, the last one is returned sorted.
+   */
+  private Piece buildPiece(
       Region region,
       RegionState state,
       KeyRange piece,
@@ -336,7 +349,12 @@ public final class IndexBuilder {
         maintainer.appendEntry(
             index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), chunk);
         if (chunk.count() >= CHUNK_ENTRIES || chunk.bytes() >= CHUNK_BYTES) {
-          written += writeChunk(region, chunk, readPoint, built);
+          written +=
+              write(
+                  region,
+                  List.of(chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint)),
+                  readPoint,
+                  built);
           chunk = new SortedEntries();
         }
         if ((rows.incrementAndGet() & 0xFFFF) == 0) {
@@ -344,8 +362,7 @@ public final class IndexBuilder {
         }
       }
     }
-    written += writeChunk(region, chunk, readPoint, built);
-    return written;
+    return new Piece(written, chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint));
   }
 
   private static void reset(RowReader reader, RowCursor cursor) {
@@ -358,17 +375,29 @@ public final class IndexBuilder {
         cursor.valueLength());
   }
 
-  private long writeChunk(
-      Region region, SortedEntries chunk, long readPoint, List<StoreFile> built) {
-    int n = chunk.count();
+  /**
+   * Writes sorted chunks of entries as one block file of the region (in memory: to its memstore);
+   * returns the entries written.
+   */
+  private long write(
+      Region region, List<SortedEntries> chunks, long readPoint, List<StoreFile> built) {
+    int n = 0;
+    List<CellCursor> sources = new ArrayList<>(chunks.size());
+    for (SortedEntries c : chunks) {
+      n += c.count();
+      if (c.count() > 0) {
+        sources.add(c);
+      }
+    }
     if (n == 0) {
       return 0;
     }
-    SortedEntries sorted = chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint);
     if (!map.files().exist()) {
       List<Mutation> puts = new ArrayList<>(n);
-      for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
-        puts.add(new Mutation.Put(sorted.row(), sorted.value()));
+      for (SortedEntries sorted : chunks) {
+        for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
+          puts.add(new Mutation.Put(sorted.row(), sorted.value()));
+        }
       }
       region.writeLock().lock();
       try {
@@ -380,7 +409,10 @@ public final class IndexBuilder {
     }
     StatisticsCollector unused =
         new StatisticsCollector(region.regionId(), region.range(), map.guidePostWidth());
-    StoreFile file = files.write(region, sorted, -1, -1, false, false, unused);
+    StoreFile file;
+    try (CellCursor merged = MergingCursor.of(sources)) {
+      file = files.write(region, merged, -1, -1, false, false, unused);
+    }
     if (file != null) {
       built.add(file);
     }

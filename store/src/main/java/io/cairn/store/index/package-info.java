@@ -20,7 +20,7 @@
  * <p>Locks: the maintainer is immutable and called by commits holding the regions' write locks; a
  * build holds each region's maintenance lock while it builds it (no flush, compaction or split of
  * it meanwhile; writes go on) and the table map's lock to publish its files. Uses {@code cell},
- * {@code memstore}, {@code file}, {@code region}, {@code stats} and {@code table} of the store,
- * nothing above.
+ * {@code memstore}, {@code file}, {@code scan}, {@code region}, {@code stats} and {@code table} of
+ * the store, nothing above.
  */
 package io.cairn.store.index;
