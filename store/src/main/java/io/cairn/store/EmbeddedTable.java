@@ -22,6 +22,7 @@ import io.cairn.kv.TableStatistics;
 import io.cairn.store.coprocessor.ProgramScanner;
 import io.cairn.store.file.CachePolicy;
 import io.cairn.store.index.IndexBuilder;
+import io.cairn.store.index.IndexChecker;
 import io.cairn.store.index.IndexMaintainer;
 import io.cairn.store.index.IndexReads;
 import io.cairn.store.region.Mvcc;
@@ -243,7 +244,8 @@ final class EmbeddedTable implements KvTable {
   @Override
   public IndexCheck verifyIndex(int indexId) {
     services.checkOpen().run();
-    return indexBuilder().check(maintainer(indexId), indexId);
+    return new IndexChecker(map, services.mvcc(), this::expiredAtOrBelow, indexBuilder())
+        .check(maintainer(indexId), indexId);
   }
 
   private IndexBuilder indexBuilder() {

@@ -173,6 +173,35 @@ class TestLocalIndexes {
   }
 
   @Test
+  void aBigRegionIsBuiltInPiecesIntoFilesOfDisjointKeyRanges() {
+    try (EmbeddedStore store = open(Map.of())) {
+      KvTable t =
+          store.createTable(
+              "T", new io.cairn.kv.TableSpec(Map.of("GUIDE_POSTS_WIDTH", "100000"), List.of()));
+      List<Mutation> rows = new ArrayList<>();
+      for (long k = 0; k < 250_000; k++) {
+        rows.add(put(k, (int) ((k * 7919) % 100_003)));
+        if (rows.size() == 50_000) {
+          t.mutate(rows);
+          rows.clear();
+        }
+      }
+      t.flush();
+      t.compact(true);
+      assertThat(t.regions()).hasSize(1);
+      int filesBefore = t.regions().get(0).fileCount();
+      t.defineIndexes(LAYOUT, List.of(ON_V.withReadable(false)));
+      assertThat(t.buildIndex(ON_V.indexId(), n -> {})).isEqualTo(250_000);
+      assertThat(t.regions().get(0).fileCount() - filesBefore)
+          .as("files the build added")
+          .isBetween(1, Runtime.getRuntime().availableProcessors());
+      assertConsistent(t, ON_V, 250_000);
+      assertThat(entries(t, ON_V, 7919))
+          .containsExactly(List.of(7919, 1L), List.of(7919, 100_004L), List.of(7919, 200_007L));
+    }
+  }
+
+  @Test
   void splitsFlushesAndCompactionsCarryEntriesWithTheirRows() {
     try (EmbeddedStore store = open(SMALL)) {
       KvTable t = store.createTable("T");

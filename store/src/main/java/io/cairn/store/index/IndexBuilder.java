@@ -4,7 +4,6 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
@@ -20,7 +19,6 @@ import io.cairn.store.stats.StatisticsCollector;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.StoreFileWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -37,8 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds a local index from a snapshot and compares an index with its table, region by region in
- * parallel.
+ * Builds a local index from a snapshot, region by region, in parallel ({@link IndexChecker}
+ * compares one with its table).
  *
  * <p>A build reads every region's rows at one read point R taken after the index joined the
  * maintained set (so every commit after R maintains it), computes their entries and writes them,
@@ -55,11 +53,12 @@ public final class IndexBuilder {
   /** Entries sorted and written per file at most (bounds the build's memory per piece). */
   static final int CHUNK_ENTRIES = 1 << 21;
 
-  /** Bytes of entries sorted and written per file at most. */
-  static final long CHUNK_BYTES = 256L << 20;
-
-  /** Entry samples a check reports at most. */
-  static final int MAX_SAMPLES = 10;
+  /**
+   * Bytes of entries a piece holds at most before it writes them as a file of its own: a share of
+   * the heap, so that a build of a big region on a small heap writes more files, never runs out.
+   */
+  static final long CHUNK_BYTES =
+      Math.max(16L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 32));
 
   private final RegionMap map;
   private final Mvcc mvcc;
@@ -98,11 +97,25 @@ public final class IndexBuilder {
         if (todo.isEmpty()) {
           break;
         }
-        for (Region r : todo) {
-          long n = buildRegion(r, maintainer, index, readPoint, rows, progress, pool);
-          written += Math.max(0, n); // -1: split before its turn, its daughters come next
-          done.add(r);
+        if (todo.size() >= threads) {
+          // regions in parallel, each one piece written as one file
+          List<Future<Long>> futures = new ArrayList<>();
+          for (Region r : todo) {
+            futures.add(
+                pool.submit(
+                    () -> buildRegion(r, maintainer, index, readPoint, rows, progress, null)));
+          }
+          for (Future<Long> f : futures) {
+            written += Math.max(0, get(f, futures)); // -1: split before its turn: daughters next
+          }
+        } else {
+          // few regions: each cut into pieces built in parallel
+          for (Region r : todo) {
+            written +=
+                Math.max(0, buildRegion(r, maintainer, index, readPoint, rows, progress, pool));
+          }
         }
+        done.addAll(todo);
         map.regions()[0].checkOpen();
       }
       progress.accept(rows.get());
@@ -114,7 +127,7 @@ public final class IndexBuilder {
     }
   }
 
-  private ExecutorService newPool() {
+  ExecutorService newPool() {
     return Executors.newFixedThreadPool(
         threads,
         r -> {
@@ -124,30 +137,7 @@ public final class IndexBuilder {
         });
   }
 
-  /** Compares index {@code indexId} with the table's rows at a snapshot taken now. */
-  public IndexCheck check(IndexMaintainer maintainer, int indexId) {
-    IndexMaintainer.Compiled index = compiled(maintainer, indexId);
-    long readPoint = mvcc.beginRead();
-    try {
-      IndexCheck[] total = {new IndexCheck(0, 0, 0, 0, List.of())};
-      forEachRegion(
-          region -> {
-            IndexCheck c = checkRegion(region, maintainer, index, readPoint);
-            if (c == null) {
-              return false;
-            }
-            synchronized (total) {
-              total[0] = total[0].plus(c, MAX_SAMPLES);
-            }
-            return true;
-          });
-      return total[0];
-    } finally {
-      mvcc.endRead(readPoint);
-    }
-  }
-
-  private static IndexMaintainer.Compiled compiled(IndexMaintainer maintainer, int indexId) {
+  static IndexMaintainer.Compiled compiled(IndexMaintainer maintainer, int indexId) {
     return maintainer
         .find(indexId)
         .orElseThrow(
@@ -174,49 +164,7 @@ public final class IndexBuilder {
     return mvcc.beginRead();
   }
 
-  /** A job on one region: false when the region was split before its turn (not done). */
-  private interface RegionJob {
-    boolean run(Region region);
-  }
-
-  /**
-   * Runs {@code job} on every region, in parallel, and on the daughters of regions split meanwhile.
-   */
-  private void forEachRegion(RegionJob job) {
-    Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
-    ExecutorService pool = newPool();
-    try {
-      while (true) {
-        List<Region> todo = new ArrayList<>();
-        for (Region r : map.regions()) {
-          if (!done.contains(r)) {
-            todo.add(r);
-          }
-        }
-        if (todo.isEmpty()) {
-          return;
-        }
-        List<Future<Boolean>> futures = new ArrayList<>();
-        for (Region r : todo) {
-          futures.add(pool.submit(() -> job.run(r)));
-        }
-        for (int i = 0; i < todo.size(); i++) {
-          if (get(futures.get(i), futures)) {
-            done.add(todo.get(i));
-          } else if (!todo.get(i).isRetired()) {
-            throw CairnException.internal("Region " + todo.get(i) + " skipped but not split");
-          } else {
-            done.add(todo.get(i)); // its daughters are in the next pass
-          }
-        }
-        map.regions()[0].checkOpen();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static <T> T get(Future<T> f, List<? extends Future<?>> all) {
+  static <T> T get(Future<T> f, List<? extends Future<?>> all) {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -256,31 +204,45 @@ public final class IndexBuilder {
       }
       List<StoreFile> built = Collections.synchronizedList(new ArrayList<>());
       try {
-        List<Future<Piece>> pieces = new ArrayList<>();
-        for (KeyRange piece : pieces(region, state)) {
-          pieces.add(
-              pool.submit(
-                  () ->
-                      buildPiece(
-                          region,
-                          state,
-                          piece,
-                          maintainer,
-                          index,
-                          readPoint,
-                          rows,
-                          progress,
-                          built)));
-        }
         long written = 0;
-        List<SortedEntries> rests = new ArrayList<>();
-        for (Future<Piece> f : pieces) {
-          Piece piece = get(f, pieces);
-          written += piece.written();
-          rests.add(piece.rest());
+        if (pool == null) {
+          Piece piece =
+              buildPiece(
+                  region,
+                  state,
+                  region.range(),
+                  maintainer,
+                  index,
+                  readPoint,
+                  rows,
+                  progress,
+                  built);
+          written += piece.written() + write(region, List.of(piece.rest()), readPoint, built);
+        } else {
+          List<Future<Piece>> pieces = new ArrayList<>();
+          for (KeyRange range : pieces(region, state)) {
+            pieces.add(
+                pool.submit(
+                    () ->
+                        buildPiece(
+                            region,
+                            state,
+                            range,
+                            maintainer,
+                            index,
+                            readPoint,
+                            rows,
+                            progress,
+                            built)));
+          }
+          List<SortedEntries> rests = new ArrayList<>();
+          for (Future<Piece> f : pieces) {
+            Piece piece = get(f, pieces);
+            written += piece.written();
+            rests.add(piece.rest());
+          }
+          written += writeInKeyRanges(region, rests, readPoint, built, pool);
         }
-        // the pieces' last chunks merged into one file: a region's index is read from few files
-        written += write(region, rests, readPoint, built);
         publish(region, built);
         built.clear();
         return written;
@@ -365,7 +327,7 @@ public final class IndexBuilder {
     return new Piece(written, chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint));
   }
 
-  private static void reset(RowReader reader, RowCursor cursor) {
+  static void reset(RowReader reader, RowCursor cursor) {
     reader.reset(
         cursor.keyArray(),
         cursor.keyOffset(),
@@ -419,6 +381,73 @@ public final class IndexBuilder {
     return n;
   }
 
+  /**
+   * Writes the pieces' sorted entries as a few files of disjoint key ranges, in parallel: each file
+   * merges every piece's entries of its range, so that a seek in the index reads one file.
+   */
+  private long writeInKeyRanges(
+      Region region,
+      List<SortedEntries> rests,
+      long readPoint,
+      List<StoreFile> built,
+      ExecutorService pool) {
+    SortedEntries largest = null;
+    long total = 0;
+    for (SortedEntries r : rests) {
+      total += r.count();
+      if (largest == null || r.count() > largest.count()) {
+        largest = r;
+      }
+    }
+    if (total == 0 || !map.files().exist()) {
+      return write(region, rests, readPoint, built);
+    }
+    int ranges = (int) Math.max(1, Math.min(threads, total / 100_000));
+    List<Bytes> cuts = new ArrayList<>();
+    cuts.add(null);
+    for (int i = 1; i < ranges; i++) {
+      Bytes cut = largest.keyAt((int) ((long) i * largest.count() / ranges));
+      if (cuts.get(cuts.size() - 1) == null || cut.compareTo(cuts.get(cuts.size() - 1)) > 0) {
+        cuts.add(cut);
+      }
+    }
+    cuts.add(null);
+    List<Future<Long>> files = new ArrayList<>();
+    for (int i = 0; i + 1 < cuts.size(); i++) {
+      Bytes from = cuts.get(i);
+      Bytes to = cuts.get(i + 1);
+      files.add(
+          pool.submit(
+              () -> {
+                List<CellCursor> sources = new ArrayList<>();
+                for (SortedEntries r : rests) {
+                  sources.add(r.slice(from, to));
+                }
+                return writeCursor(region, MergingCursor.of(sources), built);
+              }));
+    }
+    long written = 0;
+    for (Future<Long> f : files) {
+      written += get(f, files);
+    }
+    return written;
+  }
+
+  /** Writes a cursor of entries as one block file of the region; returns the cells written. */
+  private long writeCursor(Region region, CellCursor entries, List<StoreFile> built) {
+    StatisticsCollector unused =
+        new StatisticsCollector(region.regionId(), region.range(), map.guidePostWidth());
+    StoreFile file;
+    try (entries) {
+      file = files.write(region, entries, -1, -1, false, false, unused);
+    }
+    if (file == null) {
+      return 0;
+    }
+    built.add(file);
+    return file.info().cellCount();
+  }
+
   /** Adds the built files to the region, durably (its manifest) first. */
   private void publish(Region region, List<StoreFile> built) {
     if (built.isEmpty()) {
@@ -434,97 +463,7 @@ public final class IndexBuilder {
     }
   }
 
-  /** Compares the region's entries of the index with its rows; null when split before its turn. */
-  private IndexCheck checkRegion(
-      Region region, IndexMaintainer maintainer, IndexMaintainer.Compiled index, long readPoint) {
-    RegionState state = region.acquireState();
-    if (state == null) {
-      return null;
-    }
-    try {
-      long expired = expiredAtOrBelow.getAsLong();
-      RowReader reader = maintainer.reader();
-      SortedEntries expected = new SortedEntries();
-      long rows = 0;
-      try (RowCursor cursor =
-          region.scan(state, region.range(), readPoint, expired, CachePolicy.NO_CACHE)) {
-        while (cursor.next()) {
-          reset(reader, cursor);
-          maintainer.appendEntry(
-              index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), expected);
-          rows++;
-        }
-      }
-      expected.sort(IndexKeys.PREFIX_LENGTH, readPoint);
-      boolean more = expected.seek(Bytes.EMPTY);
-      long entries = 0;
-      long missing = 0;
-      long extra = 0;
-      List<String> samples = new ArrayList<>();
-      try (RowCursor actual =
-          region.scanEntries(
-              state,
-              IndexKeys.range(index.spec().indexId()),
-              readPoint,
-              expired,
-              CachePolicy.NO_CACHE)) {
-        while (actual.next()) {
-          entries++;
-          byte[] k = actual.keyArray();
-          int ko = actual.keyOffset();
-          int kl = actual.keyLength();
-          int c = -1;
-          while (more && (c = compareKey(expected, k, ko, kl)) < 0) {
-            missing++;
-            sample(samples, "missing", expected.row());
-            more = expected.advance();
-          }
-          if (more && c == 0) {
-            if (!sameValue(expected, actual)) {
-              missing++;
-              extra++;
-              sample(samples, "wrong included values", expected.row());
-            }
-            more = expected.advance();
-          } else {
-            extra++;
-            sample(samples, "extra", Bytes.copyOf(k, ko, kl));
-          }
-        }
-      }
-      while (more) {
-        missing++;
-        sample(samples, "missing", expected.row());
-        more = expected.advance();
-      }
-      return new IndexCheck(rows, entries, missing, extra, samples);
-    } finally {
-      state.release();
-    }
-  }
-
-  private static int compareKey(SortedEntries e, byte[] k, int offset, int length) {
-    return Arrays.compareUnsigned(
-        e.rowArray(), e.rowOffset(), e.rowOffset() + e.rowLength(), k, offset, offset + length);
-  }
-
-  private static boolean sameValue(SortedEntries e, RowCursor actual) {
-    return e.value().equals(value(actual));
-  }
-
-  private static void sample(List<String> samples, String kind, Bytes entryKey) {
-    if (samples.size() < MAX_SAMPLES) {
-      samples.add(kind + " entry " + entryKey);
-    }
-  }
-
   private static Bytes key(RowCursor c) {
     return Bytes.copyOf(c.keyArray(), c.keyOffset(), c.keyLength());
-  }
-
-  private static Bytes value(RowCursor c) {
-    byte[] v = new byte[c.valueLength()];
-    c.valueBuffer().get(c.valueOffset(), v);
-    return Bytes.wrap(v);
   }
 }

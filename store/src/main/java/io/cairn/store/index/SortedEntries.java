@@ -178,6 +178,113 @@ final class SortedEntries implements CellCursor {
     return v;
   }
 
+  /** The key of the {@code i}-th entry in key order (after {@link #sort}). */
+  Bytes keyAt(int i) {
+    int e = order[i];
+    return Bytes.copyOf(array, starts[e], keyLengths[e]);
+  }
+
+  /** The position of the first entry (in key order) whose key is at or after {@code key}. */
+  private int positionOf(byte[] key, int from, int to) {
+    int lo = from;
+    int hi = to;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      int e = order[mid];
+      if (Arrays.compareUnsigned(array, starts[e], starts[e] + keyLengths[e], key, 0, key.length)
+          < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * A cursor of its own over the sorted entries with keys in {@code [from, to)} (null: from the
+   * first, to the last), sharing this one's arrays: several threads may each read a slice.
+   */
+  CellCursor slice(Bytes from, Bytes to) {
+    int lo = from == null ? 0 : positionOf(from.peekArray(), 0, count);
+    int hi = to == null ? count : positionOf(to.peekArray(), lo, count);
+    return new Slice(lo, hi);
+  }
+
+  /** A slice's cursor: the entries at positions [lo, hi) of the key order. */
+  private final class Slice implements CellCursor {
+    private final int lo;
+    private final int hi;
+    private final ByteBuffer values = ByteBuffer.wrap(array);
+    private int at;
+
+    Slice(int lo, int hi) {
+      this.lo = lo;
+      this.hi = hi;
+      this.at = lo;
+    }
+
+    boolean isEmpty() {
+      return lo >= hi;
+    }
+
+    @Override
+    public boolean seek(Bytes row) {
+      at = positionOf(row.peekArray(), lo, hi);
+      return at < hi;
+    }
+
+    @Override
+    public boolean advance() {
+      return ++at < hi;
+    }
+
+    @Override
+    public byte[] rowArray() {
+      return array;
+    }
+
+    @Override
+    public int rowOffset() {
+      return starts[order[at]];
+    }
+
+    @Override
+    public int rowLength() {
+      return keyLengths[order[at]];
+    }
+
+    @Override
+    public long sequenceId() {
+      return sequenceId;
+    }
+
+    @Override
+    public boolean isDelete() {
+      return false;
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      return values;
+    }
+
+    @Override
+    public int valueOffset() {
+      int e = order[at];
+      return starts[e] + keyLengths[e];
+    }
+
+    @Override
+    public int valueLength() {
+      int e = order[at];
+      return ends[e] - starts[e] - keyLengths[e];
+    }
+
+    @Override
+    public void close() {}
+  }
+
   @Override
   public boolean seek(Bytes row) {
     byte[] target = row.peekArray();

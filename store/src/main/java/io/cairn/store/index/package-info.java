@@ -11,7 +11,7 @@
  * in the same batch, under the same sequence id and log record, so that no crash leaves a row
  * without its entry or an entry without its row. {@link io.cairn.store.index.IndexBuilder} builds
  * an index from a snapshot while writes go on (entries written at the snapshot's sequence id, so
- * later writes win) and compares an index with its rows. {@link io.cairn.store.index.IndexReads}
+ * later writes win); {@link io.cairn.store.index.IndexChecker} compares an index with its rows. {@link io.cairn.store.index.IndexReads}
  * reads an index in each region: the entries (covered) or their rows (lookup, in the same region
  * and snapshot). {@link io.cairn.store.index.SortedEntries} is a build's sorted chunk of entries. A
  * dropped index is only left out of the maintained set: its entries are skipped by readers and
