@@ -11,11 +11,12 @@
  * in the same batch, under the same sequence id and log record, so that no crash leaves a row
  * without its entry or an entry without its row. {@link io.cairn.store.index.IndexBuilder} builds
  * an index from a snapshot while writes go on (entries written at the snapshot's sequence id, so
- * later writes win); {@link io.cairn.store.index.IndexChecker} compares an index with its rows. {@link io.cairn.store.index.IndexReads}
- * reads an index in each region: the entries (covered) or their rows (lookup, in the same region
- * and snapshot). {@link io.cairn.store.index.SortedEntries} is a build's sorted chunk of entries. A
- * dropped index is only left out of the maintained set: its entries are skipped by readers and
- * dropped by the next compaction ({@code RegionMap.liveIndexes}).
+ * later writes win); {@link io.cairn.store.index.IndexChecker} compares an index with its rows.
+ * {@link io.cairn.store.index.IndexReads} reads an index in each region: the entries (covered) or
+ * their rows (lookup, in the same region and snapshot). {@link io.cairn.store.index.SortedEntries}
+ * is a build's sorted chunk of entries. A dropped index is only left out of the maintained set: its
+ * entries are skipped by readers and dropped by the next compaction ({@code
+ * RegionMap.liveIndexes}).
  *
  * <p>Locks: the maintainer is immutable and called by commits holding the regions' write locks; a
  * build holds each region's maintenance lock while it builds it (no flush, compaction or split of
