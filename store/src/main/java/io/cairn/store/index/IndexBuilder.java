@@ -348,7 +348,7 @@ public final class IndexBuilder {
     for (SortedEntries c : chunks) {
       n += c.count();
       if (c.count() > 0) {
-        sources.add(c);
+        sources.add(c.cursor());
       }
     }
     if (n == 0) {
@@ -356,7 +356,8 @@ public final class IndexBuilder {
     }
     if (!map.files().exist()) {
       List<Mutation> puts = new ArrayList<>(n);
-      for (SortedEntries sorted : chunks) {
+      for (SortedEntries chunk : chunks) {
+        CellCursor sorted = chunk.cursor();
         for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
           puts.add(new Mutation.Put(sorted.row(), sorted.value()));
         }

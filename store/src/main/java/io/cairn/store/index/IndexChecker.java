@@ -5,6 +5,7 @@ import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
+import io.cairn.store.cell.CellCursor;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
 import io.cairn.store.region.Mvcc;
@@ -116,18 +117,18 @@ public final class IndexChecker {
     try {
       long expired = expiredAtOrBelow.getAsLong();
       RowReader reader = maintainer.reader();
-      SortedEntries expected = new SortedEntries();
+      SortedEntries computed = new SortedEntries();
       long rows = 0;
       try (RowCursor cursor =
           region.scan(state, region.range(), readPoint, expired, CachePolicy.NO_CACHE)) {
         while (cursor.next()) {
           IndexBuilder.reset(reader, cursor);
           maintainer.appendEntry(
-              index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), expected);
+              index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), computed);
           rows++;
         }
       }
-      expected.sort(IndexKeys.PREFIX_LENGTH, readPoint);
+      CellCursor expected = computed.sort(IndexKeys.PREFIX_LENGTH, readPoint).cursor();
       boolean more = expected.seek(Bytes.EMPTY);
       long entries = 0;
       long missing = 0;
@@ -175,12 +176,12 @@ public final class IndexChecker {
     }
   }
 
-  private static int compareKey(SortedEntries e, byte[] k, int offset, int length) {
+  private static int compareKey(CellCursor e, byte[] k, int offset, int length) {
     return Arrays.compareUnsigned(
         e.rowArray(), e.rowOffset(), e.rowOffset() + e.rowLength(), k, offset, offset + length);
   }
 
-  private static boolean sameValue(SortedEntries e, RowCursor actual) {
+  private static boolean sameValue(CellCursor e, RowCursor actual) {
     return e.value().equals(value(actual));
   }
 

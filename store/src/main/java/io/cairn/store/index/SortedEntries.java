@@ -12,7 +12,7 @@ import java.util.Arrays;
  * puts at one sequence id that the table's file writer reads like a memstore's. Keys are distinct
  * (an entry key ends with its row key). Not thread-safe.
  */
-final class SortedEntries implements CellCursor {
+final class SortedEntries {
   /** Each entry's key then value, back to back. */
   private final ByteBuilder bytes = new ByteBuilder(1 << 16);
 
@@ -23,9 +23,7 @@ final class SortedEntries implements CellCursor {
 
   private int[] order;
   private byte[] array;
-  private ByteBuffer buffer;
   private long sequenceId;
-  private int at = -1;
 
   /** Where the next entry's key goes: append its key, then call {@link #endKey}. */
   ByteBuilder out() {
@@ -70,7 +68,6 @@ final class SortedEntries implements CellCursor {
   SortedEntries sort(int skip, long sequenceId) {
     this.sequenceId = sequenceId;
     this.array = bytes.array();
-    this.buffer = ByteBuffer.wrap(array);
     // the radix sort looks at the 8 bytes after what every key shares (prefix, leading bytes of
     // the first part's encoding), where the keys differ
     int common = commonPrefix(skip);
@@ -224,10 +221,6 @@ final class SortedEntries implements CellCursor {
       this.at = lo;
     }
 
-    boolean isEmpty() {
-      return lo >= hi;
-    }
-
     @Override
     public boolean seek(Bytes row) {
       at = positionOf(row.peekArray(), lo, hi);
@@ -285,73 +278,8 @@ final class SortedEntries implements CellCursor {
     public void close() {}
   }
 
-  @Override
-  public boolean seek(Bytes row) {
-    byte[] target = row.peekArray();
-    int lo = 0;
-    int hi = count;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      int e = order[mid];
-      if (Arrays.compareUnsigned(
-              array, starts[e], starts[e] + keyLengths[e], target, 0, target.length)
-          < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    at = lo;
-    return at < count;
+  /** A cursor over every sorted entry (see {@link #slice}). */
+  CellCursor cursor() {
+    return slice(null, null);
   }
-
-  @Override
-  public boolean advance() {
-    return ++at < count;
-  }
-
-  @Override
-  public byte[] rowArray() {
-    return array;
-  }
-
-  @Override
-  public int rowOffset() {
-    return starts[order[at]];
-  }
-
-  @Override
-  public int rowLength() {
-    return keyLengths[order[at]];
-  }
-
-  @Override
-  public long sequenceId() {
-    return sequenceId;
-  }
-
-  @Override
-  public boolean isDelete() {
-    return false;
-  }
-
-  @Override
-  public ByteBuffer valueBuffer() {
-    return buffer;
-  }
-
-  @Override
-  public int valueOffset() {
-    int e = order[at];
-    return starts[e] + keyLengths[e];
-  }
-
-  @Override
-  public int valueLength() {
-    int e = order[at];
-    return ends[e] - starts[e] - keyLengths[e];
-  }
-
-  @Override
-  public void close() {}
 }
