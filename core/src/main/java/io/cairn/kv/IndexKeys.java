@@ -1,7 +1,9 @@
 package io.cairn.kv;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.ByteBuilder;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 
 /**
  * The key space of local index entries inside a table that has indexes. An entry's key is
@@ -38,9 +40,9 @@ public final class IndexKeys {
 
   /** The prefix every entry of index {@code indexId} starts with. */
   public static Bytes prefix(int indexId) {
-    byte[] b = new byte[PREFIX_LENGTH];
-    writePrefix(b, indexId);
-    return Bytes.wrap(b);
+    ByteBuilder b = new ByteBuilder(PREFIX_LENGTH);
+    appendPrefix(b, indexId);
+    return b.toBytes();
   }
 
   /** All entries of index {@code indexId}. */
@@ -60,26 +62,28 @@ public final class IndexKeys {
     return new KeyRange(start, stop);
   }
 
+  /** Appends the prefix of index {@code indexId}'s entries (the start of an entry key). */
+  public static void appendPrefix(ByteBuilder out, int indexId) {
+    out.write(SPACE_MARKER).writeBigEndian(indexId, PREFIX_LENGTH - 1);
+  }
+
   /**
-   * An entry's key from the encoded key parts followed by the row key ({@code partsAndRowKey}),
-   * whose last {@code rowKeyLength} bytes are the row key.
+   * Appends the row key {@code key[offset, offset + length)} and its length (the end of an entry
+   * key, after the prefix and the encoded key parts).
+   *
+   * @throws CairnException INVALID_ARGUMENT for a row key longer than {@value #MAX_ROW_KEY_LENGTH}
    */
-  public static Bytes entryKey(int indexId, byte[] partsAndRowKey, int length, int rowKeyLength) {
-    if (rowKeyLength > MAX_ROW_KEY_LENGTH) {
+  public static void appendRowKey(ByteBuilder out, byte[] key, int offset, int length) {
+    if (length > MAX_ROW_KEY_LENGTH) {
       throw new CairnException(
-          io.cairn.core.error.ErrorCode.INVALID_ARGUMENT,
+          ErrorCode.INVALID_ARGUMENT,
           "An indexed row's key: expected at most "
               + MAX_ROW_KEY_LENGTH
               + " bytes, found ["
-              + rowKeyLength
+              + length
               + "]");
     }
-    byte[] b = new byte[PREFIX_LENGTH + length + SUFFIX_LENGTH];
-    writePrefix(b, indexId);
-    System.arraycopy(partsAndRowKey, 0, b, PREFIX_LENGTH, length);
-    b[b.length - 2] = (byte) (rowKeyLength >>> 8);
-    b[b.length - 1] = (byte) rowKeyLength;
-    return Bytes.wrap(b);
+    out.write(key, offset, length).writeBigEndian(length, SUFFIX_LENGTH);
   }
 
   /** Whether {@code key} (of a table with indexes) is an index entry's. */
@@ -111,13 +115,5 @@ public final class IndexKeys {
     byte[] k = entryKey.peekArray();
     int n = rowKeyLength(k, 0, k.length);
     return Bytes.copyOf(k, k.length - SUFFIX_LENGTH - n, n);
-  }
-
-  private static void writePrefix(byte[] b, int indexId) {
-    b[0] = SPACE_MARKER;
-    b[1] = (byte) (indexId >>> 24);
-    b[2] = (byte) (indexId >>> 16);
-    b[3] = (byte) (indexId >>> 8);
-    b[4] = (byte) indexId;
   }
 }

@@ -16,7 +16,7 @@ import java.util.List;
  * its entries' keys, each with its order, the table columns its entries carry ({@code include}),
  * and whether queries may read it yet ({@code readable}: false while it is being built).
  *
- * <p>An entry of a row is keyed {@link IndexKeys#entryKey}: the index's prefix, the key parts'
+ * <p>An entry of a row is keyed as {@link IndexKeys} says: the index's prefix, the key parts'
  * values, the row's key, and the row key's length; its value is the included columns. Decoded with
  * {@link #entryLayout}, an entry is a row of the part values, then the table's primary-key columns,
  * then the included columns.

@@ -273,7 +273,10 @@ class TestLocalIndexes {
     try (EmbeddedStore store = new EmbeddedStore("test")) {
       KvTable t = store.createTable("T");
       t.defineIndexes(LAYOUT, List.of(ON_V));
-      Bytes forged = IndexKeys.entryKey(7, new byte[] {1, 2}, 2, 1);
+      io.cairn.core.encoding.ByteBuilder b = new io.cairn.core.encoding.ByteBuilder();
+      IndexKeys.appendPrefix(b, 7);
+      IndexKeys.appendRowKey(b, new byte[] {1, 2}, 1, 1);
+      Bytes forged = b.toBytes();
       assertThatThrownBy(() -> t.mutate(List.of(new Mutation.Put(forged, Bytes.EMPTY))))
           .isInstanceOf(CairnException.class)
           .hasMessageContaining("index key space");

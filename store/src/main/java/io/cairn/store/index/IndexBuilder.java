@@ -463,8 +463,4 @@ public final class IndexBuilder {
       }
     }
   }
-
-  private static Bytes key(RowCursor c) {
-    return Bytes.copyOf(c.keyArray(), c.keyOffset(), c.keyLength());
-  }
 }

@@ -6,8 +6,6 @@ import io.cairn.core.encoding.KeyEncoding;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
-import io.cairn.core.error.CairnException;
-import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
@@ -23,7 +21,6 @@ import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,53 +102,49 @@ public final class IndexMaintainer {
    */
   void appendEntry(
       Compiled index, RowReader reader, byte[] key, int offset, int length, SortedEntries out) {
-    if (length > IndexKeys.MAX_ROW_KEY_LENGTH) {
-      throw new CairnException(
-          ErrorCode.INVALID_ARGUMENT,
-          "An indexed row's key: expected at most "
-              + IndexKeys.MAX_ROW_KEY_LENGTH
-              + " bytes, found ["
-              + length
-              + "]");
-    }
     Object[] row = reader.peekDecodedRow(neededColumns);
     out.beginEntry();
-    ByteBuilder b = out.out();
-    b.write(IndexKeys.SPACE_MARKER).writeBigEndian(index.spec().indexId(), 4);
-    List<SortOrder> orders = index.spec().orders();
-    for (int i = 0; i < index.parts().length; i++) {
-      KeyEncoding.encode(
-          b,
-          index.parts()[i].evaluate(row, EvalContext.EMPTY),
-          index.partTypes()[i],
-          orders.get(i));
-    }
-    b.write(key, offset, length).writeBigEndian(length, IndexKeys.SUFFIX_LENGTH);
+    Object[] parts = appendKey(index, row, key, offset, length, out.out());
     out.endKey();
-    if (index.constantValue() != null) {
-      b.write(index.constantValue());
-    } else {
-      Bytes v = index.entryCodec().encodeValue(entryRow(index, row));
-      b.write(v.peekArray(), 0, v.length());
-    }
+    appendValue(index, row, parts, out.out());
     out.endEntry();
   }
 
-  private static Object[] entryRow(Compiled index, Object[] row) {
-    IndexSpec spec = index.spec();
-    int parts = index.parts().length;
-    int[] keyColumns = index.keyColumns();
-    Object[] entryRow = new Object[parts + keyColumns.length + spec.include().size()];
-    for (int i = 0; i < parts; i++) {
-      entryRow[i] = index.parts()[i].evaluate(row, EvalContext.EMPTY);
+  /**
+   * Appends the entry key of index {@code index} for the decoded {@code row} of key {@code
+   * key[offset, offset + length)}; returns the key parts' values (for the value).
+   */
+  private static Object[] appendKey(
+      Compiled index, Object[] row, byte[] key, int offset, int length, ByteBuilder out) {
+    IndexKeys.appendPrefix(out, index.spec().indexId());
+    Object[] parts = new Object[index.parts().length];
+    List<SortOrder> orders = index.spec().orders();
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = index.parts()[i].evaluate(row, EvalContext.EMPTY);
+      KeyEncoding.encode(out, parts[i], index.partTypes()[i], orders.get(i));
     }
+    IndexKeys.appendRowKey(out, key, offset, length);
+    return parts;
+  }
+
+  /** Appends the entry value (the included columns) of index {@code index} for {@code row}. */
+  private static void appendValue(Compiled index, Object[] row, Object[] parts, ByteBuilder out) {
+    if (index.constantValue() != null) {
+      out.write(index.constantValue());
+      return;
+    }
+    IndexSpec spec = index.spec();
+    int[] keyColumns = index.keyColumns();
+    Object[] entryRow = new Object[parts.length + keyColumns.length + spec.include().size()];
+    System.arraycopy(parts, 0, entryRow, 0, parts.length);
     for (int i = 0; i < keyColumns.length; i++) {
-      entryRow[parts + i] = row[keyColumns[i]];
+      entryRow[parts.length + i] = row[keyColumns[i]];
     }
     for (int i = 0; i < spec.include().size(); i++) {
-      entryRow[parts + keyColumns.length + i] = row[spec.include().get(i)];
+      entryRow[parts.length + keyColumns.length + i] = row[spec.include().get(i)];
     }
-    return entryRow;
+    Bytes v = index.entryCodec().encodeValue(entryRow);
+    out.write(v.peekArray(), 0, v.length());
   }
 
   private static void markColumns(Expr e, boolean[] columns) {
@@ -250,25 +243,16 @@ public final class IndexMaintainer {
     return v;
   }
 
-  /** The entry of index {@code indexId} for the row {@code row} (decoded) of key {@code key}. */
-  Entry entry(Compiled index, Bytes key, Object[] row) {
-    Object[] entryRow = entryRow(index, row);
-    List<Object> partValues = Arrays.asList(entryRow).subList(0, index.parts().length);
-    Bytes encodedParts = index.entryCodec().encodeKeyPrefix(partValues);
-    byte[] partsAndKey =
-        Arrays.copyOf(encodedParts.peekArray(), encodedParts.length() + key.length());
-    System.arraycopy(key.peekArray(), 0, partsAndKey, encodedParts.length(), key.length());
-    Bytes entryKey =
-        IndexKeys.entryKey(index.spec().indexId(), partsAndKey, partsAndKey.length, key.length());
-    return new Entry(
-        entryKey,
-        index.constantValue() != null
-            ? Bytes.wrap(index.constantValue())
-            : index.entryCodec().encodeValue(entryRow));
-  }
-
-  /** The entry of index {@code index} for the stored row ({@code key}, {@code value}). */
-  Entry entry(Compiled index, Bytes key, Bytes value) {
-    return entry(index, key, codec.decode(key, value, needed));
+  /** The entry of index {@code index} for the decoded {@code row} of key {@code key}. */
+  private static Entry entry(Compiled index, Bytes key, Object[] row) {
+    ByteBuilder b = new ByteBuilder(IndexKeys.PREFIX_LENGTH + key.length() + 32);
+    Object[] parts = appendKey(index, row, key.peekArray(), 0, key.length(), b);
+    Bytes entryKey = b.toBytes();
+    if (index.constantValue() != null) {
+      return new Entry(entryKey, Bytes.wrap(index.constantValue()));
+    }
+    b.truncate(0);
+    appendValue(index, row, parts, b);
+    return new Entry(entryKey, b.toBytes());
   }
 }

@@ -256,7 +256,11 @@ public final class Region {
   public void apply(List<Mutation> mutations, long sequenceId) {
     Memstore active = state.active();
     long bytes = 0;
+    long rows = 0;
     for (Mutation m : mutations) {
+      if (!indexSpace || !IndexKeys.isEntry(m.key())) {
+        rows++; // an index entry is not a row
+      }
       if (m instanceof Mutation.Put put) {
         active.put(put.key(), sequenceId, put.value());
         bytes += put.key().length() + put.value().length();
@@ -266,10 +270,7 @@ public final class Region {
       }
     }
     // one writer at a time: the caller holds the write lock
-    changedRows +=
-        indexSpace
-            ? mutations.stream().filter(m -> !IndexKeys.isEntry(m.key())).count()
-            : mutations.size();
+    changedRows += rows;
     changedBytes += bytes;
   }
 
