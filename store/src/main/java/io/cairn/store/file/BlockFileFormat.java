@@ -15,7 +15,15 @@ public final class BlockFileFormat {
     return String.format(Locale.ROOT, "%012d%s", fileId, FILE_SUFFIX);
   }
 
-  static final int VERSION = 1;
+  /**
+   * The version writers write. 2: FAST_DIFF data blocks end with restart points (version 1 blocks
+   * have none).
+   */
+  static final int VERSION = 2;
+
+  /** The oldest version readers still read. */
+  static final int OLDEST_READABLE_VERSION = 1;
+
   static final String FORMAT_NAME = "cairn.blockfile";
   static final byte[] FORMAT_NAME_BYTES = FORMAT_NAME.getBytes(StandardCharsets.US_ASCII);
 

@@ -137,7 +137,9 @@ public final class BlockFileReader implements AutoCloseable {
     }
     long trailerStart = size - TRAILER_SIZE;
     FileBlockSource fileSource = new FileBlockSource(path, channel, trailerStart, context.pool());
-    long fileId = readHeader(path, fileSource);
+    byte[] header = readHeader(path, fileSource);
+    int headerVersion = BigEndian.getInt(header, BlockFileFormat.HEADER_VERSION_OFFSET);
+    long fileId = BigEndian.getLong(header, BlockFileFormat.HEADER_VERSION_OFFSET + 4);
 
     byte[] trailer = new byte[TRAILER_SIZE];
     fileSource.readFully(trailerStart, trailer);
@@ -153,9 +155,12 @@ public final class BlockFileReader implements AutoCloseable {
               + "] (truncated file?)");
     }
     int version = BigEndian.getInt(trailer, BlockFileFormat.TRAILER_VERSION_OFFSET);
-    if (version != BlockFileFormat.VERSION) {
-      throw FileErrors.unsupportedVersion(
-          path, BlockFileFormat.FORMAT_NAME, BlockFileFormat.VERSION, version);
+    checkVersion(path, version);
+    if (version != headerVersion) {
+      throw FileErrors.corrupted(
+          path,
+          trailerStart + BlockFileFormat.TRAILER_VERSION_OFFSET,
+          "format version: header says [" + headerVersion + "], trailer says [" + version + "]");
     }
     checkCrc(path, trailer, TRAILER_SIZE - 4, trailerStart, "trailer");
     long fileInfoOffset = BigEndian.getLong(trailer, 0);
@@ -208,7 +213,7 @@ public final class BlockFileReader implements AutoCloseable {
     FileInfo info;
     Block fileInfoBlock = fileSource.readBlock(fileInfoOffset, fileInfoSize, BlockType.FILE_INFO);
     try {
-      info = parseFileInfo(fileInfoBlock, fileId, size);
+      info = parseFileInfo(fileInfoBlock, fileId, headerVersion, size);
     } catch (RuntimeException e) {
       throw corruptedBlock(path, fileInfoOffset, e);
     } finally {
@@ -254,7 +259,8 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
-  private static long readHeader(Path path, FileBlockSource source) {
+  /** The header, checked (magic, name, a readable version, checksum). */
+  private static byte[] readHeader(Path path, FileBlockSource source) {
     byte[] header = new byte[HEADER_SIZE];
     source.readFully(0, header);
     int magic = BigEndian.getInt(header, 0);
@@ -275,12 +281,20 @@ public final class BlockFileReader implements AutoCloseable {
           path, 4, "format name: expected [" + BlockFileFormat.FORMAT_NAME + "]");
     }
     int version = BigEndian.getInt(header, BlockFileFormat.HEADER_VERSION_OFFSET);
-    if (version != BlockFileFormat.VERSION) {
-      throw FileErrors.unsupportedVersion(
-          path, BlockFileFormat.FORMAT_NAME, BlockFileFormat.VERSION, version);
-    }
+    checkVersion(path, version);
     checkCrc(path, header, HEADER_SIZE - 4, 0, "header");
-    return BigEndian.getLong(header, BlockFileFormat.HEADER_VERSION_OFFSET + 4);
+    return header;
+  }
+
+  private static void checkVersion(Path path, int version) {
+    if (version < BlockFileFormat.OLDEST_READABLE_VERSION || version > BlockFileFormat.VERSION) {
+      throw FileErrors.unsupportedVersion(
+          path,
+          BlockFileFormat.FORMAT_NAME,
+          BlockFileFormat.OLDEST_READABLE_VERSION,
+          BlockFileFormat.VERSION,
+          version);
+    }
   }
 
   private static void checkCrc(Path path, byte[] bytes, int length, long fileOffset, String what) {
@@ -299,7 +313,8 @@ public final class BlockFileReader implements AutoCloseable {
     }
   }
 
-  private static FileInfo parseFileInfo(Block block, long fileId, long fileBytes) {
+  private static FileInfo parseFileInfo(
+      Block block, long fileId, int formatVersion, long fileBytes) {
     ByteBufferInput in = new ByteBufferInput();
     in.reset(block.buffer(), block.start(), block.start() + block.length());
     DataBlockEncoding encoding = DataBlockEncoding.fromId(in.readUnsignedByte());
@@ -334,7 +349,7 @@ public final class BlockFileReader implements AutoCloseable {
     }
     return new FileInfo(
         fileId,
-        BlockFileFormat.VERSION,
+        formatVersion,
         options,
         firstRow,
         lastRow,

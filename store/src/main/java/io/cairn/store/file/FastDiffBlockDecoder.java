@@ -2,21 +2,47 @@ package io.cairn.store.file;
 
 import static io.cairn.store.file.FastDiffBlockEncoder.DELETE;
 import static io.cairn.store.file.FastDiffBlockEncoder.RESERVED;
+import static io.cairn.store.file.FastDiffBlockEncoder.RESTART;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_ROW;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_ROW_LENGTH;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_SEQUENCE_ID;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_VALUE_LENGTH;
 
+import io.cairn.store.io.ByteBufferInput;
 import java.nio.ByteBuffer;
 
 /**
  * Decodes FAST_DIFF blocks (see {@link FastDiffBlockEncoder}); row and value are rebuilt in place
- * in the decoder's arrays.
+ * in the decoder's arrays. A block whose first cell is a RESTART cell (format version 2) ends with
+ * its restart offsets, and a seek binary-searches them; a block of format version 1 has none and a
+ * seek decodes it from its start.
  */
 final class FastDiffBlockDecoder extends DataBlockDecoder {
   private byte[] value = new byte[64];
   private ByteBuffer valueView = ByteBuffer.wrap(value);
   private int previousValueLength;
+
+  /** The block's restart points (0 in a block of format version 1). */
+  private int restartCount;
+
+  @Override
+  int cellsEnd(Block block) {
+    int start = block.start();
+    int end = start + block.length();
+    restartCount = 0;
+    if (block.length() == 0 || (block.buffer().get(start) & RESTART) == 0) {
+      return end;
+    }
+    if (block.length() < 5) {
+      throw new IllegalArgumentException("FAST_DIFF block shorter than its restart count");
+    }
+    int n = block.buffer().getInt(end - 4);
+    if (n < 1 || n > (block.length() - 4) / 5) {
+      throw new IllegalArgumentException("FAST_DIFF restart count out of range: [" + n + "]");
+    }
+    restartCount = n;
+    return end - 4 - 4 * n;
+  }
 
   @Override
   void resetState() {
@@ -34,8 +60,12 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     }
     int flags = in.readUnsignedByte();
     if ((flags & RESERVED) != 0
-        || (flags & (SAME_ROW | SAME_ROW_LENGTH)) == (SAME_ROW | SAME_ROW_LENGTH)) {
+        || (flags & (SAME_ROW | SAME_ROW_LENGTH)) == (SAME_ROW | SAME_ROW_LENGTH)
+        || ((flags & RESTART) != 0 && restartCount == 0)) {
       throw new IllegalArgumentException("Invalid FAST_DIFF flags [" + flags + "]");
+    }
+    if ((flags & RESTART) != 0) {
+      resetState();
     }
     delete = (flags & DELETE) != 0;
     sameRowAsPrevious = (flags & SAME_ROW) != 0;
@@ -93,5 +123,63 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       valueLength = length;
     }
     return true;
+  }
+
+  /**
+   * With restart points: the last restart whose row is below {@code target} (or the first), then
+   * cells from there; without: from the block's start.
+   */
+  @Override
+  boolean seek(byte[] target) {
+    if (restartCount == 0) {
+      return super.seek(target);
+    }
+    int low = 1;
+    int high = restartCount - 1;
+    int from = 0;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      if (compareRestartRow(mid, target) < 0) {
+        from = mid;
+        low = mid + 1;
+      } else {
+        high = mid - 1;
+      }
+    }
+    in.position(restartOffset(from));
+    resetState();
+    while (next()) {
+      if (compareRow(target) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The row of restart cell {@code index} compared with {@code target}, read in place. */
+  private int compareRestartRow(int index, byte[] target) {
+    in.position(restartOffset(index));
+    int flags = in.readUnsignedByte();
+    if ((flags & RESTART) == 0) {
+      throw new IllegalArgumentException(
+          "FAST_DIFF restart [" + index + "] is not a restart cell: flags [" + flags + "]");
+    }
+    if ((flags & SAME_ROW) != 0) {
+      return -target.length;
+    }
+    if (in.readVarintInt() != 0) {
+      throw new IllegalArgumentException("FAST_DIFF restart [" + index + "] shares a row prefix");
+    }
+    int length = (flags & SAME_ROW_LENGTH) != 0 ? 0 : in.readVarintInt();
+    int start = in.skip(length);
+    return ByteBufferInput.compareUnsigned(in.buffer(), start, length, target);
+  }
+
+  private int restartOffset(int index) {
+    int offset = in.buffer().getInt(cellsEnd + 4 * index);
+    if (offset < 0 || offset >= cellsEnd - blockStart) {
+      throw new IllegalArgumentException("FAST_DIFF restart offset out of range: [" + offset + "]");
+    }
+    return blockStart + offset;
   }
 }

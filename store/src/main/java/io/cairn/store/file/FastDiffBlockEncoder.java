@@ -1,12 +1,15 @@
 package io.cairn.store.file;
 
+import io.cairn.store.io.ByteArrayOutput;
+import java.util.Arrays;
+
 /**
  * FAST_DIFF: per cell a flags byte, then only what differs from the previous cell of the block (for
  * the first cell: an empty row, sequence id 0, an empty value):
  *
  * <pre>
  * u8 flags: 0x01 DELETE, 0x02 SAME_ROW, 0x04 SAME_ROW_LENGTH, 0x08 SAME_SEQUENCE_ID,
- *           0x10 SAME_VALUE_LENGTH; 0xE0 reserved (zero)
+ *           0x10 SAME_VALUE_LENGTH, 0x20 RESTART; 0xC0 reserved (zero)
  * unless SAME_ROW:          varint rowShared (prefix shared with the previous row)
  *                           varint rowLength unless SAME_ROW_LENGTH
  *                           row[rowShared, rowLength)
@@ -19,6 +22,13 @@ package io.cairn.store.file;
  * A delete has no value and leaves the previous value as it was. Rows of sorted keys, a sequence id
  * of 0 everywhere (after a major compaction) and the header of packed row values repeat from cell
  * to cell, so a cell costs about its row's last bytes, its value's changing bytes and 3 bytes.
+ *
+ * <p>Restart points (format version 2): the block's first cell, and then the first cell of a new
+ * row once {@value #RESTART_INTERVAL} cells followed the last restart, is a RESTART cell, encoded
+ * as if it were the block's first (an empty previous row and value, sequence id 0). The payload
+ * ends with {@code u32 restartOffset[r], u32 r} (offsets from the payload's start), so that a seek
+ * binary-searches the restarts' rows and decodes at most one run of cells instead of the block from
+ * its start. Restart rows are distinct and ascending: a row's versions never straddle a restart.
  */
 final class FastDiffBlockEncoder extends DataBlockEncoder {
   static final int DELETE = 0x01;
@@ -26,17 +36,32 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
   static final int SAME_ROW_LENGTH = 0x04;
   static final int SAME_SEQUENCE_ID = 0x08;
   static final int SAME_VALUE_LENGTH = 0x10;
-  static final int RESERVED = 0xE0;
+  static final int RESTART = 0x20;
+  static final int RESERVED = 0xC0;
+
+  /** Cells at least between two restart points (LevelDB's block restart interval). */
+  static final int RESTART_INTERVAL = 16;
 
   private static final byte[] EMPTY = new byte[0];
 
   private byte[] previousRow = EMPTY;
   private long previousSequenceId;
   private byte[] previousValue = EMPTY;
+  private final ByteArrayOutput restarts = new ByteArrayOutput(64);
+  private int sinceRestart;
 
   @Override
   void add(byte[] row, long sequenceId, boolean delete, byte[] value) {
     int flags = delete ? DELETE : 0;
+    if (cellCount == 0 || (sinceRestart >= RESTART_INTERVAL && !Arrays.equals(row, previousRow))) {
+      flags |= RESTART;
+      restarts.writeInt(out.size());
+      previousRow = EMPTY;
+      previousSequenceId = 0;
+      previousValue = EMPTY;
+      sinceRestart = 0;
+    }
+    sinceRestart++;
     int rowShared = sharedPrefix(previousRow, previousRow.length, row, row.length);
     boolean sameRow = rowShared == row.length && row.length == previousRow.length;
     if (sameRow) {
@@ -80,10 +105,23 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
   }
 
   @Override
+  int size() {
+    return out.size() + restarts.size() + 4;
+  }
+
+  @Override
+  void finishBlock() {
+    out.writeBytes(restarts.peekArray(), 0, restarts.size());
+    out.writeInt(restarts.size() / 4);
+  }
+
+  @Override
   void reset() {
     super.reset();
     previousRow = EMPTY;
     previousSequenceId = 0;
     previousValue = EMPTY;
+    restarts.reset();
+    sinceRestart = 0;
   }
 }

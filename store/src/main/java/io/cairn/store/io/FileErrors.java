@@ -43,6 +43,28 @@ public final class FileErrors {
             + "]");
   }
 
+  /**
+   * {@link ErrorCode#UNSUPPORTED_FORMAT_VERSION}: the file's version is not in {@code [oldest,
+   * newest]}, the versions this reader reads.
+   */
+  public static CairnException unsupportedVersion(
+      Path path, String format, int oldest, int newest, int found) {
+    return new CairnException(
+        ErrorCode.UNSUPPORTED_FORMAT_VERSION,
+        "Unsupported "
+            + format
+            + " version in file ["
+            + path
+            + "]: expected ["
+            + oldest
+            + "] to ["
+            + newest
+            + "], found ["
+            + found
+            + "]"
+            + (found > newest ? " (written by a newer Cairn?)" : ""));
+  }
+
   /** {@link ErrorCode#IO_ERROR}: {@code action} (e.g. "read") failed on {@code path}. */
   public static CairnException ioError(Path path, String action, IOException cause) {
     return new CairnException(

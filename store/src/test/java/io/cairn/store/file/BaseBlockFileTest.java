@@ -177,7 +177,7 @@ abstract class BaseBlockFileTest {
       FileInfo info = reader.info();
       assertThat(info).isEqualTo(written);
       assertThat(info.fileId()).isEqualTo(42);
-      assertThat(info.formatVersion()).isEqualTo(1);
+      assertThat(info.formatVersion()).isEqualTo(BlockFileFormat.VERSION);
       assertThat(info.options().rowBloom()).isFalse();
       assertThat(info.firstRow()).isEqualTo(bytes("a"));
       assertThat(info.lastRow()).isEqualTo(bytes("c"));

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The golden block files of format version 1 in src/test/resources/golden/, read by {@link
- * TestBlockFileGolden} on every build: a change that cannot read them breaks the format. They are
- * written once per released version and never regenerated for an existing version. To write the
- * files of a new version (after bumping {@code BlockFileFormat.VERSION} and keeping a reader for
- * the old one), run from the repository root:
+ * The golden block files of every format version in src/test/resources/golden/ ({@code v1-...},
+ * {@code v2-...}), read by {@link TestBlockFileGolden} on every build: a change that cannot read
+ * them breaks the format. They are written once per version and never regenerated for an existing
+ * version (main skips files that exist). To write the files of a new version (after bumping {@code
+ * BlockFileFormat.VERSION} and keeping a reader for the old one), run from the repository root:
  *
  * <pre>
  * mvn -q -pl store test-compile exec:java -Dexec.classpathScope=test \
@@ -39,8 +39,10 @@ final class GoldenBlockFiles {
     return new BlockFileOptions(encoding, compression, 128, true, 1000);
   }
 
-  static String fileName(BlockFileOptions options) {
-    return "v1-"
+  static String fileName(int version, BlockFileOptions options) {
+    return "v"
+        + version
+        + "-"
         + options.encoding().name().toLowerCase(Locale.ROOT)
         + "-"
         + options.compression().name().toLowerCase(Locale.ROOT)
@@ -82,8 +84,10 @@ final class GoldenBlockFiles {
     Path directory = Path.of(args.length > 0 ? args[0] : "store/src/test/resources/golden");
     Files.createDirectories(directory);
     for (BlockFileOptions options : OPTIONS) {
-      Path path = directory.resolve(fileName(options));
-      Files.deleteIfExists(path);
+      Path path = directory.resolve(fileName(BlockFileFormat.VERSION, options));
+      if (Files.exists(path)) {
+        continue;
+      }
       try (BlockFileWriter writer = BlockFileWriter.create(path, FILE_ID, options)) {
         for (TestingCell cell : cells()) {
           writer.append(cell.row(), cell.sequenceId(), cell.delete(), cell.value());

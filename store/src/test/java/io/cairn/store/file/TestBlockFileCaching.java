@@ -162,11 +162,11 @@ class TestBlockFileCaching {
   void evictionNeverFreesABlockACursorHolds() {
     List<TestingCell> small = cells(2000);
     try (BlockFileReader held = BlockFileReader.open(write(small, 8 * 1024), context);
-        BlockFileReader flood = BlockFileReader.open(write(cells(20000), 8 * 1024), context);
+        BlockFileReader flood = BlockFileReader.open(write(cells(60000), 8 * 1024), context);
         CellCursor paused = held.cursor(CachePolicy.CACHE)) {
       assertThat(paused.seek(small.get(10).row())).isTrue();
       // a scan of a file much larger than L2 evicts everything it can
-      assertThat(scan(flood, CachePolicy.CACHE)).hasSize(20000);
+      assertThat(scan(flood, CachePolicy.CACHE)).hasSize(60000);
       assertThat(level("L2").evictions()).isPositive();
       List<TestingCell> rest = TestingCell.drain(paused, true);
       assertThat(rest).isEqualTo(small.subList(10, small.size()));

@@ -87,15 +87,17 @@ class TestBlockFileCorruption {
   void newerVersionIsUnsupported() throws IOException {
     List<TestingCell> cells = TestingCell.random(new Random(1), 10);
     byte[] file = writeFile(BlockFileOptions.DEFAULT, cells);
-    file[BlockFileFormat.HEADER_VERSION_OFFSET + 3] = 2;
-    Path path = directory.resolve("v2.blk");
+    file[BlockFileFormat.HEADER_VERSION_OFFSET + 3] = BlockFileFormat.VERSION + 1;
+    Path path = directory.resolve("newer.blk");
     Files.write(path, file);
     try {
       BlockFileReader.open(path).close();
-      fail("opened a version 2 file");
+      fail("opened a file of a newer version");
     } catch (CairnException e) {
       assertThat(e.errorCode()).isEqualTo(ErrorCode.UNSUPPORTED_FORMAT_VERSION);
-      assertThat(e.getMessage()).contains(path.toString()).contains("expected [1], found [2]");
+      assertThat(e.getMessage())
+          .contains(path.toString())
+          .contains("expected [1] to [2], found [3]");
     }
   }
 

@@ -17,15 +17,23 @@ import org.junit.jupiter.api.Test;
  */
 class TestBlockFileGolden {
   @Test
-  void readsVersion1Files() throws Exception {
+  void readsTheFilesOfEveryVersion() throws Exception {
+    for (int version = BlockFileFormat.OLDEST_READABLE_VERSION;
+        version <= BlockFileFormat.VERSION;
+        version++) {
+      readsFilesOf(version);
+    }
+  }
+
+  private static void readsFilesOf(int version) throws Exception {
     List<TestingCell> cells = GoldenBlockFiles.cells();
     for (BlockFileOptions options : GoldenBlockFiles.OPTIONS) {
-      Path path = resource(GoldenBlockFiles.fileName(options));
+      Path path = resource(GoldenBlockFiles.fileName(version, options));
       try (BlockFileReader reader = BlockFileReader.open(path);
           CellCursor cursor = reader.cursor()) {
         FileInfo info = reader.info();
         assertThat(info.fileId()).isEqualTo(GoldenBlockFiles.FILE_ID);
-        assertThat(info.formatVersion()).isEqualTo(1);
+        assertThat(info.formatVersion()).isEqualTo(version);
         assertThat(info.options()).isEqualTo(options);
         assertThat(info.cellCount()).isEqualTo(cells.size());
         assertThat(info.deleteCount())
