@@ -212,6 +212,59 @@ public final class KeyEncoding {
       out.write(DECIMAL_ZERO);
       return;
     }
+    if (value.precision() <= 18) {
+      encodeDecimalDigits(out, Math.abs(value.unscaledValue().longValue()), value.scale(), signum);
+      return;
+    }
+    encodeDecimalText(out, value, signum);
+  }
+
+  /**
+   * The encoding of a nonzero decimal of at most 18 digits, {@code unscaled * 10^-scale}, from its
+   * unscaled long: the same bytes as {@link #encodeDecimalText}, without making its digits a string
+   * (the common case: index keys and primary keys of prices and amounts).
+   */
+  static void encodeDecimalDigits(ByteBuilder out, long unscaled, int scale, int signum) {
+    long u = unscaled;
+    long s = scale;
+    while (u % 10 == 0) {
+      u /= 10;
+      s--;
+    }
+    int digits = 1;
+    for (long p = 10; digits < 18 && p <= u; p *= 10) {
+      digits++;
+    }
+    long exponent = digits - s;
+    if (exponent != (int) exponent) {
+      throw new CairnException(
+          ErrorCode.NUMERIC_OUT_OF_RANGE,
+          "Decimal exponent out of range: expected 32 bits, found [" + exponent + "]");
+    }
+    out.write(signum > 0 ? DECIMAL_POSITIVE : DECIMAL_NEGATIVE);
+    int magnitudeStart = out.length();
+    out.writeBigEndian(((int) exponent) ^ 0x8000_0000, 4);
+    int n = digits;
+    if ((n & 1) != 0) {
+      u *= 10; // an odd count ends with a pair padded by a zero digit; u < 10^17 here
+      n++;
+    }
+    long divisor = 1;
+    for (int i = 2; i < n; i++) {
+      divisor *= 10;
+    }
+    for (int i = 0; i < n; i += 2) {
+      out.write(2 + (int) (u / divisor % 100));
+      divisor /= 100;
+    }
+    out.write(DECIMAL_DIGITS_END);
+    if (signum < 0) {
+      out.invertFrom(magnitudeStart);
+    }
+  }
+
+  /** The encoding of a nonzero decimal of any precision, from the text of its digits. */
+  static void encodeDecimalText(ByteBuilder out, BigDecimal value, int signum) {
     BigDecimal normal = value.stripTrailingZeros();
     String digits = normal.unscaledValue().abs().toString();
     // value = 0.d1d2d3... * 10^exponent with d1 != 0

@@ -285,6 +285,58 @@ public final class RowReader {
     return decimalFits[column];
   }
 
+  /**
+   * Appends the key encoding of column {@code column}'s value in {@code order}: exactly the bytes
+   * of {@code KeyEncoding.encode(out, getObject(column), type, order)}, copied from the key for a
+   * key column, and made without objects for a DECIMAL of at most 18 digits, an INTEGER or a BIGINT
+   * (what index builds mostly encode).
+   */
+  public void appendKey(int column, SortOrder order, ByteBuilder out) {
+    int start = locate(column);
+    int from = out.length();
+    if (start != NULL && keyColumn[column]) {
+      int marker = start - 1;
+      out.write(key, marker, ends[column] - marker);
+      if ((keyMasks[column] != 0) != (order == SortOrder.DESC)) {
+        out.invertFrom(from);
+      }
+      return;
+    }
+    if (start == NULL) {
+      out.write(KeyEncoding.NULL_MARKER);
+    } else {
+      switch (typeNames[column]) {
+        case DECIMAL -> appendDecimalKey(column, out);
+        case INTEGER -> {
+          out.write(KeyEncoding.VALUE_MARKER);
+          out.writeBigEndian(getLong(column) ^ 0x8000_0000L, 4);
+        }
+        case BIGINT -> {
+          out.write(KeyEncoding.VALUE_MARKER);
+          out.writeBigEndian(getLong(column) ^ Long.MIN_VALUE, 8);
+        }
+        default -> KeyEncoding.encode(out, getObject(column), types[column], SortOrder.ASC);
+      }
+    }
+    if (order == SortOrder.DESC) {
+      out.invertFrom(from);
+    }
+  }
+
+  private void appendDecimalKey(int column, ByteBuilder out) {
+    long u = decimalFitsLong(column) ? unscaled[column] : Long.MIN_VALUE;
+    if (u < -999_999_999_999_999_999L || u > 999_999_999_999_999_999L) { // over 18 digits
+      KeyEncoding.encode(out, getObject(column), types[column], SortOrder.ASC);
+      return;
+    }
+    out.write(KeyEncoding.VALUE_MARKER);
+    if (u == 0) {
+      out.write(KeyEncoding.DECIMAL_ZERO);
+    } else {
+      KeyEncoding.encodeDecimalDigits(out, Math.abs(u), scales[column], Long.signum(u));
+    }
+  }
+
   /** The unscaled value of a DECIMAL column for which {@link #decimalFitsLong} is true. */
   public long getUnscaledLong(int column) {
     parseDecimal(column);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -125,6 +126,17 @@ class TestRowReaderProperties {
     String what = "column " + i + " of type " + type + ": " + expected;
     assertThat(reader.isNull(i)).as(what).isEqualTo(expected == null);
     assertThat(Objects.deepEquals(reader.getObject(i), expected)).as(what).isTrue();
+    if (KeyEncoding.isKeyType(type.name())) {
+      for (SortOrder order : SortOrder.values()) {
+        ByteBuilder fast = new ByteBuilder();
+        fast.write(7); // not at the builder's start
+        reader.appendKey(i, order, fast);
+        ByteBuilder slow = new ByteBuilder();
+        slow.write(7);
+        KeyEncoding.encode(slow, expected, type, order);
+        assertThat(fast.toBytes()).as("appendKey %s %s", order, what).isEqualTo(slow.toBytes());
+      }
+    }
     if (expected == null) {
       return;
     }

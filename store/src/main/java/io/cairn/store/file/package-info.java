@@ -12,9 +12,8 @@
  *       about {@code blockSize} uncompressed bytes, in one {@link
  *       io.cairn.store.file.DataBlockEncoding} (NONE, PREFIX, FAST_DIFF, ROW_INDEX) and compressed
  *       with one {@link io.cairn.store.file.Compression} (NONE, LZ4, SNAPPY, ZSTD, GZIP); a block
- *       that does not shrink is stored uncompressed. FAST_DIFF blocks of version 2 end with
- *       restart points (a cell decodable on its own about every 16 cells) that seeks
- *       binary-search.
+ *       that does not shrink is stored uncompressed. FAST_DIFF blocks of version 2 end with restart
+ *       points (a cell decodable on its own about every 16 cells) that seeks binary-search.
  *   <li>A multi-level index (leaf blocks written inline, intermediate levels and a root at the end;
  *       the root is loaded at open); each data block is indexed by a short separator key.
  *   <li>A row bloom filter in chunks (10 bits a row, 7 Murmur3 x64-128 hashes) with its own index.
@@ -24,10 +23,10 @@
  * </ul>
  *
  * <p>Writers write version 2; readers read 1 and 2 and reject any other with
- * UNSUPPORTED_FORMAT_VERSION and every failed check with
- * DATA_CORRUPTED naming the file and the offset. All block reads go through {@code BlockSource},
- * the seam where the block cache (blocks kept decompressed, still encoded) will sit. Golden files
- * of each version are read by a test on every build.
+ * UNSUPPORTED_FORMAT_VERSION and every failed check with DATA_CORRUPTED naming the file and the
+ * offset. All block reads go through {@code BlockSource}, the seam where the block cache (blocks
+ * kept decompressed, still encoded) will sit. Golden files of each version are read by a test on
+ * every build.
  *
  * <h2>Uses, threads and locks</h2>
  *

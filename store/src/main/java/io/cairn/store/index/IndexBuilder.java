@@ -14,8 +14,6 @@ import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
-import io.cairn.store.scan.MergingCursor;
-import io.cairn.store.stats.StatisticsCollector;
 import io.cairn.store.table.RegionMap;
 import io.cairn.store.table.StoreFileWriter;
 import java.util.ArrayList;
@@ -87,16 +85,13 @@ public final class IndexBuilder {
     try {
       long written = 0;
       Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
+      List<KeyRange> covered = new ArrayList<>();
       while (true) {
-        List<Region> todo = new ArrayList<>();
-        for (Region r : map.regions()) {
-          if (!done.contains(r)) {
-            todo.add(r);
-          }
-        }
+        List<Region> todo = todo(map.regions(), done, covered);
         if (todo.isEmpty()) {
           break;
         }
+        long[] results = new long[todo.size()];
         if (todo.size() >= threads) {
           // regions in parallel, each one piece written as one file
           List<Future<Long>> futures = new ArrayList<>();
@@ -105,17 +100,23 @@ public final class IndexBuilder {
                 pool.submit(
                     () -> buildRegion(r, maintainer, index, readPoint, rows, progress, null)));
           }
-          for (Future<Long> f : futures) {
-            written += Math.max(0, get(f, futures)); // -1: split before its turn: daughters next
+          for (int i = 0; i < futures.size(); i++) {
+            results[i] = get(futures.get(i), futures);
           }
         } else {
           // few regions: each cut into pieces built in parallel
-          for (Region r : todo) {
-            written +=
-                Math.max(0, buildRegion(r, maintainer, index, readPoint, rows, progress, pool));
+          for (int i = 0; i < todo.size(); i++) {
+            results[i] =
+                buildRegion(todo.get(i), maintainer, index, readPoint, rows, progress, pool);
           }
         }
-        done.addAll(todo);
+        for (int i = 0; i < todo.size(); i++) {
+          done.add(todo.get(i));
+          if (results[i] >= 0) { // -1: split before its turn: its daughters next
+            written += results[i];
+            covered.add(todo.get(i).range());
+          }
+        }
         map.regions()[0].checkOpen();
       }
       progress.accept(rows.get());
@@ -162,6 +163,32 @@ public final class IndexBuilder {
       throw new CairnException(ErrorCode.QUERY_CANCELED, "Index build interrupted");
     }
     return mvcc.beginRead();
+  }
+
+  /**
+   * The regions still to do: neither done (built, or split before their turn) nor inside the range
+   * of a region built (the daughters of a region split after its turn hold rows already done).
+   */
+  static List<Region> todo(Region[] regions, Set<Region> done, List<KeyRange> covered) {
+    List<Region> todo = new ArrayList<>();
+    for (Region r : regions) {
+      if (!done.contains(r) && !covered(r.range(), covered)) {
+        todo.add(r);
+      }
+    }
+    return todo;
+  }
+
+  /** Whether {@code range} lies inside one of {@code covered}. */
+  static boolean covered(KeyRange range, List<KeyRange> covered) {
+    for (KeyRange outer : covered) {
+      if (range.start().compareTo(outer.start()) >= 0
+          && (outer.stop().isEmpty()
+              || (!range.stop().isEmpty() && range.stop().compareTo(outer.stop()) <= 0))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static <T> T get(Future<T> f, List<? extends Future<?>> all) {
@@ -217,7 +244,13 @@ public final class IndexBuilder {
                   rows,
                   progress,
                   built);
-          written += piece.written() + write(region, List.of(piece.rest()), readPoint, built);
+          written +=
+              piece.written()
+                  + write(
+                      region,
+                      piece.rest().sort(IndexKeys.PREFIX_LENGTH, readPoint),
+                      readPoint,
+                      built);
         } else {
           List<Future<Piece>> pieces = new ArrayList<>();
           for (KeyRange range : pieces(region, state)) {
@@ -284,12 +317,12 @@ public final class IndexBuilder {
     return pieces;
   }
 
-  /** What a piece built: the entries written to files, and its last chunk, sorted, to write. */
+  /** What a piece built: the entries written to files, and its last chunk, not sorted yet. */
   private record Piece(long written, SortedEntries rest) {}
 
   /**
    * Builds the entries of the rows of {@code piece} of the region: a chunk that reaches the limits
-   * is written at once, the last one is returned sorted.
+   * is sorted and written at once, the last one is returned as it is.
    */
   private Piece buildPiece(
       Region region,
@@ -312,11 +345,7 @@ public final class IndexBuilder {
             index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), chunk);
         if (chunk.count() >= CHUNK_ENTRIES || chunk.bytes() >= CHUNK_BYTES) {
           written +=
-              write(
-                  region,
-                  List.of(chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint)),
-                  readPoint,
-                  built);
+              write(region, chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint), readPoint, built);
           chunk = new SortedEntries();
         }
         if ((rows.incrementAndGet() & 0xFFFF) == 0) {
@@ -324,7 +353,7 @@ public final class IndexBuilder {
         }
       }
     }
-    return new Piece(written, chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint));
+    return new Piece(written, chunk);
   }
 
   static void reset(RowReader reader, RowCursor cursor) {
@@ -338,53 +367,24 @@ public final class IndexBuilder {
   }
 
   /**
-   * Writes sorted chunks of entries as one block file of the region (in memory: to its memstore);
-   * returns the entries written.
+   * Writes sorted entries as one block file of the region (in memory: to its memstore); returns the
+   * entries written.
    */
-  private long write(
-      Region region, List<SortedEntries> chunks, long readPoint, List<StoreFile> built) {
-    int n = 0;
-    List<CellCursor> sources = new ArrayList<>(chunks.size());
-    for (SortedEntries c : chunks) {
-      n += c.count();
-      if (c.count() > 0) {
-        sources.add(c.cursor());
-      }
-    }
-    if (n == 0) {
+  private long write(Region region, SortedEntries sorted, long readPoint, List<StoreFile> built) {
+    if (sorted.count() == 0) {
       return 0;
     }
     if (!map.files().exist()) {
-      List<Mutation> puts = new ArrayList<>(n);
-      for (SortedEntries chunk : chunks) {
-        CellCursor sorted = chunk.cursor();
-        for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
-          puts.add(new Mutation.Put(sorted.row(), sorted.value()));
-        }
-      }
-      region.writeLock().lock();
-      try {
-        region.apply(puts, readPoint);
-      } finally {
-        region.writeLock().unlock();
-      }
-      return n;
+      return apply(region, sorted.cursor(), readPoint);
     }
-    StatisticsCollector unused =
-        new StatisticsCollector(region.regionId(), region.range(), map.guidePostWidth());
-    StoreFile file;
-    try (CellCursor merged = MergingCursor.of(sources)) {
-      file = files.write(region, merged, -1, -1, false, false, unused);
-    }
-    if (file != null) {
-      built.add(file);
-    }
-    return n;
+    return writeCursor(region, sorted.cursor(), built);
   }
 
   /**
-   * Writes the pieces' sorted entries as a few files of disjoint key ranges, in parallel: each file
-   * merges every piece's entries of its range, so that a seek in the index reads one file.
+   * Writes the pieces' entries (not sorted) as a few files of disjoint key ranges, in parallel: the
+   * entries are cut into buckets of key ranges ({@link SortedEntries#sortInBuckets}), and each file
+   * takes a run of buckets, sorting each within the CPU caches as it writes it. No merge compares
+   * keys, and a seek in the index reads one file.
    */
   private long writeInKeyRanges(
       Region region,
@@ -392,40 +392,31 @@ public final class IndexBuilder {
       long readPoint,
       List<StoreFile> built,
       ExecutorService pool) {
-    SortedEntries largest = null;
+    SortedEntries.Buckets buckets =
+        SortedEntries.sortInBuckets(rests, IndexKeys.PREFIX_LENGTH, readPoint, pool, threads);
     long total = 0;
-    for (SortedEntries r : rests) {
-      total += r.count();
-      if (largest == null || r.count() > largest.count()) {
-        largest = r;
-      }
+    for (int i = 0; i < buckets.size(); i++) {
+      total += buckets.count(i);
     }
-    if (total == 0 || !map.files().exist()) {
-      return write(region, rests, readPoint, built);
+    if (total == 0) {
+      return 0;
+    }
+    if (!map.files().exist()) {
+      return apply(region, buckets.range(0, buckets.size()), readPoint);
     }
     int ranges = (int) Math.max(1, Math.min(threads, total / 100_000));
-    List<Bytes> cuts = new ArrayList<>();
-    cuts.add(null);
-    for (int i = 1; i < ranges; i++) {
-      Bytes cut = largest.keyAt((int) ((long) i * largest.count() / ranges));
-      if (cuts.get(cuts.size() - 1) == null || cut.compareTo(cuts.get(cuts.size() - 1)) > 0) {
-        cuts.add(cut);
-      }
-    }
-    cuts.add(null);
     List<Future<Long>> files = new ArrayList<>();
-    for (int i = 0; i + 1 < cuts.size(); i++) {
-      Bytes from = cuts.get(i);
-      Bytes to = cuts.get(i + 1);
-      files.add(
-          pool.submit(
-              () -> {
-                List<CellCursor> sources = new ArrayList<>();
-                for (SortedEntries r : rests) {
-                  sources.add(r.slice(from, to));
-                }
-                return writeCursor(region, MergingCursor.of(sources), built);
-              }));
+    int from = 0;
+    long seen = 0;
+    for (int i = 0; i < buckets.size(); i++) {
+      seen += buckets.count(i);
+      boolean last = i == buckets.size() - 1;
+      if (last || seen * ranges >= total * (files.size() + 1)) {
+        int a = from;
+        int b = i + 1;
+        files.add(pool.submit(() -> writeCursor(region, buckets.range(a, b), built)));
+        from = b;
+      }
     }
     long written = 0;
     for (Future<Long> f : files) {
@@ -434,19 +425,29 @@ public final class IndexBuilder {
     return written;
   }
 
-  /** Writes a cursor of entries as one block file of the region; returns the cells written. */
-  private long writeCursor(Region region, CellCursor entries, List<StoreFile> built) {
-    StatisticsCollector unused =
-        new StatisticsCollector(region.regionId(), region.range(), map.guidePostWidth());
-    StoreFile file;
-    try (entries) {
-      file = files.write(region, entries, -1, -1, false, false, unused);
-    }
+  /** Writes sorted entries as one block file of the region; returns the entries written. */
+  private long writeCursor(Region region, CellCursor sorted, List<StoreFile> built) {
+    StoreFile file = files.writeSorted(sorted);
     if (file == null) {
       return 0;
     }
     built.add(file);
     return file.info().cellCount();
+  }
+
+  /** Writes sorted entries to the region's memstore (a store in memory); returns how many. */
+  private static long apply(Region region, CellCursor sorted, long readPoint) {
+    List<Mutation> puts = new ArrayList<>();
+    for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
+      puts.add(new Mutation.Put(sorted.row(), sorted.value()));
+    }
+    region.writeLock().lock();
+    try {
+      region.apply(puts, readPoint);
+    } finally {
+      region.writeLock().unlock();
+    }
+    return puts.size();
   }
 
   /** Adds the built files to the region, durably (its manifest) first. */

@@ -5,6 +5,7 @@ import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
+import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
@@ -75,15 +76,11 @@ public final class IndexChecker {
    */
   private void forEachRegion(RegionJob job) {
     Set<Region> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    List<KeyRange> covered = new ArrayList<>();
     ExecutorService pool = pools.newPool();
     try {
       while (true) {
-        List<Region> todo = new ArrayList<>();
-        for (Region r : map.regions()) {
-          if (!done.contains(r)) {
-            todo.add(r);
-          }
-        }
+        List<Region> todo = IndexBuilder.todo(map.regions(), done, covered);
         if (todo.isEmpty()) {
           return;
         }
@@ -94,6 +91,7 @@ public final class IndexChecker {
         for (int i = 0; i < todo.size(); i++) {
           if (IndexBuilder.get(futures.get(i), futures)) {
             done.add(todo.get(i));
+            covered.add(todo.get(i).range()); // not its daughters if it splits now
           } else if (!todo.get(i).isRetired()) {
             throw CairnException.internal("Region " + todo.get(i) + " skipped but not split");
           } else {

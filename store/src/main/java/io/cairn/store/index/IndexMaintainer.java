@@ -21,6 +21,7 @@ import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.region.StoreFile;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +51,9 @@ public final class IndexMaintainer {
       RowCodec entryCodec,
       int[] keyColumns,
       DataType[] partTypes,
-      byte[] constantValue) {}
+      byte[] constantValue,
+      int[] partColumns,
+      boolean direct) {}
 
   /** An entry of a row: its key and value. */
   record Entry(Bytes key, Bytes value) {}
@@ -84,7 +87,16 @@ public final class IndexMaintainer {
           spec.include().isEmpty()
               ? entryCodec.encodeValue(new Object[entryLayout.columnCount()]).toByteArray()
               : null;
-      compiled.add(new Compiled(spec, parts, entryCodec, keyColumns, partTypes, constant));
+      int[] partColumns =
+          spec.parts().stream()
+              .mapToInt(e -> e instanceof Expr.ColumnRef ref ? ref.index() : -1)
+              .toArray();
+      // every key part a column and a constant value: an entry is made straight from the row's
+      // bytes (RowReader.appendKey), with no decoded value
+      boolean direct = constant != null && Arrays.stream(partColumns).allMatch(c -> c >= 0);
+      compiled.add(
+          new Compiled(
+              spec, parts, entryCodec, keyColumns, partTypes, constant, partColumns, direct));
     }
     this.indexes = List.copyOf(compiled);
     this.needed = columns;
@@ -102,6 +114,20 @@ public final class IndexMaintainer {
    */
   void appendEntry(
       Compiled index, RowReader reader, byte[] key, int offset, int length, SortedEntries out) {
+    if (index.direct()) {
+      out.beginEntry();
+      ByteBuilder b = out.out();
+      IndexKeys.appendPrefix(b, index.spec().indexId());
+      List<SortOrder> orders = index.spec().orders();
+      for (int i = 0; i < index.partColumns().length; i++) {
+        reader.appendKey(index.partColumns()[i], orders.get(i), b);
+      }
+      IndexKeys.appendRowKey(b, key, offset, length);
+      out.endKey();
+      b.write(index.constantValue());
+      out.endEntry();
+      return;
+    }
     Object[] row = reader.peekDecodedRow(neededColumns);
     out.beginEntry();
     Object[] parts = appendKey(index, row, key, offset, length, out.out());

@@ -4,6 +4,7 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
+import io.cairn.store.file.BlockFileOptions;
 import io.cairn.store.file.BlockFileReader;
 import io.cairn.store.file.BlockFileWriter;
 import io.cairn.store.file.ReadContext;
@@ -104,6 +105,41 @@ public final class StoreFileWriter {
             throttle(writer.bytesWritten(), throttleStart);
           }
         }
+      }
+      if (cells == 0) {
+        writer.abort();
+        finished = true;
+        return null;
+      }
+      writer.finish();
+      finished = true;
+      return new StoreFile(BlockFileReader.open(newFile.path(), readContext));
+    } finally {
+      if (!finished) {
+        writer.abort();
+      }
+    }
+  }
+
+  /**
+   * Writes the cells of {@code sorted} as they are, in one pass, to a new file without a row bloom
+   * filter: an index build's entries, computed from the region's own rows (so the region owns
+   * them), one version each, never read by key alone (so a bloom filter would be bytes and hashing
+   * for nothing). Returns the file (one reference, for the region) or null when there is no cell.
+   */
+  public StoreFile writeSorted(CellCursor sorted) {
+    RegionMap.NewFile newFile = map.newFile();
+    BlockFileOptions o = newFile.options();
+    BlockFileOptions options =
+        new BlockFileOptions(
+            o.encoding(), o.compression(), o.blockSize(), false, o.guidePostWidth());
+    BlockFileWriter writer = BlockFileWriter.create(newFile.path(), newFile.fileId(), options);
+    boolean finished = false;
+    try {
+      long cells = 0;
+      for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
+        writer.append(sorted.row(), sorted.sequenceId(), sorted.isDelete(), sorted.value());
+        cells++;
       }
       if (cells == 0) {
         writer.abort();
