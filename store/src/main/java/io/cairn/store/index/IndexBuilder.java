@@ -246,11 +246,7 @@ public final class IndexBuilder {
                   built);
           written +=
               piece.written()
-                  + write(
-                      region,
-                      piece.rest().sort(IndexKeys.PREFIX_LENGTH, readPoint),
-                      readPoint,
-                      built);
+                  + writeInKeyRanges(region, List.of(piece.rest()), readPoint, built, null);
         } else {
           List<Future<Piece>> pieces = new ArrayList<>();
           for (KeyRange range : pieces(region, state)) {
@@ -344,8 +340,7 @@ public final class IndexBuilder {
         maintainer.appendEntry(
             index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), chunk);
         if (chunk.count() >= CHUNK_ENTRIES || chunk.bytes() >= CHUNK_BYTES) {
-          written +=
-              write(region, chunk.sort(IndexKeys.PREFIX_LENGTH, readPoint), readPoint, built);
+          written += writeInKeyRanges(region, List.of(chunk), readPoint, built, null);
           chunk = new SortedEntries();
         }
         if ((rows.incrementAndGet() & 0xFFFF) == 0) {
@@ -367,24 +362,10 @@ public final class IndexBuilder {
   }
 
   /**
-   * Writes sorted entries as one block file of the region (in memory: to its memstore); returns the
-   * entries written.
-   */
-  private long write(Region region, SortedEntries sorted, long readPoint, List<StoreFile> built) {
-    if (sorted.count() == 0) {
-      return 0;
-    }
-    if (!map.files().exist()) {
-      return apply(region, sorted.cursor(), readPoint);
-    }
-    return writeCursor(region, sorted.cursor(), built);
-  }
-
-  /**
    * Writes the pieces' entries (not sorted) as a few files of disjoint key ranges, in parallel: the
    * entries are cut into buckets of key ranges ({@link SortedEntries#sortInBuckets}), and each file
    * takes a run of buckets, sorting each within the CPU caches as it writes it. No merge compares
-   * keys, and a seek in the index reads one file.
+   * keys, and a seek in the index reads one file. Without a pool: one file, on this thread.
    */
   private long writeInKeyRanges(
       Region region,
@@ -403,6 +384,9 @@ public final class IndexBuilder {
     }
     if (!map.files().exist()) {
       return apply(region, buckets.range(0, buckets.size()), readPoint);
+    }
+    if (pool == null) {
+      return writeCursor(region, buckets.range(0, buckets.size()), built);
     }
     int ranges = (int) Math.max(1, Math.min(threads, total / 100_000));
     List<Future<Long>> files = new ArrayList<>();
