@@ -126,7 +126,10 @@ public final class IndexChecker {
           rows++;
         }
       }
-      CellCursor expected = computed.sort(IndexKeys.PREFIX_LENGTH, readPoint).cursor();
+      SortedEntries.Buckets sorted =
+          SortedEntries.sortInBuckets(
+              List.of(computed), IndexKeys.PREFIX_LENGTH, readPoint, null, 1);
+      CellCursor expected = sorted.range(0, sorted.size());
       boolean more = expected.seek(Bytes.EMPTY);
       long entries = 0;
       long missing = 0;

@@ -322,7 +322,7 @@ final class SortedEntries {
 
       @Override
       public boolean advance() {
-        return current.advance() || nextBucket();
+        return current != null && (current.advance() || nextBucket());
       }
 
       @Override
