@@ -58,7 +58,8 @@ import picocli.CommandLine.Spec;
           + " store loaded by this run is then flushed and compacted with FLUSH TABLE and COMPACT"
           + " TABLE, so that the store's own background work does not overlap the first queries)."
           + " Each query"
-          + " runs --warmups times unmeasured and --runs times measured; a query that fails is"
+          + " runs --warmups times unmeasured (more when faster than --warmup-ms) and --runs"
+          + " times measured; a query that fails is"
           + " reported as ERROR with the database's message and the suite goes on.",
       "",
       "rows/s = rows of LINEITEM / median time; MB/s uses the raw size of LINEITEM, the length of"
@@ -157,6 +158,18 @@ public final class LineitemCommand implements Callable<Integer> {
   List<String> only = new ArrayList<>();
 
   @Option(
+      names = "--warmup-ms",
+      paramLabel = "MS",
+      description =
+          "A query faster than this warms up with more runs than --warmups, until its warm-up"
+              + " took MS milliseconds (at most "
+              + LineitemSuite.MAX_WARMUPS
+              + " runs), so that a query of a millisecond is measured with its code compiled, not"
+              + " while the JIT compiles it; 0: exactly --warmups runs. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "1000")
+  long warmupMillis;
+
+  @Option(
       names = "--lookups",
       description = "Point lookups per run. Default: ${DEFAULT-VALUE}.",
       defaultValue = "10000")
@@ -228,9 +241,11 @@ public final class LineitemCommand implements Callable<Integer> {
     JsonReport.MachineInfo machine = JsonReport.MachineInfo.current();
     out.printf(
         Locale.ROOT,
-        "LINEITEM suite, SF %s, %d warm-up(s) and %d measured run(s) per query%n",
+        "LINEITEM suite, SF %s, %d warm-up(s) (more within %d ms for a fast query) and %d measured"
+            + " run(s) per query%n",
         scaleFactor,
         runOptions.warmups(),
+        warmupMillis,
         runOptions.runs());
     out.println("Machine: " + machine.describe());
     MemoryBandwidth.Result memory = null;
@@ -281,6 +296,7 @@ public final class LineitemCommand implements Callable<Integer> {
       LineitemSuite suite =
           new LineitemSuite(
               runOptions.warmups(),
+              warmupMillis,
               runOptions.runs(),
               lookups,
               seed,
@@ -336,6 +352,7 @@ public final class LineitemCommand implements Callable<Integer> {
       parameters.put("scaleFactor", scaleFactor);
       parameters.put("runs", runOptions.runs());
       parameters.put("warmups", runOptions.warmups());
+      parameters.put("warmupMs", warmupMillis);
       parameters.put("lookups", lookups);
       parameters.put("seed", seed);
       parameters.put("only", selected.isEmpty() ? LineitemSuite.NAMES : List.copyOf(selected));
@@ -394,15 +411,21 @@ public final class LineitemCommand implements Callable<Integer> {
               + memoryProbeMib
               + "]");
     }
-    if (runOptions.runs() < 1 || runOptions.warmups() < 0 || lookups < 1 || scaleFactor <= 0) {
+    if (runOptions.runs() < 1
+        || runOptions.warmups() < 0
+        || warmupMillis < 0
+        || lookups < 1
+        || scaleFactor <= 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           String.format(
               Locale.ROOT,
-              "Expected --sf > 0, --runs >= 1, --warmups >= 0, --lookups >= 1; found %s, %d, %d, %d",
+              "Expected --sf > 0, --runs >= 1, --warmups >= 0, --warmup-ms >= 0, --lookups >= 1;"
+                  + " found %s, %d, %d, %d, %d",
               scaleFactor,
               runOptions.runs(),
               runOptions.warmups(),
+              warmupMillis,
               lookups));
     }
     if (indexLoadRows < 1 || indexLoadRows > Integer.MAX_VALUE) {

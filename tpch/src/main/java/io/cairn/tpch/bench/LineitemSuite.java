@@ -123,6 +123,7 @@ final class LineitemSuite {
   static final double TOLERANCE = 1e-6;
 
   private final int warmups;
+  private final long warmupNanos;
   private final int runs;
   private final int lookups;
   private final long seed;
@@ -141,8 +142,12 @@ final class LineitemSuite {
    */
   record IndexLoad(double scaleFactor, long rows, int writers) {}
 
+  /** Warm-up runs of a query at most, however fast it is. */
+  static final int MAX_WARMUPS = 10_000;
+
   LineitemSuite(
       int warmups,
+      long warmupMillis,
       int runs,
       int lookups,
       long seed,
@@ -152,6 +157,7 @@ final class LineitemSuite {
       IndexLoad indexLoad,
       Consumer<String> progress) {
     this.warmups = warmups;
+    this.warmupNanos = warmupMillis * 1_000_000;
     this.runs = runs;
     this.lookups = lookups;
     this.seed = seed;
@@ -623,6 +629,7 @@ final class LineitemSuite {
     final List<Long> nanos = new ArrayList<>();
     final List<Long> firstRow = new ArrayList<>();
     long cpuNanos;
+    int warmups;
     List<String> explain = List.of();
     long rows;
     List<List<Object>> answer;
@@ -638,6 +645,9 @@ final class LineitemSuite {
       if (!explain.isEmpty()) {
         extra.put("explain", explain);
       }
+      if (warmups > 0) {
+        extra.put("warmups", warmups);
+      }
       if (error != null) {
         QueryResult r = QueryResult.error(name, sql, error);
         r.extra().putAll(extra);
@@ -651,50 +661,29 @@ final class LineitemSuite {
   }
 
   /**
-   * Explains {@code sql} once, then runs it warmups + runs times, reading every column of every
+   * Explains {@code sql} once, warms it up ({@code warmups} runs, and for a fast query more, until
+   * the warm-up took {@code warmupMillis}: a query of a millisecond is otherwise measured while the
+   * JIT still compiles its code), then runs it {@code runs} times, reading every column of every
    * row; records the full time, the time to the first row and the process CPU time of the measured
    * runs.
    */
   private Timed timed(Connection c, String name, String sql, boolean keepAnswer) {
     Timed t = new Timed(name, sql);
     t.explain = explain(c, sql);
-    long cpuStart = -1;
     try {
-      for (int i = 0; i < warmups + runs; i++) {
-        if (i == warmups) {
-          cpuStart = ProcessCpu.nanos();
-        }
-        long start = System.nanoTime();
-        long first = -1;
-        long count = 0;
-        List<List<Object>> answer = keepAnswer ? new ArrayList<>() : null;
-        try (Statement s = c.createStatement();
-            ResultSet rs = s.executeQuery(sql)) {
-          int columns = rs.getMetaData().getColumnCount();
-          while (rs.next()) {
-            if (first < 0) {
-              first = System.nanoTime() - start;
-            }
-            List<Object> row = keepAnswer ? new ArrayList<>(columns) : null;
-            for (int col = 1; col <= columns; col++) {
-              Object v = rs.getObject(col);
-              if (row != null) {
-                row.add(v);
-              }
-            }
-            if (answer != null) {
-              answer.add(row);
-            }
-            count++;
-          }
-        }
-        long elapsed = System.nanoTime() - start;
-        if (i >= warmups) {
-          t.nanos.add(elapsed);
-          t.firstRow.add(first < 0 ? elapsed : first);
-        }
-        t.rows = count;
-        t.answer = answer;
+      long warmStart = System.nanoTime();
+      while (t.warmups < warmups
+          || (warmups > 0
+              && t.warmups < MAX_WARMUPS
+              && System.nanoTime() - warmStart < warmupNanos)) {
+        runOnce(c, sql, keepAnswer, t);
+        t.warmups++;
+      }
+      long cpuStart = ProcessCpu.nanos();
+      for (int i = 0; i < runs; i++) {
+        long[] times = runOnce(c, sql, keepAnswer, t);
+        t.nanos.add(times[0]);
+        t.firstRow.add(times[1]);
       }
       long cpuEnd = ProcessCpu.nanos();
       t.cpuNanos = cpuStart >= 0 && cpuEnd >= 0 ? cpuEnd - cpuStart : -1;
@@ -702,6 +691,42 @@ final class LineitemSuite {
       t.error = message(e);
     }
     return t;
+  }
+
+  /**
+   * Runs {@code sql} once, reading every column of every row into {@code t}'s row count (and
+   * answer); returns the elapsed time and the time to the first row.
+   */
+  private static long[] runOnce(Connection c, String sql, boolean keepAnswer, Timed t)
+      throws SQLException {
+    long start = System.nanoTime();
+    long first = -1;
+    long count = 0;
+    List<List<Object>> answer = keepAnswer ? new ArrayList<>() : null;
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        if (first < 0) {
+          first = System.nanoTime() - start;
+        }
+        List<Object> row = keepAnswer ? new ArrayList<>(columns) : null;
+        for (int col = 1; col <= columns; col++) {
+          Object v = rs.getObject(col);
+          if (row != null) {
+            row.add(v);
+          }
+        }
+        if (answer != null) {
+          answer.add(row);
+        }
+        count++;
+      }
+    }
+    long elapsed = System.nanoTime() - start;
+    t.rows = count;
+    t.answer = answer;
+    return new long[] {elapsed, first < 0 ? elapsed : first};
   }
 
   /** Runs a statement that cannot be repeated (e.g. CREATE INDEX) once, measured. */

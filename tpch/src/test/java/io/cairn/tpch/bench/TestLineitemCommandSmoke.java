@@ -257,6 +257,28 @@ class TestLineitemCommandSmoke {
     }
   }
 
+  /**
+   * A fast query warms up past --warmups until --warmup-ms passed (the JSON says how many runs);
+   * --warmups 0 means none at all, whatever --warmup-ms says.
+   */
+  @Test
+  void fastQueriesWarmUpForWarmupMs() throws Exception {
+    JsonNode db =
+        runOnly(
+            "jdbc:cairn:mem:lineitem_warmup_smoke",
+            "count",
+            "--warmups",
+            "1",
+            "--warmup-ms",
+            "300");
+    JsonNode count = db.path("queries").get(0);
+    assertThat(count.path("name").asText()).isEqualTo("count");
+    assertThat(count.path("extra").path("warmups").asInt()).isGreaterThan(1);
+    JsonNode none =
+        runOnly("jdbc:cairn:mem:lineitem_nowarmup_smoke", "count", "--warmup-ms", "300");
+    assertThat(none.path("queries").get(0).path("extra").has("warmups")).isFalse();
+  }
+
   @Test
   void eqIndexAloneBuildsTheIndexUnreported() throws Exception {
     JsonNode db = runOnly("jdbc:duckdb:memory:lineitem_eq_index_smoke", "eq-index");
@@ -272,11 +294,11 @@ class TestLineitemCommandSmoke {
    * database's part of the JSON report; the first connection keeps an in-memory database open for
    * the caller's checks.
    */
-  private JsonNode runOnly(String url, String only) throws Exception {
-    Path results = dir.resolve(only.replace(',', '_'));
-    keeper = DriverManager.getConnection(url);
-    int exit =
-        CairnTool.run(
+  private JsonNode runOnly(String url, String only, String... more) throws Exception {
+    Path results = dir.resolve(only.replace(',', '_') + "-" + Integer.toHexString(url.hashCode()));
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
             "bench",
             "lineitem",
             "--sf",
@@ -290,10 +312,14 @@ class TestLineitemCommandSmoke {
             "--no-memory-probe",
             "--runs",
             "2",
-            "--warmups",
-            "0",
             "--results",
-            results.toString());
+            results.toString()));
+    if (!List.of(more).contains("--warmups")) {
+      args.addAll(List.of("--warmups", "0"));
+    }
+    args.addAll(List.of(more));
+    keeper = DriverManager.getConnection(url);
+    int exit = CairnTool.run(args.toArray(String[]::new));
     assertThat(exit).isZero();
     List<Path> json;
     try (Stream<Path> files = Files.list(results)) {
