@@ -3,6 +3,7 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.AsyncPageScans;
+import io.cairn.kv.IndexRead;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.PageScanner;
@@ -68,7 +69,7 @@ final class TableScan implements Operator {
                     node.cacheBlocks(),
                     readPoint,
                     null,
-                    layout.index()));
+                    indexRead(layout, layout.units().get(0))));
       } catch (CairnException e) {
         if (layout.index() == null || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
           throw e;
@@ -92,7 +93,7 @@ final class TableScan implements Operator {
                 node.cacheBlocks(),
                 readPoint,
                 null,
-                layout.index());
+                indexRead(layout, unit));
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)
@@ -117,6 +118,11 @@ final class TableScan implements Operator {
             sorted ? SortKey.comparator(node.orderBy()) : null,
             sorted ? node.offset() : 0,
             node.limit());
+  }
+
+  /** What {@code unit} of {@code layout} reads of a local index (null: the table's rows). */
+  private static IndexRead indexRead(ScanLayout layout, ScanChunks.Unit unit) {
+    return layout.index() == null ? null : layout.index().withRows(unit.indexRows());
   }
 
   @Override
