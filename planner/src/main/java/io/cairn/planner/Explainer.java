@@ -283,6 +283,17 @@ public final class Explainer {
                       ? ""
                       : k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"));
         }
+        if (scan.orderFromIndex()) {
+          // the store streams each request's rows in the index's order; no sort
+          line(lines, depth + 1, "SERVER ORDER BY " + keys + " (index order)");
+          if (scan.offset() > 0) {
+            line(lines, depth + 1, "SERVER OFFSET " + scan.offset());
+          }
+          if (scan.limit() >= 0) {
+            line(lines, depth + 1, "SERVER " + scan.limit() + " ROW LIMIT");
+          }
+          return;
+        }
         line(
             lines,
             depth + 1,

@@ -13,6 +13,7 @@ import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.ScanProgram;
+import io.cairn.kv.SortKey;
 import io.cairn.kv.TableStatistics;
 import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.KeyBounds;
@@ -343,11 +344,16 @@ record ScanLayout(
         new ScanProgram(read.entryLayout(table), filter, projection, ScanProgram.NO_LIMIT));
   }
 
-  /** The program every request of this layout runs (see {@link ScanNode}'s contract). */
+  /**
+   * The program every request of this layout runs (see {@link ScanNode}'s contract). A scan whose
+   * order comes from the index it reads ({@link ScanNode#orderFromIndex()}) has no sort: each
+   * request streams its rows in index order and stops at its limit.
+   */
   ScanProgram program(ScanNode node) {
     TableDescriptor table = node.table();
     long limit = node.limit() < 0 ? ScanProgram.NO_LIMIT : node.limit();
     long offset = node.offset();
+    List<SortKey> order = node.orderFromIndex() ? List.of() : node.orderBy();
     if (merge == Merge.SORTED) {
       // each chunk keeps its top offset + limit; the client skips the offset after the merge
       limit = limit == ScanProgram.NO_LIMIT ? limit : offset + limit;
@@ -364,7 +370,7 @@ record ScanLayout(
           offset,
           node.groupBy(),
           node.aggregates(),
-          node.orderBy());
+          order);
     }
     return new ScanProgram(
         table.layout(),
@@ -374,6 +380,6 @@ record ScanLayout(
         offset,
         node.groupBy(),
         node.aggregates(),
-        node.orderBy());
+        order);
   }
 }
