@@ -18,8 +18,13 @@ import static java.util.Objects.requireNonNull;
  * <p>Order: a request's rows (entries or looked-up rows) come in the order of the entries' keys
  * (range after range, the regions' entries of each range merged), so the order of the index's parts
  * and then of the row key.
+ *
+ * <p>{@code grouped}: the program's group keys are (after parts the ranges fix) a prefix of that
+ * order, so rows of one group come one after the other: the store aggregates each group as it ends
+ * (a streaming aggregation holding one group) instead of hashing them all. Were they not, a group
+ * would only be emitted in several pieces, which the caller's merge of partial states joins anyway.
  */
-public record IndexRead(int indexId, boolean lookup, KeyRange rows) {
+public record IndexRead(int indexId, boolean lookup, KeyRange rows, boolean grouped) {
   public IndexRead {
     if (indexId < 0) {
       throw new IllegalArgumentException("An index id: expected >= 0, found [" + indexId + "]");
@@ -29,11 +34,16 @@ public record IndexRead(int indexId, boolean lookup, KeyRange rows) {
 
   /** A read of every entry of the index's ranges. */
   public IndexRead(int indexId, boolean lookup) {
-    this(indexId, lookup, KeyRange.ALL);
+    this(indexId, lookup, KeyRange.ALL, false);
   }
 
   /** The same read restricted to the entries of rows in {@code rowRange}. */
   public IndexRead withRows(KeyRange rowRange) {
-    return new IndexRead(indexId, lookup, rowRange);
+    return new IndexRead(indexId, lookup, rowRange, grouped);
+  }
+
+  /** The same read whose program's groups come in runs ({@code grouped}) or not. */
+  public IndexRead withGrouped(boolean newGrouped) {
+    return new IndexRead(indexId, lookup, rows, newGrouped);
   }
 }

@@ -56,6 +56,17 @@ class TestIndexOrder {
           "SELECT /*+ INDEX(T T_AB) */ ID, A, B FROM T ORDER BY A, B, ID LIMIT 10",
           "SELECT /*+ INDEX(T T_AB) */ ID, B FROM T WHERE A IN (3, 7) ORDER BY B DESC, ID");
 
+  /** Aggregations whose groups come in the index's order: the store aggregates them as they end. */
+  private static final List<String> GROUPED =
+      List.of(
+          "SELECT /*+ INDEX(T T_A) */ A, COUNT(*), SUM(C), MIN(C) FROM T GROUP BY A",
+          "SELECT /*+ INDEX(T T_A) */ DISTINCT A FROM T WHERE A > 20",
+          "SELECT /*+ INDEX(T T_AB) */ A, B, COUNT(*), MAX(ID) FROM T GROUP BY A, B",
+          "SELECT /*+ INDEX(T T_AB) */ B, COUNT(*), AVG(C) FROM T WHERE A = 7 GROUP BY B",
+          "SELECT /*+ INDEX(T T_B) */ B, COUNT(*) FROM T WHERE ID >= 300 GROUP BY B",
+          "SELECT /*+ INDEX(T T_UB) */ UPPER(B), COUNT(*) FROM T GROUP BY UPPER(B)",
+          "SELECT /*+ INDEX(T T_A) */ A, COUNT(*) FROM T GROUP BY A ORDER BY A LIMIT 5");
+
   private static CairnServer server;
 
   @BeforeAll
@@ -111,6 +122,18 @@ class TestIndexOrder {
       assertThat(TestingDatabase.rows(c, sql))
           .as(sql)
           .isEqualTo(TestingDatabase.rows(c, sql.replaceFirst("INDEX\\(T \\w+\\)", "NO_INDEX")));
+    }
+    for (String sql : GROUPED) {
+      assertThat(explain(c, sql)).as(sql).contains("SERVER AGGREGATE INTO ORDERED DISTINCT ROWS");
+      List<String> expected =
+          new java.util.ArrayList<>(
+              TestingDatabase.rows(c, sql.replaceFirst("INDEX\\(T \\w+\\)", "NO_INDEX")));
+      List<String> actual = new java.util.ArrayList<>(TestingDatabase.rows(c, sql));
+      if (!sql.contains("ORDER BY")) {
+        expected.sort(null);
+        actual.sort(null);
+      }
+      assertThat(actual).as(sql).isEqualTo(expected);
     }
     for (String sql : SORTED) {
       assertThat(explain(c, sql)).as(sql).contains("SORTED BY").doesNotContain("(index order)");

@@ -267,7 +267,10 @@ public final class Explainer {
         String into =
             scan.groupBy().isEmpty()
                 ? "INTO SINGLE ROW"
-                : "INTO DISTINCT ROWS BY " + scan.groupBy().stream().map(projected::apply).toList();
+                : (scan.groupsFromIndex()
+                        ? "INTO ORDERED DISTINCT ROWS BY "
+                        : "INTO DISTINCT ROWS BY ")
+                    + scan.groupBy().stream().map(projected::apply).toList();
         line(lines, depth + 1, "SERVER AGGREGATE " + into + " COMPUTE " + String.join(", ", calls));
         return;
       }

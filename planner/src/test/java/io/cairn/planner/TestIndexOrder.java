@@ -113,6 +113,44 @@ class TestIndexOrder {
         .isFalse();
   }
 
+  /** Whether {@code sql} (with index {@code index} forced) aggregates its groups as they come. */
+  private boolean groupsFromIndex(String index, String sql) {
+    ScanNode scan = scan(sql.replaceFirst("^SELECT ", "SELECT /*+ INDEX(T " + index + ") */ "));
+    assertThat(scan.index()).as(sql).isPresent();
+    assertThat(scan.hasAggregates()).as(sql).isTrue();
+    return scan.groupsFromIndex();
+  }
+
+  @Test
+  void groupsOfTheLeadingEntryColumnsComeTogether() {
+    assertThat(groupsFromIndex("T_A", "SELECT A, COUNT(*) FROM T GROUP BY A")).isTrue();
+    assertThat(groupsFromIndex("T_A", "SELECT A, SUM(D) FROM T GROUP BY A")).isTrue();
+    assertThat(groupsFromIndex("T_A", "SELECT DISTINCT A FROM T")).isTrue();
+    assertThat(groupsFromIndex("T_A", "SELECT A, K1, COUNT(*) FROM T GROUP BY A, K1")).isTrue();
+    assertThat(groupsFromIndex("T_AB", "SELECT A, B, COUNT(*) FROM T GROUP BY A, B")).isTrue();
+    assertThat(groupsFromIndex("T_AB", "SELECT B, A, COUNT(*) FROM T GROUP BY B, A")).isTrue();
+    assertThat(groupsFromIndex("T_AB", "SELECT B, COUNT(*) FROM T WHERE A = 3 GROUP BY B"))
+        .isTrue();
+    assertThat(groupsFromIndex("T_UB", "SELECT UPPER(B), COUNT(*) FROM T GROUP BY UPPER(B)"))
+        .isTrue();
+    // not a prefix of the entry key: hashed
+    assertThat(groupsFromIndex("T_AB", "SELECT B, COUNT(*) FROM T GROUP BY B")).isFalse();
+    assertThat(groupsFromIndex("T_AB", "SELECT A, K1, COUNT(*) FROM T GROUP BY A, K1")).isFalse();
+    assertThat(groupsFromIndex("T_A", "SELECT D, COUNT(*) FROM T GROUP BY D")).isFalse();
+    assertThat(groupsFromIndex("T_AB", "SELECT B, COUNT(*) FROM T WHERE A IN (3, 4) GROUP BY B"))
+        .isFalse();
+    // no GROUP BY: one row anyway
+    assertThat(groupsFromIndex("T_A", "SELECT COUNT(*) FROM T WHERE A = 3")).isFalse();
+    List<String> lines =
+        ((StatementPlan.Explain)
+                planner
+                    .plan("EXPLAIN SELECT /*+ INDEX(T T_A) */ A, COUNT(*) FROM T GROUP BY A")
+                    .plan())
+            .lines();
+    assertThat(lines.stream().map(String::strip))
+        .contains("SERVER AGGREGATE INTO ORDERED DISTINCT ROWS BY [A] COMPUTE COUNT(*)");
+  }
+
   @Test
   void explainSaysTheOrderComesFromTheIndex() {
     List<String> lines =

@@ -76,7 +76,7 @@ class TestIndexReadRows {
             ScanProgram.NO_LIMIT);
     ScanRequest request =
         new ScanRequest(List.of(IndexKeys.range(spec.indexId())), program, EvalContext.EMPTY, true)
-            .withIndex(new IndexRead(spec.indexId(), lookup, rows));
+            .withIndex(new IndexRead(spec.indexId(), lookup).withRows(rows));
     return readAll(t, request);
   }
 

@@ -118,6 +118,35 @@ public record IndexScan(IndexDescriptor index, List<KeyBounds> keys, boolean cov
     return true;
   }
 
+  /**
+   * Whether the entries this scan reads, in index order, come grouped by {@code groupBy} (indexes
+   * into {@code projection}): the group keys are, besides parts fixed by equality, exactly the
+   * first columns of the entry key after those (in any order), so the rows of one group come one
+   * after the other.
+   */
+  public boolean groupsBy(TableDescriptor table, List<Expr> projection, List<Integer> groupBy) {
+    if (groupBy.isEmpty()) {
+      return false;
+    }
+    int keyColumns = entryLayout(table).keyColumns().size();
+    int fixed = fixedParts();
+    java.util.BitSet columns = new java.util.BitSet();
+    for (int g : groupBy) {
+      Optional<Expr> mapped = toEntry(table, index, projection.get(g));
+      if (mapped.isEmpty()
+          || !(mapped.get() instanceof Expr.ColumnRef ref)
+          || ref.index() >= keyColumns) {
+        return false;
+      }
+      if (ref.index() >= fixed) {
+        columns.set(ref.index());
+      }
+    }
+    // the columns past the fixed ones are fixed .. fixed + n - 1, with no gap
+    return columns.isEmpty()
+        || (columns.nextSetBit(0) == fixed && columns.nextClearBit(fixed) == columns.length());
+  }
+
   /** The entry column holding table column {@code column}, or -1 when the entries lack it. */
   private static int entryColumn(TableDescriptor table, IndexDescriptor index, int column) {
     List<IndexDescriptor.IndexColumn> parts = index.columns();

@@ -266,6 +266,16 @@ public record ScanNode(
         && index.get().ordersBy(table, projection, orderBy);
   }
 
+  /**
+   * Whether the scan reads a local index whose order brings the rows of each of its groups together
+   * ({@link IndexScan#groupsBy}), so that the store aggregates each group as it ends.
+   */
+  public boolean groupsFromIndex() {
+    return !groupBy.isEmpty()
+        && index.isPresent()
+        && index.get().groupsBy(table, projection, groupBy);
+  }
+
   /** Whether the scan emits partial aggregate states rather than projected rows. */
   public boolean hasAggregates() {
     return !aggregates.isEmpty();

@@ -45,7 +45,8 @@ public final class WireMessages {
       io.cairn.protocol.IndexRead.Builder index =
           io.cairn.protocol.IndexRead.newBuilder()
               .setIndexId(request.index().indexId())
-              .setLookup(request.index().lookup());
+              .setLookup(request.index().lookup())
+              .setGrouped(request.index().grouped());
       if (!request.index().rows().isAll()) {
         index.setRows(toProto(request.index().rows()));
       }
@@ -94,7 +95,8 @@ public final class WireMessages {
       }
       KeyRange rows =
           spec.getIndex().hasRows() ? fromProto(spec.getIndex().getRows()) : KeyRange.ALL;
-      index = new IndexRead(indexId, spec.getIndex().getLookup(), rows);
+      index =
+          new IndexRead(indexId, spec.getIndex().getLookup(), rows, spec.getIndex().getGrouped());
     }
     return new ScanRequest(
         ranges,

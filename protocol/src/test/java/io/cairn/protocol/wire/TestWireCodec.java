@@ -210,6 +210,7 @@ class TestWireCodec {
       if (c.seed() % 3 != 0) {
         read = read.withRows(new KeyRange(Bytes.wrap(new byte[] {1}), Bytes.EMPTY));
       }
+      read = read.withGrouped(c.seed() % 7 < 3);
       request = request.withIndex(read);
     }
     ScanSpec spec = ScanSpec.parseFrom(WireMessages.toProto("T7", request).toByteArray());

@@ -106,7 +106,7 @@ record ScanLayout(
       ranges.add(IndexKeys.range(indexId, r));
     }
     boolean covered = read.covered() && entryProgram(node).isPresent();
-    IndexRead index = new IndexRead(indexId, !covered);
+    IndexRead index = new IndexRead(indexId, !covered).withGrouped(node.groupsFromIndex());
     List<KeyRange> rowRanges = ranges(node, tableKeys, eval);
     List<ScanChunks.Unit> units = new ArrayList<>();
     if (!ranges.isEmpty()) {
