@@ -83,13 +83,14 @@ record ScanLayout(
 
   /**
    * The layout of {@code node}'s read of a local index with key bounds {@code keys} over its parts:
-   * one request per region of the table (from its statistics' chunks), each with the same ranges in
-   * the index's key space and restricted to the region's row keys ({@link IndexRead#rows()}), run
-   * in parallel like a table's chunks; a region holds the entries of its rows only, and the
-   * regions' row ranges cut the key space, so every entry is read once whatever splits happen
-   * meanwhile. Regions that hold no row the primary-key bounds {@code tableKeys} allow are left
-   * out, and each region's read is narrowed to those bounds. The index is read covered when the
-   * plan says so and every expression of the scan maps onto the entries, else with row lookups.
+   * one request for a few complete index keys ({@link #isIndexPointLookup}), else one request per
+   * region of the table (from its statistics' chunks), each with the same ranges in the index's key
+   * space and restricted to the region's row keys ({@link IndexRead#rows()}), run in parallel like
+   * a table's chunks; a region holds the entries of its rows only, and the regions' row ranges cut
+   * the key space, so every entry is read once whatever splits happen meanwhile. Regions that hold
+   * no row the primary-key bounds {@code tableKeys} allow are left out, and each region's read is
+   * narrowed to those bounds. The index is read covered when the plan says so and every expression
+   * of the scan maps onto the entries, else with row lookups.
    */
   private static ScanLayout ofIndex(
       ScanNode node,
@@ -109,7 +110,12 @@ record ScanLayout(
     IndexRead index = new IndexRead(indexId, !covered).withGrouped(node.groupsFromIndex());
     List<KeyRange> rowRanges = ranges(node, tableKeys, eval);
     List<ScanChunks.Unit> units = new ArrayList<>();
-    if (!ranges.isEmpty()) {
+    if (isIndexPointLookup(read) && !ranges.isEmpty() && !rowRanges.isEmpty()) {
+      // a few index keys (most likely few rows): one request, no statistics, no thread hop
+      KeyRange rows =
+          new KeyRange(rowRanges.get(0).start(), rowRanges.get(rowRanges.size() - 1).stop());
+      units.add(new ScanChunks.Unit(ranges, -1, -1, rows));
+    } else if (!ranges.isEmpty()) {
       for (KeyRange region : regionRanges(kv.statistics())) {
         KeyRange rows = restrict(region, rowRanges);
         if (rows != null) {
@@ -142,6 +148,20 @@ record ScanLayout(
     int p = node.serial() ? 1 : Math.min(parallelism, n);
     int window = merge == Merge.SORTED ? n : p;
     return new ScanLayout(kv, units, merge, p, window, -1, -1, index);
+  }
+
+  /**
+   * Whether {@code read} is of at most {@value #MAX_DIRECT_POINTS} complete index keys (an equality
+   * on every part of the index): read as one request in the caller's thread, region after region,
+   * as a table's point lookups are.
+   */
+  private static boolean isIndexPointLookup(IndexScan read) {
+    int parts = read.index().columns().size();
+    return !read.keys().isEmpty()
+        && read.keys().size() <= MAX_DIRECT_POINTS
+        && read.keys().stream()
+            .allMatch(
+                b -> b.lower().isEmpty() && b.upper().isEmpty() && b.equalPrefix().size() == parts);
   }
 
   /** The row-key ranges of the table's regions, in key order, from its statistics' chunks. */
