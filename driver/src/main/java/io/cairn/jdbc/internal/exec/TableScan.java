@@ -108,6 +108,7 @@ final class TableScan implements Operator {
       throw e;
     }
     boolean sorted = layout.merge() == ScanLayout.Merge.SORTED;
+    indexNotYetRead = layout.index() != null;
     chunked =
         new ChunkedScan(
             ctx,
@@ -132,7 +133,22 @@ final class TableScan implements Operator {
       open();
     }
     if (chunked != null) {
-      return chunked.next();
+      try {
+        Object[] row = chunked.next();
+        indexNotYetRead = false;
+        return row;
+      } catch (CairnException e) {
+        if (!indexNotYetRead || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
+          throw e;
+        }
+        // a chunk found the index gone (a DROP INDEX since planning): read the table
+        indexNotYetRead = false;
+        chunked.close();
+        chunked = null;
+        closeSnapshot();
+        readTableInstead();
+        return next();
+      }
     }
     if (++sinceCheck >= Operators.CHECK_INTERVAL) {
       sinceCheck = 0;
@@ -159,6 +175,13 @@ final class TableScan implements Operator {
         throw stopped;
       }
       throw e;
+    }
+  }
+
+  private void closeSnapshot() {
+    if (snapshot != null) {
+      snapshot.close();
+      snapshot = null;
     }
   }
 

@@ -55,9 +55,9 @@ class TestIndexScanLayout {
             ddl.plan(
                     "CREATE TABLE LI (OKEY INTEGER NOT NULL, LNO INTEGER NOT NULL,"
                         + " PRICE DECIMAL(15, 2), QTY INTEGER, NAME VARCHAR(20),"
-                        + " CONSTRAINT PK PRIMARY KEY (OKEY, LNO))")
+                        + " CONSTRAINT PK PRIMARY KEY (OKEY, LNO)) SPLIT ON (10, 30)")
                 .plan();
-    stored.createTable(create.draft(), false);
+    stored.createTable(create.draft(), false, create.splitPoints());
     TableDescriptor li = stored.table("PUBLIC", "LI").orElseThrow();
     int price = li.columnIndex("PRICE").orElseThrow();
     IndexDescriptor byPrice =
@@ -219,6 +219,15 @@ class TestIndexScanLayout {
         ((StatementPlan.Query) planner.plan(sql.replace("SELECT", "SELECT /*+ NO_INDEX */")).plan())
             .root();
     assertThat(run(indexed)).hasSize(10).isEqualTo(run(plain));
+    // a range: a request per region, each of which finds the index gone
+    String range = "SELECT /*+ INDEX(LI LI_PRICE) */ QTY, LNO FROM LI WHERE PRICE > 1.5";
+    ScanNode chunked = scan(range);
+    assertThat(ScanLayout.of(chunked, kv, NO_PARAMETERS, 4).units()).hasSize(3);
+    PlanNode rangePlan = ((StatementPlan.Query) planner.plan(range).plan()).root();
+    PlanNode rangePlain =
+        ((StatementPlan.Query) planner.plan(range.replace("INDEX(LI LI_PRICE)", "NO_INDEX")).plan())
+            .root();
+    assertThat(run(rangePlan)).hasSize(30).isEqualTo(run(rangePlain));
   }
 
   private List<String> run(PlanNode plan) {
