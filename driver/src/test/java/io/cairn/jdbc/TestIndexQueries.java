@@ -50,6 +50,16 @@ class TestIndexQueries {
           new String[] {"SELECT ID FROM T WHERE Q IS NULL AND ID < 50", ""},
           new String[] {"SELECT ID FROM T WHERE ID = 7 AND Q = 77", ""});
 
+  /**
+   * Queries whose index is forced ({@code INDEX(T T_Q)}) and bound the primary key too: the index
+   * scan reads only the regions those bounds allow.
+   */
+  private static final List<String> PRUNED =
+      List.of(
+          "SELECT ID, P FROM T WHERE Q > 1000 AND ID BETWEEN 90 AND 510",
+          "SELECT ID, NAME FROM T WHERE Q < 0 AND ID >= 999",
+          "SELECT ID FROM T WHERE Q >= 0 AND (ID < 50 OR ID BETWEEN 1200 AND 1300)");
+
   private static CairnServer server;
 
   @BeforeAll
@@ -133,6 +143,11 @@ class TestIndexQueries {
           .as("forced " + sql)
           .isEqualTo(expected);
     }
+    for (String sql : PRUNED) {
+      assertThat(sorted(c, hinted(sql, "INDEX(T T_Q)")))
+          .as("forced " + sql)
+          .isEqualTo(sorted(c, hinted(sql, "NO_INDEX")));
+    }
     // every index, forced to be read whole, holds every row
     for (String index : List.of("T_Q", "T_GQ", "T_UP")) {
       assertThat(sorted(c, "SELECT /*+ INDEX(T " + index + ") */ ID, G, Q, P, NAME FROM T"))
@@ -170,6 +185,19 @@ class TestIndexQueries {
       assertThat(
               explain(c, "SELECT /*+ INDEX(T T_Q) */ COUNT(*) FROM T WHERE Q = 77").get(1).strip())
           .matches("CLIENT 1-CHUNK SCAN INDEX T_Q ON PUBLIC.T \\(covered\\) RANGE \\[77\\].*");
+      // a range: one chunk per region, only the regions the primary-key bounds leave
+      assertThat(explain(c, "SELECT /*+ INDEX(T T_Q) */ ID FROM T WHERE Q > 77").get(0).strip())
+          .matches("CLIENT PARALLEL \\d+-WAY 4-CHUNK SCAN INDEX T_Q .*");
+      assertThat(
+              explain(c, "SELECT /*+ INDEX(T T_Q) */ ID FROM T WHERE Q > 77 AND ID >= 500")
+                  .get(0)
+                  .strip())
+          .matches("CLIENT PARALLEL \\d+-WAY 2-CHUNK SCAN INDEX T_Q .*");
+      assertThat(
+              explain(c, "SELECT /*+ INDEX(T T_Q) */ ID FROM T WHERE Q > 77 AND ID < 100")
+                  .get(0)
+                  .strip())
+          .matches("CLIENT 1-CHUNK SCAN INDEX T_Q .*");
       // writes after the builds: the entries follow the rows
       TestingDatabase.execute(
           c,

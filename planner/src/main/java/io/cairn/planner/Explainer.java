@@ -267,7 +267,10 @@ public final class Explainer {
         String into =
             scan.groupBy().isEmpty()
                 ? "INTO SINGLE ROW"
-                : "INTO DISTINCT ROWS BY " + scan.groupBy().stream().map(projected::apply).toList();
+                : (scan.groupsFromIndex()
+                        ? "INTO ORDERED DISTINCT ROWS BY "
+                        : "INTO DISTINCT ROWS BY ")
+                    + scan.groupBy().stream().map(projected::apply).toList();
         line(lines, depth + 1, "SERVER AGGREGATE " + into + " COMPUTE " + String.join(", ", calls));
         return;
       }
@@ -282,6 +285,17 @@ public final class Explainer {
                   + (k.nullsFirst() != k.descending()
                       ? ""
                       : k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"));
+        }
+        if (scan.orderFromIndex()) {
+          // the store streams each request's rows in the index's order; no sort
+          line(lines, depth + 1, "SERVER ORDER BY " + keys + " (index order)");
+          if (scan.offset() > 0) {
+            line(lines, depth + 1, "SERVER OFFSET " + scan.offset());
+          }
+          if (scan.limit() >= 0) {
+            line(lines, depth + 1, "SERVER " + scan.limit() + " ROW LIMIT");
+          }
+          return;
         }
         line(
             lines,

@@ -328,7 +328,12 @@ final class EmbeddedTable implements KvTable {
             reader);
     MemoryPool memory = request.memory() != null ? request.memory() : services.queryMemory();
     return new ProgramScanner(
-        rows, request.program(), request.context(), services.config().aggregateMaxBytes(), memory);
+        rows,
+        request.program(),
+        request.context(),
+        services.config().aggregateMaxBytes(),
+        memory,
+        request.index() != null && request.index().grouped());
   }
 
   /** An index scan names a maintained index and stays inside its key space. */

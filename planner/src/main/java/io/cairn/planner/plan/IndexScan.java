@@ -7,6 +7,8 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.kv.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -68,6 +70,81 @@ public record IndexScan(IndexDescriptor index, List<KeyBounds> keys, boolean cov
       return Optional.of(new Expr.Call(call.op(), operands, call.type()));
     }
     return Optional.of(expr); // literals and parameters
+  }
+
+  /**
+   * The leading parts that every entry this scan reads has the same value in: those its one bound
+   * fixes by equality (none with several bounds: each bound fixes other values).
+   */
+  public int fixedParts() {
+    return keys.size() == 1 ? keys.get(0).equalPrefix().size() : 0;
+  }
+
+  /**
+   * Whether the entries this scan reads, in index order, are in the order of {@code orderBy} (keys
+   * indexing {@code projection}, expressions over {@code table}'s row): each sort key, after those
+   * on parts fixed by equality ({@link #fixedParts}), is the next column of the entry key (the
+   * index's parts, then the primary key's columns), in the same direction with NULLs where the
+   * encoding puts them (first ascending, last descending; either for a NOT NULL expression). A
+   * store request then gives its rows in that order with no sort (the store reads forward only, so
+   * an order that reverses the index's is not one).
+   */
+  public boolean ordersBy(TableDescriptor table, List<Expr> projection, List<SortKey> orderBy) {
+    if (orderBy.isEmpty()) {
+      return false;
+    }
+    List<RowLayout.KeyColumn> key = entryLayout(table).keyColumns();
+    int fixed = fixedParts();
+    int next = fixed;
+    for (SortKey k : orderBy) {
+      Expr e = projection.get(k.column());
+      Optional<Expr> mapped = toEntry(table, index, e);
+      if (mapped.isEmpty() || !(mapped.get() instanceof Expr.ColumnRef ref)) {
+        return false;
+      }
+      int c = ref.index(); // entry column i is key column i for the parts and the primary key
+      if (c < fixed || c < next) {
+        continue; // a constant, or a column already ordered by an earlier key
+      }
+      if (c != next || c >= key.size()) {
+        return false;
+      }
+      boolean descending = key.get(c).order() == SortOrder.DESC;
+      if (k.descending() != descending || (e.type().nullable() && k.nullsFirst() == descending)) {
+        return false;
+      }
+      next++;
+    }
+    return true;
+  }
+
+  /**
+   * Whether the entries this scan reads, in index order, come grouped by {@code groupBy} (indexes
+   * into {@code projection}): the group keys are, besides parts fixed by equality, exactly the
+   * first columns of the entry key after those (in any order), so the rows of one group come one
+   * after the other.
+   */
+  public boolean groupsBy(TableDescriptor table, List<Expr> projection, List<Integer> groupBy) {
+    if (groupBy.isEmpty()) {
+      return false;
+    }
+    int keyColumns = entryLayout(table).keyColumns().size();
+    int fixed = fixedParts();
+    java.util.BitSet columns = new java.util.BitSet();
+    for (int g : groupBy) {
+      Optional<Expr> mapped = toEntry(table, index, projection.get(g));
+      if (mapped.isEmpty()
+          || !(mapped.get() instanceof Expr.ColumnRef ref)
+          || ref.index() >= keyColumns) {
+        return false;
+      }
+      if (ref.index() >= fixed) {
+        columns.set(ref.index());
+      }
+    }
+    // the columns past the fixed ones are fixed .. fixed + n - 1, with no gap
+    return columns.isEmpty()
+        || (columns.nextSetBit(0) == fixed && columns.nextClearBit(fixed) == columns.length());
   }
 
   /** The entry column holding table column {@code column}, or -1 when the entries lack it. */

@@ -40,7 +40,9 @@ import java.util.Optional;
  * <p>{@code index}, when present, reads a local index of the table instead of its rows ({@link
  * IndexScan}); filter, projection and {@code keys} stay over the table's row, so the executor can
  * read the table instead (a transaction's pending writes). Rows then come in index order within
- * each region rather than in key order: only a sort gives an order.
+ * each of the executor's requests (one per region) rather than in key order; when that order is the
+ * scan's {@code orderBy} ({@link #orderFromIndex()}) the store does not sort: each request streams
+ * its rows (stopping at its limit) and the executor merges the requests by the sort keys.
  */
 public record ScanNode(
     TableDescriptor table,
@@ -251,6 +253,27 @@ public record ScanNode(
         cacheBlocks,
         newSerial,
         index);
+  }
+
+  /**
+   * Whether the scan reads a local index in the order of its {@code orderBy} ({@link
+   * IndexScan#ordersBy}), so that no sort is needed.
+   */
+  public boolean orderFromIndex() {
+    return !orderBy.isEmpty()
+        && !hasAggregates()
+        && index.isPresent()
+        && index.get().ordersBy(table, projection, orderBy);
+  }
+
+  /**
+   * Whether the scan reads a local index whose order brings the rows of each of its groups together
+   * ({@link IndexScan#groupsBy}), so that the store aggregates each group as it ends.
+   */
+  public boolean groupsFromIndex() {
+    return !groupBy.isEmpty()
+        && index.isPresent()
+        && index.get().groupsBy(table, projection, groupBy);
   }
 
   /** Whether the scan emits partial aggregate states rather than projected rows. */

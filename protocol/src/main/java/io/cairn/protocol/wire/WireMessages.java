@@ -42,10 +42,15 @@ public final class WireMessages {
       b.addRanges(toProto(range));
     }
     if (request.index() != null) {
-      b.setIndex(
+      io.cairn.protocol.IndexRead.Builder index =
           io.cairn.protocol.IndexRead.newBuilder()
               .setIndexId(request.index().indexId())
-              .setLookup(request.index().lookup()));
+              .setLookup(request.index().lookup())
+              .setGrouped(request.index().grouped());
+      if (!request.index().rows().isAll()) {
+        index.setRows(toProto(request.index().rows()));
+      }
+      b.setIndex(index);
     }
     EvalContext context = request.context();
     for (int i = 0; i < context.parameterCount(); i++) {
@@ -88,7 +93,10 @@ public final class WireMessages {
       if (indexId < 0) {
         throw WireValues.malformed("a scan of an index with id [" + indexId + "]: expected >= 0");
       }
-      index = new IndexRead(indexId, spec.getIndex().getLookup());
+      KeyRange rows =
+          spec.getIndex().hasRows() ? fromProto(spec.getIndex().getRows()) : KeyRange.ALL;
+      index =
+          new IndexRead(indexId, spec.getIndex().getLookup(), rows, spec.getIndex().getGrouped());
     }
     return new ScanRequest(
         ranges,

@@ -205,9 +205,13 @@ class TestWireCodec {
             c.seed() % 3 == 0,
             c.seed() % 4 == 0 ? ScanRequest.LATEST : Math.floorMod(c.seed(), Long.MAX_VALUE));
     if (c.seed() % 5 != 0) {
-      // a local index read (issue 17): its id and mode travel with the ranges
-      request =
-          request.withIndex(new IndexRead((int) Math.floorMod(c.seed(), 1000), c.seed() % 2 == 0));
+      // a local index read (issue 17): its id, mode and row range travel with the ranges
+      IndexRead read = new IndexRead((int) Math.floorMod(c.seed(), 1000), c.seed() % 2 == 0);
+      if (c.seed() % 3 != 0) {
+        read = read.withRows(new KeyRange(Bytes.wrap(new byte[] {1}), Bytes.EMPTY));
+      }
+      read = read.withGrouped(c.seed() % 7 < 3);
+      request = request.withIndex(read);
     }
     ScanSpec spec = ScanSpec.parseFrom(WireMessages.toProto("T7", request).toByteArray());
     assertThat(spec.getTable()).isEqualTo("T7");

@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * offset (without evaluating the projection), emits the projection, stops after the limit; or, with
  * aggregates, accumulates the kept rows and emits one row of partial states (COUNT(*) alone only
  * counts), or with a GROUP BY one row per group (hash aggregation: key values, then the partial
- * states; its memory is counted against a limit, see {@link AggregationMemory}); or, with an order,
- * reads all kept rows (only the top offset + limit in a bounded heap when there is a limit), sorts
- * them with {@link SortKey#comparator} (the driver's ORDER BY comparison), skips the offset and
- * emits up to the limit. What a grouping or sorting scan holds (its groups, its sort buffer or
+ * states; its memory is counted against a limit, see {@link AggregationMemory}; over rows that come
+ * grouped, a streaming aggregation that holds one group, {@link ProgramGroupRuns}); or, with an
+ * order, reads all kept rows (only the top offset + limit in a bounded heap when there is a limit),
+ * sorts them with {@link SortKey#comparator} (the driver's ORDER BY comparison), skips the offset
+ * and emits up to the limit. What a grouping or sorting scan holds (its groups, its sort buffer or
  * top-N heap) is counted in a {@link MemoryReservation} of the scan's own pool (limit {@code
  * cairn.aggregate.max-bytes}) under the pool the caller gives (a network connection's, under its
  * database's and the server's; embedded, the store's): past one of them the scan fails with
@@ -90,6 +91,7 @@ public final class ProgramScanner implements RowScanner {
   private final ProgramAggregation aggregation;
 
   private final ProgramGrouping grouping;
+  private final ProgramGroupRuns groupRuns;
   private final ProgramSort sort;
 
   /** The failure of a grouping or sorting call: its state is gone, later calls fail alike. */
@@ -126,6 +128,21 @@ public final class ProgramScanner implements RowScanner {
       EvalContext context,
       long aggregateMaxBytes,
       MemoryPool memory) {
+    this(rows, program, context, aggregateMaxBytes, memory, false);
+  }
+
+  /**
+   * As {@link #ProgramScanner(RowCursor, ScanProgram, EvalContext, long, MemoryPool)}; with {@code
+   * groupRuns}, the rows come grouped by the program's group keys (a local index read in its order)
+   * and a GROUP BY streams ({@link ProgramGroupRuns}: one group at a time) instead of hashing.
+   */
+  public ProgramScanner(
+      RowCursor rows,
+      ScanProgram program,
+      EvalContext context,
+      long aggregateMaxBytes,
+      MemoryPool memory,
+      boolean groupRuns) {
     this.memory =
         memory == null
             ? MemoryPool.root(SCAN_POOL, aggregateMaxBytes, SCAN_SETTING, Duration.ZERO)
@@ -139,7 +156,11 @@ public final class ProgramScanner implements RowScanner {
     boolean aggregates = !program.aggregates().isEmpty();
     boolean grouped = aggregates && compiled.groupColumns.length > 0;
     this.aggregation = aggregates && !grouped ? new ProgramAggregation(this.rows) : null;
-    this.grouping = grouped ? new ProgramGrouping(this.rows, aggregateMaxBytes, this.memory) : null;
+    this.grouping =
+        grouped && !groupRuns
+            ? new ProgramGrouping(this.rows, aggregateMaxBytes, this.memory)
+            : null;
+    this.groupRuns = grouped && groupRuns ? new ProgramGroupRuns(this.rows) : null;
     this.sort =
         !aggregates && compiled.order != null ? new ProgramSort(this.rows, this.memory) : null;
   }
@@ -168,6 +189,9 @@ public final class ProgramScanner implements RowScanner {
       }
       if (grouping != null) {
         return grouping.next();
+      }
+      if (groupRuns != null) {
+        return groupRuns.next();
       }
       return sort == null ? advance() : sort.next();
     } catch (RuntimeException e) {

@@ -5,8 +5,9 @@
  * the store's tables and system views, the network server and the driver. Its parts, one job each,
  * are package-private: {@code CompiledProgram} (a program compiled once and cached), {@code
  * ProgramRows} (the row-at-a-time filter and projection, read in place), {@code
- * ProgramAggregation}, {@code ProgramGrouping} (hash aggregation) and {@code ProgramSort} (sort and
- * top-N). Uses only {@code io.cairn.store.cell} of the store (the {@link
+ * ProgramAggregation}, {@code ProgramGrouping} (hash aggregation), {@code ProgramGroupRuns} (the
+ * streaming aggregation of rows that come grouped, a local index read in its order) and {@code
+ * ProgramSort} (sort and top-N). Uses only {@code io.cairn.store.cell} of the store (the {@link
  * io.cairn.store.cell.RowCursor} it reads), with core's expressions, aggregates and memory pools.
  *
  * <h2>Threads and locks</h2>

@@ -1,6 +1,7 @@
 package io.cairn.store.index;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.io.Closeables;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
@@ -12,22 +13,34 @@ import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
 import io.cairn.store.table.RegionsSnapshot.RegionReader;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * How a scan reads a local index in each region ({@link IndexRead}): covered, the entries the
  * region owns with their keys cut to the key parts and row key (what the index's entry layout
  * decodes); with lookup, the rows of those entries, each read from the same region state at the
- * same read point, in index order.
+ * same read point. Only the regions overlapping the read's row range are visited, and of each only
+ * the entries of rows in that range; the regions' parts of a range are merged by entry key, so a
+ * request's rows come in index order however many regions it spans.
  */
 public final class IndexReads {
   private IndexReads() {}
 
   /** The reader of {@code read}. */
   public static RegionReader of(IndexRead read) {
-    return read.lookup() ? new Lookup() : new Covered();
+    return new Reader(read);
   }
 
-  private static final class Covered implements RegionReader {
+  private static final class Reader implements RegionReader {
+    private final IndexRead read;
+
+    Reader(IndexRead read) {
+      this.read = read;
+    }
+
     @Override
     public RowCursor open(
         Region region,
@@ -36,18 +49,10 @@ public final class IndexReads {
         long readPoint,
         long expiredAtOrBelow,
         CachePolicy policy) {
-      return new EntryRows(region.scanEntries(state, range, readPoint, expiredAtOrBelow, policy));
+      return openOrdered(region, state, range, readPoint, expiredAtOrBelow, policy);
     }
 
-    @Override
-    public boolean everyRegion() {
-      return true;
-    }
-  }
-
-  private static final class Lookup implements RegionReader {
-    @Override
-    public RowCursor open(
+    private OrderedCursor openOrdered(
         Region region,
         RegionState state,
         KeyRange range,
@@ -55,19 +60,181 @@ public final class IndexReads {
         long expiredAtOrBelow,
         CachePolicy policy) {
       RowCursor entries = region.scanEntries(state, range, readPoint, expiredAtOrBelow, policy);
-      return new LookedUpRows(region, state, entries, readPoint, expiredAtOrBelow, policy);
+      KeyRange rows = read.rows();
+      if (!rows.isAll() && !contains(rows, region.range())) {
+        entries = RowCursors.filter(entries, (k, o, n) -> rowKeyIn(k, o, n, rows));
+      }
+      return read.lookup()
+          ? new LookedUpRows(region, state, entries, readPoint, expiredAtOrBelow, policy)
+          : new EntryRows(entries);
     }
 
     @Override
-    public boolean everyRegion() {
+    public KeyRange regionsOf(KeyRange range) {
+      return read.rows();
+    }
+
+    @Override
+    public boolean mergesRegions() {
       return true;
+    }
+
+    @Override
+    public RowCursor openRegions(
+        List<Region> regions,
+        List<RegionState> states,
+        KeyRange range,
+        long readPoint,
+        long expiredAtOrBelow,
+        CachePolicy policy) {
+      if (regions.size() == 1) {
+        return open(regions.get(0), states.get(0), range, readPoint, expiredAtOrBelow, policy);
+      }
+      List<OrderedCursor> parts = new ArrayList<>(regions.size());
+      try {
+        for (int i = 0; i < regions.size(); i++) {
+          parts.add(
+              openOrdered(
+                  regions.get(i), states.get(i), range, readPoint, expiredAtOrBelow, policy));
+        }
+      } catch (RuntimeException e) {
+        try {
+          Closeables.closeAllUnchecked(parts);
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+      return new MergedRegions(parts);
+    }
+  }
+
+  /** Whether every key of {@code inner} is in {@code outer}. */
+  private static boolean contains(KeyRange outer, KeyRange inner) {
+    return inner.start().compareTo(outer.start()) >= 0
+        && (outer.stop().isEmpty()
+            || (!inner.stop().isEmpty() && inner.stop().compareTo(outer.stop()) <= 0));
+  }
+
+  /**
+   * Whether the row key of the entry key {@code key[offset, offset + length)} is in {@code rows}.
+   */
+  private static boolean rowKeyIn(byte[] key, int offset, int length, KeyRange rows) {
+    int n = IndexKeys.rowKeyLength(key, offset, length);
+    int rowStart = offset + length - IndexKeys.SUFFIX_LENGTH - n;
+    return rows.contains(key, rowStart, rowStart + n);
+  }
+
+  /**
+   * A region's rows of an index read, with the key of the entry the current row comes from (the
+   * order of the read).
+   */
+  interface OrderedCursor extends RowCursor {
+    byte[] entryKeyArray();
+
+    int entryKeyOffset();
+
+    int entryKeyLength();
+  }
+
+  /**
+   * The rows of several regions' cursors merged by entry key (a heap of the cursors; the regions
+   * hold disjoint rows, so no two entries are equal).
+   */
+  static final class MergedRegions implements RowCursor {
+    private final List<OrderedCursor> parts;
+    private final PriorityQueue<OrderedCursor> heads;
+    private OrderedCursor current;
+    private boolean started;
+
+    MergedRegions(List<OrderedCursor> parts) {
+      this.parts = parts;
+      this.heads =
+          new PriorityQueue<>(
+              parts.size(),
+              (a, b) ->
+                  Arrays.compareUnsigned(
+                      a.entryKeyArray(),
+                      a.entryKeyOffset(),
+                      a.entryKeyOffset() + a.entryKeyLength(),
+                      b.entryKeyArray(),
+                      b.entryKeyOffset(),
+                      b.entryKeyOffset() + b.entryKeyLength()));
+    }
+
+    @Override
+    public boolean next() {
+      if (!started) {
+        started = true;
+        for (OrderedCursor c : parts) {
+          if (c.next()) {
+            heads.add(c);
+          }
+        }
+      } else if (current != null && current.next()) {
+        heads.add(current);
+      }
+      current = heads.poll();
+      return current != null;
+    }
+
+    @Override
+    public byte[] keyArray() {
+      return current.keyArray();
+    }
+
+    @Override
+    public int keyOffset() {
+      return current.keyOffset();
+    }
+
+    @Override
+    public int keyLength() {
+      return current.keyLength();
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      return current.valueBuffer();
+    }
+
+    @Override
+    public int valueOffset() {
+      return current.valueOffset();
+    }
+
+    @Override
+    public int valueLength() {
+      return current.valueLength();
+    }
+
+    @Override
+    public void close() {
+      current = null;
+      heads.clear();
+      Closeables.closeAllUnchecked(parts);
     }
   }
 
   /** Entries with their keys cut to the encoded key parts and row key. */
-  static final class EntryRows extends ForwardingRowCursor {
+  static final class EntryRows extends ForwardingRowCursor implements OrderedCursor {
     EntryRows(RowCursor entries) {
       super(entries);
+    }
+
+    @Override
+    public byte[] entryKeyArray() {
+      return keyArray();
+    }
+
+    @Override
+    public int entryKeyOffset() {
+      return keyOffset();
+    }
+
+    @Override
+    public int entryKeyLength() {
+      return keyLength();
     }
 
     @Override
@@ -82,7 +249,7 @@ public final class IndexReads {
   }
 
   /** The rows of a region's entries, read from the region's state at the entries' read point. */
-  static final class LookedUpRows implements RowCursor {
+  static final class LookedUpRows implements OrderedCursor {
     private final Region region;
     private final RegionState state;
     private final RowCursor entries;
@@ -125,6 +292,21 @@ public final class IndexReads {
         found.close(); // an entry whose row expired (TTL): its row is gone, so is it
       }
       return false;
+    }
+
+    @Override
+    public byte[] entryKeyArray() {
+      return entries.keyArray();
+    }
+
+    @Override
+    public int entryKeyOffset() {
+      return entries.keyOffset();
+    }
+
+    @Override
+    public int entryKeyLength() {
+      return entries.keyLength();
     }
 
     @Override

@@ -36,7 +36,7 @@ public final class RegionsSnapshot implements RowCursor {
   private final List<KeyRange> ranges;
   private final List<Region> regions;
   private final List<RegionState> states;
-  private final List<int[]> steps;
+  private final List<int[]> steps; // {range index, indexes in regions...}
   private final long readPoint;
   private final long expiredAtOrBelow;
   private final CachePolicy policy;
@@ -69,7 +69,8 @@ public final class RegionsSnapshot implements RowCursor {
   /**
    * How a scan reads one region's part of a range: its rows ({@link #ROWS}), or, for a range of
    * local index entries, whatever the index read makes of the entries the region owns (every region
-   * holds the entries of its own rows, so such a scan visits every region).
+   * holds the entries of its own rows, so such a scan visits every region whose rows it may read,
+   * {@link #regionsOf}, and merges their parts of a range into the order of the entries' keys).
    */
   public interface RegionReader {
     /** Reads the region's rows of a range ({@link Region#scan}). */
@@ -83,9 +84,34 @@ public final class RegionsSnapshot implements RowCursor {
         long expiredAtOrBelow,
         CachePolicy policy);
 
-    /** Whether the ranges are of index entries, found in every region. */
-    default boolean everyRegion() {
+    /**
+     * The row keys whose regions hold the keys of {@code range}: the range itself for rows; for
+     * index entries, whatever row keys the read is restricted to.
+     */
+    default KeyRange regionsOf(KeyRange range) {
+      return range;
+    }
+
+    /**
+     * Whether the regions of one range are read together as one cursor ({@link #openRegions}) that
+     * merges them, rather than one after another.
+     */
+    default boolean mergesRegions() {
       return false;
+    }
+
+    /**
+     * The parts of {@code range} in {@code regions} (with their acquired states, in key order) as
+     * one cursor; only called when {@link #mergesRegions()}.
+     */
+    default RowCursor openRegions(
+        List<Region> regions,
+        List<RegionState> states,
+        KeyRange range,
+        long readPoint,
+        long expiredAtOrBelow,
+        CachePolicy policy) {
+      throw new UnsupportedOperationException("A reader that reads regions one after another");
     }
   }
 
@@ -122,9 +148,9 @@ public final class RegionsSnapshot implements RowCursor {
     long expired = expiredAtOrBelow.getAsLong();
     List<Region> used = new ArrayList<>();
     List<RegionState> states = new ArrayList<>();
-    List<int[]> steps = new ArrayList<>(); // {range index, index in used}
+    List<int[]> steps = new ArrayList<>(); // {range index, indexes in used}
     try {
-      while (!collectRegions(map.regions(), ranges, reader.everyRegion(), used, states, steps)) {
+      while (!collectRegions(map.regions(), ranges, reader, used, states, steps)) {
         states.forEach(RegionState::release);
         used.clear();
         states.clear();
@@ -141,12 +167,14 @@ public final class RegionsSnapshot implements RowCursor {
 
   /**
    * Acquires the state of every region of {@code rs} the ranges need; false when a region was split
-   * and its files went meanwhile (the caller releases what was acquired and tries again).
+   * and its files went meanwhile (the caller releases what was acquired and tries again). A step is
+   * a range and the regions read for it: one (each in turn), or all of them when the reader merges
+   * regions.
    */
   private static boolean collectRegions(
       Region[] rs,
       List<KeyRange> ranges,
-      boolean everyRegion,
+      RegionReader reader,
       List<Region> used,
       List<RegionState> states,
       List<int[]> steps) {
@@ -155,14 +183,12 @@ public final class RegionsSnapshot implements RowCursor {
     }
     Map<Region, Integer> index = new HashMap<>();
     for (int i = 0; i < ranges.size(); i++) {
-      KeyRange range = ranges.get(i);
-      int from =
-          everyRegion || range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
+      KeyRange range = reader.regionsOf(ranges.get(i));
+      List<Integer> regionsOfRange = new ArrayList<>();
+      int from = range.start().isEmpty() ? 0 : RegionMap.regionIndex(rs, range.start());
       for (int j = from; j < rs.length; j++) {
         Region r = rs[j];
-        if (!everyRegion
-            && !range.stop().isEmpty()
-            && r.range().start().compareTo(range.stop()) >= 0) {
+        if (!range.stop().isEmpty() && r.range().start().compareTo(range.stop()) >= 0) {
           break;
         }
         Integer k = index.get(r);
@@ -176,7 +202,19 @@ public final class RegionsSnapshot implements RowCursor {
           used.add(r);
           states.add(state);
         }
-        steps.add(new int[] {i, k});
+        if (reader.mergesRegions()) {
+          regionsOfRange.add(k);
+        } else {
+          steps.add(new int[] {i, k});
+        }
+      }
+      if (!regionsOfRange.isEmpty()) {
+        int[] step = new int[1 + regionsOfRange.size()];
+        step[0] = i;
+        for (int j = 0; j < regionsOfRange.size(); j++) {
+          step[1 + j] = regionsOfRange.get(j);
+        }
+        steps.add(step);
       }
     }
     return true;
@@ -190,17 +228,24 @@ public final class RegionsSnapshot implements RowCursor {
         close();
         return false;
       }
-      int[] s = steps.get(step++);
-      current =
-          reader.open(
-              regions.get(s[1]),
-              states.get(s[1]),
-              ranges.get(s[0]),
-              readPoint,
-              expiredAtOrBelow,
-              policy);
+      current = open(steps.get(step++));
     }
     return !closed;
+  }
+
+  private RowCursor open(int[] s) {
+    KeyRange range = ranges.get(s[0]);
+    if (!reader.mergesRegions()) {
+      return reader.open(
+          regions.get(s[1]), states.get(s[1]), range, readPoint, expiredAtOrBelow, policy);
+    }
+    List<Region> rs = new ArrayList<>(s.length - 1);
+    List<RegionState> ss = new ArrayList<>(s.length - 1);
+    for (int j = 1; j < s.length; j++) {
+      rs.add(regions.get(s[j]));
+      ss.add(states.get(s[j]));
+    }
+    return reader.openRegions(rs, ss, range, readPoint, expiredAtOrBelow, policy);
   }
 
   @Override

@@ -223,6 +223,59 @@ class TestProgramScannerGroupsAndSorts {
     }
   }
 
+  /** A streaming grouping ({@code groupRuns}) of {@code rows} by G. */
+  private static ProgramScanner groupRuns(List<Object[]> rows) {
+    return new ProgramScanner(
+        new ListRowCursor(rows),
+        groupProgram(Optional.empty()),
+        CONTEXT,
+        io.cairn.core.agg.AggregationMemory.DEFAULT_MAX_BYTES,
+        null,
+        true);
+  }
+
+  @Test
+  void rowsThatComeGroupedAreAggregatedGroupByGroupInNoMemory() {
+    List<Object[]> rows = new ArrayList<>(randomRows(new Random(SEED), 20_000, 3000));
+    // in index order: NULLs first, then by G
+    rows.sort(
+        Comparator.comparing(
+            (Object[] r) -> (String) r[1], Comparator.nullsFirst(String::compareTo)));
+    try (ProgramScanner scanner = groupRuns(rows)) {
+      List<Object[]> emitted = new ArrayList<>();
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        assertThat(scanner.reservedBytes()).isZero();
+        emitted.add(row);
+      }
+      // one row per group, in the order the groups came
+      assertThat(emitted.get(0)[0]).isNull();
+      assertThat(emitted.stream().skip(1).map(r -> (String) r[0]).toList())
+          .isSortedAccordingTo(Comparator.naturalOrder());
+      assertSameGroups(byGroup(emitted), expectedGroups(rows));
+    }
+    int[] pauses = {0};
+    try (ProgramScanner scanner = groupRuns(rows)) {
+      assertSameGroups(byGroup(readPaused(scanner, pauses)), expectedGroups(rows));
+    }
+    assertThat(pauses[0]).isPositive();
+    try (ProgramScanner scanner = groupRuns(List.of())) {
+      assertThat(scanner.next()).isNull();
+      assertThat(scanner.next()).isNull();
+    }
+    // rows that do not come grouped: a group in pieces, whose states add up to the group's
+    List<Object[]> shuffled = new ArrayList<>(rows);
+    java.util.Collections.shuffle(shuffled, new Random(SEED));
+    Map<String, Long> counts = new HashMap<>();
+    try (ProgramScanner scanner = groupRuns(shuffled)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        counts.merge((String) row[0], (Long) row[1], Long::sum);
+      }
+    }
+    Map<String, Long> expected = new HashMap<>();
+    expectedGroups(rows).forEach((g, states) -> expected.put(g, (Long) states.get(0)));
+    assertThat(counts).isEqualTo(expected);
+  }
+
   @Test
   void manyGroupsAndGroupsByTwoKeys() {
     List<Object[]> rows = randomRows(new Random(SEED), 30_000, 12_000);

@@ -19,11 +19,17 @@ final class ScanChunks {
 
   /**
    * The ranges of one chunk, with the chunk's estimated rows and bytes (of the whole chunk, -1 when
-   * unknown).
+   * unknown); for a read of a local index, the row keys whose entries it reads ({@code indexRows},
+   * {@link io.cairn.kv.IndexRead#rows()}; ALL for a table's rows).
    */
-  record Unit(List<KeyRange> ranges, long rows, long bytes) {
+  record Unit(List<KeyRange> ranges, long rows, long bytes, KeyRange indexRows) {
     Unit {
       ranges = List.copyOf(requireNonNull(ranges, "ranges is null"));
+      requireNonNull(indexRows, "indexRows is null");
+    }
+
+    Unit(List<KeyRange> ranges, long rows, long bytes) {
+      this(ranges, rows, bytes, KeyRange.ALL);
     }
   }
 

@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
@@ -12,6 +13,8 @@ import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.ScanProgram;
+import io.cairn.kv.SortKey;
+import io.cairn.kv.TableStatistics;
 import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.ScanNode;
@@ -69,7 +72,7 @@ record ScanLayout(
   /** The layout of {@code node} with the statement's parameters in {@code eval}. */
   static ScanLayout of(ScanNode node, KvTable kv, EvalContext eval, int parallelism) {
     if (node.index().isPresent()) {
-      return ofIndex(node, node.index().get().keys(), kv, eval);
+      return ofIndex(node, node.index().get().keys(), node.keys(), kv, eval, parallelism);
     }
     List<KeyRange> ranges = ranges(node, node.keys(), eval);
     if (isPointLookup(node)) {
@@ -80,14 +83,22 @@ record ScanLayout(
 
   /**
    * The layout of {@code node}'s read of a local index with key bounds {@code keys} over its parts:
-   * one request, whose ranges lie in the index's key space, that the store runs in every region
-   * (each region holds the entries of its rows; the KV SPI has no way yet to send one region's part
-   * of an index read on its own, so the regions are read one after the other). The index is read
-   * covered when the plan says so and every expression of the scan maps onto the entries, else with
-   * row lookups.
+   * one request for a few complete index keys ({@link #isIndexPointLookup}), else one request per
+   * region of the table (from its statistics' chunks), each with the same ranges in the index's key
+   * space and restricted to the region's row keys ({@link IndexRead#rows()}), run in parallel like
+   * a table's chunks; a region holds the entries of its rows only, and the regions' row ranges cut
+   * the key space, so every entry is read once whatever splits happen meanwhile. Regions that hold
+   * no row the primary-key bounds {@code tableKeys} allow are left out, and each region's read is
+   * narrowed to those bounds. The index is read covered when the plan says so and every expression
+   * of the scan maps onto the entries, else with row lookups.
    */
   private static ScanLayout ofIndex(
-      ScanNode node, List<KeyBounds> keys, KvTable kv, EvalContext eval) {
+      ScanNode node,
+      List<KeyBounds> keys,
+      List<KeyBounds> tableKeys,
+      KvTable kv,
+      EvalContext eval,
+      int parallelism) {
     IndexScan read = node.index().orElseThrow();
     int indexId = read.index().indexId();
     RowLayout entries = read.entryLayout(node.table());
@@ -96,15 +107,107 @@ record ScanLayout(
       ranges.add(IndexKeys.range(indexId, r));
     }
     boolean covered = read.covered() && entryProgram(node).isPresent();
-    return new ScanLayout(
-        kv,
-        List.of(new ScanChunks.Unit(ranges, -1, -1)),
-        Merge.SINGLE,
-        1,
-        1,
-        -1,
-        -1,
-        new IndexRead(indexId, !covered));
+    IndexRead index = new IndexRead(indexId, !covered).withGrouped(node.groupsFromIndex());
+    List<KeyRange> rowRanges = ranges(node, tableKeys, eval);
+    List<ScanChunks.Unit> units = new ArrayList<>();
+    if (isIndexPointLookup(read) && !ranges.isEmpty() && !rowRanges.isEmpty()) {
+      // a few index keys (most likely few rows): one request, no statistics, no thread hop
+      KeyRange rows =
+          new KeyRange(rowRanges.get(0).start(), rowRanges.get(rowRanges.size() - 1).stop());
+      units.add(new ScanChunks.Unit(ranges, -1, -1, rows));
+    } else if (!ranges.isEmpty()) {
+      for (KeyRange region : regionRanges(kv.statistics())) {
+        KeyRange rows = restrict(region, rowRanges);
+        if (rows != null) {
+          units.add(new ScanChunks.Unit(ranges, -1, -1, rows));
+        }
+      }
+    }
+    if (units.size() <= 1 || (node.offset() > 0 && node.orderBy().isEmpty())) {
+      // one request over the regions' rows from the first to the last
+      KeyRange rows =
+          units.isEmpty()
+              ? KeyRange.ALL
+              : new KeyRange(
+                  units.get(0).indexRows().start(), units.get(units.size() - 1).indexRows().stop());
+      return new ScanLayout(
+          kv,
+          List.of(new ScanChunks.Unit(units.isEmpty() ? List.of() : ranges, -1, -1, rows)),
+          Merge.SINGLE,
+          1,
+          1,
+          -1,
+          -1,
+          index);
+    }
+    Merge merge =
+        node.hasAggregates()
+            ? Merge.ANY_ORDER
+            : node.orderBy().isEmpty() ? Merge.KEY_ORDER : Merge.SORTED;
+    int n = units.size();
+    int p = node.serial() ? 1 : Math.min(parallelism, n);
+    int window = merge == Merge.SORTED ? n : p;
+    return new ScanLayout(kv, units, merge, p, window, -1, -1, index);
+  }
+
+  /**
+   * Whether {@code read} is of at most {@value #MAX_DIRECT_POINTS} complete index keys (an equality
+   * on every part of the index): read as one request in the caller's thread, region after region,
+   * as a table's point lookups are.
+   */
+  private static boolean isIndexPointLookup(IndexScan read) {
+    int parts = read.index().columns().size();
+    return !read.keys().isEmpty()
+        && read.keys().size() <= MAX_DIRECT_POINTS
+        && read.keys().stream()
+            .allMatch(
+                b -> b.lower().isEmpty() && b.upper().isEmpty() && b.equalPrefix().size() == parts);
+  }
+
+  /** The row-key ranges of the table's regions, in key order, from its statistics' chunks. */
+  static List<KeyRange> regionRanges(TableStatistics statistics) {
+    List<KeyRange> regions = new ArrayList<>();
+    TableStatistics.Chunk first = null;
+    Bytes stop = null;
+    for (TableStatistics.Chunk c : statistics.chunks()) {
+      if (first != null && c.regionId() == first.regionId()) {
+        stop = c.stop();
+        continue;
+      }
+      if (first != null) {
+        regions.add(new KeyRange(first.start(), stop));
+      }
+      first = c;
+      stop = c.stop();
+    }
+    regions.add(new KeyRange(first.start(), stop));
+    return regions;
+  }
+
+  /**
+   * The part of {@code region} from the first to the last key of {@code rowRanges} (sorted,
+   * disjoint) inside it, or null when none is.
+   */
+  static KeyRange restrict(KeyRange region, List<KeyRange> rowRanges) {
+    Bytes start = null;
+    Bytes stop = null;
+    for (KeyRange r : rowRanges) {
+      Bytes s = r.start().compareTo(region.start()) >= 0 ? r.start() : region.start();
+      Bytes e = stopBefore(r.stop(), region.stop()) ? r.stop() : region.stop();
+      if (!e.isEmpty() && s.compareTo(e) >= 0) {
+        continue;
+      }
+      if (start == null) {
+        start = s;
+      }
+      stop = e;
+    }
+    return start == null ? null : new KeyRange(start, stop);
+  }
+
+  /** Whether stop {@code a} is at or before stop {@code b}; an empty stop is after every key. */
+  private static boolean stopBefore(Bytes a, Bytes b) {
+    return b.isEmpty() || (!a.isEmpty() && a.compareTo(b) <= 0);
   }
 
   /** One request over all the key ranges of {@code node}, without asking for statistics. */
@@ -137,7 +240,11 @@ record ScanLayout(
       widened.add(widen(b));
     }
     if (node.index().isPresent()) {
-      return ofIndex(node, widened, kv, eval);
+      List<KeyBounds> tableKeys = new ArrayList<>();
+      for (KeyBounds b : node.keys()) {
+        tableKeys.add(widen(b));
+      }
+      return ofIndex(node, widened, tableKeys, kv, eval, parallelism);
     }
     return of(node, kv, ranges(node, widened, eval), parallelism);
   }
@@ -147,9 +254,13 @@ record ScanLayout(
     return node.index().map(IndexScan::keys).orElse(node.keys());
   }
 
-  /** Whether any key bound of {@code node} uses a parameter. */
+  /** Whether any key bound of {@code node} (of its index and of its table) uses a parameter. */
   static boolean usesParameters(ScanNode node) {
-    for (KeyBounds b : keys(node)) {
+    List<KeyBounds> all = new ArrayList<>(keys(node));
+    if (node.index().isPresent()) {
+      all.addAll(node.keys());
+    }
+    for (KeyBounds b : all) {
       if (!widen(b).equals(b)) {
         return true;
       }
@@ -253,11 +364,16 @@ record ScanLayout(
         new ScanProgram(read.entryLayout(table), filter, projection, ScanProgram.NO_LIMIT));
   }
 
-  /** The program every request of this layout runs (see {@link ScanNode}'s contract). */
+  /**
+   * The program every request of this layout runs (see {@link ScanNode}'s contract). A scan whose
+   * order comes from the index it reads ({@link ScanNode#orderFromIndex()}) has no sort: each
+   * request streams its rows in index order and stops at its limit.
+   */
   ScanProgram program(ScanNode node) {
     TableDescriptor table = node.table();
     long limit = node.limit() < 0 ? ScanProgram.NO_LIMIT : node.limit();
     long offset = node.offset();
+    List<SortKey> order = node.orderFromIndex() ? List.of() : node.orderBy();
     if (merge == Merge.SORTED) {
       // each chunk keeps its top offset + limit; the client skips the offset after the merge
       limit = limit == ScanProgram.NO_LIMIT ? limit : offset + limit;
@@ -274,7 +390,7 @@ record ScanLayout(
           offset,
           node.groupBy(),
           node.aggregates(),
-          node.orderBy());
+          order);
     }
     return new ScanProgram(
         table.layout(),
@@ -284,6 +400,6 @@ record ScanLayout(
         offset,
         node.groupBy(),
         node.aggregates(),
-        node.orderBy());
+        order);
   }
 }

@@ -3,6 +3,7 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.AsyncPageScans;
+import io.cairn.kv.IndexRead;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.PageScanner;
@@ -68,7 +69,7 @@ final class TableScan implements Operator {
                     node.cacheBlocks(),
                     readPoint,
                     null,
-                    layout.index()));
+                    indexRead(layout, layout.units().get(0))));
       } catch (CairnException e) {
         if (layout.index() == null || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
           throw e;
@@ -92,7 +93,7 @@ final class TableScan implements Operator {
                 node.cacheBlocks(),
                 readPoint,
                 null,
-                layout.index());
+                indexRead(layout, unit));
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)
@@ -107,6 +108,7 @@ final class TableScan implements Operator {
       throw e;
     }
     boolean sorted = layout.merge() == ScanLayout.Merge.SORTED;
+    indexNotYetRead = layout.index() != null;
     chunked =
         new ChunkedScan(
             ctx,
@@ -119,6 +121,11 @@ final class TableScan implements Operator {
             node.limit());
   }
 
+  /** What {@code unit} of {@code layout} reads of a local index (null: the table's rows). */
+  private static IndexRead indexRead(ScanLayout layout, ScanChunks.Unit unit) {
+    return layout.index() == null ? null : layout.index().withRows(unit.indexRows());
+  }
+
   @Override
   public Object[] next() {
     if (scanner == null && chunked == null) {
@@ -126,7 +133,22 @@ final class TableScan implements Operator {
       open();
     }
     if (chunked != null) {
-      return chunked.next();
+      try {
+        Object[] row = chunked.next();
+        indexNotYetRead = false;
+        return row;
+      } catch (CairnException e) {
+        if (!indexNotYetRead || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
+          throw e;
+        }
+        // a chunk found the index gone (a DROP INDEX since planning): read the table
+        indexNotYetRead = false;
+        chunked.close();
+        chunked = null;
+        closeSnapshot();
+        readTableInstead();
+        return next();
+      }
     }
     if (++sinceCheck >= Operators.CHECK_INTERVAL) {
       sinceCheck = 0;
@@ -153,6 +175,13 @@ final class TableScan implements Operator {
         throw stopped;
       }
       throw e;
+    }
+  }
+
+  private void closeSnapshot() {
+    if (snapshot != null) {
+      snapshot.close();
+      snapshot = null;
     }
   }
 

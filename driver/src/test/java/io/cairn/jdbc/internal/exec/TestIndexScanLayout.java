@@ -55,9 +55,9 @@ class TestIndexScanLayout {
             ddl.plan(
                     "CREATE TABLE LI (OKEY INTEGER NOT NULL, LNO INTEGER NOT NULL,"
                         + " PRICE DECIMAL(15, 2), QTY INTEGER, NAME VARCHAR(20),"
-                        + " CONSTRAINT PK PRIMARY KEY (OKEY, LNO))")
+                        + " CONSTRAINT PK PRIMARY KEY (OKEY, LNO)) SPLIT ON (10, 30)")
                 .plan();
-    stored.createTable(create.draft(), false);
+    stored.createTable(create.draft(), false, create.splitPoints());
     TableDescriptor li = stored.table("PUBLIC", "LI").orElseThrow();
     int price = li.columnIndex("PRICE").orElseThrow();
     IndexDescriptor byPrice =
@@ -134,6 +134,68 @@ class TestIndexScanLayout {
   }
 
   @Test
+  void anOrderTheIndexGivesIsNotSortedAndStopsAtTheLimit() {
+    ScanNode node =
+        scan("SELECT /*+ INDEX(LI LI_PRICE) */ PRICE, QTY FROM LI ORDER BY PRICE DESC LIMIT 5");
+    assertThat(node.orderFromIndex()).isTrue();
+    ScanProgram program = ScanLayout.of(node, kv, NO_PARAMETERS, 4).program(node);
+    assertThat(program.orderBy()).isEmpty();
+    assertThat(program.limit()).isEqualTo(5);
+    // ascending is the reverse of the index's order: the store sorts
+    ScanNode reversed =
+        scan("SELECT /*+ INDEX(LI LI_PRICE) */ PRICE, QTY FROM LI ORDER BY PRICE LIMIT 5");
+    assertThat(reversed.orderFromIndex()).isFalse();
+    assertThat(ScanLayout.of(reversed, kv, NO_PARAMETERS, 4).program(reversed).orderBy())
+        .isEqualTo(reversed.orderBy());
+  }
+
+  @Test
+  void regionsAndTheirRowRangesBoundedByThePrimaryKey() {
+    List<KeyRange> regions = List.of(range(null, 100), range(100, 500), range(500, null));
+    assertThat(ScanLayout.restrict(regions.get(1), List.of(KeyRange.ALL)))
+        .isEqualTo(regions.get(1));
+    assertThat(ScanLayout.restrict(regions.get(1), List.of(range(600, 700)))).isNull();
+    assertThat(ScanLayout.restrict(regions.get(1), List.of(range(50, 120), range(130, 140))))
+        .isEqualTo(range(100, 140));
+    assertThat(ScanLayout.restrict(regions.get(2), List.of(range(50, 120), range(450, null))))
+        .isEqualTo(range(500, null));
+    assertThat(
+            ScanLayout.regionRanges(
+                new io.cairn.kv.TableStatistics(
+                    10,
+                    List.of(
+                        chunk(1, null, 50),
+                        chunk(1, 50, 100),
+                        chunk(2, 100, 500),
+                        chunk(3, 500, 700),
+                        chunk(3, 700, null)),
+                    0)))
+        .isEqualTo(regions);
+  }
+
+  private static Bytes rowKey(Integer okey) {
+    return okey == null
+        ? Bytes.EMPTY
+        : new RowCodec(
+                new RowLayout(
+                    List.of(
+                        new RowLayout.ColumnLayout(
+                            0, io.cairn.core.type.DataType.INTEGER.withNullable(false))),
+                    List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+                    false,
+                    0))
+            .encodeKeyPrefix(List.of(okey));
+  }
+
+  private static KeyRange range(Integer start, Integer stop) {
+    return new KeyRange(rowKey(start), rowKey(stop));
+  }
+
+  private static io.cairn.kv.TableStatistics.Chunk chunk(long region, Integer start, Integer stop) {
+    return new io.cairn.kv.TableStatistics.Chunk(region, rowKey(start), rowKey(stop), 1, 1);
+  }
+
+  @Test
   void tableScansCarryNoIndexRead() {
     ScanNode node = scan("SELECT /*+ NO_INDEX */ QTY FROM LI WHERE PRICE = 10.5");
     assertThat(node.index()).isEmpty();
@@ -157,6 +219,15 @@ class TestIndexScanLayout {
         ((StatementPlan.Query) planner.plan(sql.replace("SELECT", "SELECT /*+ NO_INDEX */")).plan())
             .root();
     assertThat(run(indexed)).hasSize(10).isEqualTo(run(plain));
+    // a range: a request per region, each of which finds the index gone
+    String range = "SELECT /*+ INDEX(LI LI_PRICE) */ QTY, LNO FROM LI WHERE PRICE > 1.5";
+    ScanNode chunked = scan(range);
+    assertThat(ScanLayout.of(chunked, kv, NO_PARAMETERS, 4).units()).hasSize(3);
+    PlanNode rangePlan = ((StatementPlan.Query) planner.plan(range).plan()).root();
+    PlanNode rangePlain =
+        ((StatementPlan.Query) planner.plan(range.replace("INDEX(LI LI_PRICE)", "NO_INDEX")).plan())
+            .root();
+    assertThat(run(rangePlan)).hasSize(30).isEqualTo(run(rangePlain));
   }
 
   private List<String> run(PlanNode plan) {
