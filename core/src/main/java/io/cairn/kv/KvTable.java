@@ -125,4 +125,12 @@ public interface KvTable {
   default TableStatistics updateStatistics() {
     return statistics();
   }
+
+  /**
+   * The current statistics of local index {@code indexId} (cheap: never scans), collected with the
+   * table's ({@link #updateStatistics}); empty when none were collected or the store keeps none.
+   */
+  default java.util.Optional<IndexStatistics> indexStatistics(int indexId) {
+    return java.util.Optional.empty();
+  }
 }
