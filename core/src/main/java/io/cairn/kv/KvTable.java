@@ -119,8 +119,9 @@ public interface KvTable {
   }
 
   /**
-   * Collects the table's statistics now by reading it ({@code UPDATE STATISTICS}), and returns
-   * them. A store that keeps none returns {@link #statistics()}.
+   * Collects the table's statistics now by reading it ({@code UPDATE STATISTICS}), with those of
+   * its local indexes ({@link #indexStatistics}), and returns the table's. A store that keeps none
+   * returns {@link #statistics()}.
    */
   default TableStatistics updateStatistics() {
     return statistics();
