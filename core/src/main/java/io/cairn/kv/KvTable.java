@@ -119,10 +119,19 @@ public interface KvTable {
   }
 
   /**
-   * Collects the table's statistics now by reading it ({@code UPDATE STATISTICS}), and returns
-   * them. A store that keeps none returns {@link #statistics()}.
+   * Collects the table's statistics now by reading it ({@code UPDATE STATISTICS}), with those of
+   * its local indexes ({@link #indexStatistics}), and returns the table's. A store that keeps none
+   * returns {@link #statistics()}.
    */
   default TableStatistics updateStatistics() {
     return statistics();
+  }
+
+  /**
+   * The current statistics of local index {@code indexId} (cheap: never scans), collected with the
+   * table's ({@link #updateStatistics}); empty when none were collected or the store keeps none.
+   */
+  default java.util.Optional<IndexStatistics> indexStatistics(int indexId) {
+    return java.util.Optional.empty();
   }
 }

@@ -145,7 +145,11 @@ class TestSystemViews {
     }
     assertThat(rows)
         .containsExactly(
-            "SYSTEM.BLOCK_CACHE", "SYSTEM.BUFFER_POOL", "SYSTEM.INDEXES", "SYSTEM.STATS");
+            "SYSTEM.BLOCK_CACHE",
+            "SYSTEM.BUFFER_POOL",
+            "SYSTEM.INDEXES",
+            "SYSTEM.INDEX_STATS",
+            "SYSTEM.STATS");
     try (ResultSet rs =
         connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
       assertThat(rs.next()).isTrue();

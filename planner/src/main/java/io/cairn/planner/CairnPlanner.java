@@ -70,9 +70,24 @@ public final class CairnPlanner {
    *     estimates follow the data (plans already cached keep the order they were made with)
    */
   public CairnPlanner(Catalog catalog, ToLongFunction<TableDescriptor> rowCounts) {
+    this(catalog, rowCounts, IndexStatisticsSource.NONE);
+  }
+
+  /**
+   * @param rowCounts approximate rows of a table, -1 when unknown
+   * @param indexStatistics the statistics of local indexes, for the choice between a table and its
+   *     indexes ({@link IndexChoice}); asked while planning
+   */
+  public CairnPlanner(
+      Catalog catalog,
+      ToLongFunction<TableDescriptor> rowCounts,
+      IndexStatisticsSource indexStatistics) {
     this.catalog = catalog;
     this.rowCounts = rowCounts;
+    this.indexStatistics = indexStatistics;
   }
+
+  private final IndexStatisticsSource indexStatistics;
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
   public PlannedStatement plan(String sql) {
@@ -102,7 +117,11 @@ public final class CairnPlanner {
               List<String> warnings = new ArrayList<>();
               Uses uses = new Uses();
               StatementPlan plan =
-                  planUncached(StatementClassifier.classify(text), version, warnings, uses, cancel);
+                  IndexSelectivity.using(
+                      indexStatistics,
+                      () ->
+                          planUncached(
+                              StatementClassifier.classify(text), version, warnings, uses, cancel));
               return new PlannedStatement(plan, warnings, version, uses.tables(rowCounts));
             },
             cancel);

@@ -20,12 +20,14 @@ import java.util.Optional;
  * complete key). An index: the table's rows times the selectivity of its bounds over the index's
  * parts, times {@value #LOOKUP_FACTOR} when the index does not cover the scan (each entry costs a
  * row lookup in its region), plus {@value #INDEX_SCAN_OVERHEAD_ROWS} for visiting every region (an
- * index scan has no row-key range to prune regions by). Selectivity of a bound: {@value
- * #EQUALITY_SELECTIVITY} per equal part, times {@value #RANGE_SELECTIVITY} for a range on the next
- * part; the bounds of a skip scan add up; clamped to [one row, all rows]. An index is used only
- * when its bounds limit its first part (never a full index scan unless hinted) and it is cheaper
- * than the table; {@code INDEX(table index ...)} forces the cheapest of the named indexes, {@code
- * NO_INDEX} forbids indexes.
+ * index scan has no row-key range to prune regions by). The selectivity of an index's bounds comes
+ * from its statistics when they were collected ({@link IndexSelectivity}: guide posts, distinct
+ * first-part values); else, as for the table's bounds, it is fixed: {@value #EQUALITY_SELECTIVITY}
+ * per equal part, times {@value #RANGE_SELECTIVITY} for a range on the next part; the bounds of a
+ * skip scan add up; clamped to [one row, all rows]. An index is used only when its bounds limit its
+ * first part (never a full index scan unless hinted) and it is cheaper than the table; {@code
+ * INDEX(table index ...)} forces the cheapest of the named indexes, {@code NO_INDEX} forbids
+ * indexes.
  */
 final class IndexChoice {
   static final double EQUALITY_SELECTIVITY = 0.01;
@@ -47,6 +49,11 @@ final class IndexChoice {
     private final boolean hinted;
     private final List<IndexDescriptor> forced;
     private final Map<Integer, List<KeyBounds>> bounds = new HashMap<>();
+
+    /** The statistics of the planning under way, and those read so far by index id. */
+    private final IndexStatisticsSource source = IndexSelectivity.current();
+
+    private final Map<Integer, Optional<io.cairn.kv.IndexStatistics>> statistics = new HashMap<>();
 
     Site(
         TableDescriptor table,
@@ -92,7 +99,7 @@ final class IndexChoice {
         }
         boolean covered = covers(plain, index);
         double cost =
-            rows * selectivity(keys, -1, rows) * (covered ? 1 : LOOKUP_FACTOR)
+            rows * indexSelectivity(index, keys) * (covered ? 1 : LOOKUP_FACTOR)
                 + INDEX_SCAN_OVERHEAD_ROWS;
         if (cost < bestCost) {
           best = new IndexScan(index, keys, covered);
@@ -110,6 +117,22 @@ final class IndexChoice {
         return plain;
       }
       return plain.withIndex(Optional.of(best));
+    }
+
+    /**
+     * The share of {@code index}'s entries within {@code keys}: from its statistics when known,
+     * else fixed.
+     */
+    private double indexSelectivity(IndexDescriptor index, List<KeyBounds> keys) {
+      if (!keys.isEmpty() && keys.stream().noneMatch(KeyBounds::isAll)) {
+        Optional<io.cairn.kv.IndexStatistics> s =
+            statistics.computeIfAbsent(index.indexId(), id -> source.statistics(table, index));
+        double estimate = IndexSelectivity.selectivity(table, index, keys, s);
+        if (estimate >= 0) {
+          return Math.max(1 / rows, estimate);
+        }
+      }
+      return selectivity(keys, -1, rows);
     }
   }
 

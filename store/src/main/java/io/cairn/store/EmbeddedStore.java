@@ -451,6 +451,10 @@ public final class EmbeddedStore implements KvStore {
             (tableName, rs) -> {
               EmbeddedTable t = tables.get(tableName);
               return t != null && t.restoreStatistics(rs);
+            },
+            (tableName, is) -> {
+              EmbeddedTable t = tables.get(tableName);
+              return t != null && t.indexStatistics().restore(is);
             });
     LOG.debug("Restored the statistics of {} regions", restored);
   }

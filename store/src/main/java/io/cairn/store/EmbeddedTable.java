@@ -80,6 +80,9 @@ final class EmbeddedTable implements KvTable {
   /** Each region's statistics (persisted by the store in SYSTEM.STATS). */
   private final StatisticsKeeper statistics;
 
+  /** Each region's statistics of each local index (persisted in SYSTEM.STATS too). */
+  private final TableIndexStatistics indexStatistics;
+
   /**
    * A table over {@code map}'s regions: a new one ({@link #create}) or one read back from its
    * manifest at open ({@link RegionMap#load}).
@@ -90,19 +93,8 @@ final class EmbeddedTable implements KvTable {
     this.tableId = map.tableId();
     this.name = map.name();
     this.statistics =
-        new StatisticsKeeper(
-            map::isDropped,
-            new StatisticsKeeper.Listener() {
-              @Override
-              public void changed(RegionStatistics before, RegionStatistics after) {
-                services.statistics().changed(name, before, after);
-              }
-
-              @Override
-              public void removed(List<RegionStatistics> removed) {
-                services.statistics().removed(name, removed);
-              }
-            });
+        new StatisticsKeeper(map::isDropped, TableIndexStatistics.persisting(services, name));
+    this.indexStatistics = new TableIndexStatistics(services, name, map, this::expiredAtOrBelow);
     StoreConfig c = services.config();
     MaintenanceSettings settings =
         new MaintenanceSettings(
@@ -233,12 +225,15 @@ final class EmbeddedTable implements KvTable {
     specs.forEach(s -> ids.add(s.indexId()));
     map.setLiveIndexes(ids::contains);
     indexes = specs.isEmpty() ? null : new IndexMaintainer(layout, specs);
+    indexStatistics.define(specs);
   }
 
   @Override
   public long buildIndex(int indexId, LongConsumer progress) {
     services.checkOpen().run();
-    return indexBuilder().build(maintainer(indexId), indexId, progress);
+    long entries = indexBuilder().build(maintainer(indexId), indexId, progress);
+    indexStatistics.requestCollection(this);
+    return entries;
   }
 
   @Override
@@ -453,11 +448,13 @@ final class EmbeddedTable implements KvTable {
     @Override
     public void regionSplit(Region parent, Region low, Region high) {
       statistics.split(parent, low, high);
+      indexStatistics.split(parent, low, high);
     }
 
     @Override
     public void regionRetired(Region parent) {
       statistics.retired(parent);
+      indexStatistics.retired(parent);
     }
 
     @Override
@@ -486,6 +483,7 @@ final class EmbeddedTable implements KvTable {
   void drop() {
     map.markDropped();
     statistics.drop();
+    indexStatistics.drop();
     Region[] rs;
     while (true) {
       rs = map.regions();
@@ -533,6 +531,11 @@ final class EmbeddedTable implements KvTable {
     return statistics.restore(map.regions(), stats);
   }
 
+  /** Its local indexes' statistics. */
+  TableIndexStatistics indexStatistics() {
+    return indexStatistics;
+  }
+
   /** The statistics of the regions that have some, in key order. */
   List<RegionStatistics> regionStatistics() {
     return statistics.regionStatistics(map.regions());
@@ -543,9 +546,14 @@ final class EmbeddedTable implements KvTable {
     return statistics.tableStatistics(map::regions, guidePostWidth());
   }
 
+  @Override
+  public java.util.Optional<io.cairn.kv.IndexStatistics> indexStatistics(int indexId) {
+    return indexStatistics.statistics(indexId);
+  }
+
   /**
-   * Collects every region's statistics now, reading its visible rows (UPDATE STATISTICS), and
-   * returns the table's.
+   * Collects every region's statistics now, reading its visible rows and its local indexes' entries
+   * (UPDATE STATISTICS), and returns the table's.
    */
   @Override
   public TableStatistics updateStatistics() {
@@ -560,6 +568,7 @@ final class EmbeddedTable implements KvTable {
    */
   void collectRegion(Region region) {
     statistics.collect(region, services.mvcc(), this::expiredAtOrBelow, guidePostWidth());
+    indexStatistics.collect(region);
   }
 
   /** Adds this table's rows of the view SYSTEM.STATS (see {@link SystemViews#STATS}). */

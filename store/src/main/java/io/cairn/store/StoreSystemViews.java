@@ -55,7 +55,9 @@ final class StoreSystemViews {
             SystemViews.STATS.kvTableName(),
             new SystemViewTable(SystemViews.STATS, this::statisticsRows),
             SystemViews.INDEXES.kvTableName(),
-            new SystemViewTable(SystemViews.INDEXES, this::indexRows));
+            new SystemViewTable(SystemViews.INDEXES, this::indexRows),
+            SystemViews.INDEX_STATS.kvTableName(),
+            new SystemViewTable(SystemViews.INDEX_STATS, this::indexStatisticsRows));
   }
 
   /** The view whose KV table name is {@code kvTableName}, if one is. */
@@ -119,6 +121,29 @@ final class StoreSystemViews {
     for (TableDescriptor t : sqlTables.get()) {
       for (IndexDescriptor index : t.indexes()) {
         rows.add(SystemViews.indexRow(t, index));
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of the view SYSTEM.INDEX_STATS: the chunks of every local index the SQL catalog
+   * records, under its name.
+   */
+  private List<Object[]> indexStatisticsRows() {
+    Map<String, EmbeddedTable> byName = new HashMap<>();
+    for (EmbeddedTable t : tables.get()) {
+      byName.put(t.name(), t);
+    }
+    List<Object[]> rows = new ArrayList<>();
+    for (TableDescriptor d : sqlTables.get()) {
+      EmbeddedTable t = byName.get(d.kvTableName());
+      if (t == null) {
+        continue;
+      }
+      for (IndexDescriptor index : d.indexes()) {
+        t.indexStatistics()
+            .addRows(d.schemaName(), d.tableName(), index.name(), index.indexId(), rows);
       }
     }
     return rows;

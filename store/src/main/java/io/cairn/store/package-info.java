@@ -10,10 +10,11 @@
  * compactions and statistics collections; {@code TableServices} is what a table uses of the store
  * (these parts, and callbacks for the open check, log trimming and the time index), so that {@code
  * EmbeddedTable} holds no reference to {@code EmbeddedStore}; {@code StoreSystemViews} makes up the
- * rows of the system views; {@link io.cairn.store.TimeIndex} maps sequence ids to commit times
- * (TTL); {@link io.cairn.store.StoreSalvage} checks files at open. In memory, the directory and the
- * background work are their in-memory kinds (no files; no flushes or compactions), not checks
- * spread over the store.
+ * rows of the system views; {@code TableIndexStatistics} keeps a table's local indexes' statistics;
+ * {@link io.cairn.store.TimeIndex} maps sequence ids to commit times (TTL); {@link
+ * io.cairn.store.StoreSalvage} checks files at open. In memory, the directory and the background
+ * work are their in-memory kinds (no files; no flushes or compactions), not checks spread over the
+ * store.
  *
  * <p>Locks: the store's monitor serialises DDL and the start of its close; a commit takes the write
  * locks of the regions it writes, in (table id, start key) order; a flush, compaction, split or

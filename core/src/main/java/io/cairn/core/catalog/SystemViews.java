@@ -134,8 +134,42 @@ public final class SystemViews {
           Map.of(),
           1);
 
+  /**
+   * {@code SYSTEM.INDEX_STATS}: the statistics of every local index, one row per chunk of each
+   * region's entries (the region's own rows' entries cut at guide posts, in index key order), with
+   * the entries and raw bytes the chunk held when collected (UPDATE STATISTICS of the table, or in
+   * the background) and DISTINCT_COUNT, the distinct values of the index's first key part among the
+   * region's entries. START_KEY and STOP_KEY are entry keys in hex; ROW_COUNT is null when the
+   * region's entries were never collected. The store persists them in SYSTEM.STATS's KV table.
+   */
+  public static final TableDescriptor INDEX_STATS =
+      new TableDescriptor(
+          -5,
+          SCHEMA,
+          "INDEX_STATS",
+          List.of(
+              new ColumnDescriptor("TABLE_SCHEM", 1, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("TABLE_NAME", 2, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("INDEX_NAME", 3, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("REGION_ID", 4, DataType.BIGINT.withNullable(false)),
+              new ColumnDescriptor("START_KEY", 5, DataType.VARCHAR.withNullable(false)),
+              new ColumnDescriptor("STOP_KEY", 6, DataType.VARCHAR),
+              new ColumnDescriptor("ROW_COUNT", 7, DataType.BIGINT),
+              new ColumnDescriptor("BYTE_COUNT", 8, DataType.BIGINT),
+              new ColumnDescriptor("DISTINCT_COUNT", 9, DataType.BIGINT),
+              new ColumnDescriptor("GUIDE_POSTS_WIDTH", 10, DataType.BIGINT),
+              new ColumnDescriptor("COLLECTED_AT", 11, DataType.TIMESTAMP)),
+          List.of(
+              new KeyColumn(0, SortOrder.ASC),
+              new KeyColumn(1, SortOrder.ASC),
+              new KeyColumn(2, SortOrder.ASC),
+              new KeyColumn(3, SortOrder.ASC),
+              new KeyColumn(4, SortOrder.ASC)),
+          Map.of(),
+          1);
+
   private static final List<TableDescriptor> ALL =
-      List.of(BLOCK_CACHE, BUFFER_POOL, INDEXES, STATS);
+      List.of(BLOCK_CACHE, BUFFER_POOL, INDEXES, INDEX_STATS, STATS);
 
   private SystemViews() {}
 

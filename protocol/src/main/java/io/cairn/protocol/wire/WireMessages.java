@@ -8,6 +8,7 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.IndexRead;
+import io.cairn.kv.IndexStatistics;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
@@ -19,6 +20,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Requests, writes, regions and errors on the wire: {@link ScanRequest} and {@link ScanSpec},
@@ -260,6 +262,42 @@ public final class WireMessages {
               c.getRegionId(), bytes(c.getStart()), bytes(c.getStop()), c.getRows(), c.getBytes()));
     }
     return new TableStatistics(message.getGuidePostWidth(), chunks, message.getCollectedAtMillis());
+  }
+
+  /** A local index's statistics (none: no chunk) as the table statistics message. */
+  public static io.cairn.protocol.TableStatistics toProto(Optional<IndexStatistics> statistics) {
+    if (statistics.isEmpty()) {
+      return io.cairn.protocol.TableStatistics.newBuilder()
+          .setGuidePostWidth(-1)
+          .setMinDistinctFirstParts(-1)
+          .setMaxDistinctFirstParts(-1)
+          .build();
+    }
+    IndexStatistics s = statistics.get();
+    return toProto(new TableStatistics(s.guidePostWidth(), s.chunks(), s.collectedAtMillis()))
+        .toBuilder()
+        .setMinDistinctFirstParts(s.minDistinctFirstParts())
+        .setMaxDistinctFirstParts(s.maxDistinctFirstParts())
+        .build();
+  }
+
+  /**
+   * The statistics of local index {@code indexId} in {@code message}; empty when it has no chunk.
+   */
+  public static Optional<IndexStatistics> indexStatisticsFromProto(
+      int indexId, io.cairn.protocol.TableStatistics message) {
+    if (message.getChunksCount() == 0) {
+      return Optional.empty();
+    }
+    TableStatistics t = fromProto(message);
+    return Optional.of(
+        new IndexStatistics(
+            indexId,
+            t.guidePostWidth(),
+            t.chunks(),
+            message.getMinDistinctFirstParts(),
+            message.getMaxDistinctFirstParts(),
+            t.collectedAtMillis()));
   }
 
   public static io.cairn.protocol.Region toProto(RegionInfo region) {

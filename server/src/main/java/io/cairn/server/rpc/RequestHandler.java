@@ -92,10 +92,7 @@ final class RequestHandler {
           answer.setIndexCheck(
               IndexRequests.verify(database(connection), request.getVerifyIndex()));
       case GET_TABLE -> answer.setTableInfo(tableInfo(database(connection), request.getGetTable()));
-      case GET_STATISTICS ->
-          answer.setStatistics(
-              WireMessages.toProto(
-                  table(database(connection), request.getGetStatistics().getTable()).statistics()));
+      case GET_STATISTICS -> answer.setStatistics(statistics(database(connection), request));
       case ALLOCATE_IDS ->
           answer.setIdRange(allocateIds(database(connection), request.getAllocateIds()));
       case MUTATE -> answer.setMutateResult(mutate(database(connection), request.getMutate()));
@@ -273,6 +270,15 @@ final class RequestHandler {
                 new CairnException(
                     ErrorCode.TABLE_NOT_FOUND,
                     "KV table [" + name + "] does not exist in database " + db.displayName()));
+  }
+
+  /** GetStatistics: the table's, or one of its local indexes' (none: a message without chunks). */
+  private static io.cairn.protocol.TableStatistics statistics(ServedDatabase db, Request request) {
+    io.cairn.protocol.GetStatistics get = request.getGetStatistics();
+    KvTable table = table(db, get.getTable());
+    return get.getIndex()
+        ? WireMessages.toProto(table.indexStatistics(get.getIndexId()))
+        : WireMessages.toProto(table.statistics());
   }
 
   private static TableInfo tableInfo(ServedDatabase db, GetTable get) {

@@ -92,6 +92,7 @@ class TestServerRequests {
               "SYSTEM.BLOCK_CACHE",
               "SYSTEM.BUFFER_POOL",
               "SYSTEM.INDEXES",
+              "SYSTEM.INDEX_STATS",
               "SYSTEM.STATS");
 
       // if not exists: an empty answer, no change

@@ -50,6 +50,19 @@ public final class StatisticsPersistence {
    * @return how many regions' statistics were restored
    */
   public long open(KvTable kvTable, BiPredicate<String, RegionStatistics> restore) {
+    return open(kvTable, restore, (name, s) -> false);
+  }
+
+  /**
+   * As {@link #open(KvTable, BiPredicate)}, also offering each local index's statistics in a region
+   * to {@code restoreIndex} (KV table name, statistics), deleting the rows none took.
+   *
+   * @return how many regions' statistics of tables and indexes were restored
+   */
+  public long open(
+      KvTable kvTable,
+      BiPredicate<String, RegionStatistics> restore,
+      BiPredicate<String, IndexRegionStatistics> restoreIndex) {
     StatisticsTable st = new StatisticsTable(kvTable);
     List<Mutation> garbage = new ArrayList<>();
     long restored = 0;
@@ -63,6 +76,17 @@ public final class StatisticsPersistence {
         }
       }
       garbage.addAll(st.replace(e.getKey(), stale, List.of()));
+    }
+    for (Map.Entry<String, List<IndexRegionStatistics>> e : st.readAllIndexes().entrySet()) {
+      List<IndexRegionStatistics> stale = new ArrayList<>();
+      for (IndexRegionStatistics s : e.getValue()) {
+        if (restoreIndex.test(e.getKey(), s)) {
+          restored++;
+        } else {
+          stale.add(s);
+        }
+      }
+      garbage.addAll(st.replaceIndexes(e.getKey(), stale, List.of()));
     }
     if (!garbage.isEmpty()) {
       commit.accept(kvTable, garbage);
@@ -81,13 +105,37 @@ public final class StatisticsPersistence {
     persist(kvTableName, removed, List.of());
   }
 
+  /** An index's statistics in a region changed: rewrites their rows in the background. */
+  public void indexChanged(
+      String kvTableName, IndexRegionStatistics before, IndexRegionStatistics after) {
+    StatisticsTable st = statisticsTable;
+    if (st != null && StatisticsTable.persists(kvTableName)) {
+      write(
+          kvTableName,
+          st,
+          st.replaceIndexes(
+              kvTableName, before == null ? List.of() : List.of(before), List.of(after)));
+    }
+  }
+
+  /** Indexes' statistics went: deletes their rows in the background. */
+  public void indexesRemoved(String kvTableName, List<IndexRegionStatistics> removed) {
+    StatisticsTable st = statisticsTable;
+    if (st != null && StatisticsTable.persists(kvTableName) && !removed.isEmpty()) {
+      write(kvTableName, st, st.replaceIndexes(kvTableName, removed, List.of()));
+    }
+  }
+
   private void persist(
       String kvTableName, List<RegionStatistics> before, List<RegionStatistics> after) {
     StatisticsTable st = statisticsTable;
     if (st == null || !StatisticsTable.persists(kvTableName)) {
       return;
     }
-    List<Mutation> batch = st.replace(kvTableName, before, after);
+    write(kvTableName, st, st.replace(kvTableName, before, after));
+  }
+
+  private void write(String kvTableName, StatisticsTable st, List<Mutation> batch) {
     if (batch.isEmpty()) {
       return;
     }

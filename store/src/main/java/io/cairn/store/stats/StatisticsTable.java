@@ -10,6 +10,7 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
+import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -31,13 +32,19 @@ import java.util.Set;
  * collected. Rewritten after each collection of a region (never for the system tables themselves),
  * read back when the store opens. SQL sees the statistics through the system view of the same name,
  * which the store serves in its place.
+ *
+ * <p>A local index's statistics in a region ({@link IndexRegionStatistics}) are rows of the same
+ * table under the name {@link #indexStatisticsName}: the KV table's name and a NUL suffix, so that
+ * they never mix with the table's; their chunk starts (entry keys) carry the index id, and
+ * DISTINCT_COUNT the region's distinct first-part values (null in the table's rows, and in rows
+ * written before it existed).
  */
 public final class StatisticsTable {
   public static final String NAME = SystemViews.STATS.kvTableName();
 
   /**
    * (TABLE VARCHAR, REGION_ID BIGINT, START VARBINARY) -> STOP VARBINARY, ROW_COUNT, BYTE_COUNT,
-   * GUIDE_POSTS_WIDTH, COLLECTED_AT (epoch millis) BIGINT.
+   * GUIDE_POSTS_WIDTH, COLLECTED_AT (epoch millis), DISTINCT_COUNT BIGINT (index rows only).
    */
   private static final RowLayout LAYOUT =
       new RowLayout(
@@ -49,7 +56,8 @@ public final class StatisticsTable {
               new RowLayout.ColumnLayout(5, DataType.BIGINT),
               new RowLayout.ColumnLayout(6, DataType.BIGINT),
               new RowLayout.ColumnLayout(7, DataType.BIGINT),
-              new RowLayout.ColumnLayout(8, DataType.BIGINT)),
+              new RowLayout.ColumnLayout(8, DataType.BIGINT),
+              new RowLayout.ColumnLayout(9, DataType.BIGINT)),
           List.of(
               new RowLayout.KeyColumn(0, SortOrder.ASC),
               new RowLayout.KeyColumn(1, SortOrder.ASC),
@@ -64,6 +72,14 @@ public final class StatisticsTable {
     this.table = requireNonNull(table, "table is null");
   }
 
+  /** What follows a KV table's name in the TABLE column of its indexes' rows. */
+  private static final String INDEX_SUFFIX = "\u0000INDEXES";
+
+  /** The TABLE column of the rows of {@code kvTableName}'s index statistics. */
+  public static String indexStatisticsName(String kvTableName) {
+    return kvTableName + INDEX_SUFFIX;
+  }
+
   /** Whether a table's statistics are persisted: not the system tables' (no recursion). */
   public static boolean persists(String kvTableName) {
     return !kvTableName.startsWith(SystemViews.SCHEMA + ".");
@@ -71,31 +87,60 @@ public final class StatisticsTable {
 
   /** Every region's statistics, by KV table name, as last written. */
   public Map<String, List<RegionStatistics>> readAll() {
+    Map<String, List<RegionStatistics>> out = new LinkedHashMap<>();
+    readAll(out, new LinkedHashMap<>());
+    return out;
+  }
+
+  /** Every region's statistics of every local index, by KV table name, as last written. */
+  public Map<String, List<IndexRegionStatistics>> readAllIndexes() {
+    Map<String, List<IndexRegionStatistics>> out = new LinkedHashMap<>();
+    readAll(new LinkedHashMap<>(), out);
+    return out;
+  }
+
+  private ScanRequest scanAll() {
     List<Expr> projection = new ArrayList<>();
     for (int i = 0; i < LAYOUT.columnCount(); i++) {
       projection.add(new Expr.ColumnRef(i, LAYOUT.columnType(i)));
     }
-    ScanRequest request =
-        new ScanRequest(
-            List.of(KeyRange.ALL),
-            new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
-            EvalContext.EMPTY,
-            false);
-    Map<String, List<RegionStatistics>> out = new LinkedHashMap<>();
+    return new ScanRequest(
+        List.of(KeyRange.ALL),
+        new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
+        EvalContext.EMPTY,
+        false);
+  }
+
+  /** Reads every row: a table's regions into {@code tables}, its indexes' into {@code indexes}. */
+  private void readAll(
+      Map<String, List<RegionStatistics>> tables,
+      Map<String, List<IndexRegionStatistics>> indexes) {
+    ScanRequest request = scanAll();
     String table = null;
     long regionId = -1;
     List<RegionStatistics.Bucket> buckets = new ArrayList<>();
     Bytes stop = null;
     long width = 0;
     long collectedAt = 0;
+    long distinct = -1;
+    int indexId = -1;
     try (RowScanner scanner = this.table.scan(request)) {
       for (Object[] row = scanner.next(); ; row = scanner.next()) {
         String t = row == null ? null : (String) row[0];
         long r = row == null ? -1 : (Long) row[1];
-        if (table != null && (row == null || !t.equals(table) || r != regionId)) {
+        int i = row == null ? -1 : indexId(t, (byte[]) row[2]);
+        if (table != null && (row == null || !t.equals(table) || r != regionId || i != indexId)) {
           KeyRange range = new KeyRange(buckets.get(0).start(), stop);
-          out.computeIfAbsent(table, k -> new ArrayList<>())
-              .add(new RegionStatistics(regionId, range, width, buckets, collectedAt));
+          RegionStatistics rs = new RegionStatistics(regionId, range, width, buckets, collectedAt);
+          if (indexId < 0) {
+            tables.computeIfAbsent(table, k -> new ArrayList<>()).add(rs);
+          } else if (range.equals(IndexKeys.range(indexId))) {
+            indexes
+                .computeIfAbsent(
+                    table.substring(0, table.length() - INDEX_SUFFIX.length()),
+                    k -> new ArrayList<>())
+                .add(new IndexRegionStatistics(indexId, rs, distinct));
+          }
           buckets = new ArrayList<>();
         }
         if (row == null) {
@@ -103,6 +148,8 @@ public final class StatisticsTable {
         }
         table = t;
         regionId = r;
+        indexId = i;
+        distinct = row[8] == null ? -1 : (Long) row[8];
         buckets.add(
             new RegionStatistics.Bucket(Bytes.wrap((byte[]) row[2]), (Long) row[4], (Long) row[5]));
         stop = Bytes.wrap((byte[]) row[3]);
@@ -110,7 +157,16 @@ public final class StatisticsTable {
         collectedAt = (Long) row[7];
       }
     }
-    return out;
+  }
+
+  /** The index id of an index row's chunk start, -1 for a table's row. */
+  private static int indexId(String table, byte[] start) {
+    if (!table.endsWith(INDEX_SUFFIX)
+        || start.length < IndexKeys.PREFIX_LENGTH
+        || start[0] != IndexKeys.SPACE_MARKER) {
+      return -1;
+    }
+    return IndexKeys.indexId(start, 0);
   }
 
   /**
@@ -132,7 +188,8 @@ public final class StatisticsTable {
           b.rows(),
           b.bytes(),
           s.width(),
-          s.collectedAtMillis()
+          s.collectedAtMillis(),
+          null
         };
         Bytes key = codec.encodeKey(row);
         written.add(key);
@@ -150,9 +207,51 @@ public final class StatisticsTable {
     return batch;
   }
 
+  /**
+   * The mutations that replace {@code before}'s rows of {@code kvTableName}'s index statistics by
+   * {@code after}'s.
+   */
+  public List<Mutation> replaceIndexes(
+      String kvTableName, List<IndexRegionStatistics> before, List<IndexRegionStatistics> after) {
+    String name = indexStatisticsName(kvTableName);
+    List<Mutation> batch = new ArrayList<>();
+    Set<Bytes> written = new HashSet<>();
+    for (IndexRegionStatistics is : after) {
+      RegionStatistics s = is.statistics();
+      for (int i = 0; i < s.chunks().size(); i++) {
+        RegionStatistics.Bucket b = s.chunks().get(i);
+        Object[] row = {
+          name,
+          s.regionId(),
+          b.start().toByteArray(),
+          s.stop(i).toByteArray(),
+          b.rows(),
+          b.bytes(),
+          s.width(),
+          s.collectedAtMillis(),
+          is.distinctFirstParts() < 0 ? null : is.distinctFirstParts()
+        };
+        Bytes key = codec.encodeKey(row);
+        written.add(key);
+        batch.add(new Mutation.Put(key, codec.encodeValue(row)));
+      }
+    }
+    for (IndexRegionStatistics is : before) {
+      for (RegionStatistics.Bucket b : is.statistics().chunks()) {
+        Bytes key = key(name, is.regionId(), b.start());
+        if (!written.contains(key)) {
+          batch.add(new Mutation.Delete(key));
+        }
+      }
+    }
+    return batch;
+  }
+
   private Bytes key(String kvTableName, long regionId, Bytes start) {
     return codec.encodeKey(
-        new Object[] {kvTableName, regionId, start.toByteArray(), null, null, null, null, null});
+        new Object[] {
+          kvTableName, regionId, start.toByteArray(), null, null, null, null, null, null
+        });
   }
 
   public KvTable kvTable() {

@@ -10,7 +10,12 @@
  * SPI; {@link io.cairn.store.stats.StatisticsPersistence} keeps those rows in step with the
  * regions' statistics of a durable store (restored at open, rewritten in the background; its
  * callers may hold a region's maintenance lock: it only queues the writes, which commit through the
- * store, taking SYSTEM.STATS's region locks, on the store's statistics thread).
+ * store, taking SYSTEM.STATS's region locks, on the store's statistics thread). Local indexes have
+ * theirs: {@link io.cairn.store.stats.IndexStatisticsKeeper} holds a table's {@link
+ * io.cairn.store.stats.IndexRegionStatistics}, one per (region, index), collected with the region's
+ * own from the entries the region owns (guide posts, and the distinct values of the first key
+ * part), halved between a split's daughters, dropped with their index, and persisted in the same KV
+ * table under the table's name with a suffix.
  *
  * <p>Locks: none of its own. Values are immutable; the keeper's map is concurrent, and whoever
  * installs a region's statistics holds that region's maintenance lock (a flush, compaction, split

@@ -62,7 +62,9 @@ final class EmbeddedDatabase implements Database {
     this.planner =
         new CairnPlanner(
             catalog,
-            t -> store.table(t.kvTableName()).map(KvTable::approximateRowCount).orElse(-1L));
+            t -> store.table(t.kvTableName()).map(KvTable::approximateRowCount).orElse(-1L),
+            (t, index) ->
+                store.table(t.kvTableName()).flatMap(kv -> kv.indexStatistics(index.indexId())));
   }
 
   /**

@@ -37,7 +37,10 @@ final class RemoteDatabase implements Database {
     this.store = new RemoteKvStore(connection);
     this.catalog = new RemoteCatalog(connection);
     this.planner =
-        new CairnPlanner(catalog, t -> store.handle(t.kvTableName()).approximateRowCount());
+        new CairnPlanner(
+            catalog,
+            t -> store.handle(t.kvTableName()).approximateRowCount(),
+            (t, index) -> store.handle(t.kvTableName()).indexStatistics(index.indexId()));
   }
 
   /**

@@ -172,6 +172,46 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
     return remember(WireMessages.fromProto(response.getStatistics()));
   }
 
+  /**
+   * Asks the server for a local index's statistics (GetStatistics of the index); cached for a
+   * second, as the table's.
+   */
+  @Override
+  public java.util.Optional<io.cairn.kv.IndexStatistics> indexStatistics(int indexId) {
+    synchronized (this) {
+      CachedIndexStatistics c = indexStatistics.get(indexId);
+      if (c != null && System.nanoTime() - c.readNanos() < ROW_COUNT_TTL_NANOS) {
+        return c.statistics();
+      }
+    }
+    Response response =
+        connection()
+            .callAndWait(
+                Request.newBuilder()
+                    .setGetStatistics(
+                        GetStatistics.newBuilder()
+                            .setTable(name)
+                            .setIndex(true)
+                            .setIndexId(indexId)),
+                "GetStatistics " + name + " index " + indexId);
+    if (!response.hasStatistics()) {
+      throw RemoteCatalog.unexpected("GetStatistics", "TableStatistics", response);
+    }
+    java.util.Optional<io.cairn.kv.IndexStatistics> fresh =
+        WireMessages.indexStatisticsFromProto(indexId, response.getStatistics());
+    synchronized (this) {
+      indexStatistics.put(indexId, new CachedIndexStatistics(fresh, System.nanoTime()));
+    }
+    return fresh;
+  }
+
+  private record CachedIndexStatistics(
+      java.util.Optional<io.cairn.kv.IndexStatistics> statistics, long readNanos) {}
+
+  /** By index id; guarded by this. */
+  private final java.util.Map<Integer, CachedIndexStatistics> indexStatistics =
+      new java.util.HashMap<>();
+
   /** UPDATE STATISTICS on the server (an Admin action), which answers the new statistics. */
   @Override
   public TableStatistics updateStatistics() {
@@ -190,6 +230,7 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
     TableStatistics fresh = WireMessages.fromProto(response.getAdminResult().getStatistics());
     synchronized (this) {
       rowCountKnown = false; // the server's estimate changed with them
+      indexStatistics.clear(); // collected with them
     }
     return remember(fresh);
   }
