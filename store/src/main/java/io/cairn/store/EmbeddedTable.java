@@ -244,12 +244,8 @@ final class EmbeddedTable implements KvTable {
   }
 
   private IndexBuilder indexBuilder() {
-    return new IndexBuilder(
-        map,
-        services.mvcc(),
-        files,
-        this::expiredAtOrBelow,
-        Runtime.getRuntime().availableProcessors());
+    int threads = Runtime.getRuntime().availableProcessors();
+    return new IndexBuilder(map, services.mvcc(), files, this::expiredAtOrBelow, threads);
   }
 
   private IndexMaintainer maintainer(int indexId) {
