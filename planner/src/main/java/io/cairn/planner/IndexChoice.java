@@ -19,15 +19,15 @@ import java.util.Optional;
  * <p>The table: its rows times the selectivity of its primary-key bounds (all of them; one row per
  * complete key). An index: the table's rows times the selectivity of its bounds over the index's
  * parts, times {@value #LOOKUP_FACTOR} when the index does not cover the scan (each entry costs a
- * row lookup in its region), plus {@value #INDEX_SCAN_OVERHEAD_ROWS} for visiting every region (an
- * index scan has no row-key range to prune regions by). The selectivity of an index's bounds comes
- * from its statistics when they were collected ({@link IndexSelectivity}: guide posts, distinct
- * first-part values); else, as for the table's bounds, it is fixed: {@value #EQUALITY_SELECTIVITY}
- * per equal part, times {@value #RANGE_SELECTIVITY} for a range on the next part; the bounds of a
- * skip scan add up; clamped to [one row, all rows]. An index is used only when its bounds limit its
- * first part (never a full index scan unless hinted) and it is cheaper than the table; {@code
- * INDEX(table index ...)} forces the cheapest of the named indexes, {@code NO_INDEX} forbids
- * indexes.
+ * row lookup in its region), plus {@value #INDEX_SCAN_OVERHEAD_ROWS} for its requests (an index
+ * range spreads over every region, so a scan asks each region the primary-key bounds leave it, one
+ * request per region). The selectivity of an index's bounds comes from its statistics when they
+ * were collected ({@link IndexSelectivity}: guide posts, distinct first-part values); else, as for
+ * the table's bounds, it is fixed: {@value #EQUALITY_SELECTIVITY} per equal part, times {@value
+ * #RANGE_SELECTIVITY} for a range on the next part; the bounds of a skip scan add up; clamped to
+ * [one row, all rows]. An index is used only when its bounds limit its first part (never a full
+ * index scan unless hinted) and it is cheaper than the table; {@code INDEX(table index ...)} forces
+ * the cheapest of the named indexes, {@code NO_INDEX} forbids indexes.
  */
 final class IndexChoice {
   static final double EQUALITY_SELECTIVITY = 0.01;
