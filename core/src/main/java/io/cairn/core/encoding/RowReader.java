@@ -103,6 +103,17 @@ public final class RowReader {
   /** The current cell's column ids. */
   private int[] cellIds = new int[16];
 
+  /**
+   * The column-id bytes of the last value header parsed, its column count and what it made of each
+   * value column ({@link #NULL} or {@link #UNRESOLVED}): rows of a table mostly carry the same
+   * columns, and a header whose id bytes are the same bytes is the same header.
+   */
+  private byte[] lastIds = new byte[32];
+
+  private int lastIdsLength = -1;
+  private int lastCount;
+  private final int[] lastStarts;
+
   private int nullsStart;
   private int offsetsStart;
   private int dataStart;
@@ -161,6 +172,7 @@ public final class RowReader {
     starts = new int[columnCount];
     ends = new int[columnCount];
     entries = new int[columnCount];
+    lastStarts = new int[valueIndexes.length];
     decimalStamps = new long[columnCount];
     decimalFits = new boolean[columnCount];
     unscaled = new long[columnCount];
@@ -615,6 +627,39 @@ public final class RowReader {
           "Corrupt value cell: column count [" + countLong + "] exceeds the cell size");
     }
     int count = (int) countLong;
+    int idsStart = p;
+    if (count == lastCount && sameIds(idsStart)) {
+      // the header of the last row parsed: the same columns, at the same entries
+      p = idsStart + lastIdsLength;
+      for (int k = 0; k < valueIds.length; k++) {
+        starts[valueIndexes[k]] = lastStarts[k];
+      }
+    } else {
+      p = parseIds(p, count);
+      rememberIds(idsStart, p, count);
+    }
+    nullsStart = p;
+    p += (count + 7) / 8;
+    int width = valueByte(p++);
+    if (width != 1 && width != 2 && width != 4) {
+      throw CairnException.internal(
+          "Corrupt value cell: expected offset width [1, 2 or 4], found [" + width + "]");
+    }
+    offsetWidth = width;
+    offsetsStart = p;
+    long data = (long) p + (long) count * width;
+    if (data > valueLimit) {
+      throw CairnException.internal("Corrupt value cell: offsets run past the end of the cell");
+    }
+    dataStart = (int) data;
+    valueParsed = true;
+  }
+
+  /**
+   * Reads the {@code count} column ids at {@code p} and places each value column: its entry, or
+   * NULL when the cell lacks it; returns the position after the ids.
+   */
+  private int parseIds(int p, int count) {
     if (count > cellIds.length) {
       cellIds = new int[Math.max(count, 2 * cellIds.length)]; // grows to the widest cell, once
     }
@@ -648,21 +693,36 @@ public final class RowReader {
         starts[valueIndexes[k]] = entry < 0 ? NULL : UNRESOLVED;
       }
     }
-    nullsStart = p;
-    p += (count + 7) / 8;
-    int width = valueByte(p++);
-    if (width != 1 && width != 2 && width != 4) {
-      throw CairnException.internal(
-          "Corrupt value cell: expected offset width [1, 2 or 4], found [" + width + "]");
+    return p;
+  }
+
+  /** Whether the bytes at {@code idsStart} are the column ids of the last header parsed. */
+  private boolean sameIds(int idsStart) {
+    int n = lastIdsLength;
+    if (n < 0 || idsStart + n > valueLimit) {
+      return false;
     }
-    offsetWidth = width;
-    offsetsStart = p;
-    long data = (long) p + (long) count * width;
-    if (data > valueLimit) {
-      throw CairnException.internal("Corrupt value cell: offsets run past the end of the cell");
+    for (int i = 0; i < n; i++) {
+      if (value.get(idsStart + i) != lastIds[i]) {
+        return false;
+      }
     }
-    dataStart = (int) data;
-    valueParsed = true;
+    return true;
+  }
+
+  private void rememberIds(int idsStart, int idsEnd, int count) {
+    int n = idsEnd - idsStart;
+    if (n > lastIds.length) {
+      lastIds = new byte[Math.max(n, 2 * lastIds.length)];
+    }
+    for (int i = 0; i < n; i++) {
+      lastIds[i] = value.get(idsStart + i);
+    }
+    lastIdsLength = n;
+    lastCount = count;
+    for (int k = 0; k < valueIds.length; k++) {
+      lastStarts[k] = starts[valueIndexes[k]];
+    }
   }
 
   /** Reads the null bit and the span of a value column present in the cell. */

@@ -83,6 +83,38 @@ class TestRowReader {
     assertThat(evolvedReader.getLong(3)).isEqualTo(5);
   }
 
+  /**
+   * One reader over cells of two schema versions in turn (a column added in between): a header is
+   * reused only when its column-id bytes are the last header's, so each cell reads its own columns.
+   */
+  @Test
+  void cellsOfTwoSchemasInTurnEachReadTheirOwnColumns() {
+    List<RowLayout.ColumnLayout> columns = new ArrayList<>(LAYOUT.columns());
+    columns.add(new RowLayout.ColumnLayout(9, DataType.BIGINT));
+    RowLayout evolved = new RowLayout(columns, LAYOUT.keyColumns(), false, 4);
+    RowCodec evolvedCodec = new RowCodec(evolved);
+    RowReader reader = new RowReader(evolved, null);
+    for (int i = 0; i < 6; i++) {
+      boolean old = i % 3 != 2; // old, old, new, old, old, new: reuse, then change, then back
+      Object[] row =
+          old
+              ? new Object[] {i, "k", new BigDecimal(i + ".25"), (short) i, TS}
+              : new Object[] {i, "k", null, (short) -i, TS, 100L + i};
+      Bytes key = old ? CODEC.encodeKey(row) : evolvedCodec.encodeKey(row);
+      Bytes value = old ? CODEC.encodeValue(row) : evolvedCodec.encodeValue(row);
+      TestingBuffers.reset(reader, key, value, i, TestingBuffers.Kind.HEAP);
+      assertThat(reader.getLong(0)).isEqualTo(i);
+      assertThat(reader.getLong(3)).isEqualTo(old ? i : -i);
+      assertThat(reader.isNull(2)).isEqualTo(!old);
+      assertThat(reader.isNull(5)).as("row %s", i).isEqualTo(old);
+      if (!old) {
+        assertThat(reader.getLong(5)).isEqualTo(100L + i);
+      } else {
+        assertThat(reader.getDecimal(2)).isEqualTo(new BigDecimal(i + ".25"));
+      }
+    }
+  }
+
   @Test
   void hiddenRowIdLayoutNeverReadsTheKey() {
     RowLayout hidden =
