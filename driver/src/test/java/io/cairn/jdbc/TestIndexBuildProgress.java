@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cairn.jdbc.internal.CairnStatement;
 import io.cairn.jdbc.internal.engine.BuildProgress;
 import io.cairn.jdbc.internal.engine.ProgressListener;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -54,20 +53,21 @@ class TestIndexBuildProgress {
     }
   }
 
+  /** {@value #ROWS} rows in a few statements (a server gets a few requests, not one per row). */
   @BeforeEach
   void load() throws SQLException {
     db.execute("CREATE TABLE T (ID INTEGER PRIMARY KEY, V INTEGER)");
-    try (PreparedStatement p = db.connection().prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
-      for (int i = 0; i < ROWS; i++) {
-        p.setInt(1, i);
-        p.setInt(2, i % 1000);
-        p.addBatch();
-        if (i % 5000 == 4999) {
-          p.executeBatch();
-        }
-      }
-      p.executeBatch();
+    StringBuilder values = new StringBuilder("UPSERT INTO T VALUES ");
+    for (int i = 0; i < 1000; i++) {
+      values.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(i).append(')');
     }
+    db.execute(values.toString());
+    for (int rows = 1000; rows < 64_000; rows *= 2) {
+      db.execute("UPSERT INTO T SELECT ID + " + rows + ", V FROM T");
+    }
+    db.execute("UPSERT INTO T SELECT ID + 64000, V FROM T WHERE ID < " + (ROWS - 64_000));
+    assertThat(db.rows("SELECT COUNT(*), COUNT(DISTINCT V) FROM T"))
+        .containsExactly(ROWS + ",1000");
   }
 
   private long update(String sql, ProgressListener listener) throws SQLException {
