@@ -29,6 +29,7 @@ public final class IndexBuildReporter implements LongConsumer {
   private final long startNanos;
   private final AtomicLong rows = new AtomicLong();
   private final AtomicLong lastReport;
+  private final AtomicLong lastReportedRows = new AtomicLong(-1);
 
   /**
    * @param table the schema-qualified table name
@@ -59,8 +60,12 @@ public final class IndexBuildReporter implements LongConsumer {
     }
     long now = System.nanoTime();
     long last = lastReport.get();
-    // one of the build's threads wins each interval, the others go on without waiting
-    if (now - last >= intervalNanos && lastReport.compareAndSet(last, now)) {
+    // one of the build's threads wins each interval, the others go on without waiting; a count
+    // already reported (the build's last one, which the final report repeats) is not again
+    if (now - last >= intervalNanos
+        && most != lastReportedRows.get()
+        && lastReport.compareAndSet(last, now)) {
+      lastReportedRows.set(most);
       report(most, now, false);
     }
   }
