@@ -15,7 +15,7 @@ class TestTerminalProgress {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     TerminalProgress terminal = new TerminalProgress(new PrintStream(bytes, true, UTF_8));
     terminal.progress(
-        new BuildProgress("I", "PUBLIC.T", 65_536, 131_072, Duration.ofMillis(1000), false));
+        new BuildProgress("I", "PUBLIC.T", 65_536, 131_072, Duration.ofSeconds(1), false));
     terminal.progress(
         new BuildProgress("I", "PUBLIC.T", 131_072, 131_072, Duration.ofMillis(1500), true));
     assertThat(bytes.toString(UTF_8).lines())
