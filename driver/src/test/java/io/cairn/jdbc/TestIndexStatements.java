@@ -113,16 +113,9 @@ class TestIndexStatements {
 
   // ---- end to end: the catalog and the store keep the index
 
-  /**
-   * The update count of CREATE INDEX and REBUILD: the rows indexed; 0 over a server, whose answer
-   * does not carry the count (yet).
-   */
+  /** The update count of CREATE INDEX and REBUILD: the rows indexed, embedded and remote. */
   private static void assertIndexed(int updateCount, int rows) {
-    if (TestUrls.remote()) {
-      assertThat(updateCount).isIn(0, rows);
-    } else {
-      assertThat(updateCount).isEqualTo(rows);
-    }
+    assertThat(updateCount).isEqualTo(rows);
   }
 
   @Test

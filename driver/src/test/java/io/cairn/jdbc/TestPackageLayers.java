@@ -45,7 +45,11 @@ class TestPackageLayers {
               "io.cairn.jdbc.internal.engine",
               "io.cairn.jdbc.internal.embedded",
               "io.cairn.jdbc.internal.remote")
-          .layer("io.cairn.cli", "io.cairn.jdbc", "io.cairn.jdbc.internal");
+          .layer(
+              "io.cairn.cli",
+              "io.cairn.jdbc",
+              "io.cairn.jdbc.internal",
+              "io.cairn.jdbc.internal.engine");
 
   @Test
   void layersListOnlyLowerPackages() {

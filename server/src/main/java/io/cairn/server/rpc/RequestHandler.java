@@ -87,7 +87,7 @@ final class RequestHandler {
       case DROP_TABLE ->
           answer.setTableDescriptor(dropTable(database(connection), request.getDropTable()));
       case CREATE_INDEX, DROP_INDEX, REBUILD_INDEX ->
-          answer.setIndexResult(IndexRequests.change(database(connection), request));
+          answer.setIndexResult(IndexRequests.change(database(connection), connection, call));
       case VERIFY_INDEX ->
           answer.setIndexCheck(
               IndexRequests.verify(database(connection), request.getVerifyIndex()));

@@ -15,6 +15,7 @@ import io.cairn.protocol.CatalogVersion;
 import io.cairn.protocol.CreateIndex;
 import io.cairn.protocol.DropIndex;
 import io.cairn.protocol.GetCatalog;
+import io.cairn.protocol.IndexProgress;
 import io.cairn.protocol.IndexResult;
 import io.cairn.protocol.Ping;
 import io.cairn.protocol.RebuildIndex;
@@ -177,5 +178,69 @@ class TestServerIndexRequests {
           .isEmpty();
       assertThat(dropped.getIndexResult().getIndex()).isEqualTo("BY_V");
     }
+  }
+
+  /** The rows indexed that the IndexProgress events of request {@code id} read so far said. */
+  private static List<Long> progressOf(TestingRpcClient client, long id) {
+    return client.events().stream()
+        .filter(e -> e.getEvent().hasIndexProgress())
+        .map(e -> e.getEvent().getIndexProgress())
+        .filter(p -> p.getRequest() == id)
+        .map(IndexProgress::getRowsIndexed)
+        .toList();
+  }
+
+  @Test
+  void buildsReportTheirRowsInTheAnswerAndAsEventsWhenAsked() {
+    server = TestingServers.start();
+    try (TestingRpcClient client = TestingRpcClient.open(server.port(), "")) {
+      TableDescriptor t = TestingRpcTables.create(client, "T");
+      // the store's build reports every 65,536 rows, and at the end
+      TestingRpcTables.load(client, t, 0, 70_000);
+
+      long quiet = client.send(createIndex("T", draft("QUIET"), false));
+      assertThat(client.await(quiet).getIndexResult().getRowsIndexed()).isEqualTo(70_000);
+      assertThat(progressOf(client, quiet)).as("not asked for").isEmpty();
+
+      Request.Builder asked = createIndex("T", draft("LOUD"), false);
+      asked.getCreateIndexBuilder().setReportProgress(true).setProgressIntervalMillis(0);
+      long loud = client.send(asked);
+      assertThat(client.await(loud).getIndexResult().getRowsIndexed()).isEqualTo(70_000);
+      assertThat(progressOf(client, loud)).contains(65_536L).isSorted();
+
+      long rebuild =
+          client.send(
+              Request.newBuilder()
+                  .setRebuildIndex(
+                      RebuildIndex.newBuilder()
+                          .setTable("T")
+                          .setName("LOUD")
+                          .setReportProgress(true)
+                          .setProgressIntervalMillis(0)));
+      assertThat(client.await(rebuild).getIndexResult().getRowsIndexed()).isEqualTo(70_000);
+      assertThat(progressOf(client, rebuild)).contains(65_536L);
+
+      Response dropped =
+          client.call(Request.newBuilder().setDropIndex(DropIndex.newBuilder().setName("QUIET")));
+      assertThat(dropped.getIndexResult().getRowsIndexed()).isZero();
+    }
+  }
+
+  @Test
+  void progressIsPassedOnAtMostOncePerInterval() {
+    List<Long> sent = new java.util.ArrayList<>();
+    IndexRequests.BuildProgress hourly =
+        new IndexRequests.BuildProgress(sent::add, java.util.concurrent.TimeUnit.HOURS.toNanos(1));
+    hourly.accept(10);
+    hourly.accept(30);
+    hourly.accept(20); // another thread's older count
+    assertThat(sent).isEmpty();
+    assertThat(hourly.rows()).isEqualTo(30);
+
+    IndexRequests.BuildProgress every = new IndexRequests.BuildProgress(sent::add, 0);
+    every.accept(10);
+    every.accept(5);
+    assertThat(sent).containsExactly(10L, 10L);
+    assertThat(new IndexRequests.BuildProgress(null, 0).rows()).isZero();
   }
 }

@@ -11,10 +11,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Cancellation and timeout of one statement execution. The executor calls {@link #check()} often
- * (per batch of rows); {@link #cancel()} may be called from any thread, and also runs the actions
- * registered with {@link #onCancel} (closing store scanners that work for a long time within one
- * call, such as a server-side aggregate or a remote scan waiting for its next page).
+ * Cancellation, timeout and progress reports of one statement execution. The executor calls {@link
+ * #check()} often (per batch of rows); {@link #cancel()} may be called from any thread, and also
+ * runs the actions registered with {@link #onCancel} (closing store scanners that work for a long
+ * time within one call, such as a server-side aggregate or a remote scan waiting for its next
+ * page).
  *
  * <p>A timeout is enforced twice: {@link #check()} fails once the deadline has passed, and a timer
  * runs the cancel actions at the deadline, so that a statement blocked inside one store call (a
@@ -31,6 +32,7 @@ public final class ExecutionControl {
   private volatile boolean expired;
   private final List<Runnable> cancelActions = new CopyOnWriteArrayList<>();
   private final ScheduledFuture<?> timer;
+  private volatile ProgressListener progressListener;
 
   private ExecutionControl(long timeoutSeconds) {
     this.timeoutSeconds = timeoutSeconds;
@@ -105,6 +107,16 @@ public final class ExecutionControl {
     if (cancelled || expired) {
       action.run();
     }
+  }
+
+  /** Where the execution reports its progress from now on; null: nowhere. */
+  public void progressListener(ProgressListener listener) {
+    this.progressListener = listener;
+  }
+
+  /** Where the execution reports its progress ({@link ProgressListener}); null: nowhere. */
+  public ProgressListener progressListener() {
+    return progressListener;
   }
 
   public boolean isCancelled() {

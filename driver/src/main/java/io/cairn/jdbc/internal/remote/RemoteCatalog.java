@@ -11,7 +11,9 @@ import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.jdbc.internal.engine.ProgressListener;
 import io.cairn.jdbc.internal.remote.RpcConnection.ServerCatalog;
+import io.cairn.jdbc.internal.session.IndexBuildReporter;
 import io.cairn.kv.IndexCheck;
 import io.cairn.protocol.AlterTable;
 import io.cairn.protocol.CatalogData;
@@ -28,6 +30,7 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.TableDescriptorResult;
 import io.cairn.protocol.VerifyIndex;
 import io.cairn.protocol.wire.WireMessages;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -36,6 +39,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -44,7 +48,8 @@ import java.util.function.UnaryOperator;
  * catalog_changed event) differs from the one loaded, and reloaded after every reconnect. DDL goes
  * to the server (CreateTable, AlterTable, DropTable, and CreateIndex, DropIndex, RebuildIndex,
  * which answer with the index's table) and its answer updates the copy at once, so the connection
- * that ran it sees the change in its next statement. The server builds indexes itself.
+ * that ran it sees the change in its next statement. The server builds indexes itself and reports
+ * the rows indexed while it builds and in its answer.
  *
  * <p>{@link #version()} is this copy's own counter, changed whenever the copy changes (plan caches
  * key on it); the server's numbers are not used for it because a restarted server starts again.
@@ -224,8 +229,10 @@ final class RemoteCatalog implements Catalog {
   // --- local indexes: built by the server, whose answer carries the index's table ------------
 
   /**
-   * Sends CreateIndex; the server builds the index before answering (the rows indexed are not
-   * reported to {@code progress} over the network).
+   * Sends CreateIndex; the server builds the index before answering. It reports the rows indexed so
+   * far while it builds (IndexProgress events, each restarting the request timeout, so a build may
+   * take longer than one timeout) and in its answer: they go to {@code progress} (from the
+   * connection's event loop, then from this thread).
    */
   @Override
   public Optional<IndexDescriptor> createIndex(
@@ -233,7 +240,7 @@ final class RemoteCatalog implements Catalog {
       String table,
       IndexDescriptor draft,
       boolean ifNotExists,
-      java.util.function.LongConsumer progress) {
+      LongConsumer progress) {
     String what = "CreateIndex " + schema + "." + draft.name();
     Response response =
         connection.callAndWait(
@@ -243,9 +250,30 @@ final class RemoteCatalog implements Catalog {
                         .setSchema(schema)
                         .setTable(table)
                         .setDraft(ByteString.copyFrom(DescriptorSerializer.serializeIndex(draft)))
-                        .setIfNotExists(ifNotExists)),
-            what);
-    return changedIndex(what, response);
+                        .setIfNotExists(ifNotExists)
+                        .setReportProgress(true)
+                        .setProgressIntervalMillis(intervalMillis(progress))),
+            what,
+            progressOf(progress));
+    Optional<IndexDescriptor> created = changedIndex(what, response);
+    if (created.isPresent() && progress != null) {
+      progress.accept(response.getIndexResult().getRowsIndexed());
+    }
+    return created;
+  }
+
+  /**
+   * How often the server is asked to report: the statement's listener's interval ({@link
+   * IndexBuildReporter}), else once a second (the reports also keep the request from timing out).
+   */
+  private static int intervalMillis(LongConsumer progress) {
+    Duration interval =
+        progress instanceof IndexBuildReporter r ? r.interval() : ProgressListener.DEFAULT_INTERVAL;
+    return (int) Math.min(Integer.MAX_VALUE, interval.toMillis());
+  }
+
+  private static LongConsumer progressOf(LongConsumer progress) {
+    return progress != null ? progress : rows -> {};
   }
 
   @Override
@@ -268,16 +296,27 @@ final class RemoteCatalog implements Catalog {
 
   @Override
   public IndexDescriptor rebuildIndex(
-      String schema, String table, String name, java.util.function.LongConsumer progress) {
+      String schema, String table, String name, LongConsumer progress) {
     String what = "RebuildIndex " + schema + "." + name;
     Response response =
         connection.callAndWait(
             Request.newBuilder()
                 .setRebuildIndex(
-                    RebuildIndex.newBuilder().setSchema(schema).setTable(table).setName(name)),
-            what);
-    return changedIndex(what, response)
-        .orElseThrow(() -> unexpected(what, "the rebuilt index's table", response));
+                    RebuildIndex.newBuilder()
+                        .setSchema(schema)
+                        .setTable(table)
+                        .setName(name)
+                        .setReportProgress(true)
+                        .setProgressIntervalMillis(intervalMillis(progress))),
+            what,
+            progressOf(progress));
+    IndexDescriptor rebuilt =
+        changedIndex(what, response)
+            .orElseThrow(() -> unexpected(what, "the rebuilt index's table", response));
+    if (progress != null) {
+      progress.accept(response.getIndexResult().getRowsIndexed());
+    }
+    return rebuilt;
   }
 
   @Override

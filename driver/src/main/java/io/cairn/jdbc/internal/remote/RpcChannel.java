@@ -7,6 +7,7 @@ import io.cairn.protocol.CatalogVersion;
 import io.cairn.protocol.CloseScan;
 import io.cairn.protocol.Event;
 import io.cairn.protocol.HelloOk;
+import io.cairn.protocol.IndexProgress;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.wire.WireMessages;
@@ -21,8 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,9 +120,20 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
    * request that cannot be sent is a failed call.
    */
   RpcCall send(Request.Builder request, String description, Duration timeout) {
+    return send(request, description, timeout, null);
+  }
+
+  /**
+   * {@link #send(Request.Builder, String, Duration)} of a request the server reports progress of
+   * (IndexProgress events naming it): each report goes to {@code progress} on the event loop (it
+   * must not block) and restarts the wait of {@code timeout} for the answer, since the server is
+   * evidently working on it.
+   */
+  RpcCall send(
+      Request.Builder request, String description, Duration timeout, LongConsumer progress) {
     long id = ids.incrementAndGet();
     Request message = request.setId(id).build();
-    RpcCall call = new RpcCall(id, description);
+    RpcCall call = new RpcCall(id, description, progress, timeout);
     CairnException failed = failure;
     if (failed != null) {
       call.fail(lost(description));
@@ -149,9 +163,7 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
       return call;
     }
     Channel c = channel;
-    call.timeout(
-        c.eventLoop()
-            .schedule(() -> timedOut(call, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS));
+    call.timeout(scheduleTimeout(c, call, timeout));
     c.writeAndFlush(message)
         .addListener(
             written -> {
@@ -235,6 +247,22 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
             });
   }
 
+  private ScheduledFuture<?> scheduleTimeout(Channel c, RpcCall call, Duration timeout) {
+    return c.eventLoop()
+        .schedule(() -> timedOut(call, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** A progress report of a call in flight: passed on, and the call's timeout starts again. */
+  private void progress(IndexProgress report) {
+    RpcCall call = calls.get(report.getRequest());
+    Channel c = channel;
+    if (call == null || !call.takesProgress() || c == null) {
+      return; // answered or given up meanwhile, or a call that takes no reports
+    }
+    call.restartTimeout(scheduleTimeout(c, call, call.timeoutAfter()));
+    call.progress(report.getRowsIndexed());
+  }
+
   private void timedOut(RpcCall call, Duration timeout) {
     if (!calls.remove(call.id(), call)) {
       return;
@@ -307,6 +335,7 @@ final class RpcChannel extends SimpleChannelInboundHandler<ByteBuf> {
           goingAway = true;
           listener.shuttingDown(this);
         }
+        case INDEX_PROGRESS -> progress(event.getIndexProgress());
         default -> LOG.debug("Unknown event from {}: {}", server, event.getKindCase());
       }
     } else if (response.hasError()) {

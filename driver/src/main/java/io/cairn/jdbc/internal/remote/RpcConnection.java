@@ -24,6 +24,7 @@ import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -144,6 +145,18 @@ final class RpcConnection implements RpcChannel.Listener {
   /** {@link #call}, waiting for the answer in this thread. */
   Response callAndWait(Request.Builder request, String description) {
     return Rpc.await(call(request, description));
+  }
+
+  /**
+   * {@link #callAndWait(Request.Builder, String)} of a request whose progress the server reports:
+   * each report goes to {@code progress} (on the connection's event loop: it must not block) and
+   * restarts the request timeout.
+   */
+  Response callAndWait(Request.Builder request, String description, LongConsumer progress) {
+    return Rpc.await(
+        channel()
+            .thenCompose(
+                c -> c.send(request, description, config.requestTimeout(), progress).future()));
   }
 
   /** Whether the server answers a Ping within {@code timeout}. */

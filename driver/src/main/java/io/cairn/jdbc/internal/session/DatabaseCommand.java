@@ -17,6 +17,7 @@ import io.cairn.jdbc.internal.engine.CommandResult;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
 import io.cairn.jdbc.internal.engine.ParameterInfo;
 import io.cairn.jdbc.internal.engine.PreparedCommand;
+import io.cairn.jdbc.internal.engine.ProgressListener;
 import io.cairn.jdbc.internal.engine.ResultCursor;
 import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
@@ -44,7 +45,6 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /** A planned statement bound to a session; executes queries, DML and DDL. */
@@ -180,7 +180,7 @@ final class DatabaseCommand implements PreparedCommand {
       return new CommandResult.UpdateCount(0);
     }
     if (plan instanceof StatementPlan.CreateIndex c) {
-      return new CommandResult.UpdateCount(createIndex(c));
+      return new CommandResult.UpdateCount(createIndex(c, control));
     }
     if (plan instanceof StatementPlan.DropIndex d) {
       session
@@ -190,7 +190,7 @@ final class DatabaseCommand implements PreparedCommand {
       return new CommandResult.UpdateCount(0);
     }
     if (plan instanceof StatementPlan.RebuildIndex r) {
-      return new CommandResult.UpdateCount(rebuildIndex(r));
+      return new CommandResult.UpdateCount(rebuildIndex(r, control));
     }
     if (plan instanceof StatementPlan.CheckIndex c) {
       return new CommandResult.Rows(new ListCursor(List.<Object[]>of(checkIndex(c))));
@@ -361,28 +361,24 @@ final class DatabaseCommand implements PreparedCommand {
   /**
    * CREATE INDEX: the catalog creates and builds it; the update count is the rows indexed, the most
    * the build's progress reports (from any of its threads) said (0 when the index existed and IF
-   * NOT EXISTS).
+   * NOT EXISTS). The reports go on to the statement's progress listener.
    */
-  private long createIndex(StatementPlan.CreateIndex c) {
-    AtomicLong indexed = new AtomicLong();
+  private long createIndex(StatementPlan.CreateIndex c, ExecutionControl control) {
+    IndexBuildReporter reporter =
+        buildReporter(c.draft().name(), c.schemaName(), c.tableName(), control);
     Optional<IndexDescriptor> created =
         session
             .database()
             .catalog()
-            .createIndex(
-                c.schemaName(),
-                c.tableName(),
-                c.draft(),
-                c.ifNotExists(),
-                rows -> indexed.accumulateAndGet(rows, Math::max));
-    return created.isPresent() ? indexed.get() : 0;
+            .createIndex(c.schemaName(), c.tableName(), c.draft(), c.ifNotExists(), reporter);
+    return created.isPresent() ? reporter.finish() : 0;
   }
 
   /**
    * ALTER INDEX ... REBUILD: the update count is the rows indexed, as for CREATE INDEX; with IF
    * EXISTS, 0 when the table or the index is gone.
    */
-  private long rebuildIndex(StatementPlan.RebuildIndex r) {
+  private long rebuildIndex(StatementPlan.RebuildIndex r, ExecutionControl control) {
     if (r.ifExists()
         && session
             .database()
@@ -392,16 +388,39 @@ final class DatabaseCommand implements PreparedCommand {
             .isEmpty()) {
       return 0;
     }
-    AtomicLong indexed = new AtomicLong();
+    IndexBuildReporter reporter =
+        buildReporter(r.indexName(), r.schemaName(), r.tableName(), control);
     session
         .database()
         .catalog()
-        .rebuildIndex(
-            r.schemaName(),
-            r.tableName(),
-            r.indexName(),
-            rows -> indexed.accumulateAndGet(rows, Math::max));
-    return indexed.get();
+        .rebuildIndex(r.schemaName(), r.tableName(), r.indexName(), reporter);
+    return reporter.finish();
+  }
+
+  /**
+   * The reporter of a build of index {@code index} on {@code schema.table} to the statement's
+   * progress listener; the percentage comes from the table's statistics or approximate row count
+   * (read only when someone listens; unknown when the table is, which the catalog then reports).
+   */
+  private IndexBuildReporter buildReporter(
+      String index, String schema, String table, ExecutionControl control) {
+    ProgressListener listener = control.progressListener();
+    long estimatedRows =
+        listener == null
+            ? -1
+            : session
+                .database()
+                .catalog()
+                .table(schema, table)
+                .map(t -> estimatedRows(kvTable(t)))
+                .orElse(-1L);
+    return new IndexBuildReporter(index, schema + "." + table, estimatedRows, listener);
+  }
+
+  /** The table's rows from its statistics, else the store's approximate count; -1: unknown. */
+  private static long estimatedRows(KvTable kv) {
+    long rows = kv.statistics().rows();
+    return rows >= 0 ? rows : kv.approximateRowCount();
   }
 
   /** CHECK INDEX's row: see {@link StatementPlan.CheckIndex#COLUMNS}. */
