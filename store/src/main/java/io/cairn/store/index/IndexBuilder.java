@@ -419,19 +419,31 @@ public final class IndexBuilder {
     return file.info().cellCount();
   }
 
-  /** Writes sorted entries to the region's memstore (a store in memory); returns how many. */
+  /** Puts a store in memory applies to a memstore at once: bounds the build's transient objects. */
+  static final int APPLY_BATCH = 1 << 16;
+
+  /**
+   * Writes sorted entries to the region's memstore (a store in memory), {@value #APPLY_BATCH} at a
+   * time; returns how many.
+   */
   private static long apply(Region region, CellCursor sorted, long readPoint) {
     List<Mutation> puts = new ArrayList<>();
-    for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
+    long applied = 0;
+    for (boolean valid = sorted.seek(Bytes.EMPTY); valid; ) {
       puts.add(new Mutation.Put(sorted.row(), sorted.value()));
+      valid = sorted.advance();
+      if (puts.size() == APPLY_BATCH || !valid) {
+        region.writeLock().lock();
+        try {
+          region.apply(puts, readPoint);
+        } finally {
+          region.writeLock().unlock();
+        }
+        applied += puts.size();
+        puts = new ArrayList<>();
+      }
     }
-    region.writeLock().lock();
-    try {
-      region.apply(puts, readPoint);
-    } finally {
-      region.writeLock().unlock();
-    }
-    return puts.size();
+    return applied;
   }
 
   /** Adds the built files to the region, durably (its manifest) first. */
