@@ -363,7 +363,7 @@ public final class IndexBuilder {
 
   /**
    * Writes the pieces' entries (not sorted) as a few files of disjoint key ranges, in parallel: the
-   * entries are cut into buckets of key ranges ({@link SortedEntries#sortInBuckets}), and each file
+   * entries are cut into buckets of key ranges ({@link EntryBuckets#sortInBuckets}), and each file
    * takes a run of buckets, sorting each within the CPU caches as it writes it. No merge compares
    * keys, and a seek in the index reads one file. Without a pool: one file, on this thread.
    */
@@ -373,8 +373,8 @@ public final class IndexBuilder {
       long readPoint,
       List<StoreFile> built,
       ExecutorService pool) {
-    SortedEntries.Buckets buckets =
-        SortedEntries.sortInBuckets(rests, IndexKeys.PREFIX_LENGTH, readPoint, pool, threads);
+    EntryBuckets buckets =
+        EntryBuckets.sortInBuckets(rests, IndexKeys.PREFIX_LENGTH, readPoint, pool, threads);
     long total = 0;
     for (int i = 0; i < buckets.size(); i++) {
       total += buckets.count(i);

@@ -126,8 +126,8 @@ public final class IndexChecker {
           rows++;
         }
       }
-      SortedEntries.Buckets sorted =
-          SortedEntries.sortInBuckets(
+      EntryBuckets sorted =
+          EntryBuckets.sortInBuckets(
               List.of(computed), IndexKeys.PREFIX_LENGTH, readPoint, null, 1);
       CellCursor expected = sorted.range(0, sorted.size());
       boolean more = expected.seek(Bytes.EMPTY);

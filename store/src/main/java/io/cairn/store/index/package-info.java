@@ -15,11 +15,11 @@
  * {@link io.cairn.store.index.IndexReads} reads an index in each region: the entries (covered) or
  * their rows (lookup, in the same region and snapshot). {@link io.cairn.store.index.SortedEntries}
  * is a build's sorted chunk of entries; a region built in pieces has its entries cut into buckets
- * of key ranges, each sorted within the CPU caches and written in order, no merge comparing keys.
- * An index of plain columns without INCLUDE gets its entries from the row's bytes ({@code
- * RowReader.appendKey}), no value decoded. A dropped index is only left out of the maintained set:
- * its entries are skipped by readers and dropped by the next compaction ({@code
- * RegionMap.liveIndexes}).
+ * of key ranges ({@link io.cairn.store.index.EntryBuckets}), each sorted within the CPU caches and
+ * written in order, no merge comparing keys. An index of plain columns without INCLUDE gets its
+ * entries from the row's bytes ({@code RowReader.appendKey}), no value decoded. A dropped index is
+ * only left out of the maintained set: its entries are skipped by readers and dropped by the next
+ * compaction ({@code RegionMap.liveIndexes}).
  *
  * <p>Locks: the maintainer is immutable and called by commits holding the regions' write locks; a
  * build holds each region's maintenance lock while it builds it (no flush, compaction or split of
