@@ -73,8 +73,18 @@ final class EntryBuckets {
         buckets.set(next, null);
         next++;
         SortedEntries bucket = pieces.get(0);
-        for (int i = 1; i < pieces.size(); i++) {
-          bucket.addAll(pieces.get(i));
+        if (pieces.size() > 1) {
+          // the partitioning tasks' pieces of the bucket, copied once into arrays of their size
+          int entries = 0;
+          long bytes = 0;
+          for (SortedEntries piece : pieces) {
+            entries += piece.count;
+            bytes += piece.bytes.length();
+          }
+          bucket = new SortedEntries(Math.max(1, entries), (int) Math.max(1, bytes));
+          for (SortedEntries piece : pieces) {
+            bucket.addAll(piece);
+          }
         }
         if (bucket.count > 0) {
           current = bucket.sort(0, sequenceId).cursor();
