@@ -249,13 +249,15 @@ public final class KeyEncoding {
       u *= 10; // an odd count ends with a pair padded by a zero digit; u < 10^17 here
       n++;
     }
-    long divisor = 1;
-    for (int i = 2; i < n; i++) {
-      divisor *= 10;
+    // the pairs from the last one back, into their places: divisions by the constant 100 only
+    int pairs = n / 2;
+    int at = out.length();
+    for (int i = 0; i < pairs; i++) {
+      out.write(0);
     }
-    for (int i = 0; i < n; i += 2) {
-      out.write(2 + (int) (u / divisor % 100));
-      divisor /= 100;
+    for (int i = pairs - 1; i >= 0; i--) {
+      out.set(at + i, 2 + (int) (u % 100));
+      u /= 100;
     }
     out.write(DECIMAL_DIGITS_END);
     if (signum < 0) {
