@@ -277,7 +277,6 @@ final class EntryBuckets {
       buckets.add(new SortedEntries(entries, bytes));
     }
     for (SortedEntries part : parts) {
-      byte[] a = part.array;
       for (int e = 0; e < part.count; e++) {
         int start = part.starts[e];
         long digit = part.eightBytes(start + common, start + part.keyLengths[e]) ^ Long.MIN_VALUE;
@@ -292,11 +291,7 @@ final class EntryBuckets {
             hi = mid;
           }
         }
-        SortedEntries bucket = buckets.get(lo);
-        bucket.beginEntry();
-        bucket.bytes.write(a, start, part.ends[e] - start);
-        bucket.keyLengths[bucket.count] = part.keyLengths[e];
-        bucket.endEntry();
+        buckets.get(lo).copy(part, e);
       }
       part.clear();
     }

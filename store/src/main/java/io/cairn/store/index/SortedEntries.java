@@ -81,13 +81,18 @@ final class SortedEntries {
 
   /** Appends (copies) every entry of {@code other}, not sorted. */
   void addAll(SortedEntries other) {
-    byte[] a = other.bytes.array();
     for (int e = 0; e < other.count; e++) {
-      beginEntry();
-      bytes.write(a, other.starts[e], other.ends[e] - other.starts[e]);
-      keyLengths[count] = other.keyLengths[e];
-      endEntry();
+      copy(other, e);
     }
+  }
+
+  /** Appends (copies) entry {@code e} of {@code other}, not sorted. */
+  void copy(SortedEntries other, int e) {
+    int start = other.starts[e];
+    beginEntry();
+    bytes.write(other.bytes.array(), start, other.ends[e] - start);
+    keyLengths[count] = other.keyLengths[e];
+    endEntry();
   }
 
   /** Forgets every entry and its memory. */
@@ -237,16 +242,6 @@ final class SortedEntries {
     return lo;
   }
 
-  /**
-   * A cursor of its own over the sorted entries with keys in {@code [from, to)} (null: from the
-   * first, to the last), sharing this one's arrays: several threads may each read a slice.
-   */
-  CellCursor slice(Bytes from, Bytes to) {
-    int lo = from == null ? 0 : positionOf(from.peekArray(), 0, count);
-    int hi = to == null ? count : positionOf(to.peekArray(), lo, count);
-    return new Slice(lo, hi);
-  }
-
   /** A slice's cursor: the entries at positions [lo, hi) of the key order. */
   private final class Slice implements CellCursor {
     private final int lo;
@@ -317,8 +312,8 @@ final class SortedEntries {
     public void close() {}
   }
 
-  /** A cursor over every sorted entry (see {@link #slice}). */
+  /** A cursor of its own over every sorted entry (after {@link #sort}). */
   CellCursor cursor() {
-    return slice(null, null);
+    return new Slice(0, count);
   }
 }

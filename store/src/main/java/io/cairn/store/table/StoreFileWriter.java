@@ -106,14 +106,9 @@ public final class StoreFileWriter {
           }
         }
       }
-      if (cells == 0) {
-        writer.abort();
-        finished = true;
-        return null;
-      }
-      writer.finish();
+      StoreFile file = seal(writer, newFile, cells);
       finished = true;
-      return new StoreFile(BlockFileReader.open(newFile.path(), readContext));
+      return file;
     } finally {
       if (!finished) {
         writer.abort();
@@ -141,19 +136,24 @@ public final class StoreFileWriter {
         writer.append(sorted.row(), sorted.sequenceId(), sorted.isDelete(), sorted.value());
         cells++;
       }
-      if (cells == 0) {
-        writer.abort();
-        finished = true;
-        return null;
-      }
-      writer.finish();
+      StoreFile file = seal(writer, newFile, cells);
       finished = true;
-      return new StoreFile(BlockFileReader.open(newFile.path(), readContext));
+      return file;
     } finally {
       if (!finished) {
         writer.abort();
       }
     }
+  }
+
+  /** Finishes {@code writer} and opens its file, or aborts it when it got no cell (null). */
+  private StoreFile seal(BlockFileWriter writer, RegionMap.NewFile newFile, long cells) {
+    if (cells == 0) {
+      writer.abort();
+      return null;
+    }
+    writer.finish();
+    return new StoreFile(BlockFileReader.open(newFile.path(), readContext));
   }
 
   /** A key range to copy, of index entries (kept when the region owns them) or of rows. */
