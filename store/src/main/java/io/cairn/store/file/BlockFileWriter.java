@@ -58,7 +58,8 @@ public final class BlockFileWriter implements AutoCloseable {
   private final long[] hash = new long[2];
 
   private byte[] firstRow;
-  private byte[] lastRow;
+  private byte[] lastRow = new byte[64];
+  private int lastRowLength;
   private long lastSequenceId;
   private long maxSequenceId;
   private long cellCount;
@@ -105,25 +106,46 @@ public final class BlockFileWriter implements AutoCloseable {
   public void append(Bytes row, long sequenceId, boolean delete, Bytes value) {
     requireNonNull(row, "row is null");
     requireNonNull(value, "value is null");
+    append(
+        row.peekArray(), 0, row.length(), sequenceId, delete, value.peekArray(), 0, value.length());
+  }
+
+  /**
+   * Appends a cell given as slices of arrays the caller may reuse once this returns (the writer
+   * copies what it keeps); the same order and rules as {@link #append(Bytes, long, boolean,
+   * Bytes)}.
+   */
+  public void append(
+      byte[] row,
+      int rowOffset,
+      int rowLength,
+      long sequenceId,
+      boolean delete,
+      byte[] value,
+      int valueOffset,
+      int valueLength) {
     checkOpen();
     if (sequenceId < 0) {
       throw new IllegalArgumentException("Negative sequence id [" + sequenceId + "]");
     }
-    if (delete && !value.isEmpty()) {
-      throw new IllegalArgumentException("A delete has an empty value, found [" + value + "]");
+    if (delete && valueLength != 0) {
+      throw new IllegalArgumentException(
+          "A delete has an empty value, found ["
+              + Bytes.copyOf(value, valueOffset, valueLength)
+              + "]");
     }
-    byte[] rowBytes = row.peekArray();
     boolean newRow = true;
-    if (lastRow != null) {
-      int c = Arrays.compareUnsigned(rowBytes, lastRow);
+    if (cellCount > 0) {
+      int c =
+          Arrays.compareUnsigned(row, rowOffset, rowOffset + rowLength, lastRow, 0, lastRowLength);
       if (c < 0 || (c == 0 && sequenceId >= lastSequenceId)) {
         throw new IllegalArgumentException(
             "Cells out of order: ["
-                + row
+                + Bytes.copyOf(row, rowOffset, rowLength)
                 + "] seq ["
                 + sequenceId
                 + "] after ["
-                + Bytes.wrap(lastRow)
+                + Bytes.copyOf(lastRow, 0, lastRowLength)
                 + "] seq ["
                 + lastSequenceId
                 + "]");
@@ -132,35 +154,44 @@ public final class BlockFileWriter implements AutoCloseable {
     }
     try {
       if (encoder.cellCount > 0 && encoder.size() >= options.blockSize()) {
-        flushDataBlock(IndexBlockWriter.separator(lastRow, rowBytes));
+        flushDataBlock(
+            IndexBlockWriter.separator(lastRow, lastRowLength, row, rowOffset, rowLength));
       }
-      encoder.add(rowBytes, sequenceId, delete, value.peekArray());
+      encoder.add(row, rowOffset, rowLength, sequenceId, delete, value, valueOffset, valueLength);
       if (newRow && options.rowBloom()) {
-        addToBloom(rowBytes);
+        addToBloom(row, rowOffset, rowLength);
       }
     } catch (RuntimeException e) {
       state = State.FAILED;
       throw e;
     }
     if (firstRow == null) {
-      firstRow = rowBytes;
+      firstRow = Arrays.copyOfRange(row, rowOffset, rowOffset + rowLength);
     }
-    lastRow = rowBytes;
+    if (newRow) {
+      lastRow = DataBlockEncoder.keep(lastRow, row, rowOffset, rowLength);
+      lastRowLength = rowLength;
+    }
     lastSequenceId = sequenceId;
     maxSequenceId = Math.max(maxSequenceId, sequenceId);
     cellCount++;
     if (delete) {
       deleteCount++;
     }
-    int raw = rowBytes.length + value.length();
+    int raw = rowLength + valueLength;
     rawBytes += raw;
     rawSinceGuidePost += raw;
     if (rawSinceGuidePost >= options.guidePostWidth()) {
-      if (guidePosts.isEmpty() || !guidePosts.get(guidePosts.size() - 1).equals(row)) {
-        guidePosts.add(row);
+      if (guidePosts.isEmpty() || !guidePosts.get(guidePosts.size() - 1).equals(lastRow())) {
+        guidePosts.add(lastRow());
       }
       rawSinceGuidePost = 0;
     }
+  }
+
+  /** A copy of the last row appended (empty before the first). */
+  private Bytes lastRow() {
+    return Bytes.copyOf(lastRow, 0, lastRowLength);
   }
 
   /** Bytes written so far (approximate, for size-based roll decisions). */
@@ -173,7 +204,7 @@ public final class BlockFileWriter implements AutoCloseable {
     checkOpen();
     try {
       if (encoder.cellCount > 0) {
-        flushDataBlock(lastRow);
+        flushDataBlock(Arrays.copyOf(lastRow, lastRowLength));
       }
       long bloomIndexOffset = 0;
       int bloomIndexSize = 0;
@@ -273,7 +304,7 @@ public final class BlockFileWriter implements AutoCloseable {
         BlockFileFormat.VERSION,
         options,
         firstRow == null ? Bytes.EMPTY : Bytes.wrap(firstRow),
-        lastRow == null ? Bytes.EMPTY : Bytes.wrap(lastRow),
+        lastRow(),
         maxSequenceId,
         cellCount,
         deleteCount,
@@ -364,11 +395,11 @@ public final class BlockFileWriter implements AutoCloseable {
     return size;
   }
 
-  private void addToBloom(byte[] row) {
+  private void addToBloom(byte[] row, int offset, int length) {
     if (bloomCount == 0) {
-      bloomFirstRow = row;
+      bloomFirstRow = Arrays.copyOfRange(row, offset, offset + length);
     }
-    Murmur3.hash128(row, 0, row.length, hash);
+    Murmur3.hash128(row, offset, length, hash);
     if (bloomCount == bloomH1.length) {
       int capacity = Math.min(bloomCapacity, bloomCount * 2);
       bloomH1 = Arrays.copyOf(bloomH1, capacity);
@@ -407,7 +438,7 @@ public final class BlockFileWriter implements AutoCloseable {
     out.writeByte(options.rowBloom() ? 1 : 0);
     out.writeVarint(options.guidePostWidth());
     byte[] first = firstRow == null ? new byte[0] : firstRow;
-    byte[] last = lastRow == null ? new byte[0] : lastRow;
+    byte[] last = Arrays.copyOf(lastRow, lastRowLength);
     out.writeVarint(first.length);
     out.writeBytes(first, 0, first.length);
     out.writeVarint(last.length);

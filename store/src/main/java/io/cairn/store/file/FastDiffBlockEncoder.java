@@ -42,31 +42,42 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
   /** Cells at least between two restart points (LevelDB's block restart interval). */
   static final int RESTART_INTERVAL = 16;
 
-  private static final byte[] EMPTY = new byte[0];
-
-  private byte[] previousRow = EMPTY;
+  private byte[] previousRow = new byte[64];
+  private int previousRowLength;
   private long previousSequenceId;
-  private byte[] previousValue = EMPTY;
+  private byte[] previousValue = new byte[64];
+  private int previousValueLength;
   private final ByteArrayOutput restarts = new ByteArrayOutput(64);
   private int sinceRestart;
 
   @Override
-  void add(byte[] row, long sequenceId, boolean delete, byte[] value) {
+  void add(
+      byte[] row,
+      int rowOffset,
+      int rowLength,
+      long sequenceId,
+      boolean delete,
+      byte[] value,
+      int valueOffset,
+      int valueLength) {
     int flags = delete ? DELETE : 0;
-    if (cellCount == 0 || (sinceRestart >= RESTART_INTERVAL && !Arrays.equals(row, previousRow))) {
+    if (cellCount == 0
+        || (sinceRestart >= RESTART_INTERVAL
+            && !Arrays.equals(
+                row, rowOffset, rowOffset + rowLength, previousRow, 0, previousRowLength))) {
       flags |= RESTART;
       restarts.writeInt(out.size());
-      previousRow = EMPTY;
+      previousRowLength = 0;
       previousSequenceId = 0;
-      previousValue = EMPTY;
+      previousValueLength = 0;
       sinceRestart = 0;
     }
     sinceRestart++;
-    int rowShared = sharedPrefix(previousRow, previousRow.length, row, row.length);
-    boolean sameRow = rowShared == row.length && row.length == previousRow.length;
+    int rowShared = sharedPrefix(previousRow, previousRowLength, row, rowOffset, rowLength);
+    boolean sameRow = rowShared == rowLength && rowLength == previousRowLength;
     if (sameRow) {
       flags |= SAME_ROW;
-    } else if (row.length == previousRow.length) {
+    } else if (rowLength == previousRowLength) {
       flags |= SAME_ROW_LENGTH;
     }
     if (sequenceId == previousSequenceId) {
@@ -74,8 +85,9 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
     }
     int valueShared = 0;
     if (!delete) {
-      valueShared = sharedPrefix(previousValue, previousValue.length, value, value.length);
-      if (value.length == previousValue.length) {
+      valueShared =
+          sharedPrefix(previousValue, previousValueLength, value, valueOffset, valueLength);
+      if (valueLength == previousValueLength) {
         flags |= SAME_VALUE_LENGTH;
       }
     }
@@ -83,9 +95,12 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
     if (!sameRow) {
       out.writeVarint(rowShared);
       if ((flags & SAME_ROW_LENGTH) == 0) {
-        out.writeVarint(row.length);
+        out.writeVarint(rowLength);
       }
-      out.writeBytes(row, rowShared, row.length - rowShared);
+      out.writeBytes(row, rowOffset + rowShared, rowLength - rowShared);
+      // only the bytes after the shared prefix changed
+      previousRow = keepSuffix(previousRow, rowShared, row, rowOffset, rowLength);
+      previousRowLength = rowLength;
     }
     if ((flags & SAME_SEQUENCE_ID) == 0) {
       long delta = sequenceId - previousSequenceId;
@@ -94,14 +109,27 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
     if (!delete) {
       out.writeVarint(valueShared);
       if ((flags & SAME_VALUE_LENGTH) == 0) {
-        out.writeVarint(value.length);
+        out.writeVarint(valueLength);
       }
-      out.writeBytes(value, valueShared, value.length - valueShared);
-      previousValue = value;
+      out.writeBytes(value, valueOffset + valueShared, valueLength - valueShared);
+      previousValue = keepSuffix(previousValue, valueShared, value, valueOffset, valueLength);
+      previousValueLength = valueLength;
     }
-    previousRow = row;
     previousSequenceId = sequenceId;
     cellCount++;
+  }
+
+  /**
+   * {@code into} (or a bigger copy of its first {@code shared} bytes) holding the slice, whose
+   * first {@code shared} bytes it already holds.
+   */
+  private static byte[] keepSuffix(byte[] into, int shared, byte[] from, int offset, int length) {
+    byte[] target = into;
+    if (into.length < length) {
+      target = Arrays.copyOf(into, Math.max(length, 2 * into.length));
+    }
+    System.arraycopy(from, offset + shared, target, shared, length - shared);
+    return target;
   }
 
   @Override
@@ -118,9 +146,9 @@ final class FastDiffBlockEncoder extends DataBlockEncoder {
   @Override
   void reset() {
     super.reset();
-    previousRow = EMPTY;
+    previousRowLength = 0;
     previousSequenceId = 0;
-    previousValue = EMPTY;
+    previousValueLength = 0;
     restarts.reset();
     sinceRestart = 0;
   }

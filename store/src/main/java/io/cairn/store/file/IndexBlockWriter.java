@@ -64,14 +64,20 @@ final class IndexBlockWriter {
    * be incremented without reaching {@code next}'s.
    */
   static byte[] separator(byte[] last, byte[] next) {
-    int p = Arrays.mismatch(last, next);
-    if (p < 0 || p >= last.length - 1 || p >= next.length) {
-      return last;
+    return separator(last, last.length, next, 0, next.length);
+  }
+
+  /** {@link #separator(byte[], byte[])} of slices, always a new array. */
+  static byte[] separator(
+      byte[] last, int lastLength, byte[] next, int nextOffset, int nextLength) {
+    int p = Arrays.mismatch(last, 0, lastLength, next, nextOffset, nextOffset + nextLength);
+    if (p < 0 || p >= lastLength - 1 || p >= nextLength) {
+      return Arrays.copyOf(last, lastLength);
     }
     int a = last[p] & 0xFF;
-    int b = next[p] & 0xFF;
+    int b = next[nextOffset + p] & 0xFF;
     if (a + 1 >= b) {
-      return last;
+      return Arrays.copyOf(last, lastLength);
     }
     byte[] s = Arrays.copyOf(last, p + 1);
     s[p] = (byte) (a + 1);

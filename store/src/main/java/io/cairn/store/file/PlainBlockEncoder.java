@@ -16,16 +16,24 @@ final class PlainBlockEncoder extends DataBlockEncoder {
   }
 
   @Override
-  void add(byte[] row, long sequenceId, boolean delete, byte[] value) {
+  void add(
+      byte[] row,
+      int rowOffset,
+      int rowLength,
+      long sequenceId,
+      boolean delete,
+      byte[] value,
+      int valueOffset,
+      int valueLength) {
     if (rowIndex) {
       offsets.writeInt(out.size());
     }
-    out.writeVarint(row.length);
-    out.writeBytes(row, 0, row.length);
+    out.writeVarint(rowLength);
+    out.writeBytes(row, rowOffset, rowLength);
     out.writeVarint(sequenceId);
     out.writeByte(delete ? 1 : 0);
-    out.writeVarint(value.length);
-    out.writeBytes(value, 0, value.length);
+    out.writeVarint(valueLength);
+    out.writeBytes(value, valueOffset, valueLength);
     cellCount++;
   }
 

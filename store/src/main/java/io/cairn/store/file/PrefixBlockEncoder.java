@@ -6,25 +6,35 @@ package io.cairn.store.file;
  * cell's row (none for a block's first cell) followed by the suffix.
  */
 final class PrefixBlockEncoder extends DataBlockEncoder {
-  private byte[] previousRow = new byte[0];
+  private byte[] previousRow = new byte[64];
+  private int previousRowLength;
 
   @Override
-  void add(byte[] row, long sequenceId, boolean delete, byte[] value) {
-    int shared = sharedPrefix(previousRow, previousRow.length, row, row.length);
+  void add(
+      byte[] row,
+      int rowOffset,
+      int rowLength,
+      long sequenceId,
+      boolean delete,
+      byte[] value,
+      int valueOffset,
+      int valueLength) {
+    int shared = sharedPrefix(previousRow, previousRowLength, row, rowOffset, rowLength);
     out.writeVarint(shared);
-    out.writeVarint(row.length - shared);
-    out.writeBytes(row, shared, row.length - shared);
+    out.writeVarint(rowLength - shared);
+    out.writeBytes(row, rowOffset + shared, rowLength - shared);
     out.writeVarint(sequenceId);
     out.writeByte(delete ? 1 : 0);
-    out.writeVarint(value.length);
-    out.writeBytes(value, 0, value.length);
-    previousRow = row;
+    out.writeVarint(valueLength);
+    out.writeBytes(value, valueOffset, valueLength);
+    previousRow = keep(previousRow, row, rowOffset, rowLength);
+    previousRowLength = rowLength;
     cellCount++;
   }
 
   @Override
   void reset() {
     super.reset();
-    previousRow = new byte[0];
+    previousRowLength = 0;
   }
 }

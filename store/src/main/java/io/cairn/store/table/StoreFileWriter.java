@@ -11,6 +11,7 @@ import io.cairn.store.file.ReadContext;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.StoreFile;
 import io.cairn.store.stats.StatisticsCollector;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -93,9 +94,10 @@ public final class StoreFileWriter {
               keep = !(major && cursor.isDelete());
             }
             if (keep) {
-              writer.append(r, seq, cursor.isDelete(), cursor.value());
+              Bytes value = cursor.value();
+              writer.append(r, seq, cursor.isDelete(), value);
               if (!piece.entries()) {
-                collector.add(r, newRow, !cursor.isDelete(), r.length() + cursor.value().length());
+                collector.add(r, newRow, !cursor.isDelete(), r.length() + value.length());
               }
               cells++;
             }
@@ -132,8 +134,32 @@ public final class StoreFileWriter {
     boolean finished = false;
     try {
       long cells = 0;
+      byte[] copy = new byte[64]; // a value not in an array of the heap
       for (boolean valid = sorted.seek(Bytes.EMPTY); valid; valid = sorted.advance()) {
-        writer.append(sorted.row(), sorted.sequenceId(), sorted.isDelete(), sorted.value());
+        ByteBuffer values = sorted.valueBuffer();
+        int length = sorted.valueLength();
+        byte[] value;
+        int offset;
+        if (values.hasArray()) {
+          value = values.array();
+          offset = values.arrayOffset() + sorted.valueOffset();
+        } else {
+          if (copy.length < length) {
+            copy = new byte[Math.max(length, 2 * copy.length)];
+          }
+          values.get(sorted.valueOffset(), copy, 0, length);
+          value = copy;
+          offset = 0;
+        }
+        writer.append(
+            sorted.rowArray(),
+            sorted.rowOffset(),
+            sorted.rowLength(),
+            sorted.sequenceId(),
+            sorted.isDelete(),
+            value,
+            offset,
+            length);
         cells++;
       }
       StoreFile file = seal(writer, newFile, cells);
