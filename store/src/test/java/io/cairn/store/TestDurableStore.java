@@ -17,6 +17,7 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.TableSpec;
+import io.cairn.store.region.Region;
 import io.cairn.store.stats.StatisticsTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,6 +119,54 @@ class TestDurableStore {
       assertThat(readAll(t, scanAll())).hasSize(4999);
       assertThat(t.regions().get(0).range().start().isEmpty()).isTrue();
       assertThat(t.regions().get(t.regions().size() - 1).range().stop().isEmpty()).isTrue();
+    }
+  }
+
+  /**
+   * The daughters of a split list their parent's files, half of whose cells are the sister's: a
+   * daughter decides to split again on its own half, and compacts the inherited files into files of
+   * its own even when the size policy would pick none (before: each daughter counted the whole
+   * files, split again, and so did its daughters, thousands of regions while compactions waited).
+   */
+  @Test
+  void aDaughterSplitsOnItsOwnCellsNotOnTheFilesItInherited() {
+    Map<String, String> waiting =
+        Map.of(
+            StoreConfig.COMPACTION_MIN_FILES, "1000",
+            StoreConfig.COMPACTION_MAX_FILES, "1000",
+            StoreConfig.COMPACTION_THROUGHPUT, "0");
+    long fileBytes;
+    try (EmbeddedStore store = open(waiting)) {
+      KvTable t = store.createTable("T");
+      List<Mutation> batch = new ArrayList<>();
+      for (int k = 0; k < 20_000; k++) {
+        batch.add(put(k, k));
+      }
+      t.mutate(batch);
+      t.flush();
+      fileBytes = t.regions().get(0).fileBytes();
+      t.split();
+      assertThat(t.regions()).hasSize(2);
+    }
+    Map<String, String> smaller = new java.util.HashMap<>(waiting);
+    smaller.put(StoreConfig.REGION_SPLIT_SIZE, Long.toString(fileBytes * 3 / 4));
+    try (EmbeddedStore store = open(smaller)) {
+      EmbeddedTable t = (EmbeddedTable) store.table("T").orElseThrow();
+      Region[] daughters = t.peekRegions().clone();
+      assertThat(daughters).hasSize(2);
+      for (Region daughter : daughters) {
+        t.maybeSplit(daughter);
+      }
+      assertThat(t.regions()).as("regions after asking the daughters to split").hasSize(2);
+      for (Region daughter : daughters) {
+        t.compactRegion(daughter, false);
+      }
+      for (Region daughter : t.peekRegions()) {
+        assertThat(daughter.fileBytes())
+            .as("a daughter's files after its compaction")
+            .isLessThan(fileBytes * 3 / 4);
+      }
+      assertThat(readAll(t, scanAll())).hasSize(20_000);
     }
   }
 

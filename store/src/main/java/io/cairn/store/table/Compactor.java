@@ -39,8 +39,9 @@ public final class Compactor {
   }
 
   /**
-   * Compacts the region's files: all of them when {@code major}, else those the size-ratio policy
-   * picks (nothing when it picks none). Takes the region's maintenance lock.
+   * Compacts the region's files: all of them when {@code major} or when one holds another region's
+   * cells (a daughter of a split), else those the size-ratio policy picks (nothing when it picks
+   * none). Takes the region's maintenance lock.
    */
   public void compact(Region region, boolean major) {
     if (!map.files().exist() || map.isDropped()) {
@@ -52,8 +53,9 @@ public final class Compactor {
         return;
       }
       List<StoreFile> all = region.peekState().files();
+      // a daughter of a split rewrites the files it inherited into files of its own cells first
       List<StoreFile> selected =
-          major
+          major || RegionSplitter.holdsForeignCells(region)
               ? all
               : CompactionPolicy.select(
                   all,

@@ -5,6 +5,7 @@ import io.cairn.kv.IndexKeys;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.file.CachePolicy;
+import io.cairn.store.file.FileInfo;
 import io.cairn.store.memstore.Memstore;
 import io.cairn.store.region.Region;
 import io.cairn.store.region.RegionState;
@@ -33,11 +34,15 @@ public final class RegionSplitter {
     this.listener = listener;
   }
 
-  /** Splits the region in two at its middle row when its files passed the split size. */
+  /**
+   * Splits the region in two at its middle row when the bytes of its own cells in its files passed
+   * the split size (a daughter's inherited files count only for her half: counting them whole, a
+   * table whose daughters have not compacted yet would split again and again).
+   */
   public void maybeSplit(Region region) {
     if (!map.files().exist()
         || map.isDropped()
-        || region.fileBytes() <= settings.regionSplitBytes()) {
+        || ownedFileBytes(region) <= settings.regionSplitBytes()) {
       return;
     }
     splitAtMiddle(region);
@@ -189,5 +194,56 @@ public final class RegionSplitter {
         listener.requestFlush(r);
       }
     }
+  }
+
+  /**
+   * The bytes of its files that hold the region's cells, estimated per file from the share of its
+   * guide posts the region owns: a daughter of a split lists its parent's files, half of whose rows
+   * are its sister's, until it compacts them into files of its own.
+   */
+  static long ownedFileBytes(Region region) {
+    long n = 0;
+    for (StoreFile f : region.peekState().files()) {
+      FileInfo info = f.info();
+      List<Bytes> posts = info.guidePosts();
+      if (posts.isEmpty()) {
+        n +=
+            owns(region, info.firstRow()) && owns(region, info.lastRow())
+                ? f.sizeBytes()
+                : f.sizeBytes() / 2;
+        continue;
+      }
+      long owned = 0;
+      for (Bytes post : posts) {
+        if (owns(region, post)) {
+          owned++;
+        }
+      }
+      n += (long) (f.sizeBytes() * ((double) owned / posts.size()));
+    }
+    return n;
+  }
+
+  /**
+   * Whether one of its files holds cells of another region (it was split and has not compacted that
+   * file since): its first or last cell, or a guide post, is not the region's.
+   */
+  static boolean holdsForeignCells(Region region) {
+    for (StoreFile f : region.peekState().files()) {
+      FileInfo info = f.info();
+      if (!owns(region, info.firstRow()) || !owns(region, info.lastRow())) {
+        return true;
+      }
+      for (Bytes post : info.guidePosts()) {
+        if (!owns(region, post)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean owns(Region region, Bytes key) {
+    return region.owns(key.peekArray(), 0, key.length());
   }
 }
