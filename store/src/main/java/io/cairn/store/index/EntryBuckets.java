@@ -31,6 +31,11 @@ final class EntryBuckets {
     return buckets.size();
   }
 
+  /** The sequence id of the entries as cells. */
+  long sequenceId() {
+    return sequenceId;
+  }
+
   /** Entries of bucket {@code i}. */
   int count(int i) {
     int n = 0;
@@ -142,6 +147,28 @@ final class EntryBuckets {
 
     @Override
     public void close() {}
+  }
+
+  /**
+   * The buckets of pieces of a region cut at the same {@link EntryCuts}: bucket {@code i} is every
+   * piece's bucket {@code i}; empty ones are left out.
+   */
+  static EntryBuckets of(List<BucketedEntries> pieces, long sequenceId) {
+    List<List<SortedEntries>> buckets = new ArrayList<>();
+    int n = pieces.isEmpty() ? 0 : pieces.get(0).buckets();
+    for (int b = 0; b < n; b++) {
+      List<SortedEntries> of = new ArrayList<>(pieces.size());
+      for (BucketedEntries piece : pieces) {
+        SortedEntries bucket = piece.bucket(b);
+        if (bucket != null && bucket.count > 0) {
+          of.add(bucket);
+        }
+      }
+      if (!of.isEmpty()) {
+        buckets.add(of);
+      }
+    }
+    return new EntryBuckets(buckets, sequenceId);
   }
 
   /**

@@ -232,6 +232,8 @@ public final class IndexBuilder {
       List<StoreFile> built = Collections.synchronizedList(new ArrayList<>());
       try {
         long written = 0;
+        List<KeyRange> ranges = pool == null ? List.of(region.range()) : pieces(region, state);
+        Layout layout = layout(region, state, maintainer, index, readPoint, ranges.size());
         if (pool == null) {
           Piece piece =
               buildPiece(
@@ -243,13 +245,15 @@ public final class IndexBuilder {
                   readPoint,
                   rows,
                   progress,
-                  built);
+                  built,
+                  layout);
           written +=
               piece.written()
-                  + writeInKeyRanges(region, List.of(piece.rest()), readPoint, built, null);
+                  + writeInKeyRanges(
+                      region, EntryBuckets.of(List.of(piece.rest()), readPoint), built, null);
         } else {
           List<Future<Piece>> pieces = new ArrayList<>();
-          for (KeyRange range : pieces(region, state)) {
+          for (KeyRange range : ranges) {
             pieces.add(
                 pool.submit(
                     () ->
@@ -262,15 +266,16 @@ public final class IndexBuilder {
                             readPoint,
                             rows,
                             progress,
-                            built)));
+                            built,
+                            layout)));
           }
-          List<SortedEntries> rests = new ArrayList<>();
+          List<BucketedEntries> rests = new ArrayList<>();
           for (Future<Piece> f : pieces) {
             Piece piece = get(f, pieces);
             written += piece.written();
             rests.add(piece.rest());
           }
-          written += writeInKeyRanges(region, rests, readPoint, built, pool);
+          written += writeInKeyRanges(region, EntryBuckets.of(rests, readPoint), built, pool);
         }
         publish(region, built);
         built.clear();
@@ -290,15 +295,7 @@ public final class IndexBuilder {
    */
   private List<KeyRange> pieces(Region region, RegionState state) {
     KeyRange range = region.range();
-    TreeSet<Bytes> posts = new TreeSet<>();
-    for (StoreFile f : state.files()) {
-      for (Bytes g : f.info().guidePosts()) {
-        if (g.compareTo(range.start()) > 0 && range.contains(g) && !IndexKeys.isEntry(g)) {
-          posts.add(g);
-        }
-      }
-    }
-    List<Bytes> all = new ArrayList<>(posts);
+    List<Bytes> all = guidePosts(region, state);
     int wanted = Math.min(all.size(), threads * 4 - 1);
     List<KeyRange> pieces = new ArrayList<>(wanted + 1);
     Bytes start = range.start();
@@ -313,8 +310,115 @@ public final class IndexBuilder {
     return pieces;
   }
 
+  /** The row keys of the region's files' guide posts inside its range, after its start, sorted. */
+  private static List<Bytes> guidePosts(Region region, RegionState state) {
+    KeyRange range = region.range();
+    TreeSet<Bytes> posts = new TreeSet<>();
+    for (StoreFile f : state.files()) {
+      for (Bytes g : f.info().guidePosts()) {
+        if (g.compareTo(range.start()) > 0 && range.contains(g) && !IndexKeys.isEntry(g)) {
+          posts.add(g);
+        }
+      }
+    }
+    return new ArrayList<>(posts);
+  }
+
+  /** Places of a region whose rows {@link #layout} samples, at most: its start and guide posts. */
+  static final int SAMPLE_PLACES = 64;
+
+  /** Rows {@link #layout} reads at each sampled place, at most. */
+  static final int SAMPLE_ROWS = 512;
+
+  /**
+   * How a region's entries are bucketed while they are computed: the cuts, and the entries and
+   * bytes a piece's bucket is made for.
+   */
+  private record Layout(EntryCuts cuts, int bucketEntries, int bucketBytes) {
+    BucketedEntries newPiece() {
+      return new BucketedEntries(cuts, bucketEntries, bucketBytes);
+    }
+  }
+
+  /**
+   * Fixes the region's buckets from the entries of a sample of its rows (at its start and at up to
+   * {@value #SAMPLE_PLACES} of its guide posts, {@value #SAMPLE_ROWS} rows each): about {@value
+   * SortedEntries#BUCKET_ENTRIES} entries a bucket, for as many rows as its files' raw bytes hold
+   * at the sample's bytes a row.
+   */
+  private Layout layout(
+      Region region,
+      RegionState state,
+      IndexMaintainer maintainer,
+      IndexMaintainer.Compiled index,
+      long readPoint,
+      int pieces) {
+    KeyRange range = region.range();
+    List<Bytes> posts = guidePosts(region, state);
+    List<Bytes> places = new ArrayList<>();
+    places.add(range.start());
+    int step = Math.max(1, posts.size() / (SAMPLE_PLACES - 1));
+    for (int i = step / 2; i < posts.size() && places.size() < SAMPLE_PLACES; i += step) {
+      places.add(posts.get(i));
+    }
+    SortedEntries sample = new SortedEntries();
+    RowReader reader = maintainer.reader();
+    long sampledRows = 0;
+    long sampledBytes = 0;
+    for (Bytes place : places) {
+      try (RowCursor cursor =
+          region.scan(
+              state,
+              new KeyRange(place, range.stop()),
+              readPoint,
+              expiredAtOrBelow.getAsLong(),
+              CachePolicy.NO_CACHE)) {
+        for (int i = 0; i < SAMPLE_ROWS && cursor.next(); i++) {
+          reset(reader, cursor);
+          maintainer.appendEntry(
+              index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), sample);
+          sampledRows++;
+          sampledBytes += cursor.keyLength() + cursor.valueLength();
+        }
+      }
+    }
+    long rows = 0;
+    if (sampledBytes > 0) {
+      // the raw bytes of rows (not index entries) in the files: a guide post every width bytes
+      long rowBytes = region.memstoreBytes();
+      for (StoreFile f : state.files()) {
+        if (f.info().guidePosts().isEmpty()) {
+          rowBytes += f.info().rawBytes(); // less than a width
+          continue;
+        }
+        long width = f.info().options().guidePostWidth();
+        for (Bytes g : f.info().guidePosts()) {
+          if (range.contains(g) && !IndexKeys.isEntry(g)) {
+            rowBytes += width;
+          }
+        }
+      }
+      rows = (long) ((double) rowBytes * sampledRows / sampledBytes);
+    }
+    // at least 8 sampled entries a bucket: cuts of fewer make uneven buckets
+    long wanted = Math.min(sampledRows / 8, rows / SortedEntries.BUCKET_ENTRIES);
+    EntryCuts cuts =
+        EntryCuts.of(sample, IndexKeys.PREFIX_LENGTH, (int) Math.max(1, Math.min(1 << 16, wanted)));
+    // a piece's bucket made for its share, growing past it; at most ~2 M entries made up front
+    long perBucket = rows / Math.max(1, pieces) / cuts.buckets();
+    int entries =
+        (int)
+            Math.max(
+                16,
+                Math.min(
+                    perBucket + perBucket / 4 + 16,
+                    Math.min(4 * SortedEntries.BUCKET_ENTRIES, (1 << 21) / cuts.buckets())));
+    long entryBytes = sample.count() == 0 ? 32 : Math.max(1, sample.bytes() / sample.count());
+    return new Layout(cuts, entries, (int) Math.min(1 << 20, entries * entryBytes));
+  }
+
   /** What a piece built: the entries written to files, and its last chunk, not sorted yet. */
-  private record Piece(long written, SortedEntries rest) {}
+  private record Piece(long written, BucketedEntries rest) {}
 
   /**
    * Builds the entries of the rows of {@code piece} of the region: a chunk that reaches the limits
@@ -329,19 +433,27 @@ public final class IndexBuilder {
       long readPoint,
       AtomicLong rows,
       LongConsumer progress,
-      List<StoreFile> built) {
+      List<StoreFile> built,
+      Layout layout) {
     long written = 0;
     RowReader reader = maintainer.reader();
-    SortedEntries chunk = new SortedEntries();
+    BucketedEntries chunk = layout.newPiece();
     try (RowCursor cursor =
         region.scan(state, piece, readPoint, expiredAtOrBelow.getAsLong(), CachePolicy.NO_CACHE)) {
       while (cursor.next()) {
         reset(reader, cursor);
         maintainer.appendEntry(
-            index, reader, cursor.keyArray(), cursor.keyOffset(), cursor.keyLength(), chunk);
+            index,
+            reader,
+            cursor.keyArray(),
+            cursor.keyOffset(),
+            cursor.keyLength(),
+            chunk.staging());
+        chunk.route();
         if (chunk.count() >= CHUNK_ENTRIES || chunk.bytes() >= CHUNK_BYTES) {
-          written += writeInKeyRanges(region, List.of(chunk), readPoint, built, null);
-          chunk = new SortedEntries();
+          written +=
+              writeInKeyRanges(region, EntryBuckets.of(List.of(chunk), readPoint), built, null);
+          chunk = layout.newPiece();
         }
         if ((rows.incrementAndGet() & 0xFFFF) == 0) {
           progress.accept(rows.get());
@@ -362,19 +474,13 @@ public final class IndexBuilder {
   }
 
   /**
-   * Writes the pieces' entries (not sorted) as a few files of disjoint key ranges, in parallel: the
-   * entries are cut into buckets of key ranges ({@link EntryBuckets#sortInBuckets}), and each file
-   * takes a run of buckets, sorting each within the CPU caches as it writes it. No merge compares
-   * keys, and a seek in the index reads one file. Without a pool: one file, on this thread.
+   * Writes the buckets' entries as a few files of disjoint key ranges, in parallel: each file takes
+   * a run of buckets, sorting each within the CPU caches as it writes it. No merge compares keys,
+   * and a seek in the index reads one file. Without a pool: one file, on this thread.
    */
   private long writeInKeyRanges(
-      Region region,
-      List<SortedEntries> rests,
-      long readPoint,
-      List<StoreFile> built,
-      ExecutorService pool) {
-    EntryBuckets buckets =
-        EntryBuckets.sortInBuckets(rests, IndexKeys.PREFIX_LENGTH, readPoint, pool, threads);
+      Region region, EntryBuckets buckets, List<StoreFile> built, ExecutorService pool) {
+    long readPoint = buckets.sequenceId();
     long total = 0;
     for (int i = 0; i < buckets.size(); i++) {
       total += buckets.count(i);

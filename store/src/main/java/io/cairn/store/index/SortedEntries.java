@@ -95,6 +95,12 @@ final class SortedEntries {
     endEntry();
   }
 
+  /** Forgets every entry, keeping the memory for the next ones. */
+  void reset() {
+    count = 0;
+    bytes.truncate(0);
+  }
+
   /** Forgets every entry and its memory. */
   void clear() {
     count = 0;
@@ -222,7 +228,7 @@ final class SortedEntries {
     return v;
   }
 
-  private static final VarHandle BIG_ENDIAN_LONG =
+  static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /** The position of the first entry (in key order) whose key is at or after {@code key}. */
