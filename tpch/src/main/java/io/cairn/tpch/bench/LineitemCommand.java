@@ -102,7 +102,7 @@ import picocli.CommandLine.Spec;
       "",
       "Queries (for --only): count, count-where, count-nocache, count-where-nocache, count-serial,"
           + " count-where-serial, orderby, orderby-serial, orderby-limit10, join-1000, join-131072,"
-          + " eq-noindex, index-build, eq-index, q1, q6, q1-serial, q6-serial, lookup,"
+          + " join-262144 and join-1048576 (only when named here), eq-noindex, index-build, eq-index, q1, q6, q1-serial, q6-serial, lookup,"
           + " load-indexes (its results: load-indexes.0, load-indexes.1, load-indexes.3).",
       "",
       "Examples:",
