@@ -90,9 +90,8 @@ public final class JoinHashTable {
       GroupKey key = GroupKey.of(row, keyColumns);
       long bytes = RowSizes.row(row) + 8;
       if (key.hasNull()) {
-        hasNullKey = true; // never matches: only its existence counts (NOT IN)
-        estimatedBytes += 8;
-        return 8;
+        hasNullKey = true; // never matches and is not kept: only its existence counts (NOT IN)
+        return 0;
       }
       List<Object[]> rows = index.get(key);
       if (rows == null) {
