@@ -1,6 +1,7 @@
 package io.cairn.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -103,5 +104,40 @@ class TestBroadcastJoins {
     assertThat(db.rows(withNull)).isEmpty();
     assertThat(db.rows(without))
         .isEqualTo(db.rows("SELECT ID FROM P WHERE K IS NOT NULL AND K <> 3 AND K <> 5"));
+  }
+
+  @Test
+  void aBuildSideOverTheBudgetJoinsInTheDriverWithAWarning() throws SQLException {
+    String sql = "SELECT P.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K";
+    List<String> expected = new ArrayList<>(db.rows(sql));
+    expected.sort(null);
+    try (java.sql.Connection small =
+            java.sql.DriverManager.getConnection(db.url() + ";hashJoinMaxBytes=1k");
+        java.sql.Statement s = small.createStatement()) {
+      List<String> rows = new ArrayList<>();
+      try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          rows.add(rs.getString(1) + ", " + rs.getString(2));
+        }
+      }
+      rows.sort(null);
+      assertThat(rows).hasSameSizeAs(expected);
+      assertThat(s.getWarnings()).isNotNull();
+      assertThat(s.getWarnings().getMessage())
+          .contains("[hashJoinMaxBytes] [1024] bytes", "runs in the driver");
+      assertThat(TestingDatabase.rows(small, "SELECT COUNT(*) FROM P, B WHERE P.K = B.K"))
+          .isEqualTo(db.rows("SELECT /*+ NO_SERVER_JOIN */ COUNT(*) FROM P, B WHERE P.K = B.K"));
+    }
+  }
+
+  @Test
+  void theBudgetPropertyIsChecked() {
+    for (String bad : new String[] {"0", "-5", "lots"}) {
+      assertThatThrownBy(
+              () -> java.sql.DriverManager.getConnection(db.url() + ";hashJoinMaxBytes=" + bad))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("hashJoinMaxBytes")
+          .hasMessageContaining("[" + bad + "]");
+    }
   }
 }

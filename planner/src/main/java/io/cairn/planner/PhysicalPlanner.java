@@ -823,8 +823,8 @@ final class PhysicalPlanner {
    * An equi-join whose left (probe) input is a plain scan of a table's rows, as that scan probing
    * the right (build) input in the store ({@link JoinProbe}), so that what the statement does above
    * the join (filters, projections, splittable aggregates, a sort) can run in the same scan. INNER,
-   * LEFT, SEMI and ANTI joins; not with the NO_SERVER_JOIN hint, nor when the build side itself
-   * probes (one broadcast at a time). The executor still runs the join on the client when the build
+   * LEFT, SEMI and ANTI joins; not with the NO_SERVER_JOIN hint, nor when the probe scan reads a
+   * local index, nor when the build side itself probes (one broadcast at a time). The executor still runs the join on the client when the build
    * side passes its budget.
    */
   private Optional<PlanNode> probing(JoinNode join, RelNode leftRel) {
@@ -833,6 +833,7 @@ final class PhysicalPlanner {
         || join.kind() == JoinNode.Kind.RIGHT
         || join.kind() == JoinNode.Kind.FULL
         || scan.probe().isPresent()
+        || scan.index().isPresent() // a chosen index read stays: its program is over its entries
         || scan.hasAggregates()
         || scan.limit() >= 0
         || scan.offset() != 0
@@ -859,10 +860,7 @@ final class PhysicalPlanner {
     List<Expr> projection = semiOrAnti ? scan.projection() : joined;
     JoinProbe probe =
         new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
-    return Optional.of(
-        scan.withIndex(Optional.empty())
-            .withProjection(projection)
-            .withProbe(Optional.of(probe)));
+    return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
   }
 
   /** Whether a scan in {@code node} probes a join's build side. */

@@ -368,8 +368,9 @@ public record ScanNode(
     return projection.stream().map(Expr::type).toList();
   }
 
+  /** The build side of its join probe, if any: the plan the executor runs before this scan. */
   @Override
   public List<PlanNode> inputs() {
-    return List.of();
+    return probe.isPresent() ? List.of(probe.get().build()) : List.of();
   }
 }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * in the query's memory pool, then:
  *
  * <ul>
- *   <li>when the table fits {@link #DEFAULT_MAX_BYTES} (estimated), hands it to the store ({@link
+ *   <li>when the table fits the connection's {@code hashJoinMaxBytes} (estimated), hands it to the store ({@link
  *       io.cairn.kv.KvStore#putHashCache}: the embedded store probes this very object, given with
  *       each scan request; a server gets a copy once per query) and runs the scan with its probe in
  *       the store, chunked and in parallel like any scan, so only joined rows or partial
@@ -34,9 +34,6 @@ import org.slf4j.LoggerFactory;
 final class BroadcastJoin implements Operator {
   private static final Logger log = LoggerFactory.getLogger(BroadcastJoin.class);
 
-  /** The build side's estimated bytes beyond which the probe runs in the driver. */
-  static final long DEFAULT_MAX_BYTES = 64L << 20;
-
   private final ScanNode node;
   private final ExecContext ctx;
   private final long maxBytes;
@@ -50,13 +47,9 @@ final class BroadcastJoin implements Operator {
   private boolean inStore;
 
   BroadcastJoin(ScanNode node, ExecContext ctx) {
-    this(node, ctx, DEFAULT_MAX_BYTES);
-  }
-
-  BroadcastJoin(ScanNode node, ExecContext ctx, long maxBytes) {
     this.node = node;
     this.ctx = ctx;
-    this.maxBytes = maxBytes;
+    this.maxBytes = ctx.hashJoinMaxBytes();
   }
 
   /** The store's probe program of {@code node} probing the cache {@code cacheId}. */
@@ -97,11 +90,20 @@ final class BroadcastJoin implements Operator {
     inStore = table.estimatedBytes() <= maxBytes && !pending;
     if (!inStore) {
       if (!pending) {
-        log.info(
-            "Join build side of [{}] rows, about [{}] bytes, is over [{}]: probed in the driver",
-            table.rowCount(),
-            table.estimatedBytes(),
-            maxBytes);
+        String warning =
+            "Join of ["
+                + node.table().qualifiedName()
+                + "]: its build side of ["
+                + table.rowCount()
+                + "] rows (about ["
+                + table.estimatedBytes()
+                + "] bytes) is over ["
+                + ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY
+                + "] ["
+                + maxBytes
+                + "] bytes: the join runs in the driver instead of the store";
+        log.debug(warning);
+        ctx.control().warn(warning);
       }
       KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
       clientProbe = OverlayScan.open(node, kv, ctx, hashProbe(node, cacheId), lookup);

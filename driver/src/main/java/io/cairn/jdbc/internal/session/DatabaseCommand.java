@@ -242,7 +242,8 @@ final class DatabaseCommand implements PreparedCommand {
         control,
         session.parallelism(),
         session.aggregateMaxBytes(),
-        session.queryMemory());
+        session.queryMemory())
+        .withHashJoinMaxBytes(session.hashJoinMaxBytes());
   }
 
   /**
