@@ -21,9 +21,9 @@ import java.util.Optional;
  *   <li>INNER: one joined row per matching build row;
  *   <li>LEFT: the same, or one row with NULL build columns when none matches;
  *   <li>SEMI: the row once when a build row matches (build columns NULL, unread);
- *   <li>ANTI: the row when no build row matches (NOT EXISTS: a NULL probe key matches nothing). With
- *       {@code nullAware} (NOT IN) a row is kept only when the build side is empty, or when its key
- *       has no NULL, no build key is NULL and nothing matches.
+ *   <li>ANTI: the row when no build row matches (NOT EXISTS: a NULL probe key matches nothing).
+ *       With {@code nullAware} (NOT IN) a row is kept only when the build side is empty, or when
+ *       its key has no NULL, no build key is NULL and nothing matches.
  * </ul>
  */
 public record HashProbe(

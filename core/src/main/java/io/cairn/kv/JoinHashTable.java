@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The build side of a broadcast hash join ("hash cache"): rows of {@code columnCount} values, hashed
- * by the values of {@code keyColumns} (a composite key) with SQL equality ({@link GroupKey}:
+ * The build side of a broadcast hash join ("hash cache"): rows of {@code columnCount} values,
+ * hashed by the values of {@code keyColumns} (a composite key) with SQL equality ({@link GroupKey}:
  * numerically equal decimals match, byte arrays by content). A row with a NULL key value is kept
  * (counted in {@link #rowCount()}, {@link #hasNullKey()}) but never matches. Immutable once built,
  * so that every scan of a query (every chunk, every thread) probes the same object.

@@ -30,9 +30,9 @@ import java.util.Optional;
  * Aggregating programs have no limit, offset or order. The reader merges the partial rows of all
  * scans of a query.
  *
- * <p>With {@code probe} ({@link HashProbe}), the program joins: decode the row, filter it (the filter
- * sees the decoded row only), probe the hash table (0..n joined rows per row), then the projection,
- * aggregates, order, offset and limit over the joined row (the decoded row, the row key
+ * <p>With {@code probe} ({@link HashProbe}), the program joins: decode the row, filter it (the
+ * filter sees the decoded row only), probe the hash table (0..n joined rows per row), then the
+ * projection, aggregates, order, offset and limit over the joined row (the decoded row, the row key
  * pseudo-column, the build columns).
  */
 public record ScanProgram(
@@ -101,16 +101,7 @@ public record ScanProgram(
       List<Integer> groupBy,
       List<AggregateCall> aggregates,
       List<SortKey> orderBy) {
-    this(
-        layout,
-        filter,
-        projection,
-        limit,
-        offset,
-        groupBy,
-        aggregates,
-        orderBy,
-        Optional.empty());
+    this(layout, filter, projection, limit, offset, groupBy, aggregates, orderBy, Optional.empty());
   }
 
   /** The same program probing {@code newProbe} (empty: none). */

@@ -104,7 +104,6 @@ public record ScanRequest(
 
   /** The same scan finding its hash caches in {@code lookup} (null: none). */
   public ScanRequest withHashCaches(HashCacheLookup lookup) {
-    return new ScanRequest(
-        ranges, program, context, cacheBlocks, readPoint, memory, index, lookup);
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, index, lookup);
   }
 }

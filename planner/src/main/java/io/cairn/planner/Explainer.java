@@ -250,7 +250,10 @@ public final class Explainer {
       TableDescriptor table = scan.table();
       int width = table.columns().size();
       // a probing scan's joined row: then the build side's columns, $B0, $B1, ...
-      return i -> i < width ? table.columns().get(i).name() : i == width ? "ROW_KEY" : "$B" + (i - width - 1);
+      return i ->
+          i < width
+              ? table.columns().get(i).name()
+              : i == width ? "ROW_KEY" : "$B" + (i - width - 1);
     }
 
     private void scan(ScanNode scan, int depth, List<String> lines) {

@@ -330,8 +330,9 @@ final class PhysicalPlanner {
 
   /**
    * A filter over a probing scan (its projection is over the joined row): a condition on the
-   * table's columns only joins the scan's filter, before the probe (every kind keeps its probe row's
-   * values); one on build columns joins an INNER probe's residual; else it stays on the client.
+   * table's columns only joins the scan's filter, before the probe (every kind keeps its probe
+   * row's values); one on build columns joins an INNER probe's residual; else it stays on the
+   * client.
    */
   private static PlanNode probeFilter(ScanNode scan, Expr condition) {
     if (scan.limit() >= 0 || scan.offset() != 0 || scan.hasAggregates()) {
@@ -824,8 +825,8 @@ final class PhysicalPlanner {
    * the right (build) input in the store ({@link JoinProbe}), so that what the statement does above
    * the join (filters, projections, splittable aggregates, a sort) can run in the same scan. INNER,
    * LEFT, SEMI and ANTI joins; not with the NO_SERVER_JOIN hint, nor when the probe scan reads a
-   * local index, nor when the build side itself probes (one broadcast at a time). The executor still runs the join on the client when the build
-   * side passes its budget.
+   * local index, nor when the build side itself probes (one broadcast at a time). The executor
+   * still runs the join on the client when the build side passes its budget.
    */
   private Optional<PlanNode> probing(JoinNode join, RelNode leftRel) {
     if (!(join.left() instanceof ScanNode scan)
@@ -849,7 +850,8 @@ final class PhysicalPlanner {
       DataType type = buildTypes.get(j);
       joined.add(
           new Expr.ColumnRef(
-              tableWidth + 1 + j, join.kind() == JoinNode.Kind.LEFT ? type.withNullable(true) : type));
+              tableWidth + 1 + j,
+              join.kind() == JoinNode.Kind.LEFT ? type.withNullable(true) : type));
     }
     List<Expr> probeKeys = new ArrayList<>();
     for (int k : join.leftKeys()) {
@@ -876,7 +878,9 @@ final class PhysicalPlanner {
     return false;
   }
 
-  /** Whether the table scan under {@code rel} (through single-input operators) has NO_SERVER_JOIN. */
+  /**
+   * Whether the table scan under {@code rel} (through single-input operators) has NO_SERVER_JOIN.
+   */
   private boolean noServerJoin(RelNode rel) {
     RelNode r = rel;
     while (!(r instanceof TableScan)) {

@@ -78,8 +78,7 @@ class TestJoinProbePlans {
     assertThat(explain("SELECT K1 FROM J WHERE K1 IN (SELECT K FROM L)"))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE"));
     // Calcite decorrelates NOT EXISTS into a LEFT join and an IS NULL filter
-    assertThat(
-            explain("SELECT ID FROM L WHERE NOT EXISTS (SELECT 1 FROM J WHERE J.K1 = L.K)"))
+    assertThat(explain("SELECT ID FROM L WHERE NOT EXISTS (SELECT 1 FROM J WHERE J.K1 = L.K)"))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));
     assertThat(explain("SELECT L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1"))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));

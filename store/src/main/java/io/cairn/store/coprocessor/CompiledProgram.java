@@ -101,7 +101,9 @@ final class CompiledProgram {
     this.probeKeys =
         program
             .probe()
-            .map(p -> p.probeKeys().stream().map(ExprCompiler::compile).toArray(RowExpression[]::new))
+            .map(
+                p ->
+                    p.probeKeys().stream().map(ExprCompiler::compile).toArray(RowExpression[]::new))
             .orElse(null);
     this.residual =
         program.probe().flatMap(p -> p.residual()).map(ExprCompiler::compile).orElse(null);

@@ -208,7 +208,8 @@ final class ProgramRows implements AutoCloseable {
           }
         }
         matches = null;
-        if (!anyMatch && (probe.kind() == HashProbe.Kind.LEFT || probe.kind() == HashProbe.Kind.ANTI)) {
+        if (!anyMatch
+            && (probe.kind() == HashProbe.Kind.LEFT || probe.kind() == HashProbe.Kind.ANTI)) {
           setBuild(null);
           return KEPT;
         }

@@ -89,13 +89,7 @@ class TestProgramScannerProbe {
     List<Object[]> out = new ArrayList<>();
     try (ProgramScanner scanner =
         new ProgramScanner(
-            new TestingRowCursor(cells(), false),
-            program,
-            CONTEXT,
-            1 << 20,
-            null,
-            false,
-            lookup)) {
+            new TestingRowCursor(cells(), false), program, CONTEXT, 1 << 20, null, false, lookup)) {
       for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
         out.add(row);
       }
@@ -191,8 +185,7 @@ class TestProgramScannerProbe {
                   : List.of(K, V, B, NAME);
           ScanProgram program =
               program(
-                  probe(kind, residual ? Optional.of(notB2) : Optional.empty(), false),
-                  projection);
+                  probe(kind, residual ? Optional.of(notB2) : Optional.empty(), false), projection);
           assertRows(run(program, table), reference(kind, build, residual, false));
         }
       }
@@ -204,8 +197,7 @@ class TestProgramScannerProbe {
 
   @Test
   void notInOverAnEmptyBuildKeepsEveryRow() {
-    ScanProgram notIn =
-        program(probe(HashProbe.Kind.ANTI, Optional.empty(), true), List.of(K, V));
+    ScanProgram notIn = program(probe(HashProbe.Kind.ANTI, Optional.empty(), true), List.of(K, V));
     assertThat(run(notIn, table(List.of()))).hasSize(2000);
   }
 
@@ -222,17 +214,14 @@ class TestProgramScannerProbe {
             ScanProgram.NO_LIMIT,
             0,
             List.of(),
-            List.of(
-                new AggregateCall(
-                    AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT)),
+            List.of(new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT)),
             List.of(),
             Optional.of(probe(HashProbe.Kind.INNER, Optional.empty(), false)));
     // no filter here: every probe row (3000)
     long all =
         probeRows().stream()
             .filter(p -> p[1] != null)
-            .mapToLong(
-                p -> build.stream().filter(b -> Objects.equals(b[0], p[1])).count())
+            .mapToLong(p -> build.stream().filter(b -> Objects.equals(b[0], p[1])).count())
             .sum();
     assertThat(run(count, table)).singleElement().satisfies(r -> assertThat(r[0]).isEqualTo(all));
     assertThat(all).isGreaterThan(expected);
@@ -259,8 +248,7 @@ class TestProgramScannerProbe {
   @Test
   void aMissingCacheFailsClearly() {
     ScanProgram program =
-        program(
-                probe(HashProbe.Kind.INNER, Optional.empty(), false), List.of(K, V, B, NAME))
+        program(probe(HashProbe.Kind.INNER, Optional.empty(), false), List.of(K, V, B, NAME))
             .withProbe(
                 Optional.of(
                     new HashProbe(
@@ -273,7 +261,9 @@ class TestProgramScannerProbe {
     assertThatThrownBy(() -> run(program, table(buildRows(false))))
         .isInstanceOf(CairnException.class)
         .hasMessageContaining("[gone]")
-        .satisfies(e -> assertThat(((CairnException) e).errorCode())
-            .isEqualTo(ErrorCode.HASH_CACHE_NOT_FOUND));
+        .satisfies(
+            e ->
+                assertThat(((CairnException) e).errorCode())
+                    .isEqualTo(ErrorCode.HASH_CACHE_NOT_FOUND));
   }
 }

@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
  * in the query's memory pool, then:
  *
  * <ul>
- *   <li>when the table fits the connection's {@code hashJoinMaxBytes} (estimated), hands it to the store ({@link
- *       io.cairn.kv.KvStore#putHashCache}: the embedded store probes this very object, given with
- *       each scan request; a server gets a copy once per query) and runs the scan with its probe in
- *       the store, chunked and in parallel like any scan, so only joined rows or partial
- *       aggregates come back;
+ *   <li>when the table fits the connection's {@code hashJoinMaxBytes} (estimated), hands it to the
+ *       store ({@link io.cairn.kv.KvStore#putHashCache}: the embedded store probes this very
+ *       object, given with each scan request; a server gets a copy once per query) and runs the
+ *       scan with its probe in the store, chunked and in parallel like any scan, so only joined
+ *       rows or partial aggregates come back;
  *   <li>otherwise (and in a transaction that wrote to the probed table) it runs the same program in
  *       the driver over the table's rows ({@link OverlayScan}), the table held in the query's pool
  *       as a client hash join holds its build side: a switch of strategy, not a failure.

@@ -43,8 +43,8 @@ final class OverlayScan {
   }
 
   /**
-   * As {@link #open(ScanNode, KvTable, ExecContext)}, the program probing {@code probe} (null: none)
-   * in the table {@code lookup} finds: a broadcast join probed in the driver ({@link
+   * As {@link #open(ScanNode, KvTable, ExecContext)}, the program probing {@code probe} (null:
+   * none) in the table {@code lookup} finds: a broadcast join probed in the driver ({@link
    * BroadcastJoin}).
    */
   static RowScanner open(

@@ -25,9 +25,9 @@ public final class RemoteSessionFactory implements SessionFactory {
     long queryMemoryMaxBytes = DriverMemory.queryMaxBytes(info);
     long hashJoinMaxBytes = DatabaseSession.hashJoinMaxBytes(info);
     return new DatabaseSession(
-        RemoteDatabase.acquire(config),
-        durability,
-        parallelism,
+            RemoteDatabase.acquire(config),
+            durability,
+            parallelism,
             aggregateMaxBytes,
             queryMemoryMaxBytes)
         .withHashJoinMaxBytes(hashJoinMaxBytes);
