@@ -59,6 +59,15 @@ final class CompiledProgram {
 
   final RowExpression residual;
 
+  /**
+   * The layout columns the probe keys read, and whether they, or any joined-row expression, read
+   * the row key.
+   */
+  final int[] probeKeyColumns;
+
+  final boolean probeKeysReadKey;
+  final boolean joinedReadsKey;
+
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
   private CompiledProgram(ScanProgram program) {
@@ -107,6 +116,20 @@ final class CompiledProgram {
             .orElse(null);
     this.residual =
         program.probe().flatMap(p -> p.residual()).map(ExprCompiler::compile).orElse(null);
+    boolean[] keyRead = new boolean[columnCount];
+    program.probe().ifPresent(p -> p.probeKeys().forEach(e -> markColumns(e, keyRead)));
+    this.probeKeyColumns = IntStream.range(0, columnCount).filter(i -> keyRead[i]).toArray();
+    this.probeKeysReadKey =
+        program.probe().isPresent()
+            && program.probe().get().probeKeys().stream().anyMatch(e -> reads(e, columnCount));
+    this.joinedReadsKey =
+        readsKey
+            || probeKeysReadKey
+            || program
+                .probe()
+                .flatMap(p -> p.residual())
+                .map(e -> reads(e, columnCount))
+                .orElse(false);
     program
         .probe()
         .ifPresent(

@@ -218,21 +218,46 @@ final class ProgramRows implements AutoCloseable {
       if (found != KEPT) {
         return found;
       }
-      joined = new Object[columnCount + 1 + table.columnCount()];
-      reader.decodeInto(joined);
-      joined[columnCount] = copyKey();
+      Object[] keyRow;
+      if (compiled.probeKeysReadKey) {
+        joined = joinedRow();
+        keyRow = joined;
+      } else {
+        // only the key columns decoded, into the reader's own array: a row that matches nothing
+        // costs no joined row
+        joined = null;
+        keyRow = reader.peekDecodedRow(compiled.probeKeyColumns);
+      }
       Object[] keyValues = new Object[probeKeys.length];
       for (int i = 0; i < keyValues.length; i++) {
-        keyValues[i] = probeKeys[i].evaluate(joined, context);
+        keyValues[i] = probeKeys[i].evaluate(keyRow, context);
       }
       GroupKey key = GroupKey.of(keyValues, keyPositions);
       if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
         continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
       }
-      matches = table.matches(key);
+      List<Object[]> candidates = table.matches(key);
+      if (candidates.isEmpty()
+          && (probe.kind() == HashProbe.Kind.INNER || probe.kind() == HashProbe.Kind.SEMI)) {
+        continue;
+      }
+      if (joined == null) {
+        joined = joinedRow();
+      }
+      matches = candidates;
       matchPos = 0;
       anyMatch = false;
     }
+  }
+
+  /** A new joined row holding the current row's decoded columns (and row key when read). */
+  private Object[] joinedRow() {
+    Object[] row = new Object[columnCount + 1 + table.columnCount()];
+    reader.decodeInto(row);
+    if (compiled.joinedReadsKey) {
+      row[columnCount] = copyKey();
+    }
+    return row;
   }
 
   /** Puts {@code build}'s values (null: NULLs) after the probe row's in the joined row. */
