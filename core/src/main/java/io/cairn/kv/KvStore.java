@@ -60,6 +60,17 @@ public interface KvStore extends AutoCloseable {
     }
   }
 
+  /**
+   * Makes a broadcast hash join's build side available to scans that probe {@code cacheId} ({@link
+   * HashProbe}). The embedded stores need nothing here (the scan request hands them the object, see
+   * {@link ScanRequest#hashCaches()}); a remote store sends a copy to its server once. The caller
+   * removes it ({@link #removeHashCache}) when its statement ends.
+   */
+  default void putHashCache(String cacheId, JoinHashTable table) {}
+
+  /** Drops the hash cache {@code cacheId}; nothing when there is none. */
+  default void removeHashCache(String cacheId) {}
+
   /** Drops the table and its data; does nothing when it does not exist. */
   void dropTable(String name);
 

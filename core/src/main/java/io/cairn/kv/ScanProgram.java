@@ -29,6 +29,11 @@ import java.util.Optional;
  * group: the group's key values, then the partial states; groups come in no particular order.
  * Aggregating programs have no limit, offset or order. The reader merges the partial rows of all
  * scans of a query.
+ *
+ * <p>With {@code probe} ({@link HashProbe}), the program joins: decode the row, filter it (the
+ * filter sees the decoded row only), probe the hash table (0..n joined rows per row), then the
+ * projection, aggregates, order, offset and limit over the joined row (the decoded row, the row key
+ * pseudo-column, the build columns).
  */
 public record ScanProgram(
     RowLayout layout,
@@ -38,7 +43,8 @@ public record ScanProgram(
     long offset,
     List<Integer> groupBy,
     List<AggregateCall> aggregates,
-    List<SortKey> orderBy) {
+    List<SortKey> orderBy,
+    Optional<HashProbe> probe) {
   public static final long NO_LIMIT = -1;
 
   public ScanProgram {
@@ -48,6 +54,7 @@ public record ScanProgram(
     groupBy = List.copyOf(requireNonNull(groupBy, "groupBy is null"));
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
     orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
+    requireNonNull(probe, "probe is null");
     if (limit < NO_LIMIT) {
       throw CairnException.internal(
           "A scan program's limit: expected >= -1, found [" + limit + "]");
@@ -82,6 +89,25 @@ public record ScanProgram(
         checkColumn("Aggregate argument", argument, projection.size());
       }
     }
+  }
+
+  /** A program without a probe step. */
+  public ScanProgram(
+      RowLayout layout,
+      Optional<Expr> filter,
+      List<Expr> projection,
+      long limit,
+      long offset,
+      List<Integer> groupBy,
+      List<AggregateCall> aggregates,
+      List<SortKey> orderBy) {
+    this(layout, filter, projection, limit, offset, groupBy, aggregates, orderBy, Optional.empty());
+  }
+
+  /** The same program probing {@code newProbe} (empty: none). */
+  public ScanProgram withProbe(Optional<HashProbe> newProbe) {
+    return new ScanProgram(
+        layout, filter, projection, limit, offset, groupBy, aggregates, orderBy, newProbe);
   }
 
   /** A program that emits the projected rows in key order. */

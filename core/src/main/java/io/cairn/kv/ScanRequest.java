@@ -18,6 +18,10 @@ import java.util.List;
  *
  * <p>{@code index} reads a local index instead of the table's rows ({@link IndexRead}); null: the
  * rows.
+ *
+ * <p>{@code hashCaches} finds the hash tables a program's {@link HashProbe} names; like {@code
+ * memory} it is never sent: the embedded driver hands its own tables here (no copy), a network
+ * server sets its connection's. Null: none.
  */
 public record ScanRequest(
     List<KeyRange> ranges,
@@ -26,7 +30,8 @@ public record ScanRequest(
     boolean cacheBlocks,
     long readPoint,
     MemoryPool memory,
-    IndexRead index) {
+    IndexRead index,
+    HashCacheLookup hashCaches) {
   /** Read at a snapshot taken when the scan opens. */
   public static final long LATEST = 0;
 
@@ -38,6 +43,18 @@ public record ScanRequest(
       throw new IllegalArgumentException(
           "A scan's read point: expected >= 0, found [" + readPoint + "]");
     }
+  }
+
+  /** A scan without hash caches. */
+  public ScanRequest(
+      List<KeyRange> ranges,
+      ScanProgram program,
+      EvalContext context,
+      boolean cacheBlocks,
+      long readPoint,
+      MemoryPool memory,
+      IndexRead index) {
+    this(ranges, program, context, cacheBlocks, readPoint, memory, index, null);
   }
 
   /** A scan of the table's rows. */
@@ -69,16 +86,24 @@ public record ScanRequest(
 
   /** The same scan at {@code readPoint}. */
   public ScanRequest atReadPoint(long readPoint) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, index);
+    return new ScanRequest(
+        ranges, program, context, cacheBlocks, readPoint, memory, index, hashCaches);
   }
 
   /** The same scan counting its state against {@code pool} (null: the store's own pool). */
   public ScanRequest withMemory(MemoryPool pool) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, pool, index);
+    return new ScanRequest(
+        ranges, program, context, cacheBlocks, readPoint, pool, index, hashCaches);
   }
 
   /** The same scan reading {@code read} (null: the table's rows). */
   public ScanRequest withIndex(IndexRead read) {
-    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, read);
+    return new ScanRequest(
+        ranges, program, context, cacheBlocks, readPoint, memory, read, hashCaches);
+  }
+
+  /** The same scan finding its hash caches in {@code lookup} (null: none). */
+  public ScanRequest withHashCaches(HashCacheLookup lookup) {
+    return new ScanRequest(ranges, program, context, cacheBlocks, readPoint, memory, index, lookup);
   }
 }

@@ -8,6 +8,7 @@ import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.JoinNode;
+import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.KeyBounds;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
@@ -247,7 +248,12 @@ public final class Explainer {
     /** Names of the table's columns (and the row key pseudo-column) for a scan's expressions. */
     private static IntFunction<String> names(ScanNode scan) {
       TableDescriptor table = scan.table();
-      return i -> i < table.columns().size() ? table.columns().get(i).name() : "ROW_KEY";
+      int width = table.columns().size();
+      // a probing scan's joined row: then the build side's columns, $B0, $B1, ...
+      return i ->
+          i < width
+              ? table.columns().get(i).name()
+              : i == width ? "ROW_KEY" : "$B" + (i - width - 1);
     }
 
     private void scan(ScanNode scan, int depth, List<String> lines) {
@@ -256,6 +262,28 @@ public final class Explainer {
       scan.filter()
           .ifPresent(
               f -> line(lines, depth + 1, "SERVER FILTER BY " + ExprPrinter.print(f, names)));
+      if (scan.probe().isPresent()) {
+        JoinProbe probe = scan.probe().get();
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < probe.probeKeys().size(); i++) {
+          keys.add(
+              ExprPrinter.print(probe.probeKeys().get(i), names)
+                  + " = $B"
+                  + probe.buildKeys().get(i));
+        }
+        StringBuilder text =
+            new StringBuilder(
+                "SERVER HASH JOIN PROBE "
+                    + (probe.nullAware() ? "NOT IN " : "")
+                    + probe.kind()
+                    + " ON "
+                    + String.join(" AND ", keys));
+        probe
+            .residual()
+            .ifPresent(r -> text.append(" FILTER ").append(ExprPrinter.print(r, names)));
+        line(lines, depth + 1, text.append(" (build:)").toString());
+        node(probe.build(), depth + 2, lines);
+      }
       // the lines below the head say what the store runs over the rows, in Phoenix's words
       IntFunction<String> projected = i -> ExprPrinter.print(scan.projection().get(i), names);
       if (scan.hasAggregates()) {

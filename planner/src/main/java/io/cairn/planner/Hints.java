@@ -24,6 +24,9 @@ final class Hints {
   static final String INDEX = "INDEX";
   static final String NO_INDEX = "NO_INDEX";
 
+  /** The query block's joins run on the client, not probed in the store (docs/sql.md, Joins). */
+  static final String NO_SERVER_JOIN = "NO_SERVER_JOIN";
+
   /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
    * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
@@ -32,7 +35,7 @@ final class Hints {
    * scans of that table (by name or alias) in the query block read the cheapest of the named
    * indexes; NO_INDEX: the scans read no index (also as a DML statement's hint).
    */
-  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX);
+  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX, NO_SERVER_JOIN);
 
   /**
    * How Calcite hands hints down the plan: NO_CACHE, SERIAL, INDEX and NO_INDEX on a SELECT reach
@@ -45,6 +48,7 @@ final class Hints {
           .hintStrategy(SERIAL, HintPredicates.TABLE_SCAN)
           .hintStrategy(INDEX, HintPredicates.TABLE_SCAN)
           .hintStrategy(NO_INDEX, HintPredicates.TABLE_SCAN)
+          .hintStrategy(NO_SERVER_JOIN, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 

@@ -13,6 +13,7 @@ import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
+import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
@@ -299,6 +300,9 @@ final class PhysicalPlanner {
   private PlanNode filter(Filter filter) {
     PlanNode input = convert(filter.getInput());
     Expr condition = rex.convert(filter.getCondition());
+    if (input instanceof ScanNode scan && scan.probe().isPresent()) {
+      return probeFilter(scan, condition);
+    }
     if (input instanceof ScanNode scan
         && scan.limit() < 0
         && scan.offset() == 0
@@ -322,6 +326,52 @@ final class PhysicalPlanner {
       return scan.withKeysAndFilter(ranges.bounds(), Optional.of(combined));
     }
     return new FilterNode(input, condition);
+  }
+
+  /**
+   * A filter over a probing scan (its projection is over the joined row): a condition on the
+   * table's columns only joins the scan's filter, before the probe (every kind keeps its probe
+   * row's values); one on build columns joins an INNER probe's residual; else it stays on the
+   * client.
+   */
+  private static PlanNode probeFilter(ScanNode scan, Expr condition) {
+    if (scan.limit() >= 0 || scan.offset() != 0 || scan.hasAggregates()) {
+      return new FilterNode(scan, condition);
+    }
+    Expr pushed = Exprs.inline(condition, scan.projection());
+    int tableWidth = scan.table().columns().size();
+    if (maxColumn(pushed) < tableWidth) {
+      Expr combined = scan.filter().map(f -> Exprs.and(f, pushed)).orElse(pushed);
+      return scan.withKeysAndFilter(scan.keys(), Optional.of(combined));
+    }
+    JoinProbe probe = scan.probe().orElseThrow();
+    if (probe.kind() == JoinNode.Kind.INNER) {
+      Expr residual = probe.residual().map(r -> Exprs.and(r, pushed)).orElse(pushed);
+      return scan.withProbe(
+          Optional.of(
+              new JoinProbe(
+                  probe.build(),
+                  probe.buildKeys(),
+                  probe.probeKeys(),
+                  probe.kind(),
+                  Optional.of(residual),
+                  probe.nullAware())));
+    }
+    return new FilterNode(scan, condition);
+  }
+
+  /** The highest column index {@code expr} reads, -1 for none. */
+  private static int maxColumn(Expr expr) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      return ref.index();
+    }
+    int max = -1;
+    if (expr instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) {
+        max = Math.max(max, maxColumn(operand));
+      }
+    }
+    return max;
   }
 
   /**
@@ -766,7 +816,80 @@ final class PhysicalPlanner {
     if (!remaining.isAlwaysTrue()) {
       residual = Optional.of(rex.convert(remaining));
     }
-    return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual);
+    JoinNode node = new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual);
+    return probing(node, join.getLeft()).orElse(node);
+  }
+
+  /**
+   * An equi-join whose left (probe) input is a plain scan of a table's rows, as that scan probing
+   * the right (build) input in the store ({@link JoinProbe}), so that what the statement does above
+   * the join (filters, projections, splittable aggregates, a sort) can run in the same scan. INNER,
+   * LEFT, SEMI and ANTI joins; not with the NO_SERVER_JOIN hint, nor when the probe scan reads a
+   * local index, nor when the build side itself probes (one broadcast at a time). The executor
+   * still runs the join on the client when the build side passes its budget.
+   */
+  private Optional<PlanNode> probing(JoinNode join, RelNode leftRel) {
+    if (!(join.left() instanceof ScanNode scan)
+        || join.leftKeys().isEmpty()
+        || join.kind() == JoinNode.Kind.RIGHT
+        || join.kind() == JoinNode.Kind.FULL
+        || scan.probe().isPresent()
+        || scan.index().isPresent() // a chosen index read stays: its program is over its entries
+        || scan.hasAggregates()
+        || scan.limit() >= 0
+        || scan.offset() != 0
+        || !scan.orderBy().isEmpty()
+        || probes(join.right())
+        || noServerJoin(leftRel)) {
+      return Optional.empty();
+    }
+    int tableWidth = scan.table().columns().size();
+    List<DataType> buildTypes = join.right().outputTypes();
+    List<Expr> joined = new ArrayList<>(scan.projection());
+    for (int j = 0; j < buildTypes.size(); j++) {
+      DataType type = buildTypes.get(j);
+      joined.add(
+          new Expr.ColumnRef(
+              tableWidth + 1 + j,
+              join.kind() == JoinNode.Kind.LEFT ? type.withNullable(true) : type));
+    }
+    List<Expr> probeKeys = new ArrayList<>();
+    for (int k : join.leftKeys()) {
+      probeKeys.add(scan.projection().get(k));
+    }
+    Optional<Expr> residual = join.residual().map(r -> Exprs.inline(r, joined));
+    boolean semiOrAnti = join.kind() == JoinNode.Kind.SEMI || join.kind() == JoinNode.Kind.ANTI;
+    List<Expr> projection = semiOrAnti ? scan.projection() : joined;
+    JoinProbe probe =
+        new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
+    return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
+  }
+
+  /** Whether a scan in {@code node} probes a join's build side. */
+  private static boolean probes(PlanNode node) {
+    if (node instanceof ScanNode scan && scan.probe().isPresent()) {
+      return true;
+    }
+    for (PlanNode input : node.inputs()) {
+      if (probes(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the table scan under {@code rel} (through single-input operators) has NO_SERVER_JOIN.
+   */
+  private boolean noServerJoin(RelNode rel) {
+    RelNode r = rel;
+    while (!(r instanceof TableScan)) {
+      if (r.getInputs().size() != 1) {
+        return true;
+      }
+      r = r.getInput(0);
+    }
+    return hinted((TableScan) r, Hints.NO_SERVER_JOIN);
   }
 
   private PlanNode setOp(SetOp setOp) {

@@ -118,9 +118,19 @@ class TestSortAndGroupPushdown {
     // a grouping over a limited scan
     assertThat(explain("SELECT NAME, COUNT(*) FROM (SELECT * FROM T LIMIT 5) GROUP BY NAME").get(0))
         .isEqualTo("CLIENT AGGREGATE GROUP BY $0 COMPUTE COUNT(*)");
-    // an ORDER BY over a join
-    assertThat(explain("SELECT A.NAME FROM T A JOIN T B ON A.ID = B.QTY ORDER BY A.QTY").get(1))
+    // an ORDER BY over a join on the client (probed in the store, the scan sorts)
+    assertThat(
+            explain(
+                    "SELECT /*+ NO_SERVER_JOIN */ A.NAME FROM T A JOIN T B ON A.ID = B.QTY"
+                        + " ORDER BY A.QTY")
+                .get(1))
         .startsWith("    CLIENT SORT BY");
+    assertThat(explain("SELECT A.NAME FROM T A JOIN T B ON A.ID = B.QTY ORDER BY A.QTY"))
+        .containsSubsequence(
+            "    CLIENT MERGE SORT",
+            "        SERVER FULL SCAN OVER PUBLIC.T",
+            "            SERVER HASH JOIN PROBE INNER ON ID = $B0 (build:)",
+            "            SERVER SORTED BY [QTY]");
   }
 
   @Test

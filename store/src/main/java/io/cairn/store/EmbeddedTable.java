@@ -324,7 +324,8 @@ final class EmbeddedTable implements KvTable {
         request.context(),
         services.config().aggregateMaxBytes(),
         memory,
-        request.index() != null && request.index().grouped());
+        request.index() != null && request.index().grouped(),
+        request.hashCaches());
   }
 
   /** An index scan names a maintained index and stays inside its key space. */

@@ -114,6 +114,11 @@ public enum ErrorCode {
   STATEMENT_TOO_COMPLEX(116, "54001", INSUFFICIENT_RESOURCES),
   /** A date or time value outside the supported range (years 0001 to 9999). */
   DATETIME_OUT_OF_RANGE(117, "22008", USER_ERROR),
+  /**
+   * A scan probes a broadcast hash cache (a join's build side) that its store or connection does
+   * not hold: never put, already removed, or lost with a reconnect.
+   */
+  HASH_CACHE_NOT_FOUND(118, "55000", EXTERNAL),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;

@@ -71,6 +71,8 @@ public class CairnStatement implements Statement {
     }
     preparedControl = control;
     warnings = null;
+    warningControl = control;
+    warningsTaken = 0;
     for (String warning : command.warnings()) {
       addWarning(new SQLWarning(warning, "01000"));
     }
@@ -97,6 +99,22 @@ public class CairnStatement implements Statement {
         runningControl = null;
       }
       control.finish();
+    }
+  }
+
+  /** The control of the statement last prepared, whose run-time warnings join the chain. */
+  private ExecutionControl warningControl;
+
+  private int warningsTaken;
+
+  /** Adds the run-time warnings of the last execution not yet in the chain. */
+  private void takeRunTimeWarnings() {
+    if (warningControl == null) {
+      return;
+    }
+    List<String> added = warningControl.warnings();
+    for (; warningsTaken < added.size(); warningsTaken++) {
+      addWarning(new SQLWarning(added.get(warningsTaken), "01000"));
     }
   }
 
@@ -517,6 +535,7 @@ public class CairnStatement implements Statement {
   @Override
   public SQLWarning getWarnings() throws SQLException {
     checkOpen();
+    takeRunTimeWarnings();
     return warnings;
   }
 

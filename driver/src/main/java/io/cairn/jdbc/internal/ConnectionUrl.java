@@ -41,6 +41,9 @@ public final class ConnectionUrl {
    */
   public static final String AGGREGATE_MAX_BYTES = ExecContext.AGGREGATE_MAX_BYTES_PROPERTY;
 
+  /** The build side of a join probed in the store past which it is probed in the driver. */
+  public static final String HASH_JOIN_MAX_BYTES = ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY;
+
   /**
    * Connection property: the memory (bytes, optionally with k, m or g) that the state of one query
    * in the driver may use, its sorts, joins, aggregations, set operations and windows together
@@ -247,6 +250,7 @@ public final class ConnectionUrl {
           canonical.equals(DURABILITY)
               || canonical.equals(PARALLELISM)
               || canonical.equals(AGGREGATE_MAX_BYTES)
+              || canonical.equals(HASH_JOIN_MAX_BYTES)
               || canonical.equals(QUERY_MEMORY_MAX_BYTES)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
@@ -264,6 +268,8 @@ public final class ConnectionUrl {
                 + PARALLELISM
                 + ", "
                 + AGGREGATE_MAX_BYTES
+                + ", "
+                + HASH_JOIN_MAX_BYTES
                 + ", "
                 + QUERY_MEMORY_MAX_BYTES
                 + (server
@@ -324,6 +330,9 @@ public final class ConnectionUrl {
     }
     if (name.equalsIgnoreCase(AGGREGATE_MAX_BYTES)) {
       return AGGREGATE_MAX_BYTES;
+    }
+    if (name.equalsIgnoreCase(HASH_JOIN_MAX_BYTES)) {
+      return HASH_JOIN_MAX_BYTES;
     }
     if (name.equalsIgnoreCase(QUERY_MEMORY_MAX_BYTES)) {
       return QUERY_MEMORY_MAX_BYTES;

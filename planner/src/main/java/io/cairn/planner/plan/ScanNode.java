@@ -43,6 +43,10 @@ import java.util.Optional;
  * each of the executor's requests (one per region) rather than in key order; when that order is the
  * scan's {@code orderBy} ({@link #orderFromIndex()}) the store does not sort: each request streams
  * its rows (stopping at its limit) and the executor merges the requests by the sort keys.
+ *
+ * <p>{@code probe}, when present, joins the rows the filter keeps with a broadcast hash join's
+ * build side in the store ({@link JoinProbe}); projection, aggregates, order and limit then read
+ * the joined row (the table's columns, the row key, the build's columns).
  */
 public record ScanNode(
     TableDescriptor table,
@@ -56,7 +60,8 @@ public record ScanNode(
     List<SortKey> orderBy,
     boolean cacheBlocks,
     boolean serial,
-    Optional<IndexScan> index)
+    Optional<IndexScan> index,
+    Optional<JoinProbe> probe)
     implements PlanNode {
   public ScanNode {
     requireNonNull(table, "table is null");
@@ -67,6 +72,10 @@ public record ScanNode(
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
     orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
     requireNonNull(index, "index is null");
+    requireNonNull(probe, "probe is null");
+    if (probe.isPresent() && index.isPresent()) {
+      throw CairnException.internal("A probing scan reads the table's rows, not an index");
+    }
     if (!aggregates.isEmpty() && (limit >= 0 || offset != 0 || !orderBy.isEmpty())) {
       throw CairnException.internal(
           "A scan with aggregates has no limit, offset or order: found limit ["
@@ -82,6 +91,57 @@ public record ScanNode(
     if (offset < 0) {
       throw CairnException.internal("A scan's offset must not be negative: [" + offset + "]");
     }
+  }
+
+  /** A scan without a join probe. */
+  public ScanNode(
+      TableDescriptor table,
+      List<KeyBounds> keys,
+      Optional<Expr> filter,
+      List<Expr> projection,
+      long limit,
+      long offset,
+      List<Integer> groupBy,
+      List<AggregateCall> aggregates,
+      List<SortKey> orderBy,
+      boolean cacheBlocks,
+      boolean serial,
+      Optional<IndexScan> index) {
+    this(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial,
+        index,
+        Optional.empty());
+  }
+
+  /**
+   * The same scan probing a broadcast hash join's build side ({@link JoinProbe}; empty: none); its
+   * projection is then over the joined row.
+   */
+  public ScanNode withProbe(Optional<JoinProbe> newProbe) {
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial,
+        index,
+        newProbe);
   }
 
   /** A scan that emits the projected rows in key order and may fill the block cache. */
@@ -120,7 +180,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         serial,
-        read);
+        read,
+        probe);
   }
 
   /** The same scan emitting {@code newProjection} (expressions over the table row). */
@@ -140,7 +201,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /** The same scan feeding its projected rows to ungrouped {@code calls}. */
@@ -164,7 +226,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /** The same scan with other key ranges and filter. */
@@ -181,7 +244,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /** The same scan stopping after {@code newLimit} rows. */
@@ -198,7 +262,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /**
@@ -218,7 +283,8 @@ public record ScanNode(
         keys,
         cacheBlocks,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /** The same scan filling the block cache or not ({@code NO_CACHE}). */
@@ -235,7 +301,8 @@ public record ScanNode(
         orderBy,
         cache,
         serial,
-        index);
+        index,
+        probe);
   }
 
   /** The same scan with its chunks run one at a time in key order, or not ({@code SERIAL}). */
@@ -252,7 +319,8 @@ public record ScanNode(
         orderBy,
         cacheBlocks,
         newSerial,
-        index);
+        index,
+        probe);
   }
 
   /**
@@ -300,8 +368,9 @@ public record ScanNode(
     return projection.stream().map(Expr::type).toList();
   }
 
+  /** The build side of its join probe, if any: the plan the executor runs before this scan. */
   @Override
   public List<PlanNode> inputs() {
-    return List.of();
+    return probe.isPresent() ? List.of(probe.get().build()) : List.of();
   }
 }

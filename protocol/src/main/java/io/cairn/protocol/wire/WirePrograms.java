@@ -10,6 +10,7 @@ import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
+import io.cairn.kv.HashProbe;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import java.util.ArrayDeque;
@@ -61,7 +62,50 @@ public final class WirePrograms {
               .setDescending(k.descending())
               .setNullsFirst(k.nullsFirst()));
     }
+    program.probe().ifPresent(p -> b.setProbe(toProto(p)));
     return b.build();
+  }
+
+  /** The message of a probe step. */
+  public static io.cairn.protocol.HashProbe toProto(HashProbe probe) {
+    io.cairn.protocol.HashProbe.Builder b =
+        io.cairn.protocol.HashProbe.newBuilder()
+            .setCacheId(com.google.protobuf.ByteString.copyFromUtf8(probe.cacheId()))
+            .setKind(probe.kind().id())
+            .setNullAware(probe.nullAware());
+    for (Expr e : probe.probeKeys()) {
+      b.addProbeKeys(toProto(e));
+    }
+    for (DataType t : probe.buildTypes()) {
+      b.addBuildTypes(toProto(t));
+    }
+    probe.residual().ifPresent(r -> b.setResidual(toProto(r)));
+    return b.build();
+  }
+
+  private static HashProbe fromProto(io.cairn.protocol.HashProbe message, int columns) {
+    List<DataType> buildTypes = new ArrayList<>();
+    for (io.cairn.protocol.DataType t : message.getBuildTypesList()) {
+      buildTypes.add(fromProto(t));
+    }
+    List<Expr> keys = new ArrayList<>();
+    for (io.cairn.protocol.Expr e : message.getProbeKeysList()) {
+      keys.add(fromProto(e, columns));
+    }
+    int joined = columns + 1 + buildTypes.size();
+    Optional<Expr> residual =
+        message.hasResidual()
+            ? Optional.of(fromProto(message.getResidual(), joined))
+            : Optional.empty();
+    return rethrowAsProtocolError(
+        () ->
+            new HashProbe(
+                message.getCacheId().toStringUtf8(),
+                keys,
+                HashProbe.Kind.fromId(message.getKind()),
+                buildTypes,
+                residual,
+                message.getNullAware()));
   }
 
   /**
@@ -79,11 +123,15 @@ public final class WirePrograms {
         message.hasFilter()
             ? Optional.of(fromProto(message.getFilter(), columns))
             : Optional.empty();
+    Optional<HashProbe> probe =
+        message.hasProbe() ? Optional.of(fromProto(message.getProbe(), columns)) : Optional.empty();
+    // a probing program's projection reads the joined row (columns, row key, build columns)
+    int readable = probe.map(p -> p.joinedWidth(columns)).orElse(columns + 1);
     List<Expr> projection = new ArrayList<>(message.getProjectionCount());
     for (io.cairn.protocol.Expr e : message.getProjectionList()) {
       // a projection may also read the row key pseudo-column, index columnCount (DELETE of a
       // table keyed by hidden row ids projects it; the store's program scanner serves it)
-      projection.add(fromProto(e, columns + 1));
+      projection.add(fromProto(e, readable));
     }
     List<AggregateCall> aggregates = new ArrayList<>(message.getAggregatesCount());
     for (io.cairn.protocol.AggregateCall call : message.getAggregatesList()) {
@@ -112,7 +160,8 @@ public final class WirePrograms {
                 message.getOffset(),
                 message.getGroupByList(),
                 aggregates,
-                orderBy));
+                orderBy,
+                probe));
   }
 
   public static io.cairn.protocol.DataType toProto(DataType type) {

@@ -3,20 +3,24 @@ package io.cairn.server.rpc;
 import com.google.protobuf.ByteString;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.protocol.PutHashCache;
+import io.cairn.protocol.wire.WireHashTables;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One connection's broadcast hash caches (the build sides of hash joins), kept as the bytes the
- * client sent and counted against the server's {@link HashCacheMemory}. Nothing probes them yet:
- * joins on the server come later. Thread-safe.
+ * One connection's broadcast hash caches (the build sides of hash joins), decoded once from the
+ * rows the client sent into a {@link JoinHashTable} that the connection's scans probe ({@link
+ * #table}), and counted against the server's {@link HashCacheMemory} (the larger of the bytes sent
+ * and the table's estimated size). Removed by the client when its statement ends, and all of them
+ * when the connection closes. Thread-safe.
  */
 final class HashCaches {
-  /** A cache's rows as sent: {@code rowCount} rows of {@code columnCount} tagged values. */
-  record Entry(int columnCount, int rowCount, ByteString rows) {
+  /** A cache: its hash table, decoded from {@code wireBytes} bytes of rows. */
+  record Entry(JoinHashTable table, long wireBytes) {
     long sizeBytes() {
-      return rows.size();
+      return Math.max(wireBytes, table.estimatedBytes());
     }
   }
 
@@ -46,7 +50,7 @@ final class HashCaches {
               + put.getColumnCount()
               + "] columns");
     }
-    Entry entry = new Entry(put.getColumnCount(), put.getRowCount(), put.getRows());
+    Entry entry = new Entry(WireHashTables.fromProto(put), put.getRows().size());
     memory.reserve(entry.sizeBytes());
     Entry old;
     synchronized (this) {
@@ -76,6 +80,12 @@ final class HashCaches {
 
   synchronized Entry peek(ByteString cacheId) {
     return caches.get(cacheId);
+  }
+
+  /** The table of cache {@code cacheId} (UTF-8 bytes on the wire), or null. */
+  synchronized JoinHashTable table(String cacheId) {
+    Entry e = caches.get(ByteString.copyFromUtf8(cacheId));
+    return e == null ? null : e.table();
   }
 
   synchronized int size() {

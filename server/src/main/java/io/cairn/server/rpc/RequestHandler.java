@@ -350,7 +350,10 @@ final class RequestHandler {
     ServedDatabase db = database(connection);
     ScanSpec spec = get.getScan();
     // the scan's state counts in the connection's budget (and its database's and the server's)
-    ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());
+    ScanRequest request =
+        WireMessages.fromProto(spec)
+            .withMemory(connection.queryMemory())
+            .withHashCaches(connection.hashCaches()::table);
     int columns = ServerScanner.columnCount(request.program());
     int limit = server.config().maxFrameBytes() - ENVELOPE_BYTES;
     try (RowScanner rows = table(db, spec.getTable()).scan(request)) {
@@ -376,7 +379,10 @@ final class RequestHandler {
     ServedDatabase db = database(connection);
     ScanSpec spec = open.getScan();
     // the scan's state counts in the connection's budget (and its database's and the server's)
-    ScanRequest request = WireMessages.fromProto(spec).withMemory(connection.queryMemory());
+    ScanRequest request =
+        WireMessages.fromProto(spec)
+            .withMemory(connection.queryMemory())
+            .withHashCaches(connection.hashCaches()::table);
     int columns = ServerScanner.columnCount(request.program());
     RowScanner rows = table(db, spec.getTable()).scan(request);
     ServerScanner.Page page;

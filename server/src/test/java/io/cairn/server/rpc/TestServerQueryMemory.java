@@ -161,7 +161,8 @@ class TestServerQueryMemory {
             PutHashCache.newBuilder()
                 .setCacheId(ByteString.copyFromUtf8(id))
                 .setColumnCount(1)
-                .setRowCount(bytes / 2)
+                .addKeyColumns(0)
+                .setRowCount(bytes)
                 .setRows(ByteString.copyFrom(new byte[bytes])));
   }
 }

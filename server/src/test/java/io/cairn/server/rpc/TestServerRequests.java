@@ -606,7 +606,8 @@ class TestServerRequests {
             PutHashCache.newBuilder()
                 .setCacheId(ByteString.copyFromUtf8(id))
                 .setColumnCount(1)
-                .setRowCount(bytes / 2)
+                .addKeyColumns(0)
+                .setRowCount(bytes)
                 .setRows(ByteString.copyFrom(new byte[bytes])));
   }
 

@@ -12,6 +12,7 @@ import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
@@ -52,6 +53,21 @@ final class CompiledProgram {
   final int[] sortPositions;
 
   final int[] sortColumns;
+
+  /** The probe step's key expressions and residual (over the joined row), or null. */
+  final RowExpression[] probeKeys;
+
+  final RowExpression residual;
+
+  /**
+   * The layout columns the probe keys read, and whether they, or any joined-row expression, read
+   * the row key.
+   */
+  final int[] probeKeyColumns;
+
+  final boolean probeKeysReadKey;
+  final boolean joinedReadsKey;
+
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
   private CompiledProgram(ScanProgram program) {
@@ -91,6 +107,36 @@ final class CompiledProgram {
       markColumns(program.projection().get(i), sortRead);
     }
     this.sortColumns = IntStream.range(0, columnCount).filter(i -> sortRead[i]).toArray();
+    this.probeKeys =
+        program
+            .probe()
+            .map(
+                p ->
+                    p.probeKeys().stream().map(ExprCompiler::compile).toArray(RowExpression[]::new))
+            .orElse(null);
+    this.residual =
+        program.probe().flatMap(p -> p.residual()).map(ExprCompiler::compile).orElse(null);
+    boolean[] keyRead = new boolean[columnCount];
+    program.probe().ifPresent(p -> p.probeKeys().forEach(e -> markColumns(e, keyRead)));
+    this.probeKeyColumns = IntStream.range(0, columnCount).filter(i -> keyRead[i]).toArray();
+    this.probeKeysReadKey =
+        program.probe().isPresent()
+            && program.probe().get().probeKeys().stream().anyMatch(e -> reads(e, columnCount));
+    this.joinedReadsKey =
+        readsKey
+            || probeKeysReadKey
+            || program
+                .probe()
+                .flatMap(p -> p.residual())
+                .map(e -> reads(e, columnCount))
+                .orElse(false);
+    program
+        .probe()
+        .ifPresent(
+            p -> {
+              p.probeKeys().forEach(e -> markColumns(e, needed));
+              p.residual().ifPresent(e -> markColumns(e, needed));
+            });
   }
 
   /** A row reader for one scan: the spare one when free, else a new one. */
@@ -135,6 +181,15 @@ final class CompiledProgram {
       if (deeperThan(e, depth)) {
         return true;
       }
+    }
+    if (program.probe().isPresent()) {
+      for (Expr e : program.probe().get().probeKeys()) {
+        if (deeperThan(e, depth)) {
+          return true;
+        }
+      }
+      Optional<Expr> residual = program.probe().get().residual();
+      return residual.isPresent() && deeperThan(residual.get(), depth);
     }
     return false;
   }

@@ -2,14 +2,18 @@ package io.cairn.store.coprocessor;
 
 import static io.cairn.store.coprocessor.CompiledProgram.KEY_COLUMN;
 
+import io.cairn.core.agg.GroupKey;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
+import io.cairn.kv.HashProbe;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.store.cell.RowCursor;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -18,6 +22,10 @@ import java.util.function.BooleanSupplier;
  * projects the current row, allocating only what it emits. Checks every {@value
  * ProgramScanner#CLOSE_CHECK_INTERVAL} rows for a close from another thread and for the deadline of
  * the call.
+ *
+ * <p>With a {@link HashProbe} each row the filter keeps is decoded into the joined row, probed in
+ * the {@link JoinHashTable}, and {@link #nextKept()} moves through its joined rows (0..n per row):
+ * the aggregations, sorts and limits above see joined rows, projected by {@link #project()}.
  *
  * <p>Used by one scanning thread at a time (the {@link ProgramScanner} that owns it); holds the
  * cursor and a borrowed row reader until {@link #close()}.
@@ -71,26 +79,95 @@ final class ProgramRows implements AutoCloseable {
    */
   private boolean rowsClosed;
 
+  /** The probe step, or null; then the fields below are unused. */
+  private final HashProbe probe;
+
+  private final JoinHashTable table;
+  private final RowExpression[] probeKeys;
+  private final RowExpression residual;
+  private final int[] keyPositions;
+  private final int columnCount;
+
+  /** The joined row: decoded columns, row key, build columns; new for every probe row. */
+  private Object[] joined;
+
+  /** The current row's candidate build rows, or null when no probe row is current. */
+  private List<Object[]> matches;
+
+  private int matchPos;
+  private boolean anyMatch;
+
   /** Reads {@code rows}, which it closes when closed, through {@code compiled}. */
   ProgramRows(
       RowCursor rows,
       CompiledProgram compiled,
       EvalContext context,
       BooleanSupplier closeRequested) {
+    this(rows, compiled, context, closeRequested, null);
+  }
+
+  /**
+   * Reads {@code rows}, which it closes when closed, through {@code compiled}, probing {@code
+   * table} when the program has a probe step.
+   */
+  ProgramRows(
+      RowCursor rows,
+      CompiledProgram compiled,
+      EvalContext context,
+      BooleanSupplier closeRequested,
+      JoinHashTable table) {
     this.rows = rows;
     this.compiled = compiled;
     this.context = context;
     this.closeRequested = closeRequested;
     this.filter = compiled.filter == null ? null : compiled.filter.bind(context);
     this.projection = compiled.projection;
-    this.projectedColumns = compiled.projectedColumns;
-    this.readsKey = compiled.readsKey;
+    this.probe = compiled.program.probe().orElse(null);
+    this.columnCount = compiled.program.layout().columnCount();
+    if (probe != null) {
+      if (table == null) {
+        throw CairnException.internal("A probing scan without its hash table");
+      }
+      if (table.keyColumns().size() != probe.probeKeys().size()
+          || table.columnCount() != probe.buildTypes().size()) {
+        throw CairnException.internal(
+            "Hash cache ["
+                + probe.cacheId()
+                + "]: expected ["
+                + probe.probeKeys().size()
+                + "] keys and ["
+                + probe.buildTypes().size()
+                + "] columns, found ["
+                + table.keyColumns().size()
+                + "] and ["
+                + table.columnCount()
+                + "]");
+      }
+      this.table = table;
+      this.probeKeys = compiled.probeKeys;
+      this.residual = compiled.residual;
+      this.keyPositions = new int[probeKeys.length];
+      for (int i = 0; i < keyPositions.length; i++) {
+        keyPositions[i] = i;
+      }
+      // joined rows are projected as a whole (no per-column fast paths)
+      int[] expressions = new int[compiled.projection.length];
+      Arrays.fill(expressions, CompiledProgram.EXPRESSION);
+      this.projectedColumns = expressions;
+    } else {
+      this.table = null;
+      this.probeKeys = null;
+      this.residual = null;
+      this.keyPositions = null;
+      this.projectedColumns = compiled.projectedColumns;
+    }
+    this.readsKey = compiled.readsKey || probe != null;
     this.scratch =
         compiled.anyExpression && readsKey
             ? new Object[compiled.program.layout().columnCount() + 1]
             : null;
     this.projectionColumns = compiled.projectionColumns;
-    this.readsRows = filter != null || projection.length > 0;
+    this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
   }
 
@@ -105,6 +182,95 @@ final class ProgramRows implements AutoCloseable {
    * moves, so the next call goes on from the same place).
    */
   int nextKept() {
+    return probe == null ? nextFiltered() : nextJoined();
+  }
+
+  /** {@link #nextKept()} with a probe step: the next joined row. */
+  private int nextJoined() {
+    while (true) {
+      if (matches != null) {
+        while (matchPos < matches.size()) {
+          setBuild(matches.get(matchPos++));
+          if (residual != null && !Boolean.TRUE.equals(residual.evaluate(joined, context))) {
+            continue;
+          }
+          anyMatch = true;
+          switch (probe.kind()) {
+            case INNER, LEFT -> {
+              return KEPT;
+            }
+            case SEMI -> {
+              matches = null;
+              setBuild(null);
+              return KEPT;
+            }
+            case ANTI -> matchPos = matches.size(); // the row is out
+          }
+        }
+        matches = null;
+        if (!anyMatch
+            && (probe.kind() == HashProbe.Kind.LEFT || probe.kind() == HashProbe.Kind.ANTI)) {
+          setBuild(null);
+          return KEPT;
+        }
+      }
+      int found = nextFiltered();
+      if (found != KEPT) {
+        return found;
+      }
+      Object[] keyRow;
+      if (compiled.probeKeysReadKey) {
+        joined = joinedRow();
+        keyRow = joined;
+      } else {
+        // only the key columns decoded, into the reader's own array: a row that matches nothing
+        // costs no joined row
+        joined = null;
+        keyRow = reader.peekDecodedRow(compiled.probeKeyColumns);
+      }
+      Object[] keyValues = new Object[probeKeys.length];
+      for (int i = 0; i < keyValues.length; i++) {
+        keyValues[i] = probeKeys[i].evaluate(keyRow, context);
+      }
+      GroupKey key = GroupKey.of(keyValues, keyPositions);
+      if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
+        continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
+      }
+      List<Object[]> candidates = table.matches(key);
+      if (candidates.isEmpty()
+          && (probe.kind() == HashProbe.Kind.INNER || probe.kind() == HashProbe.Kind.SEMI)) {
+        continue;
+      }
+      if (joined == null) {
+        joined = joinedRow();
+      }
+      matches = candidates;
+      matchPos = 0;
+      anyMatch = false;
+    }
+  }
+
+  /** A new joined row holding the current row's decoded columns (and row key when read). */
+  private Object[] joinedRow() {
+    Object[] row = new Object[columnCount + 1 + table.columnCount()];
+    reader.decodeInto(row);
+    if (compiled.joinedReadsKey) {
+      row[columnCount] = copyKey();
+    }
+    return row;
+  }
+
+  /** Puts {@code build}'s values (null: NULLs) after the probe row's in the joined row. */
+  private void setBuild(Object[] build) {
+    if (build == null) {
+      Arrays.fill(joined, columnCount + 1, joined.length, null);
+    } else {
+      System.arraycopy(build, 0, joined, columnCount + 1, build.length);
+    }
+  }
+
+  /** The next row the filter keeps (see {@link #nextKept()}). */
+  private int nextFiltered() {
     while (true) {
       if (++sinceCloseCheck >= ProgramScanner.CLOSE_CHECK_INTERVAL) {
         sinceCloseCheck = 0;
@@ -146,6 +312,13 @@ final class ProgramRows implements AutoCloseable {
 
   /** Evaluates the projection over the reader's current row into {@code result}. */
   void projectInto(Object[] result) {
+    if (probe != null) {
+      // a new array for the next joined row, so the values may be shared with it
+      for (int i = 0; i < projection.length; i++) {
+        result[i] = projection[i].evaluate(joined, context);
+      }
+      return;
+    }
     if (!readsKey) {
       // each projected column decoded once per row, shared by plain columns and expressions
       Object[] row = reader.peekDecodedRow(projectionColumns);

@@ -10,6 +10,8 @@ import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.RowFilter;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.core.memory.MemoryReservation;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
@@ -143,6 +145,37 @@ public final class ProgramScanner implements RowScanner {
       long aggregateMaxBytes,
       MemoryPool memory,
       boolean groupRuns) {
+    this(rows, program, context, aggregateMaxBytes, memory, groupRuns, null);
+  }
+
+  /**
+   * As {@link #ProgramScanner(RowCursor, ScanProgram, EvalContext, long, MemoryPool, boolean)}; a
+   * program's {@link io.cairn.kv.HashProbe} probes the table {@code hashCaches} finds for its cache
+   * id.
+   *
+   * @throws CairnException HASH_CACHE_NOT_FOUND when the program probes a cache not there
+   */
+  public ProgramScanner(
+      RowCursor rows,
+      ScanProgram program,
+      EvalContext context,
+      long aggregateMaxBytes,
+      MemoryPool memory,
+      boolean groupRuns,
+      HashCacheLookup hashCaches) {
+    JoinHashTable table = null;
+    if (program.probe().isPresent()) {
+      String id = program.probe().get().cacheId();
+      table = hashCaches == null ? null : hashCaches.find(id);
+      if (table == null) {
+        rows.close();
+        throw new CairnException(
+            ErrorCode.HASH_CACHE_NOT_FOUND,
+            "Hash cache ["
+                + id
+                + "] of a join is not here: expected it put before the probing scan, found none");
+      }
+    }
     this.memory =
         memory == null
             ? MemoryPool.root(SCAN_POOL, aggregateMaxBytes, SCAN_SETTING, Duration.ZERO)
@@ -152,7 +185,8 @@ public final class ProgramScanner implements RowScanner {
     CompiledProgram compiled = CompiledProgram.of(requireNonNull(program, "program is null"));
     this.limit = program.limit();
     this.offset = program.offset();
-    this.rows = new ProgramRows(rows, compiled, context, () -> state.get() == CLOSE_REQUESTED);
+    this.rows =
+        new ProgramRows(rows, compiled, context, () -> state.get() == CLOSE_REQUESTED, table);
     boolean aggregates = !program.aggregates().isEmpty();
     boolean grouped = aggregates && compiled.groupColumns.length > 0;
     this.aggregation = aggregates && !grouped ? new ProgramAggregation(this.rows) : null;

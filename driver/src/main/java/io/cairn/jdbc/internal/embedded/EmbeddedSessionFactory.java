@@ -31,6 +31,7 @@ public final class EmbeddedSessionFactory implements SessionFactory {
     int parallelism = DatabaseSession.parallelism(info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
     long queryMemoryMaxBytes = DriverMemory.queryMaxBytes(info);
+    long hashJoinMaxBytes = DatabaseSession.hashJoinMaxBytes(info);
     EmbeddedDatabase database;
     if (storeName.startsWith("mem:") && storeName.length() > "mem:".length()) {
       database = EmbeddedDatabase.acquireInMemory(storeName);
@@ -44,7 +45,8 @@ public final class EmbeddedSessionFactory implements SessionFactory {
               + "]");
     }
     return new DatabaseSession(
-        database, durability, parallelism, aggregateMaxBytes, queryMemoryMaxBytes);
+            database, durability, parallelism, aggregateMaxBytes, queryMemoryMaxBytes)
+        .withHashJoinMaxBytes(hashJoinMaxBytes);
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */

@@ -109,6 +109,21 @@ public final class ExecutionControl {
     }
   }
 
+  /** Warnings of the execution so far (a join's change of strategy), in order, no duplicates. */
+  private final java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Adds a warning that the statement reports as an SQLWarning (once per text). */
+  public void warn(String warning) {
+    if (!warnings.contains(warning)) {
+      warnings.add(warning);
+    }
+  }
+
+  /** The warnings added so far. */
+  public java.util.List<String> warnings() {
+    return java.util.List.copyOf(warnings);
+  }
+
   /** Where the execution reports its progress from now on; null: nowhere. */
   public void progressListener(ProgressListener listener) {
     this.progressListener = listener;

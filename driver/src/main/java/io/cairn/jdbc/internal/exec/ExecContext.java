@@ -30,7 +30,17 @@ public record ExecContext(
     long aggregateMaxBytes,
     MemoryPool memory,
     long readPoint,
-    TransactionWrites pending) {
+    TransactionWrites pending,
+    long hashJoinMaxBytes) {
+  /**
+   * The connection property of {@code hashJoinMaxBytes}: the build side of a join probed in the
+   * store ({@link BroadcastJoin}) past which the probe runs in the driver.
+   */
+  public static final String HASH_JOIN_MAX_BYTES_PROPERTY = "hashJoinMaxBytes";
+
+  /** The default of {@code hashJoinMaxBytes}: 64 MiB (estimated). */
+  public static final long DEFAULT_HASH_JOIN_MAX_BYTES = 64L << 20;
+
   /**
    * The connection property of {@code aggregateMaxBytes} ({@code
    * ConnectionUrl.AGGREGATE_MAX_BYTES}), which the aggregation names when it runs out: named here
@@ -50,10 +60,42 @@ public record ExecContext(
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be positive: [" + parallelism + "]");
     }
+    if (hashJoinMaxBytes <= 0) {
+      throw new IllegalArgumentException(
+          "hashJoinMaxBytes must be positive: [" + hashJoinMaxBytes + "]");
+    }
     if (aggregateMaxBytes <= 0) {
       throw new IllegalArgumentException(
           "aggregateMaxBytes must be positive: [" + aggregateMaxBytes + "]");
     }
+  }
+
+  /** A context whose probed joins' build sides may use the default {@code hashJoinMaxBytes}. */
+  public ExecContext(
+      KvStore store,
+      EvalContext eval,
+      ExecutionControl control,
+      int parallelism,
+      long aggregateMaxBytes,
+      MemoryPool memory,
+      long readPoint,
+      TransactionWrites pending) {
+    this(
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        readPoint,
+        pending,
+        DEFAULT_HASH_JOIN_MAX_BYTES);
+  }
+
+  /** The same context with another {@code hashJoinMaxBytes}. */
+  public ExecContext withHashJoinMaxBytes(long maxBytes) {
+    return new ExecContext(
+        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending, maxBytes);
   }
 
   /** A context of a statement outside a transaction whose scans each read their own snapshot. */
@@ -97,7 +139,15 @@ public record ExecContext(
   /** The same context reading at {@code readPoint} over {@code pending}. */
   public ExecContext at(long readPoint, TransactionWrites pending) {
     return new ExecContext(
-        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending);
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        readPoint,
+        pending,
+        hashJoinMaxBytes);
   }
 
   /**

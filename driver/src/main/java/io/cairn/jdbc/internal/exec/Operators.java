@@ -73,6 +73,9 @@ public final class Operators {
 
   /** Builds the operator tree of {@code node}. */
   static Operator build(PlanNode node, ExecContext ctx) {
+    if (node instanceof ScanNode scan && scan.probe().isPresent()) {
+      return new BroadcastJoin(scan, ctx);
+    }
     if (node instanceof ScanNode scan) {
       return new TableScan(scan, ctx);
     }

@@ -5,6 +5,8 @@ import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.HashProbe;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -37,6 +39,16 @@ final class OverlayScan {
 
   /** Opens the scan of {@code node} over {@code kv} at {@code ctx}'s read point and writes. */
   static RowScanner open(ScanNode node, KvTable kv, ExecContext ctx) {
+    return open(node, kv, ctx, null, null);
+  }
+
+  /**
+   * As {@link #open(ScanNode, KvTable, ExecContext)}, the program probing {@code probe} (null:
+   * none) in the table {@code lookup} finds: a broadcast join probed in the driver ({@link
+   * BroadcastJoin}).
+   */
+  static RowScanner open(
+      ScanNode node, KvTable kv, ExecContext ctx, HashProbe probe, HashCacheLookup lookup) {
     TableDescriptor table = node.table();
     ScanLayout layout = ScanLayout.singleOf(node, kv, ctx.eval());
     List<KeyRange> ranges = layout.units().get(0).ranges();
@@ -52,8 +64,12 @@ final class OverlayScan {
         kv.scan(new ScanRequest(ranges, raw, ctx.eval(), node.cacheBlocks(), ctx.readPoint()));
     try {
       MergedRows rows = new MergedRows(base, within(writes, ranges), table);
+      ScanProgram program = layout.program(node);
+      if (probe != null) {
+        program = program.withProbe(Optional.of(probe));
+      }
       return new ProgramScanner(
-          rows, layout.program(node), ctx.eval(), ctx.aggregateMaxBytes(), ctx.memory());
+          rows, program, ctx.eval(), ctx.aggregateMaxBytes(), ctx.memory(), false, lookup);
     } catch (RuntimeException e) {
       base.close();
       throw e;

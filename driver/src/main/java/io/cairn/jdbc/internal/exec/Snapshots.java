@@ -31,12 +31,12 @@ public final class Snapshots {
 
   private Snapshots() {}
 
-  /** How many table scans {@code plan} runs (each scan node runs once). */
+  /**
+   * How many table scans {@code plan} runs (each scan node runs once, a probing one after its build
+   * side's).
+   */
   public static int scans(PlanNode plan) {
-    if (plan instanceof ScanNode) {
-      return 1;
-    }
-    int n = 0;
+    int n = plan instanceof ScanNode ? 1 : 0;
     for (PlanNode input : plan.inputs()) {
       n += scans(input);
     }

@@ -3,6 +3,8 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.AsyncPageScans;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.HashProbe;
 import io.cairn.kv.IndexRead;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
@@ -35,9 +37,21 @@ final class TableScan implements Operator {
   private KvSnapshot snapshot;
   private int sinceCheck;
 
+  /** A probing scan's probe step and where the store finds its table; null for other scans. */
+  private final HashProbe probe;
+
+  private final HashCacheLookup hashCaches;
+
   TableScan(ScanNode node, ExecContext ctx) {
+    this(node, ctx, null, null);
+  }
+
+  /** A scan whose program probes {@code probe}, the store finding its table in {@code lookup}. */
+  TableScan(ScanNode node, ExecContext ctx, HashProbe probe, HashCacheLookup lookup) {
     this.node = node;
     this.ctx = ctx;
+    this.probe = probe;
+    this.hashCaches = lookup;
   }
 
   private void open() {
@@ -51,6 +65,9 @@ final class TableScan implements Operator {
     }
     ScanLayout layout = ScanLayout.of(node, kv, ctx.eval(), ctx.parallelism());
     ScanProgram program = layout.program(node);
+    if (probe != null) {
+      program = program.withProbe(Optional.of(probe));
+    }
     long readPoint = ctx.readPoint();
     if (!layout.isSingle() && readPoint == ScanRequest.LATEST) {
       // the statement's only scan (it took no snapshot): its chunks read at one read point
@@ -69,7 +86,8 @@ final class TableScan implements Operator {
                     node.cacheBlocks(),
                     readPoint,
                     null,
-                    indexRead(layout, layout.units().get(0))));
+                    indexRead(layout, layout.units().get(0)),
+                    hashCaches));
       } catch (CairnException e) {
         if (layout.index() == null || e.errorCode() != ErrorCode.INDEX_NOT_FOUND) {
           throw e;
@@ -93,7 +111,8 @@ final class TableScan implements Operator {
                 node.cacheBlocks(),
                 readPoint,
                 null,
-                indexRead(layout, unit));
+                indexRead(layout, unit),
+                hashCaches);
         scanners.add(
             kv instanceof AsyncPageScans async
                 ? async.scanPages(request)

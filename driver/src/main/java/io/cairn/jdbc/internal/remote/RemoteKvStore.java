@@ -125,6 +125,42 @@ final class RemoteKvStore implements KvStore {
     }
   }
 
+  /**
+   * One round trip (PutHashCache) on the connection the scans use: the server decodes the rows into
+   * its own hash table for this network connection.
+   */
+  @Override
+  public void putHashCache(String cacheId, io.cairn.kv.JoinHashTable table) {
+    RpcChannel channel = connection.awaitChannel();
+    Response response =
+        Rpc.await(
+            channel
+                .send(
+                    Request.newBuilder()
+                        .setPutHashCache(
+                            io.cairn.protocol.wire.WireHashTables.toProto(cacheId, table)),
+                    "PutHashCache",
+                    connection.config().requestTimeout())
+                .future());
+    if (!response.hasDone()) {
+      throw RemoteCatalog.unexpected("PutHashCache", "Done", response);
+    }
+  }
+
+  /** RemoveHashCache without waiting (a broken connection dropped its caches already). */
+  @Override
+  public void removeHashCache(String cacheId) {
+    connection
+        .awaitChannel()
+        .sendAndForget(
+            Request.newBuilder()
+                .setRemoveHashCache(
+                    io.cairn.protocol.RemoveHashCache.newBuilder()
+                        .setCacheId(com.google.protobuf.ByteString.copyFromUtf8(cacheId))),
+            "RemoveHashCache",
+            connection.config().requestTimeout());
+  }
+
   @Override
   public Optional<KvTable> table(String name) {
     return Optional.of(handle(name));

@@ -23,11 +23,13 @@ public final class RemoteSessionFactory implements SessionFactory {
     RemoteConfig config = RemoteConfig.from(storeName, info);
     long aggregateMaxBytes = DatabaseSession.aggregateMaxBytes(info);
     long queryMemoryMaxBytes = DriverMemory.queryMaxBytes(info);
+    long hashJoinMaxBytes = DatabaseSession.hashJoinMaxBytes(info);
     return new DatabaseSession(
-        RemoteDatabase.acquire(config),
-        durability,
-        parallelism,
-        aggregateMaxBytes,
-        queryMemoryMaxBytes);
+            RemoteDatabase.acquire(config),
+            durability,
+            parallelism,
+            aggregateMaxBytes,
+            queryMemoryMaxBytes)
+        .withHashJoinMaxBytes(hashJoinMaxBytes);
   }
 }

@@ -237,12 +237,13 @@ final class DatabaseCommand implements PreparedCommand {
     }
     EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
     return new ExecContext(
-        session.database().store(),
-        eval,
-        control,
-        session.parallelism(),
-        session.aggregateMaxBytes(),
-        session.queryMemory());
+            session.database().store(),
+            eval,
+            control,
+            session.parallelism(),
+            session.aggregateMaxBytes(),
+            session.queryMemory())
+        .withHashJoinMaxBytes(session.hashJoinMaxBytes());
   }
 
   /**

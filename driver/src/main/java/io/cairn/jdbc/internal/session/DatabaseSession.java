@@ -132,6 +132,30 @@ public final class DatabaseSession implements Session {
         info, ConnectionUrl.AGGREGATE_MAX_BYTES, AggregationMemory.DEFAULT_MAX_BYTES);
   }
 
+  /** The build side of a join probed in the store past which the probe runs in the driver. */
+  private long hashJoinMaxBytes = ExecContext.DEFAULT_HASH_JOIN_MAX_BYTES;
+
+  /**
+   * The {@value ConnectionUrl#HASH_JOIN_MAX_BYTES} connection property, or its default ({@link
+   * ExecContext#DEFAULT_HASH_JOIN_MAX_BYTES}) when it is absent.
+   *
+   * @throws CairnException INVALID_URL when it is not a size of at least 1k
+   */
+  public static long hashJoinMaxBytes(Properties info) {
+    return DriverMemory.sizeProperty(
+        info, ConnectionUrl.HASH_JOIN_MAX_BYTES, ExecContext.DEFAULT_HASH_JOIN_MAX_BYTES);
+  }
+
+  /** Sets the session's {@code hashJoinMaxBytes} (the factories, from the connection property). */
+  public DatabaseSession withHashJoinMaxBytes(long maxBytes) {
+    this.hashJoinMaxBytes = maxBytes;
+    return this;
+  }
+
+  long hashJoinMaxBytes() {
+    return hashJoinMaxBytes;
+  }
+
   /** The memory one grouped aggregation of this session may use in the driver. */
   long aggregateMaxBytes() {
     return aggregateMaxBytes;

@@ -1,0 +1,83 @@
+package io.cairn.kv;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.type.DataType;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The probe step of a scan program: the probe side of a broadcast hash join, run next to the data.
+ * For each decoded row the program's filter keeps, {@code probeKeys} (expressions over the decoded
+ * row, one per key column of the build table) are looked up in the {@link JoinHashTable} named
+ * {@code cacheId}; the program then goes on over the <em>joined row</em>: the decoded row's columns
+ * (indexes 0..n-1 of the layout), the row key pseudo-column (index n), then the build row's
+ * columns, {@code buildTypes} (index n+1 on). {@code residual}, over the joined row, is part of the
+ * match condition.
+ *
+ * <ul>
+ *   <li>INNER: one joined row per matching build row;
+ *   <li>LEFT: the same, or one row with NULL build columns when none matches;
+ *   <li>SEMI: the row once when a build row matches (build columns NULL, unread);
+ *   <li>ANTI: the row when no build row matches (NOT EXISTS: a NULL probe key matches nothing).
+ *       With {@code nullAware} (NOT IN) a row is kept only when the build side is empty, or when
+ *       its key has no NULL, no build key is NULL and nothing matches.
+ * </ul>
+ */
+public record HashProbe(
+    String cacheId,
+    List<Expr> probeKeys,
+    Kind kind,
+    List<DataType> buildTypes,
+    Optional<Expr> residual,
+    boolean nullAware) {
+  /** Join kinds a probe runs; the ids travel on the wire. */
+  public enum Kind {
+    INNER(1),
+    LEFT(2),
+    SEMI(3),
+    ANTI(4);
+
+    private final int id;
+
+    Kind(int id) {
+      this.id = id;
+    }
+
+    public int id() {
+      return id;
+    }
+
+    public static Kind fromId(int id) {
+      for (Kind k : values()) {
+        if (k.id == id) {
+          return k;
+        }
+      }
+      throw new CairnException(
+          io.cairn.core.error.ErrorCode.PROTOCOL_ERROR,
+          "Hash probe kind: expected 1..4, found [" + id + "]");
+    }
+  }
+
+  public HashProbe {
+    requireNonNull(cacheId, "cacheId is null");
+    probeKeys = List.copyOf(probeKeys);
+    requireNonNull(kind, "kind is null");
+    buildTypes = List.copyOf(buildTypes);
+    requireNonNull(residual, "residual is null");
+    if (probeKeys.isEmpty()) {
+      throw CairnException.internal("A hash probe needs at least one key");
+    }
+    if (nullAware && kind != Kind.ANTI) {
+      throw CairnException.internal("Only an ANTI probe is null-aware, found " + kind);
+    }
+  }
+
+  /** The width of the joined row over a layout of {@code columnCount} columns. */
+  public int joinedWidth(int columnCount) {
+    return columnCount + 1 + buildTypes.size();
+  }
+}

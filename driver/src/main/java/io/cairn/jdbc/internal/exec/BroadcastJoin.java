@@ -1,0 +1,154 @@
+package io.cairn.jdbc.internal.exec;
+
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.HashProbe;
+import io.cairn.kv.JoinHashTable;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.RowScanner;
+import io.cairn.planner.plan.JoinProbe;
+import io.cairn.planner.plan.ScanNode;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A broadcast hash join probed in the store: runs a probing {@link ScanNode}. At the first {@link
+ * #next()} it runs the build side ({@link JoinProbe#build()}) into a {@link JoinHashTable}, counted
+ * in the query's memory pool, then:
+ *
+ * <ul>
+ *   <li>when the table fits the connection's {@code hashJoinMaxBytes} (estimated), hands it to the
+ *       store ({@link io.cairn.kv.KvStore#putHashCache}: the embedded store probes this very
+ *       object, given with each scan request; a server gets a copy once per query) and runs the
+ *       scan with its probe in the store, chunked and in parallel like any scan, so only joined
+ *       rows or partial aggregates come back;
+ *   <li>otherwise (and in a transaction that wrote to the probed table) it runs the same program in
+ *       the driver over the table's rows ({@link OverlayScan}), the table held in the query's pool
+ *       as a client hash join holds its build side: a switch of strategy, not a failure.
+ * </ul>
+ *
+ * The cache is removed from the store when the operator closes: at the statement's end, on failure
+ * and on cancel (the executor closes its operators in every case).
+ */
+final class BroadcastJoin implements Operator {
+  private static final Logger log = LoggerFactory.getLogger(BroadcastJoin.class);
+
+  private final ScanNode node;
+  private final ExecContext ctx;
+  private final long maxBytes;
+  private MemoryReservation memory;
+  private String cacheId;
+  private boolean cachePut;
+  private Operator probe;
+  private RowScanner clientProbe;
+
+  /** Whether the probe runs in the store (else in the driver); for tests. */
+  private boolean inStore;
+
+  BroadcastJoin(ScanNode node, ExecContext ctx) {
+    this.node = node;
+    this.ctx = ctx;
+    this.maxBytes = ctx.hashJoinMaxBytes();
+  }
+
+  /** The store's probe program of {@code node} probing the cache {@code cacheId}. */
+  static HashProbe hashProbe(ScanNode node, String cacheId) {
+    JoinProbe p = node.probe().orElseThrow();
+    HashProbe.Kind kind =
+        switch (p.kind()) {
+          case INNER -> HashProbe.Kind.INNER;
+          case LEFT -> HashProbe.Kind.LEFT;
+          case SEMI -> HashProbe.Kind.SEMI;
+          case ANTI -> HashProbe.Kind.ANTI;
+          default ->
+              throw io.cairn.core.error.CairnException.internal("Not a probe kind: " + p.kind());
+        };
+    return new HashProbe(
+        cacheId, p.probeKeys(), kind, p.build().outputTypes(), p.residual(), p.nullAware());
+  }
+
+  private void open() {
+    JoinProbe join = node.probe().orElseThrow();
+    memory = ctx.memory().reservation("BROADCAST JOIN (build side rows)");
+    JoinHashTable.Builder builder =
+        JoinHashTable.builder(join.build().outputTypes().size(), join.buildKeys());
+    int steps = 0;
+    try (Operator build = Operators.build(join.build(), ctx)) {
+      for (Object[] row = build.next(); row != null; row = build.next()) {
+        memory.add(builder.add(row));
+        if (++steps >= Operators.CHECK_INTERVAL) {
+          steps = 0;
+          ctx.control().check();
+        }
+      }
+    }
+    JoinHashTable table = builder.build();
+    cacheId = UUID.randomUUID().toString();
+    HashCacheLookup lookup = id -> id.equals(cacheId) ? table : null;
+    boolean pending = ctx.pending().touches(node.table().kvTableName());
+    inStore = table.estimatedBytes() <= maxBytes && !pending;
+    if (!inStore) {
+      if (!pending) {
+        String warning =
+            "Join of ["
+                + node.table().qualifiedName()
+                + "]: its build side of ["
+                + table.rowCount()
+                + "] rows (about ["
+                + table.estimatedBytes()
+                + "] bytes) is over ["
+                + ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY
+                + "] ["
+                + maxBytes
+                + "] bytes: the join runs in the driver instead of the store";
+        log.debug(warning);
+        ctx.control().warn(warning);
+      }
+      KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
+      clientProbe = OverlayScan.open(node, kv, ctx, hashProbe(node, cacheId), lookup);
+      ctx.control().onCancel(clientProbe::close);
+      return;
+    }
+    ctx.store().putHashCache(cacheId, table);
+    cachePut = true;
+    probe = new TableScan(node, ctx, hashProbe(node, cacheId), lookup);
+  }
+
+  /** Whether the probe runs in the store (known after the first {@link #next()}). */
+  boolean probesInStore() {
+    return inStore;
+  }
+
+  @Override
+  public Object[] next() {
+    if (probe == null && clientProbe == null) {
+      ctx.control().check();
+      open();
+    }
+    return probe != null ? probe.next() : clientProbe.next();
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (probe != null) {
+        probe.close();
+      }
+      if (clientProbe != null) {
+        clientProbe.close();
+      }
+    } finally {
+      try {
+        if (cachePut) {
+          cachePut = false;
+          ctx.store().removeHashCache(cacheId);
+        }
+      } finally {
+        if (memory != null) {
+          memory.close();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.cairn.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Joins probed in the store (a broadcast hash join) answer what the client join answers (forced by
+ * the NO_SERVER_JOIN hint; run embedded and, in the remote-contract execution, over a server):
+ * INNER, LEFT, SEMI (IN, EXISTS), ANTI (NOT EXISTS, NOT IN with NULLs), duplicate and NULL build
+ * keys, multi-column keys, residual conditions, aggregates, sorts.
+ */
+class TestBroadcastJoins {
+  @RegisterExtension final TestingDatabase db = new TestingDatabase("broadcast-join");
+
+  @BeforeEach
+  void load() throws SQLException {
+    db.execute(
+        "CREATE TABLE P (ID INTEGER PRIMARY KEY, K INTEGER, K2 VARCHAR(4), V DECIMAL(10,2))"
+            + " SPLIT ON (500, 1000, 1500)",
+        "CREATE TABLE B (ID INTEGER PRIMARY KEY, K INTEGER, K2 VARCHAR(4), NAME VARCHAR(10))",
+        "CREATE TABLE NB (ID INTEGER PRIMARY KEY, K INTEGER)");
+    try (PreparedStatement p =
+        db.connection().prepareStatement("UPSERT INTO P VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < 2000; i++) {
+        p.setInt(1, i);
+        p.setObject(2, i % 11 == 0 ? null : i % 37);
+        p.setString(3, "k" + (i % 3));
+        p.setBigDecimal(4, java.math.BigDecimal.valueOf(i * 7L % 1000, 2));
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+    try (PreparedStatement b =
+        db.connection().prepareStatement("UPSERT INTO B VALUES (?, ?, ?, ?)")) {
+      for (int i = 0; i < 30; i++) {
+        b.setInt(1, i);
+        b.setObject(2, i == 29 ? null : i % 20); // keys 0..9 twice, 10..19 once, one NULL
+        b.setString(3, "k" + (i % 2));
+        b.setString(4, "n" + i);
+        b.addBatch();
+      }
+      b.executeBatch();
+    }
+    db.execute("UPSERT INTO NB VALUES (1, 3)", "UPSERT INTO NB VALUES (2, 5)");
+  }
+
+  /** The query's rows (sorted unless ordered) probed in the store and with the client join. */
+  private void assertSameAsClient(String select, boolean ordered) throws SQLException {
+    String sql = "SELECT " + select;
+    String client = "SELECT /*+ NO_SERVER_JOIN */ " + select;
+    // which side probes follows the tables' row counts (a remote connection's are cached 1 s)
+    assertThat(String.join("\n", db.explain(client))).doesNotContain("SERVER HASH JOIN PROBE");
+    List<String> probed = new ArrayList<>(db.rows(sql));
+    List<String> expected = new ArrayList<>(db.rows(client));
+    if (!ordered) {
+      probed.sort(null);
+      expected.sort(null);
+    }
+    assertThat(probed).as(sql).isEqualTo(expected);
+  }
+
+  @Test
+  void innerAndLeftJoins() throws SQLException {
+    assertThat(String.join("\n", db.explain("SELECT P.ID, B.NAME FROM P JOIN B ON P.K = B.K")))
+        .contains("SERVER HASH JOIN PROBE INNER");
+    assertSameAsClient("P.ID, P.K, B.NAME FROM P JOIN B ON P.K = B.K", false);
+    assertSameAsClient("P.ID, B.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K", false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.K = B.K AND P.K2 = B.K2", false);
+    assertSameAsClient("P.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K AND P.V > B.ID", false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.K = B.K WHERE B.NAME LIKE 'n1%'", false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.K = B.K WHERE P.ID < 100", false);
+    assertSameAsClient(
+        "P.ID, B.NAME FROM P JOIN B ON P.K = B.K ORDER BY P.ID DESC, B.NAME LIMIT 25", true);
+    assertThat(db.rows("SELECT COUNT(*) FROM P JOIN B ON P.K = B.K")).hasSize(1);
+  }
+
+  @Test
+  void aggregatesAboveTheJoinRunInTheProbeScan() throws SQLException {
+    String count = "SELECT COUNT(*) FROM P, B WHERE P.K = B.K";
+    assertThat(String.join("\n", db.explain(count)))
+        .contains("SERVER AGGREGATE INTO SINGLE ROW", "SERVER HASH JOIN PROBE INNER");
+    assertSameAsClient("COUNT(*) FROM P, B WHERE P.K = B.K", false);
+    assertSameAsClient(
+        "B.NAME, SUM(P.V), COUNT(*) FROM P JOIN B ON P.K = B.K GROUP BY B.NAME", false);
+    assertSameAsClient("COUNT(B.ID), MAX(P.V) FROM P LEFT JOIN B ON P.K = B.K", false);
+  }
+
+  @Test
+  void semiAndAntiJoins() throws SQLException {
+    assertSameAsClient("ID FROM P WHERE K IN (SELECT K FROM B WHERE ID < 15)", false);
+    assertSameAsClient("ID FROM P WHERE EXISTS (SELECT 1 FROM B WHERE B.K = P.K)", false);
+    assertSameAsClient("ID FROM P WHERE NOT EXISTS (SELECT 1 FROM B WHERE B.K = P.K)", false);
+  }
+
+  @Test
+  void notInKeepsSqlNullRules() throws SQLException {
+    // B.K has a NULL: NOT IN keeps no row; without it, rows with a NULL P.K are not kept either
+    String withNull = "SELECT ID FROM P WHERE K NOT IN (SELECT K FROM B)";
+    String without = "SELECT ID FROM P WHERE K NOT IN (SELECT K FROM NB)";
+    assertThat(db.rows(withNull)).isEmpty();
+    assertThat(db.rows(without))
+        .isEqualTo(db.rows("SELECT ID FROM P WHERE K IS NOT NULL AND K <> 3 AND K <> 5"));
+  }
+
+  @Test
+  void aBuildSideOverTheBudgetJoinsInTheDriverWithAWarning() throws SQLException {
+    String sql = "SELECT P.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K";
+    List<String> expected = new ArrayList<>(db.rows(sql));
+    expected.sort(null);
+    try (java.sql.Connection small =
+            java.sql.DriverManager.getConnection(db.url() + ";hashJoinMaxBytes=1k");
+        java.sql.Statement s = small.createStatement()) {
+      List<String> rows = new ArrayList<>();
+      try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          rows.add(rs.getObject(1) + "," + rs.getObject(2));
+        }
+      }
+      rows.sort(null);
+      assertThat(rows).isEqualTo(expected);
+      assertThat((Object) s.getWarnings()).isNotNull();
+      assertThat(s.getWarnings().getMessage())
+          .contains("[hashJoinMaxBytes] [1024] bytes", "runs in the driver");
+      assertThat(TestingDatabase.rows(small, "SELECT COUNT(*) FROM P, B WHERE P.K = B.K"))
+          .isEqualTo(db.rows("SELECT /*+ NO_SERVER_JOIN */ COUNT(*) FROM P, B WHERE P.K = B.K"));
+    }
+  }
+
+  @Test
+  void theBudgetPropertyIsChecked() {
+    for (String bad : new String[] {"0", "-5", "lots"}) {
+      assertThatThrownBy(
+              () -> java.sql.DriverManager.getConnection(db.url() + ";hashJoinMaxBytes=" + bad))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("hashJoinMaxBytes")
+          .hasMessageContaining("[" + bad + "]");
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package io.cairn.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.core.catalog.Catalog;
+import io.cairn.kv.KvStore;
+import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ScanNode;
+import io.cairn.planner.plan.StatementPlan;
+import io.cairn.store.Stores;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which joins PhysicalPlanner gives to the store as a probing scan (a broadcast hash join), what
+ * runs in that scan above the join, and what stays on the client; pins the EXPLAIN text.
+ */
+class TestJoinProbePlans {
+  private KvStore store;
+  private CairnPlanner planner;
+
+  @BeforeEach
+  void createTables() {
+    store = Stores.inMemory("join-probe-plans");
+    Catalog catalog = Catalog.open(store);
+    planner = new CairnPlanner(catalog);
+    for (String ddl :
+        List.of(
+            "CREATE TABLE L (ID INTEGER PRIMARY KEY, K INTEGER, K2 VARCHAR(4), V DECIMAL(10,2))",
+            "CREATE TABLE J (K1 INTEGER PRIMARY KEY, K2 VARCHAR(4), NAME VARCHAR(10))")) {
+      StatementPlan.CreateTable create = (StatementPlan.CreateTable) planner.plan(ddl).plan();
+      catalog.createTable(create.draft(), false);
+    }
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  private List<String> explain(String sql) {
+    return ((StatementPlan.Explain) planner.plan("EXPLAIN " + sql).plan()).lines();
+  }
+
+  @Test
+  void aCountOverAJoinIsOnePartialRowPerChunk() {
+    assertThat(explain("SELECT COUNT(*) FROM L, J WHERE L.K = J.K1"))
+        .containsExactly(
+            "CLIENT MERGE AGGREGATE INTO SINGLE ROW",
+            "    SERVER FULL SCAN OVER PUBLIC.L",
+            "        SERVER HASH JOIN PROBE INNER ON K = $B0 (build:)",
+            "            SERVER FULL SCAN OVER PUBLIC.J",
+            "                SERVER PROJECT K1",
+            "        SERVER AGGREGATE INTO SINGLE ROW COMPUTE COUNT(*)");
+  }
+
+  @Test
+  void filtersProjectionsAndGroupsAboveTheJoinRunInTheScan() {
+    // Calcite picks which side probes; either way one scan joins, filters and groups
+    List<String> lines =
+        explain(
+            "SELECT J.NAME, SUM(L.V) FROM L JOIN J ON L.K = J.K1 AND L.K2 = J.K2"
+                + " WHERE L.ID > 5 AND J.NAME <> L.K2 GROUP BY J.NAME");
+    assertThat(lines.get(0)).startsWith("CLIENT MERGE AGGREGATE INTO DISTINCT ROWS BY");
+    assertThat(lines.get(2))
+        .startsWith("        SERVER HASH JOIN PROBE INNER ON ")
+        .contains(" AND ", " FILTER (")
+        .endsWith("(build:)");
+    assertThat(lines.get(lines.size() - 1))
+        .startsWith("        SERVER AGGREGATE INTO DISTINCT ROWS BY");
+    assertThat(lines).anyMatch(l -> l.contains("SERVER FILTER BY (ID > 5)"));
+  }
+
+  @Test
+  void semiAntiAndLeftJoinsProbe() {
+    assertThat(explain("SELECT K1 FROM J WHERE K1 IN (SELECT K FROM L)"))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE"));
+    // Calcite decorrelates NOT EXISTS into a LEFT join and an IS NULL filter
+    assertThat(explain("SELECT ID FROM L WHERE NOT EXISTS (SELECT 1 FROM J WHERE J.K1 = L.K)"))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));
+    assertThat(explain("SELECT L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1"))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));
+  }
+
+  @Test
+  void whatStaysOnTheClient() {
+    // the hint
+    assertThat(explain("SELECT /*+ NO_SERVER_JOIN */ L.ID FROM L JOIN J ON L.K = J.K1"))
+        .anyMatch(l -> l.contains("CLIENT HASH INNER JOIN"))
+        .noneMatch(l -> l.contains("PROBE"));
+    // FULL joins, joins without equality keys
+    assertThat(explain("SELECT L.ID, J.NAME FROM L FULL JOIN J ON L.K = J.K1"))
+        .anyMatch(l -> l.contains("CLIENT HASH FULL JOIN"))
+        .noneMatch(l -> l.contains("PROBE"));
+    assertThat(explain("SELECT L.ID FROM L JOIN J ON L.K < J.K1"))
+        .anyMatch(l -> l.contains("CLIENT NESTED LOOP"))
+        .noneMatch(l -> l.contains("PROBE"));
+    // a build side that probes itself: one broadcast at a time
+    StatementPlan.Query three =
+        (StatementPlan.Query)
+            planner
+                .plan(
+                    "SELECT A.ID FROM L A JOIN (SELECT B.ID, B.K FROM L B JOIN J ON B.K = J.K1) C"
+                        + " ON A.ID = C.K")
+                .plan();
+    assertThat(probes(three.root())).isEqualTo(1);
+  }
+
+  /** Probing scans in {@code node}, checking that no build side holds one. */
+  private static int probes(PlanNode node) {
+    int n = 0;
+    if (node instanceof ScanNode scan && scan.probe().isPresent()) {
+      assertThat(probes(scan.probe().get().build())).isZero();
+      return 1;
+    }
+    for (PlanNode input : node.inputs()) {
+      n += probes(input);
+    }
+    return n;
+  }
+}
