@@ -9,6 +9,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
+import io.cairn.jdbc.internal.exec.spill.SpillSpace;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 
@@ -20,7 +21,9 @@ import io.cairn.kv.KvTable;
  * io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan request); {@code
  * pending}: the uncommitted writes of the statement's transaction, which its scans read over the
  * store's rows; {@code memory}: the statement's pool ({@link DriverMemory#query}), in which its
- * sorts, joins, aggregations, set operations and windows reserve what they hold.
+ * sorts, joins, aggregations, set operations and windows reserve what they hold; {@code spill}:
+ * where its joins, sorts and grouped aggregations write what does not fit there (deleted when the
+ * execution is closed).
  */
 public record ExecContext(
     KvStore store,
@@ -30,7 +33,8 @@ public record ExecContext(
     long aggregateMaxBytes,
     MemoryPool memory,
     long readPoint,
-    TransactionWrites pending) {
+    TransactionWrites pending,
+    SpillSpace spill) {
   /**
    * The connection property of {@code aggregateMaxBytes} ({@code
    * ConnectionUrl.AGGREGATE_MAX_BYTES}), which the aggregation names when it runs out: named here
@@ -44,6 +48,7 @@ public record ExecContext(
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
     requireNonNull(pending, "pending is null");
+    requireNonNull(spill, "spill is null");
     if (readPoint < 0) {
       throw new IllegalArgumentException("readPoint must be >= 0: [" + readPoint + "]");
     }
@@ -72,7 +77,8 @@ public record ExecContext(
         aggregateMaxBytes,
         memory,
         io.cairn.kv.ScanRequest.LATEST,
-        TransactionWrites.NONE);
+        TransactionWrites.NONE,
+        SpillSpace.create());
   }
 
   /**
@@ -97,7 +103,7 @@ public record ExecContext(
   /** The same context reading at {@code readPoint} over {@code pending}. */
   public ExecContext at(long readPoint, TransactionWrites pending) {
     return new ExecContext(
-        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending);
+        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending, spill);
   }
 
   /**
