@@ -104,6 +104,14 @@ final class Join implements Operator {
     return node.kind() == JoinNode.Kind.RIGHT || node.kind() == JoinNode.Kind.FULL;
   }
 
+  /** Whether a probe row without a match is output (or, for ANTI, only such rows are). */
+  private boolean keepsUnmatchedProbeRows() {
+    return switch (node.kind()) {
+      case LEFT, FULL, ANTI -> true;
+      default -> false;
+    };
+  }
+
   private void build() {
     buildRows = new ArrayList<>();
     boolean hashed = rightKeys.length > 0;
@@ -206,9 +214,14 @@ final class Join implements Operator {
       buildRuns = build.finish();
     }
     try (SpillPartitions probe = new SpillPartitions(ctx.spill(), "join-probe", level)) {
+      boolean onlyMatches = !keepsUnmatchedProbeRows();
       for (Object[] row = left.next(); row != null; row = left.next()) {
-        probe.write(GroupKey.of(row, leftKeys), row);
         step();
+        GroupKey key = GroupKey.of(row, leftKeys);
+        if (onlyMatches && (key.hasNull() || buildRuns.get(probe.partition(key)) == null)) {
+          continue; // a row that matches nothing and is not output
+        }
+        probe.write(key, row);
       }
       bytes += probe.bytes();
       probeRuns = probe.finish();
@@ -313,6 +326,12 @@ final class Join implements Operator {
       }
       SpillRun build = buildRuns.set(partition, null);
       SpillRun probe = probeRuns.set(partition, null);
+      if ((build == null && !keepsUnmatchedProbeRows())
+          || (probe == null && !keepsUnmatchedBuildRows())) {
+        Operators.closeAll(List.of(new SpillScan(build), new SpillScan(probe)));
+        partition++;
+        continue; // joins to nothing
+      }
       partitionJoin = new Join(node, new SpillScan(probe), new SpillScan(build), ctx, level + 1);
     }
   }
