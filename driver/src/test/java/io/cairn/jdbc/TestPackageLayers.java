@@ -17,7 +17,11 @@ class TestPackageLayers {
   private static final PackageLayers LAYERS =
       new PackageLayers()
           .layer("io.cairn.jdbc.internal.engine")
-          .layer("io.cairn.jdbc.internal.exec", "io.cairn.jdbc.internal.engine")
+          .layer("io.cairn.jdbc.internal.exec.spill")
+          .layer(
+              "io.cairn.jdbc.internal.exec",
+              "io.cairn.jdbc.internal.engine",
+              "io.cairn.jdbc.internal.exec.spill")
           .layer(
               "io.cairn.jdbc.internal",
               "io.cairn.jdbc.internal.engine",

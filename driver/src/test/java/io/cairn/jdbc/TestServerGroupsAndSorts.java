@@ -371,7 +371,7 @@ class TestServerGroupsAndSorts {
   }
 
   @Test
-  void theDriversGroupingStopsAtItsMemoryLimit() throws SQLException {
+  void theDriversGroupingSpillsPastItsMemoryLimit() throws SQLException {
     String url = TestUrls.database("server-groups-limit-" + UUID.randomUUID());
     try (Connection small = DriverManager.getConnection(url + ";aggregateMaxBytes=4k")) {
       try (Statement s = small.createStatement()) {
@@ -392,11 +392,18 @@ class TestServerGroupsAndSorts {
             s.executeQuery("SELECT MOD(N, 3), COUNT(DISTINCT N) FROM W GROUP BY MOD(N, 3)")) {
           assertThat(result(rs)).hasSize(4);
         }
-        // hundreds do not, merged from the store or grouped here
+        // hundreds do not, merged from the store or grouped here: they spill to disk
         for (String sql :
             List.of(
                 "SELECT N, COUNT(DISTINCT ID) FROM W GROUP BY N",
                 "SELECT N, COUNT(*) FROM W GROUP BY N")) {
+          try (ResultSet rs = s.executeQuery(sql)) {
+            assertThat(result(rs)).hasSize(301); // the header and 300 groups
+            assertThat(rs.getWarnings().getMessage()).contains("GROUP BY spilled");
+          }
+        }
+        // grouping sets do not spill
+        for (String sql : List.of("SELECT N, ID, COUNT(*) FROM W GROUP BY ROLLUP (N, ID)")) {
           assertThatThrownBy(() -> drain(s, sql))
               .isInstanceOfSatisfying(
                   SQLException.class,

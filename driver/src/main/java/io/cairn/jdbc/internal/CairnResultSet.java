@@ -64,6 +64,9 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   private int fetchSize;
   private SQLWarning warnings;
 
+  /** How many of the cursor's warnings are in {@link #warnings} already (or were cleared). */
+  private int cursorWarnings;
+
   /**
    * @param statement the statement that produced the rows, or null (metadata result sets)
    * @param maxRows at most this many rows are returned; 0 means no limit
@@ -363,6 +366,15 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public SQLWarning getWarnings() throws SQLException {
     checkOpen();
+    List<String> notes = cursor.warnings();
+    for (; cursorWarnings < notes.size(); cursorWarnings++) {
+      SQLWarning warning = new SQLWarning(notes.get(cursorWarnings), "01000");
+      if (warnings == null) {
+        warnings = warning;
+      } else {
+        warnings.setNextWarning(warning);
+      }
+    }
     return warnings;
   }
 
@@ -370,6 +382,7 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   public void clearWarnings() throws SQLException {
     checkOpen();
     warnings = null;
+    cursorWarnings = cursor.warnings().size();
   }
 
   @Override

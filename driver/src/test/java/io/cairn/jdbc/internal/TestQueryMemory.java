@@ -84,13 +84,10 @@ class TestQueryMemory {
   }
 
   @Test
-  void fullSortOverTheLimit() throws SQLException {
+  void fullSortOverTheLimitSpills() throws SQLException {
     String sql = "SELECT ID, S FROM (SELECT ID, S FROM T UNION ALL SELECT ID, S FROM T) ORDER BY S";
-    assertOverTheLimit(sql, "ORDER BY");
-    try (Connection c = DriverManager.getConnection("jdbc:cairn:mem:" + name)) {
-      assertThat(drain(c, sql)).isEqualTo(2L * ROWS);
-      assertThat(pool(c).used()).isZero();
-    }
+    assertThat(drain(limited, sql)).isEqualTo(2L * ROWS);
+    assertThat(pool(limited).used()).isZero();
   }
 
   @Test
@@ -113,8 +110,15 @@ class TestQueryMemory {
   }
 
   @Test
-  void joinBuildSideOverTheLimit() {
-    assertOverTheLimit("SELECT COUNT(*) FROM T A JOIN T B ON A.ID = B.ID", "JOIN");
+  void joinBuildSideOverTheLimitSpills() throws SQLException {
+    assertThat(drain(limited, "SELECT A.ID, B.S FROM T A JOIN T B ON A.ID = B.ID")).isEqualTo(ROWS);
+    assertThat(pool(limited).used()).isZero();
+  }
+
+  /** 7 keys of about 286 rows each: one key's build rows alone pass 64 KiB. */
+  @Test
+  void joinKeyOverTheLimit() {
+    assertOverTheLimit("SELECT A.ID, B.S FROM T A JOIN T B ON A.G = B.G", "one join key");
   }
 
   @Test
@@ -123,9 +127,20 @@ class TestQueryMemory {
   }
 
   @Test
-  void groupsOverTheLimit() {
+  void groupsOverTheLimitSpill() throws SQLException {
+    assertThat(
+            drain(
+                limited,
+                "SELECT S, COUNT(*) FROM (SELECT S FROM T UNION ALL SELECT S FROM T) GROUP BY S"))
+        .isEqualTo(ROWS);
+    assertThat(pool(limited).used()).isZero();
+  }
+
+  @Test
+  void groupingSetsOverTheLimit() {
     assertOverTheLimit(
-        "SELECT S, COUNT(*) FROM (SELECT S FROM T UNION ALL SELECT S FROM T) GROUP BY S",
+        "SELECT S, ID, COUNT(*) FROM (SELECT S, ID FROM T UNION ALL SELECT S, ID FROM T)"
+            + " GROUP BY ROLLUP (S, ID)",
         "GROUP BY");
   }
 
@@ -156,7 +171,7 @@ class TestQueryMemory {
 
   @Test
   void theConnectionGoesOnAfterTheLimit() throws SQLException {
-    assertOverTheLimit("SELECT COUNT(*) FROM T A JOIN T B ON A.ID = B.ID", "JOIN");
+    assertOverTheLimit("SELECT A.ID, B.S FROM T A JOIN T B ON A.G = B.G", "JOIN");
     assertThat(drain(limited, "SELECT ID FROM T WHERE ID < 5 ORDER BY ID DESC")).isEqualTo(5);
     assertThat(pool(limited).used()).isZero();
   }

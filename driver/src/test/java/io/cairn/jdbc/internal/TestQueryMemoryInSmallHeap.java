@@ -2,6 +2,7 @@ package io.cairn.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cairn.jdbc.internal.exec.spill.SpillSpace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,16 +11,17 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A GROUP BY of 1M groups and an ORDER BY of a 9M-row join in a JVM of 256 MB end with 53200 naming
- * the driver's JVM-wide limit, not with an OutOfMemoryError, and the same JVM then runs a small
- * query: the driver's default budget (half the heap) holds.
+ * A GROUP BY of 1M groups and an ORDER BY of a 9M-row join in a JVM of 256 MB complete, spilling to
+ * disk past the driver's JVM-wide limit (half the heap), not with an OutOfMemoryError, leave no
+ * spill file, and the same JVM then runs a small query: the driver's default budget holds.
  */
 class TestQueryMemoryInSmallHeap {
   @Test
-  void bigQueriesFailWith53200AndTheJvmGoesOn() throws Exception {
+  void bigQueriesSpillAndTheJvmGoesOn() throws Exception {
     Path dir = Paths.get("target", "small-heap").toAbsolutePath();
     Files.createDirectories(dir);
     Path out = dir.resolve("out-" + System.nanoTime() + ".txt");
@@ -27,6 +29,8 @@ class TestQueryMemoryInSmallHeap {
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-XX:+UseSerialGC");
+    Path spill = dir.resolve("spill-" + System.nanoTime());
+    command.add("-D" + SpillSpace.DIRECTORY_PROPERTY + "=" + spill);
     command.add("-cp");
     String surefire = System.getProperty("surefire.test.class.path");
     command.add(
@@ -45,11 +49,13 @@ class TestQueryMemoryInSmallHeap {
     assertThat(output)
         .doesNotContain("OutOfMemoryError")
         .doesNotContain("THROWABLE")
-        .contains("GROUPBY 53200 Out of query memory: GROUP BY (groups)")
-        .contains("ORDERBY 53200 Out of query memory: ORDER BY (rows to sort)")
-        .contains("[cairn.driver.memoryMaxBytes (system property)]")
+        .contains("GROUPBY OK 1000000")
+        .contains("ORDERBY OK 9000000")
         .contains("SMALL OK 3000")
         .contains("POOL 0");
+    try (Stream<Path> left = Files.walk(spill)) {
+      assertThat(left.filter(Files::isRegularFile)).isEmpty();
+    }
   }
 
   private static String read(Path file) throws IOException {

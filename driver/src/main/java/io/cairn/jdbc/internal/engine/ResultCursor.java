@@ -8,6 +8,14 @@ public interface ResultCursor extends AutoCloseable {
   /** The next row, or null at the end. Throws CairnException QUERY_CANCELED / QUERY_TIMEOUT. */
   Object[] next();
 
+  /**
+   * Notes for the result's SQL warnings gathered so far (an operator that spilled to disk), in the
+   * order they came; the list may grow as rows are read.
+   */
+  default java.util.List<String> warnings() {
+    return java.util.List.of();
+  }
+
   /** Releases everything the query holds. Idempotent. */
   @Override
   void close();

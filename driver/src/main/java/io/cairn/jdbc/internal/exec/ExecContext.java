@@ -9,6 +9,7 @@ import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.engine.ExecutionControl;
+import io.cairn.jdbc.internal.exec.spill.SpillSpace;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 
@@ -20,7 +21,9 @@ import io.cairn.kv.KvTable;
  * io.cairn.kv.ScanRequest#LATEST}: each scan its own, for a statement of one scan request); {@code
  * pending}: the uncommitted writes of the statement's transaction, which its scans read over the
  * store's rows; {@code memory}: the statement's pool ({@link DriverMemory#query}), in which its
- * sorts, joins, aggregations, set operations and windows reserve what they hold.
+ * sorts, joins, aggregations, set operations and windows reserve what they hold; {@code spill}:
+ * where its joins, sorts and grouped aggregations write what does not fit there (deleted when the
+ * execution is closed).
  */
 public record ExecContext(
     KvStore store,
@@ -31,7 +34,8 @@ public record ExecContext(
     MemoryPool memory,
     long readPoint,
     TransactionWrites pending,
-    long hashJoinMaxBytes) {
+    long hashJoinMaxBytes,
+    SpillSpace spill) {
   /**
    * The connection property of {@code hashJoinMaxBytes}: the build side of a join probed in the
    * store ({@link BroadcastJoin}) past which the probe runs in the driver.
@@ -54,6 +58,7 @@ public record ExecContext(
     requireNonNull(eval, "eval is null");
     requireNonNull(control, "control is null");
     requireNonNull(pending, "pending is null");
+    requireNonNull(spill, "spill is null");
     if (readPoint < 0) {
       throw new IllegalArgumentException("readPoint must be >= 0: [" + readPoint + "]");
     }
@@ -89,13 +94,23 @@ public record ExecContext(
         memory,
         readPoint,
         pending,
-        DEFAULT_HASH_JOIN_MAX_BYTES);
+        DEFAULT_HASH_JOIN_MAX_BYTES,
+        SpillSpace.create());
   }
 
   /** The same context with another {@code hashJoinMaxBytes}. */
   public ExecContext withHashJoinMaxBytes(long maxBytes) {
     return new ExecContext(
-        store, eval, control, parallelism, aggregateMaxBytes, memory, readPoint, pending, maxBytes);
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        readPoint,
+        pending,
+        maxBytes,
+        spill);
   }
 
   /** A context of a statement outside a transaction whose scans each read their own snapshot. */
@@ -147,7 +162,8 @@ public record ExecContext(
         memory,
         readPoint,
         pending,
-        hashJoinMaxBytes);
+        hashJoinMaxBytes,
+        spill);
   }
 
   /**

@@ -1,10 +1,5 @@
 package io.cairn.jdbc.internal.exec;
 
-import io.cairn.core.agg.Accumulator;
-import io.cairn.core.agg.AggregateCall;
-import io.cairn.core.agg.AggregateKind;
-import io.cairn.core.agg.Aggregates;
-import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
@@ -15,7 +10,6 @@ import io.cairn.core.expr.Values;
 import io.cairn.core.io.Closeables;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
-import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
@@ -34,7 +28,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /** Builds and holds the executor's operators, one small class per plan node. */
 public final class Operators {
@@ -134,6 +127,35 @@ public final class Operators {
     return n;
   }
 
+  /**
+   * After {@code failure} of {@code memory.add(bytes)}: when the query's memory is full, asks its
+   * other operators that can spill ({@link
+   * io.cairn.jdbc.internal.exec.spill.SpillSpace#revokeOthers}) to give theirs back and tries
+   * again.
+   *
+   * @return whether the bytes are now reserved
+   */
+  static boolean addAfterRevoking(
+      ExecContext ctx,
+      Object asking,
+      MemoryReservation memory,
+      long bytes,
+      CairnException failure) {
+    if (failure.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED
+        || ctx.spill().revokeOthers(asking) == 0) {
+      return false;
+    }
+    try {
+      memory.add(bytes);
+      return true;
+    } catch (CairnException again) {
+      if (again.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED) {
+        throw again;
+      }
+      return false;
+    }
+  }
+
   static void closeAll(List<? extends AutoCloseable> resources) {
     Closeables.closeAllUnchecked(resources);
   }
@@ -199,466 +221,6 @@ public final class Operators {
     @Override
     public void close() {
       input.close();
-    }
-  }
-
-  /**
-   * Hash aggregation; at step FINAL it merges the partial states that scans computed (any number of
-   * rows: one per scan or chunk, or one per group and chunk after the group's key values). The
-   * groups' memory is counted against the connection's {@code aggregateMaxBytes} and reserved in
-   * the query's memory pool, with the rows made of them, until the last row is out.
-   */
-  static final class Aggregate implements Operator {
-    private final AggregateNode node;
-    private final Operator input;
-    private final ExecContext ctx;
-    private final MemoryReservation memory;
-    private Iterator<Object[]> output;
-
-    Aggregate(AggregateNode node, Operator input, ExecContext ctx) {
-      this.node = node;
-      this.input = input;
-      this.ctx = ctx;
-      this.memory = ctx.memory().reservation("GROUP BY (groups)");
-    }
-
-    private Accumulator[] newAccumulators() {
-      Accumulator[] accumulators = new Accumulator[node.calls().size()];
-      for (int i = 0; i < accumulators.length; i++) {
-        AggregateCall call = node.calls().get(i);
-        accumulators[i] = call.kind() == AggregateKind.GROUPING ? null : Aggregates.create(call);
-      }
-      return accumulators;
-    }
-
-    /** The groups of one grouping set, in first-seen order. */
-    private static final class SetState {
-      final int[] columns;
-      final Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
-      final Map<GroupKey, Object[]> values = new HashMap<>();
-
-      SetState(int[] columns) {
-        this.columns = columns;
-      }
-    }
-
-    private void run() {
-      List<Integer> keys = node.groupKeys();
-      int[] filters = node.filterColumns().stream().mapToInt(Integer::intValue).toArray();
-      boolean merges = node.step() == AggregateNode.Step.FINAL;
-      int[] partialOffsets = new int[node.calls().size()];
-      if (merges) {
-        // a final aggregation's input: the group keys (columns 0..k-1), then the partial states
-        int at = keys.size();
-        for (int i = 0; i < partialOffsets.length; i++) {
-          partialOffsets[i] = at;
-          at += Aggregates.partialTypes(node.calls().get(i)).size();
-        }
-      }
-      List<SetState> sets = new ArrayList<>();
-      for (List<Integer> set : node.groupSets()) {
-        sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
-      }
-      AggregationMemory groupMemory =
-          new AggregationMemory(
-              ctx.aggregateMaxBytes(),
-              ExecContext.AGGREGATE_MAX_BYTES_PROPERTY + " (connection property)",
-              "in the driver",
-              memory);
-      int seen = 0;
-      for (Object[] row = input.next(); row != null; row = input.next()) {
-        for (SetState set : sets) {
-          GroupKey key = GroupKey.of(row, set.columns);
-          Accumulator[] accs = set.groups.get(key);
-          if (accs == null) {
-            groupMemory.addGroup(row, set.columns, node.calls().size());
-            accs = newAccumulators();
-            set.groups.put(key, accs);
-            Object[] values = new Object[keys.size()];
-            for (int c : set.columns) {
-              values[keys.indexOf(c)] = row[c];
-            }
-            set.values.put(key, values);
-          }
-          for (int i = 0; i < accs.length; i++) {
-            if (accs[i] == null) {
-              continue;
-            }
-            if (merges) {
-              accs[i].mergePartial(row, partialOffsets[i]);
-            } else if (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]])) {
-              accs[i].add(row);
-            }
-          }
-        }
-        if (++seen >= CHECK_INTERVAL) {
-          seen = 0;
-          ctx.control().check();
-        }
-      }
-      List<Object[]> rows = new ArrayList<>();
-      for (SetState set : sets) {
-        if (set.columns.length == 0 && set.groups.isEmpty()) {
-          GroupKey empty = GroupKey.of(new Object[0], set.columns);
-          set.groups.put(empty, newAccumulators());
-          set.values.put(empty, new Object[keys.size()]);
-        }
-        for (Map.Entry<GroupKey, Accumulator[]> e : set.groups.entrySet()) {
-          Accumulator[] accs = e.getValue();
-          Object[] out = new Object[keys.size() + accs.length];
-          System.arraycopy(set.values.get(e.getKey()), 0, out, 0, keys.size());
-          for (int i = 0; i < accs.length; i++) {
-            out[keys.size() + i] =
-                accs[i] == null ? grouping(node.calls().get(i), set) : accs[i].result();
-          }
-          memory.add(RowSizes.row(out) + SLOT_BYTES);
-          rows.add(out);
-          if (++seen >= CHECK_INTERVAL) {
-            seen = 0;
-            ctx.control().check();
-          }
-        }
-      }
-      output = rows.iterator();
-    }
-
-    /** GROUPING(args): a bit per argument, most significant first, set when not grouped. */
-    private static Object grouping(AggregateCall call, SetState set) {
-      long bits = 0;
-      for (int arg : call.arguments()) {
-        boolean grouped = false;
-        for (int c : set.columns) {
-          grouped |= c == arg;
-        }
-        bits = (bits << 1) | (grouped ? 0 : 1);
-      }
-      return conform(bits, call.resultType());
-    }
-
-    @Override
-    public Object[] next() {
-      if (output == null) {
-        run();
-      }
-      if (output.hasNext()) {
-        return output.next();
-      }
-      memory.close();
-      return null;
-    }
-
-    @Override
-    public void close() {
-      try {
-        memory.close();
-      } finally {
-        input.close();
-      }
-    }
-  }
-
-  /**
-   * ORDER BY with OFFSET/FETCH; a top-N heap when FETCH is known. The rows it holds are reserved in
-   * the query's memory pool until the last one is out.
-   */
-  static final class Sort implements Operator {
-    /** The largest initial capacity of a top-N heap (it grows as rows come). */
-    private static final int MAX_INITIAL_HEAP = 1024;
-
-    private final SortNode node;
-    private final Operator input;
-    private final ExecContext ctx;
-    private final MemoryReservation memory;
-    private Iterator<Object[]> output;
-    private long remaining;
-
-    Sort(SortNode node, Operator input, ExecContext ctx) {
-      this.node = node;
-      this.input = input;
-      this.ctx = ctx;
-      this.memory = ctx.memory().reservation("ORDER BY (rows to sort)");
-    }
-
-    private void run() {
-      long offset = node.offset().map(o -> evalCount(o, ctx, "OFFSET")).orElse(0L);
-      long fetch = node.fetch().map(f -> evalCount(f, ctx, "FETCH/LIMIT")).orElse(-1L);
-      offset = Math.max(offset, 0);
-      remaining = fetch < 0 ? Long.MAX_VALUE : fetch;
-      if (node.keys().isEmpty()) {
-        for (long i = 0; i < offset && input.next() != null; i++) {
-          // skip
-        }
-        output = null;
-        return;
-      }
-      Comparator<Object[]> cmp = checked(SortKey.comparator(node.keys()), ctx);
-      List<Object[]> rows;
-      int seen = 0;
-      if (fetch >= 0 && offset + fetch < Integer.MAX_VALUE / 2) {
-        int capacity = (int) (offset + fetch);
-        PriorityQueue<Object[]> heap =
-            new PriorityQueue<>(Math.max(1, Math.min(capacity, MAX_INITIAL_HEAP)), cmp.reversed());
-        for (Object[] row = input.next(); row != null; row = input.next()) {
-          if (capacity == 0) {
-            break;
-          }
-          if (heap.size() < capacity) {
-            memory.add(RowSizes.row(row) + SLOT_BYTES);
-            heap.add(row);
-          } else if (cmp.compare(row, heap.peek()) < 0) {
-            memory.free(RowSizes.row(heap.poll()) + SLOT_BYTES);
-            memory.add(RowSizes.row(row) + SLOT_BYTES);
-            heap.add(row);
-          }
-          if (++seen >= CHECK_INTERVAL) {
-            seen = 0;
-            ctx.control().check();
-          }
-        }
-        rows = new ArrayList<>(heap);
-      } else {
-        rows = new ArrayList<>();
-        for (Object[] row = input.next(); row != null; row = input.next()) {
-          memory.add(RowSizes.row(row) + SLOT_BYTES);
-          rows.add(row);
-          if (++seen >= CHECK_INTERVAL) {
-            seen = 0;
-            ctx.control().check();
-          }
-        }
-      }
-      rows.sort(cmp);
-      int from = (int) Math.min(offset, rows.size());
-      output = rows.subList(from, rows.size()).iterator();
-    }
-
-    private boolean started;
-
-    @Override
-    public Object[] next() {
-      if (!started) {
-        started = true;
-        run();
-      }
-      if (remaining <= 0) {
-        return null;
-      }
-      Object[] row = output == null ? input.next() : output.hasNext() ? output.next() : null;
-      if (row != null) {
-        remaining--;
-      } else {
-        memory.close();
-      }
-      return row;
-    }
-
-    @Override
-    public void close() {
-      try {
-        memory.close();
-      } finally {
-        input.close();
-      }
-    }
-  }
-
-  /**
-   * Hash join (equi keys) or nested loop, for every join kind. The right input is the build side:
-   * its rows (and their hash index) are reserved in the query's memory pool until the join is
-   * closed. The probe of one left row walks its candidates one at a time, returning each match as
-   * it is found, and checks for cancellation every {@value #CHECK_INTERVAL} candidates, so that a
-   * nested loop over a big build side stops within a second too.
-   */
-  static final class Join implements Operator {
-    /** The estimated bytes of one entry of the build side's hash index, besides its key values. */
-    static final long INDEX_ENTRY_BYTES = 96;
-
-    private final JoinNode node;
-    private final Operator left;
-    private final Operator right;
-    private final ExecContext ctx;
-    private final RowExpression residual;
-    private final int leftWidth;
-    private final int rightWidth;
-    private final int[] leftKeys;
-    private final MemoryReservation memory;
-    private List<Object[]> buildRows;
-    private Map<GroupKey, List<Integer>> buildIndex;
-    private boolean[] matched;
-    private boolean leftDone;
-    private int unmatchedPos;
-    private int steps;
-
-    /** The left row being probed, or null between rows. */
-    private Object[] leftRow;
-
-    /** Its candidates in {@link #buildRows}; null: every build row (nested loop). */
-    private List<Integer> candidates;
-
-    private int candidateCount;
-    private int candidatePos;
-    private boolean anyMatch;
-
-    Join(JoinNode node, Operator left, Operator right, ExecContext ctx) {
-      this.node = node;
-      this.left = left;
-      this.right = right;
-      this.ctx = ctx;
-      this.residual = node.residual().map(ExprCompiler::compile).orElse(null);
-      this.leftWidth = node.left().outputTypes().size();
-      this.rightWidth = node.right().outputTypes().size();
-      this.leftKeys = node.leftKeys().stream().mapToInt(Integer::intValue).toArray();
-      this.memory = ctx.memory().reservation("JOIN (build side rows)");
-    }
-
-    /** Counts one step of work, checking for cancellation every {@value #CHECK_INTERVAL}. */
-    private void step() {
-      if (++steps >= CHECK_INTERVAL) {
-        steps = 0;
-        ctx.control().check();
-      }
-    }
-
-    private void build() {
-      buildRows = new ArrayList<>();
-      for (Object[] row = right.next(); row != null; row = right.next()) {
-        memory.add(RowSizes.row(row) + SLOT_BYTES + 1); // the row, its slot, its matched flag
-        buildRows.add(row);
-        step();
-      }
-      matched = new boolean[buildRows.size()];
-      if (!node.rightKeys().isEmpty()) {
-        int[] keys = node.rightKeys().stream().mapToInt(Integer::intValue).toArray();
-        buildIndex = new HashMap<>();
-        for (int i = 0; i < buildRows.size(); i++) {
-          GroupKey key = GroupKey.of(buildRows.get(i), keys);
-          if (!key.hasNull()) {
-            memory.add(INDEX_ENTRY_BYTES + SLOT_BYTES * keys.length);
-            buildIndex.computeIfAbsent(key, k -> new ArrayList<>(1)).add(i);
-          }
-          step();
-        }
-      }
-    }
-
-    private List<Integer> candidates(Object[] row) {
-      if (buildIndex == null) {
-        return null;
-      }
-      GroupKey key = GroupKey.of(row, leftKeys);
-      if (key.hasNull()) {
-        return List.of();
-      }
-      return buildIndex.getOrDefault(key, List.of());
-    }
-
-    private Object[] concat(Object[] l, Object[] r) {
-      Object[] out = new Object[leftWidth + rightWidth];
-      if (l != null) {
-        System.arraycopy(l, 0, out, 0, leftWidth);
-      }
-      if (r != null) {
-        System.arraycopy(r, 0, out, leftWidth, rightWidth);
-      }
-      return out;
-    }
-
-    private boolean matches(Object[] joined) {
-      return residual == null || Boolean.TRUE.equals(residual.evaluate(joined, ctx.eval()));
-    }
-
-    /**
-     * The next output row of the left row being probed, or null when its probe is over (then {@link
-     * #leftRow} is null).
-     */
-    private Object[] probeNext() {
-      while (candidatePos < candidateCount) {
-        step();
-        int index = candidates == null ? candidatePos : candidates.get(candidatePos);
-        candidatePos++;
-        Object[] joined = concat(leftRow, buildRows.get(index));
-        if (!matches(joined)) {
-          continue;
-        }
-        anyMatch = true;
-        matched[index] = true;
-        switch (node.kind()) {
-          case SEMI -> {
-            Object[] row = leftRow;
-            leftRow = null;
-            return row;
-          }
-          case ANTI -> candidatePos = candidateCount; // the row is out
-          default -> {
-            return joined;
-          }
-        }
-      }
-      Object[] row = leftRow;
-      leftRow = null;
-      if (!anyMatch) {
-        switch (node.kind()) {
-          case ANTI -> {
-            return row;
-          }
-          case LEFT, FULL -> {
-            return concat(row, null);
-          }
-          default -> {}
-        }
-      }
-      return null;
-    }
-
-    @Override
-    public Object[] next() {
-      if (buildRows == null) {
-        build();
-      }
-      while (true) {
-        if (leftRow != null) {
-          Object[] out = probeNext();
-          if (out != null) {
-            return out;
-          }
-          continue;
-        }
-        if (!leftDone) {
-          Object[] row = left.next();
-          if (row == null) {
-            leftDone = true;
-          } else {
-            leftRow = row;
-            candidates = candidates(row);
-            candidateCount = candidates == null ? buildRows.size() : candidates.size();
-            candidatePos = 0;
-            anyMatch = false;
-            step();
-            continue;
-          }
-        }
-        if (node.kind() == JoinNode.Kind.RIGHT || node.kind() == JoinNode.Kind.FULL) {
-          while (unmatchedPos < buildRows.size()) {
-            step();
-            int i = unmatchedPos++;
-            if (!matched[i]) {
-              return concat(null, buildRows.get(i));
-            }
-          }
-        }
-        return null;
-      }
-    }
-
-    @Override
-    public void close() {
-      buildRows = List.of();
-      buildIndex = null;
-      try {
-        memory.close();
-      } finally {
-        closeAll(List.of(left, right));
-      }
     }
   }
 

@@ -2,19 +2,21 @@ package io.cairn.jdbc.internal.exec;
 
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.jdbc.internal.engine.ResultCursor;
+import io.cairn.jdbc.internal.exec.spill.SpillSpace;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
 import java.lang.ref.Cleaner;
+import java.util.List;
 
 /**
  * Runs a query plan and exposes its rows as a cursor. Its operators reserve what they hold in the
  * context's memory pool and give it back when closed; when the execution is closed, whatever is
  * still reserved in that pool goes back too, and so it does when an execution is dropped without
  * being closed (a result set nobody closed), once it is garbage: the driver's JVM-wide budget does
- * not leak. One execution per pool.
+ * not leak; the same goes for its spill files ({@link ExecContext#spill}). One execution per pool.
  */
 public final class QueryExecution implements ResultCursor {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -29,18 +31,30 @@ public final class QueryExecution implements ResultCursor {
     this.root = root;
     this.ctx = ctx;
     this.snapshot = snapshot;
-    this.memory = CLEANER.register(this, new ReleaseAll(ctx.memory()));
+    this.memory = CLEANER.register(this, new ReleaseAll(ctx.memory(), ctx.spill()));
   }
 
-  /** Gives back what is still reserved in a query's pool (and so in the pools above it). */
-  private record ReleaseAll(MemoryPool pool) implements Runnable {
+  /**
+   * Gives back what is still reserved in a query's pool (and so in the pools above it) and deletes
+   * its spill files.
+   */
+  private record ReleaseAll(MemoryPool pool, SpillSpace spill) implements Runnable {
     @Override
     public void run() {
-      long left = pool.used();
-      if (left > 0) {
-        pool.release(left);
+      try {
+        spill.close();
+      } finally {
+        long left = pool.used();
+        if (left > 0) {
+          pool.release(left);
+        }
       }
     }
+  }
+
+  @Override
+  public List<String> warnings() {
+    return ctx.spill().notes();
   }
 
   /** Builds the operators; nothing runs until the first {@link #next()}. */

@@ -8,8 +8,9 @@
  * io.cairn.jdbc.internal.exec.ScanPool}); a transaction's own writes are laid over its snapshot's
  * rows ({@link io.cairn.jdbc.internal.exec.OverlayScan}, {@link
  * io.cairn.jdbc.internal.exec.TransactionWrites}). Operators reserve what they hold in the query's
- * pool of {@link io.cairn.jdbc.internal.exec.DriverMemory}. Uses the engine contract and core,
- * never the session or the JDBC classes above it. One execution runs on its caller's thread, with
- * scan chunks on the scan pool.
+ * pool of {@link io.cairn.jdbc.internal.exec.DriverMemory}; past it, joins, sorts and groupings
+ * spill to the query's files ({@code io.cairn.jdbc.internal.exec.spill}). Uses the engine contract
+ * and core, never the session or the JDBC classes above it. One execution runs on its caller's
+ * thread, with scan chunks on the scan pool.
  */
 package io.cairn.jdbc.internal.exec;

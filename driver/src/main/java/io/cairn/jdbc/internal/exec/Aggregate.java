@@ -1,0 +1,303 @@
+package io.cairn.jdbc.internal.exec;
+
+import io.cairn.core.agg.Accumulator;
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.agg.Aggregates;
+import io.cairn.core.agg.AggregationMemory;
+import io.cairn.core.agg.GroupKey;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.memory.MemoryReservation;
+import io.cairn.jdbc.internal.exec.spill.SpillPartitions;
+import io.cairn.jdbc.internal.exec.spill.SpillRun;
+import io.cairn.planner.plan.AggregateNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hash aggregation; at step FINAL it merges the partial states that scans computed (any number of
+ * rows: one per scan or chunk, or one per group and chunk after the group's key values). The
+ * groups' memory is counted against the connection's {@code aggregateMaxBytes} and reserved in the
+ * query's memory pool until the last row is out.
+ *
+ * <p>A GROUP BY of one grouping set whose groups pass either limit (53200) keeps the groups it
+ * holds and goes on adding rows to them, while the rows of groups it does not hold are written to
+ * {@value SpillPartitions#FANOUT} spill files by a hash of their group key. After its own groups,
+ * it aggregates each file by an aggregation of its own (which may spill again, with another hash
+ * seed, up to {@value Join#MAX_LEVEL} levels): every group's rows are in memory or in one file,
+ * never both, so any aggregate (DISTINCT too) stays exact. Several grouping sets (ROLLUP, CUBE) do
+ * not spill.
+ */
+final class Aggregate implements Operator {
+  private final AggregateNode node;
+  private final Operator input;
+  private final ExecContext ctx;
+  private final int level;
+  private final MemoryReservation memory;
+  private Iterator<Object[]> output;
+  private List<SpillRun> runs;
+  private int run;
+  private Aggregate partitionAggregate;
+
+  Aggregate(AggregateNode node, Operator input, ExecContext ctx) {
+    this(node, input, ctx, 0);
+  }
+
+  private Aggregate(AggregateNode node, Operator input, ExecContext ctx, int level) {
+    this.node = node;
+    this.input = input;
+    this.ctx = ctx;
+    this.level = level;
+    this.memory = ctx.memory().reservation("GROUP BY (groups)");
+  }
+
+  private Accumulator[] newAccumulators() {
+    Accumulator[] accumulators = new Accumulator[node.calls().size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      AggregateCall call = node.calls().get(i);
+      accumulators[i] = call.kind() == AggregateKind.GROUPING ? null : Aggregates.create(call);
+    }
+    return accumulators;
+  }
+
+  /** The groups of one grouping set, in first-seen order. */
+  private static final class SetState {
+    final int[] columns;
+    final Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
+    final Map<GroupKey, Object[]> values = new HashMap<>();
+
+    SetState(int[] columns) {
+      this.columns = columns;
+    }
+  }
+
+  private void run() {
+    List<Integer> keys = node.groupKeys();
+    int[] filters = node.filterColumns().stream().mapToInt(Integer::intValue).toArray();
+    boolean merges = node.step() == AggregateNode.Step.FINAL;
+    int[] partialOffsets = new int[node.calls().size()];
+    if (merges) {
+      // a final aggregation's input: the group keys (columns 0..k-1), then the partial states
+      int at = keys.size();
+      for (int i = 0; i < partialOffsets.length; i++) {
+        partialOffsets[i] = at;
+        at += Aggregates.partialTypes(node.calls().get(i)).size();
+      }
+    }
+    List<SetState> sets = new ArrayList<>();
+    for (List<Integer> set : node.groupSets()) {
+      sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
+    }
+    boolean canSpill = sets.size() == 1 && sets.get(0).columns.length > 0;
+    AggregationMemory groupMemory =
+        new AggregationMemory(
+            ctx.aggregateMaxBytes(),
+            ExecContext.AGGREGATE_MAX_BYTES_PROPERTY + " (connection property)",
+            "in the driver",
+            memory);
+    SpillPartitions spill = null;
+    CairnException spilledBy = null;
+    long spilledRows = 0;
+    try {
+      int seen = 0;
+      for (Object[] row = input.next(); row != null; row = input.next()) {
+        for (SetState set : sets) {
+          GroupKey key = GroupKey.of(row, set.columns);
+          Accumulator[] accs = set.groups.get(key);
+          if (accs == null) {
+            if (spill != null) {
+              spill.write(key, row);
+              spilledRows++;
+              continue;
+            }
+            try {
+              addGroup(groupMemory, row, set.columns);
+            } catch (CairnException e) {
+              boolean full =
+                  e.errorCode() == ErrorCode.MEMORY_LIMIT_EXCEEDED
+                      || e.errorCode() == ErrorCode.AGGREGATE_MEMORY_EXCEEDED;
+              if (!full || !canSpill || set.groups.isEmpty() || level >= Join.MAX_LEVEL) {
+                throw e;
+              }
+              spilledBy = e;
+              spill = new SpillPartitions(ctx.spill(), "aggregate", level);
+              spill.write(key, row);
+              spilledRows++;
+              continue;
+            }
+            accs = newAccumulators();
+            set.groups.put(key, accs);
+            Object[] values = new Object[keys.size()];
+            for (int c : set.columns) {
+              values[keys.indexOf(c)] = row[c];
+            }
+            set.values.put(key, values);
+          }
+          for (int i = 0; i < accs.length; i++) {
+            if (accs[i] == null) {
+              continue;
+            }
+            if (merges) {
+              accs[i].mergePartial(row, partialOffsets[i]);
+            } else if (filters[i] < 0 || Boolean.TRUE.equals(row[filters[i]])) {
+              accs[i].add(row);
+            }
+          }
+        }
+        if (++seen >= Operators.CHECK_INTERVAL) {
+          seen = 0;
+          ctx.control().check();
+        }
+      }
+      if (spill != null) {
+        long bytes = spill.bytes();
+        runs = spill.finish();
+        ctx.spill()
+            .note(
+                (level == 0 ? "GROUP BY" : "GROUP BY (a partition again, level " + level + ")")
+                    + " spilled "
+                    + SpillPartitions.FANOUT
+                    + " partitions to disk, "
+                    + (bytes >> 20)
+                    + " MB ("
+                    + spilledRows
+                    + " rows of groups it could not hold) past its memory: "
+                    + spilledBy.getMessage());
+      }
+    } finally {
+      if (spill != null) {
+        spill.close();
+      }
+    }
+    for (SetState set : sets) {
+      if (set.columns.length == 0 && set.groups.isEmpty()) {
+        GroupKey empty = GroupKey.of(new Object[0], set.columns);
+        set.groups.put(empty, newAccumulators());
+        set.values.put(empty, new Object[keys.size()]);
+      }
+    }
+    output = rows(sets, keys.size());
+  }
+
+  /** Counts a new group, asking the query's other operators to spill first when memory is full. */
+  private void addGroup(AggregationMemory groupMemory, Object[] row, int[] columns) {
+    try {
+      groupMemory.addGroup(row, columns, node.calls().size());
+    } catch (CairnException e) {
+      if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED || ctx.spill().revokeOthers(this) == 0) {
+        throw e;
+      }
+      groupMemory.addGroup(row, columns, node.calls().size());
+    }
+  }
+
+  /** The rows of the groups held, made one at a time. */
+  private Iterator<Object[]> rows(List<SetState> sets, int keyCount) {
+    return new Iterator<>() {
+      private int set;
+      private Iterator<Map.Entry<GroupKey, Accumulator[]>> groups;
+      private int seen;
+
+      @Override
+      public boolean hasNext() {
+        while (groups == null || !groups.hasNext()) {
+          if (set >= sets.size()) {
+            return false;
+          }
+          groups = sets.get(set++).groups.entrySet().iterator();
+        }
+        return true;
+      }
+
+      @Override
+      public Object[] next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        SetState state = sets.get(set - 1);
+        Map.Entry<GroupKey, Accumulator[]> e = groups.next();
+        Accumulator[] accs = e.getValue();
+        Object[] out = new Object[keyCount + accs.length];
+        System.arraycopy(state.values.get(e.getKey()), 0, out, 0, keyCount);
+        for (int i = 0; i < accs.length; i++) {
+          out[keyCount + i] =
+              accs[i] == null ? grouping(node.calls().get(i), state) : accs[i].result();
+        }
+        if (++seen >= Operators.CHECK_INTERVAL) {
+          seen = 0;
+          ctx.control().check();
+        }
+        return out;
+      }
+    };
+  }
+
+  /** GROUPING(args): a bit per argument, most significant first, set when not grouped. */
+  private static Object grouping(AggregateCall call, SetState set) {
+    long bits = 0;
+    for (int arg : call.arguments()) {
+      boolean grouped = false;
+      for (int c : set.columns) {
+        grouped |= c == arg;
+      }
+      bits = (bits << 1) | (grouped ? 0 : 1);
+    }
+    return Operators.conform(bits, call.resultType());
+  }
+
+  @Override
+  public Object[] next() {
+    if (output == null) {
+      run();
+    }
+    if (output.hasNext()) {
+      return output.next();
+    }
+    memory.close();
+    while (runs != null) {
+      if (partitionAggregate != null) {
+        Object[] row = partitionAggregate.next();
+        if (row != null) {
+          return row;
+        }
+        Aggregate done = partitionAggregate;
+        partitionAggregate = null;
+        done.close();
+      }
+      if (run >= runs.size()) {
+        return null;
+      }
+      SpillRun next = runs.set(run++, null);
+      if (next != null) {
+        partitionAggregate = new Aggregate(node, new SpillScan(next), ctx, level + 1);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    output = List.<Object[]>of().iterator();
+    List<AutoCloseable> resources = new ArrayList<>();
+    resources.add(memory);
+    if (partitionAggregate != null) {
+      resources.add(partitionAggregate);
+      partitionAggregate = null;
+    }
+    if (runs != null) {
+      for (SpillRun r : runs) {
+        if (r != null) {
+          resources.add(r::delete);
+        }
+      }
+      runs = List.of();
+    }
+    resources.add(input);
+    Operators.closeAll(resources);
+  }
+}
