@@ -81,6 +81,7 @@ public final class StoreCatalog implements Catalog {
   private void load() {
     for (TableDescriptor t : readDescriptors(table)) {
       TableDescriptor loaded = t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
+      store.table(loaded.kvTableName()).ifPresent(kv -> kv.defineLayout(loaded.layout()));
       if (!loaded.indexes().isEmpty()) {
         kvTable(loaded).defineIndexes(loaded.layout(), CatalogIndexes.maintained(loaded));
       }
@@ -179,6 +180,7 @@ public final class StoreCatalog implements Catalog {
             draft.options(),
             draft.schemaVersion());
     store.createTable(created.kvTableName(), new TableSpec(created.options(), splitPoints));
+    kvTable(created).defineLayout(created.layout());
     try {
       persist(created);
     } catch (RuntimeException e) {

@@ -1,5 +1,8 @@
 package io.cairn.store.stats;
 
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.TableStatistics;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
@@ -64,6 +67,12 @@ public final class StatisticsKeeper {
    */
   private final Map<Long, RegionStatistics> statistics = new ConcurrentHashMap<>();
 
+  /** Each region's column statistics by region id (collected only once a layout is defined). */
+  private final Map<Long, RegionColumnStatistics> columns = new ConcurrentHashMap<>();
+
+  /** The layout of the table's rows, for the column statistics; null until defined. */
+  private volatile RowLayout layout;
+
   private final BooleanSupplier dropped;
   private final Listener listener;
 
@@ -71,6 +80,57 @@ public final class StatisticsKeeper {
   public StatisticsKeeper(BooleanSupplier dropped, Listener listener) {
     this.dropped = dropped;
     this.listener = listener;
+  }
+
+  /**
+   * The layout of the table's rows: from now on collections count each column's values (the
+   * statistics of a region collected with an older layout are dropped when its version differs).
+   */
+  public void defineLayout(RowLayout newLayout) {
+    RowLayout before = layout;
+    layout = newLayout;
+    if (before != null && !before.equals(newLayout)) {
+      columns.clear();
+    }
+  }
+
+  /** The region's column statistics; null when it has none. */
+  public RegionColumnStatistics columns(long regionId) {
+    return columns.get(regionId);
+  }
+
+  /**
+   * Makes {@code stats} the region's column statistics (they were collected with the current
+   * layout); a restore at open or a test.
+   */
+  public void installColumns(RegionColumnStatistics stats) {
+    if (!dropped.getAsBoolean()) {
+      columns.put(stats.regionId(), stats);
+    }
+  }
+
+  /**
+   * The table's column statistics over the regions {@code regions} gives now (read again when a
+   * split retired one meanwhile); empty when a region has none (never collected since the layout
+   * was defined) or no layout is defined.
+   */
+  public List<ColumnStatistics> columnStatistics(Supplier<Region[]> regions) {
+    while (true) {
+      Region[] rs = regions.get();
+      List<RegionColumnStatistics> found = new ArrayList<>(rs.length);
+      boolean complete = layout != null;
+      for (Region r : rs) {
+        RegionColumnStatistics c = columns.get(r.regionId());
+        if (c == null) {
+          complete = false;
+          break;
+        }
+        found.add(c);
+      }
+      if (!anyRetired(rs)) {
+        return complete ? RegionColumnStatistics.merge(found) : List.of();
+      }
+    }
   }
 
   /** The region's statistics; null when it has none. */
@@ -113,6 +173,9 @@ public final class StatisticsKeeper {
       long coveredBytes = region.changedBytes();
       StatisticsCollector collector =
           new StatisticsCollector(region.regionId(), region.range(), width);
+      RowLayout rowLayout = layout;
+      RegionColumnStatistics.Collector columnCollector =
+          rowLayout == null ? null : new RegionColumnStatistics.Collector(rowLayout);
       long readPoint = mvcc.beginRead();
       try {
         RegionState state = region.acquireState();
@@ -132,6 +195,10 @@ public final class StatisticsKeeper {
                 rows.keyOffset(),
                 rows.keyLength(),
                 (long) rows.keyLength() + rows.valueLength());
+            if (columnCollector != null) {
+              columnCollector.addRow(
+                  Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength()), value(rows));
+            }
           }
         } finally {
           state.release();
@@ -139,13 +206,28 @@ public final class StatisticsKeeper {
       } finally {
         mvcc.endRead(readPoint);
       }
-      install(
-          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+      long now = System.currentTimeMillis();
+      if (columnCollector != null && layout == rowLayout && !dropped.getAsBoolean()) {
+        RegionColumnStatistics counted = columnCollector.finish(region.regionId(), now);
+        if (counted == null) {
+          columns.remove(region.regionId());
+        } else {
+          columns.put(region.regionId(), counted);
+        }
+      }
+      install(region, collector.finish(width, now), coveredRows, coveredBytes);
       long end = System.nanoTime();
       region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
     } finally {
       region.maintenanceLock().unlock();
     }
+  }
+
+  /** A copy of the cursor's current value. */
+  private static Bytes value(RowCursor rows) {
+    byte[] v = new byte[rows.valueLength()];
+    rows.valueBuffer().get(rows.valueOffset(), v);
+    return Bytes.wrap(v);
   }
 
   /**
@@ -155,6 +237,11 @@ public final class StatisticsKeeper {
    * daughter without any (which would count the whole of the files it shares with its sister).
    */
   public void split(Region parent, Region low, Region high) {
+    RegionColumnStatistics parentColumns = columns.get(parent.regionId());
+    if (parentColumns != null) {
+      columns.put(low.regionId(), parentColumns.half(low.regionId()));
+      columns.put(high.regionId(), parentColumns.half(high.regionId()));
+    }
     RegionStatistics parentStatistics = statistics.get(parent.regionId());
     if (parentStatistics != null) {
       install(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
@@ -167,6 +254,7 @@ public final class StatisticsKeeper {
    * Readers that still hold the regions from before see it retired and read the regions again.
    */
   public void retired(Region parent) {
+    columns.remove(parent.regionId());
     RegionStatistics parentStatistics = statistics.remove(parent.regionId());
     if (parentStatistics != null) {
       listener.removed(List.of(parentStatistics));
@@ -177,6 +265,7 @@ public final class StatisticsKeeper {
   public void drop() {
     listener.removed(List.copyOf(statistics.values()));
     statistics.clear();
+    columns.clear();
   }
 
   /**
