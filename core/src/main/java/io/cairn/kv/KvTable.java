@@ -128,19 +128,13 @@ public interface KvTable {
   }
 
   /**
-   * Tells the store the layout of the table's rows (the catalog does at open and at CREATE TABLE),
-   * so that its statistics collections can count each column's values ({@link #columnStatistics}).
-   * A store that keeps no column statistics ignores it.
-   */
-  default void defineLayout(io.cairn.core.encoding.RowLayout layout) {}
-
-  /**
    * The statistics of each column of the table's rows (cheap: never scans), merged over its
-   * regions, as of their last collection; empty when unknown (none collected, a region never
-   * collected, no layout defined, or a store that keeps none).
+   * regions, as of their last collection ({@link TableStatistics#columns}); empty when unknown
+   * (none collected, a region never collected since the catalog defined the table's layout with
+   * {@link #defineIndexes}, or a store that keeps none).
    */
   default List<ColumnStatistics> columnStatistics() {
-    return List.of();
+    return statistics().columns();
   }
 
   /**

@@ -211,11 +211,6 @@ final class EmbeddedTable implements KvTable {
   // ---- local indexes ----
 
   @Override
-  public void defineLayout(RowLayout layout) {
-    statistics.defineLayout(layout);
-  }
-
-  @Override
   public void defineIndexes(RowLayout layout, List<IndexSpec> specs) {
     services.checkOpen().run();
     statistics.defineLayout(layout);
@@ -546,11 +541,6 @@ final class EmbeddedTable implements KvTable {
   @Override
   public TableStatistics statistics() {
     return statistics.tableStatistics(map::regions, guidePostWidth());
-  }
-
-  @Override
-  public List<io.cairn.kv.ColumnStatistics> columnStatistics() {
-    return statistics.columnStatistics(map::regions);
   }
 
   @Override

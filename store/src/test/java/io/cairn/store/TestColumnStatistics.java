@@ -45,7 +45,7 @@ class TestColumnStatistics {
       t.updateStatistics();
       assertThat(t.columnStatistics()).as("no layout defined: unknown").isEmpty();
 
-      t.defineLayout(LAYOUT);
+      t.defineIndexes(LAYOUT, List.of());
       assertThat(t.columnStatistics()).as("not collected since").isEmpty();
       t.updateStatistics();
       List<ColumnStatistics> columns = t.columnStatistics();
@@ -70,7 +70,7 @@ class TestColumnStatistics {
     try (EmbeddedStore store =
         EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(Map.of()))) {
       KvTable t = store.createTable("T", new TableSpec(Map.of(), List.of()));
-      t.defineLayout(LAYOUT);
+      t.defineIndexes(LAYOUT, List.of());
       putRange(t, 0, 4_000, 50, 0);
       t.updateStatistics();
       long before = t.columnStatistics().get(1).distinct();

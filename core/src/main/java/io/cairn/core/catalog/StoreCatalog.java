@@ -81,9 +81,10 @@ public final class StoreCatalog implements Catalog {
   private void load() {
     for (TableDescriptor t : readDescriptors(table)) {
       TableDescriptor loaded = t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
-      store.table(loaded.kvTableName()).ifPresent(kv -> kv.defineLayout(loaded.layout()));
       if (!loaded.indexes().isEmpty()) {
         kvTable(loaded).defineIndexes(loaded.layout(), CatalogIndexes.maintained(loaded));
+      } else { // the layout still: the store's column statistics decode the rows with it
+        store.table(t.kvTableName()).ifPresent(kv -> kv.defineIndexes(loaded.layout(), List.of()));
       }
       tables.put(key(t.schemaName(), t.tableName()), loaded);
     }
@@ -180,7 +181,7 @@ public final class StoreCatalog implements Catalog {
             draft.options(),
             draft.schemaVersion());
     store.createTable(created.kvTableName(), new TableSpec(created.options(), splitPoints));
-    kvTable(created).defineLayout(created.layout());
+    kvTable(created).defineIndexes(created.layout(), List.of()); // the layout, for statistics
     try {
       persist(created);
     } catch (RuntimeException e) {

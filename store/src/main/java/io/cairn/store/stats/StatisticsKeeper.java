@@ -110,27 +110,22 @@ public final class StatisticsKeeper {
   }
 
   /**
-   * The table's column statistics over the regions {@code regions} gives now (read again when a
-   * split retired one meanwhile); empty when a region has none (never collected since the layout
-   * was defined) or no layout is defined.
+   * The table's column statistics over {@code regions}; empty when a region has none (never
+   * collected since the layout was defined) or no layout is defined.
    */
-  public List<ColumnStatistics> columnStatistics(Supplier<Region[]> regions) {
-    while (true) {
-      Region[] rs = regions.get();
-      List<RegionColumnStatistics> found = new ArrayList<>(rs.length);
-      boolean complete = layout != null;
-      for (Region r : rs) {
-        RegionColumnStatistics c = columns.get(r.regionId());
-        if (c == null) {
-          complete = false;
-          break;
-        }
-        found.add(c);
-      }
-      if (!anyRetired(rs)) {
-        return complete ? RegionColumnStatistics.merge(found) : List.of();
-      }
+  private List<ColumnStatistics> columnStatistics(Region[] regions) {
+    if (layout == null) {
+      return List.of();
     }
+    List<RegionColumnStatistics> found = new ArrayList<>(regions.length);
+    for (Region r : regions) {
+      RegionColumnStatistics c = columns.get(r.regionId());
+      if (c == null) {
+        return List.of();
+      }
+      found.add(c);
+    }
+    return RegionColumnStatistics.merge(found);
   }
 
   /** The region's statistics; null when it has none. */
@@ -148,12 +143,30 @@ public final class StatisticsKeeper {
       return;
     }
     RegionStatistics before = statistics.put(region.regionId(), stats);
-    region.statisticsCollected(
-        coveredRows,
-        coveredBytes,
-        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    if (columnsBehind(region.regionId(), stats)) {
+      // a flush's counts: the columns' are only collected, so the next write asks for a collection
+      region.statisticsCollected(0, 0, 0, 0);
+    } else {
+      region.statisticsCollected(
+          coveredRows,
+          coveredBytes,
+          Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+          Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    }
     listener.changed(before, stats);
+  }
+
+  /**
+   * Whether the region's column statistics are missing or counted fewer than half its rows now
+   * (with {@value #STALE_MIN_ROWS} rows of slack), while a layout is defined.
+   */
+  private boolean columnsBehind(long regionId, RegionStatistics stats) {
+    if (layout == null) {
+      return false;
+    }
+    RegionColumnStatistics c = columns.get(regionId);
+    long counted = c == null || c.columns().isEmpty() ? -1 : c.columns().get(0).rows();
+    return counted < 0 ? stats.rows() > 0 : stats.rows() > 2 * counted + STALE_MIN_ROWS;
   }
 
   /**
@@ -332,7 +345,7 @@ public final class StatisticsKeeper {
         collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
       }
     }
-    return new TableStatistics(guidePostWidth, chunks, collectedAt);
+    return new TableStatistics(guidePostWidth, chunks, collectedAt, columnStatistics(regions));
   }
 
   /** Adds the table's rows of the view SYSTEM.STATS, named {@code schema}.{@code tableName}. */
