@@ -82,12 +82,28 @@ public final class CairnPlanner {
       Catalog catalog,
       ToLongFunction<TableDescriptor> rowCounts,
       IndexStatisticsSource indexStatistics) {
+    this(catalog, rowCounts, indexStatistics, ColumnStatisticsSource.NONE);
+  }
+
+  /**
+   * @param rowCounts approximate rows of a table, -1 when unknown
+   * @param indexStatistics the statistics of local indexes ({@link IndexChoice})
+   * @param columnStatistics the statistics of tables' columns, for the cardinalities of filters and
+   *     joins and so the join order ({@link Cardinalities}); asked while planning
+   */
+  public CairnPlanner(
+      Catalog catalog,
+      ToLongFunction<TableDescriptor> rowCounts,
+      IndexStatisticsSource indexStatistics,
+      ColumnStatisticsSource columnStatistics) {
     this.catalog = catalog;
     this.rowCounts = rowCounts;
     this.indexStatistics = indexStatistics;
+    this.columnStatistics = columnStatistics;
   }
 
   private final IndexStatisticsSource indexStatistics;
+  private final ColumnStatisticsSource columnStatistics;
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
   public PlannedStatement plan(String sql) {
@@ -117,11 +133,18 @@ public final class CairnPlanner {
               List<String> warnings = new ArrayList<>();
               Uses uses = new Uses();
               StatementPlan plan =
-                  IndexSelectivity.using(
-                      indexStatistics,
+                  Cardinalities.using(
+                      columnStatistics,
                       () ->
-                          planUncached(
-                              StatementClassifier.classify(text), version, warnings, uses, cancel));
+                          IndexSelectivity.using(
+                              indexStatistics,
+                              () ->
+                                  planUncached(
+                                      StatementClassifier.classify(text),
+                                      version,
+                                      warnings,
+                                      uses,
+                                      cancel)));
               return new PlannedStatement(plan, warnings, version, uses.tables(rowCounts));
             },
             cancel);
