@@ -1,10 +1,13 @@
 package io.cairn.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
@@ -179,5 +182,72 @@ class TestJoinOrder {
         .doesNotContain(" LINEITEM)");
     assertThat(tree).isEqualTo("((LINEITEM (ORDERS (CUSTOMER (NATION REGION)))) SUPPLIER)");
     assertThat(joinTree(planner(false), q5)).as("without column statistics").isNotEqualTo(tree);
+  }
+
+  /** 16 tables T0..T15 of 100 * (i + 1) rows: (ID, A, B); a chain joins Ti.A = Ti+1.ID. */
+  private void createSixteen() {
+    for (int i = 0; i < 16; i++) {
+      create("CREATE TABLE T" + i + " (ID INTEGER PRIMARY KEY, A INTEGER, B INTEGER)");
+      int rows = 100 * (i + 1);
+      load("T" + i, rows, k -> new Object[] {k, k % 97, k % 13});
+    }
+  }
+
+  static String chain(int tables) {
+    StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM T0");
+    StringBuilder where = new StringBuilder(" WHERE T0.B = 1");
+    for (int i = 1; i < tables; i++) {
+      from.append(", T").append(i);
+      where.append(" AND T").append(i - 1).append(".A = T").append(i).append(".ID");
+    }
+    return from.append(where).toString();
+  }
+
+  static String star(int tables) {
+    StringBuilder from = new StringBuilder("SELECT COUNT(*) FROM T15");
+    StringBuilder where = new StringBuilder(" WHERE T15.B = 1");
+    for (int i = 0; i < tables - 1; i++) {
+      from.append(", T").append(i);
+      where.append(" AND T15.A = T").append(i).append(".ID");
+    }
+    return from.append(where).toString();
+  }
+
+  /**
+   * Planning a 16-table join stops with QUERY_CANCELED when cancelled while the joins are ordered:
+   * the flag is set from the statistics source, which join ordering asks.
+   */
+  @Test
+  void aCancelledSixteenTableJoinStopsPlanning() {
+    createSixteen();
+    java.util.concurrent.atomic.AtomicBoolean cancel =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    CairnPlanner cancelling =
+        new CairnPlanner(
+            catalog,
+            t -> store.table(t.kvTableName()).map(KvTable::approximateRowCount).orElse(-1L),
+            IndexStatisticsSource.NONE,
+            t -> {
+              asked.incrementAndGet();
+              cancel.set(true); // from here on, planning must stop
+              return store.table(t.kvTableName()).map(KvTable::columnStatistics).orElse(List.of());
+            });
+    for (String sql : List.of(chain(16), star(16))) {
+      cancel.set(false);
+      asked.set(0);
+      assertThatThrownBy(() -> cancelling.plan(sql, cancel))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELED));
+      assertThat(asked.get()).as("stopped once asked, not after every table").isLessThan(16);
+      assertThat(cancelling.cachedPlans()).isZero();
+    }
+    // not cancelled: both plan, every join with a condition (no cross product)
+    for (String sql : List.of(chain(16), star(16))) {
+      String tree = joinTree(planner(true), sql);
+      assertThat(tree.chars().filter(c -> c == '(').count()).isEqualTo(15);
+    }
   }
 }
