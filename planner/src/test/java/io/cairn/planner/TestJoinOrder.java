@@ -250,4 +250,34 @@ class TestJoinOrder {
       assertThat(tree.chars().filter(c -> c == '(').count()).isEqualTo(15);
     }
   }
+
+  /**
+   * A cached plan is current while its tables' row counts and columns' distinct values stay within
+   * 2x; once a column's distinct values change more (rows rewritten, statistics collected again) it
+   * is planned again, though the row count is the same.
+   */
+  @Test
+  void aCachedPlanIsPlannedAgainWhenAColumnsDistinctValuesChange() {
+    create("CREATE TABLE P (ID INTEGER PRIMARY KEY, V INTEGER)");
+    create("CREATE TABLE Q (ID INTEGER PRIMARY KEY, V INTEGER)");
+    load("P", 2_000, i -> new Object[] {i, i % 10});
+    load("Q", 1_000, i -> new Object[] {i, i % 10});
+    CairnPlanner planner = planner(true);
+    String sql = "SELECT COUNT(*) FROM P JOIN Q ON P.V = Q.V";
+    PlannedStatement first = planner.plan(sql);
+    assertThat(first.tables()).allSatisfy(u -> assertThat(u.distinct()).hasSize(2));
+    assertThat(planner.isCurrent(first)).isTrue();
+    load("Q", 1_000, i -> new Object[] {i, i % 15}); // 1.5x: still current
+    assertThat(planner.isCurrent(first)).isTrue();
+    assertThat(planner.plan(sql)).isSameAs(first);
+    load("Q", 1_000, i -> new Object[] {i, i}); // same rows, 1,000 values instead of 10
+    assertThat(
+            store
+                .table(catalog.table("PUBLIC", "Q").orElseThrow().kvTableName())
+                .orElseThrow()
+                .approximateRowCount())
+        .isEqualTo(1_000);
+    assertThat(planner.isCurrent(first)).isFalse();
+    assertThat(planner.plan(sql)).isNotSameAs(first);
+  }
 }

@@ -70,6 +70,15 @@ public final class StatisticsKeeper {
   /** Each region's column statistics by region id (collected only once a layout is defined). */
   private final Map<Long, RegionColumnStatistics> columns = new ConcurrentHashMap<>();
 
+  /** Counts the changes of {@link #columns}: the merged statistics are kept until the next. */
+  private final java.util.concurrent.atomic.AtomicLong columnsVersion =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** The table's column statistics as last merged, with the version and regions merged. */
+  private record MergedColumns(long version, Region[] regions, List<ColumnStatistics> columns) {}
+
+  private volatile MergedColumns merged;
+
   /** The layout of the table's rows, for the column statistics; null until defined. */
   private volatile RowLayout layout;
 
@@ -92,6 +101,7 @@ public final class StatisticsKeeper {
     if (before != null && !before.equals(newLayout)) {
       columns.clear();
     }
+    columnsVersion.incrementAndGet();
   }
 
   /** The region's column statistics; null when it has none. */
@@ -106,6 +116,7 @@ public final class StatisticsKeeper {
   public void installColumns(RegionColumnStatistics stats) {
     if (!dropped.getAsBoolean()) {
       columns.put(stats.regionId(), stats);
+      columnsVersion.incrementAndGet();
     }
   }
 
@@ -117,6 +128,17 @@ public final class StatisticsKeeper {
     if (layout == null) {
       return List.of();
     }
+    long version = columnsVersion.get();
+    MergedColumns last = merged;
+    if (last != null && last.version() == version && last.regions() == regions) {
+      return last.columns();
+    }
+    List<ColumnStatistics> out = mergeColumns(regions);
+    merged = new MergedColumns(version, regions, out);
+    return out;
+  }
+
+  private List<ColumnStatistics> mergeColumns(Region[] regions) {
     List<RegionColumnStatistics> found = new ArrayList<>(regions.length);
     for (Region r : regions) {
       RegionColumnStatistics c = columns.get(r.regionId());
@@ -227,6 +249,7 @@ public final class StatisticsKeeper {
         } else {
           columns.put(region.regionId(), counted);
         }
+        columnsVersion.incrementAndGet();
       }
       install(region, collector.finish(width, now), coveredRows, coveredBytes);
       long end = System.nanoTime();
@@ -254,6 +277,7 @@ public final class StatisticsKeeper {
     if (parentColumns != null) {
       columns.put(low.regionId(), parentColumns.half(low.regionId()));
       columns.put(high.regionId(), parentColumns.half(high.regionId()));
+      columnsVersion.incrementAndGet();
     }
     RegionStatistics parentStatistics = statistics.get(parent.regionId());
     if (parentStatistics != null) {
@@ -267,7 +291,9 @@ public final class StatisticsKeeper {
    * Readers that still hold the regions from before see it retired and read the regions again.
    */
   public void retired(Region parent) {
-    columns.remove(parent.regionId());
+    if (columns.remove(parent.regionId()) != null) {
+      columnsVersion.incrementAndGet();
+    }
     RegionStatistics parentStatistics = statistics.remove(parent.regionId());
     if (parentStatistics != null) {
       listener.removed(List.of(parentStatistics));
@@ -279,6 +305,7 @@ public final class StatisticsKeeper {
     listener.removed(List.copyOf(statistics.values()));
     statistics.clear();
     columns.clear();
+    columnsVersion.incrementAndGet();
   }
 
   /**
