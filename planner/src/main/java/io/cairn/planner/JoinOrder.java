@@ -41,7 +41,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * has the fewest rows are joined until one is left, parts nothing connects joined last, smallest
  * first. Both check for cancel as they go.
  *
- * <p>Multi-joins with outer joins are left to Calcite's LoptOptimizeJoinRule.
+ * <p>Multi-joins with outer joins, or of more than {@value #MAX_INPUTS} inputs, are left to
+ * Calcite's LoptOptimizeJoinRule.
  */
 final class JoinOrder {
   /** Up to this many inputs, every bushy join tree is considered; greedy beyond. */
@@ -57,9 +58,17 @@ final class JoinOrder {
     this.cancel = cancel;
   }
 
-  /** Whether {@link #order} takes {@code join}: inner joins only. */
+  /**
+   * The most inputs ordered here (sets of inputs are bits of an int); more go to Calcite's rule.
+   */
+  static final int MAX_INPUTS = 30;
+
+  /**
+   * Whether {@link #order} takes {@code join}: inner joins of at most {@value #MAX_INPUTS} inputs.
+   */
   static boolean orders(MultiJoin join) {
-    if (join.isFullOuterJoin() || join.getInputs().size() < 2) {
+    int inputs = join.getInputs().size();
+    if (join.isFullOuterJoin() || inputs < 2 || inputs > MAX_INPUTS) {
       return false;
     }
     for (JoinRelType t : join.getJoinTypes()) {
