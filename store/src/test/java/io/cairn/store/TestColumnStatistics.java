@@ -105,4 +105,55 @@ class TestColumnStatistics {
     numbers.add(new java.math.BigDecimal("1.5"));
     assertThat(numbers.estimate()).as("equal values, different scales").isEqualTo(1);
   }
+
+  @Test
+  void columnStatisticsSurviveARestartOfTheDurableStore() {
+    List<ColumnStatistics> before;
+    try (EmbeddedStore store =
+        EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(Map.of()))) {
+      KvTable t = store.createTable("T", TWO_REGIONS);
+      t.defineIndexes(LAYOUT, List.of());
+      putRange(t, 0, 10_000, 300, 10);
+      t.updateStatistics();
+      before = t.columnStatistics();
+      assertThat(before).hasSize(2);
+    }
+    try (EmbeddedStore store =
+        EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(Map.of()))) {
+      KvTable t = store.table("T").orElseThrow();
+      t.defineIndexes(LAYOUT, List.of()); // what the catalog does at open
+      assertThat(t.columnStatistics()).as("read back, not collected again").isEqualTo(before);
+      // another layout (a new schema version): they are not trusted
+      t.defineIndexes(
+          new io.cairn.core.encoding.RowLayout(
+              LAYOUT.columns(), LAYOUT.keyColumns(), false, LAYOUT.schemaVersion() + 1),
+          List.of());
+      assertThat(t.columnStatistics()).isEmpty();
+    }
+  }
+
+  @Test
+  void theBytesOfARegionsColumnStatisticsReadBackAndDamagedOnesAreUnknown() {
+    io.cairn.store.stats.RegionColumnStatistics.Collector c =
+        new io.cairn.store.stats.RegionColumnStatistics.Collector(LAYOUT);
+    for (int i = 0; i < 100; i++) {
+      Mutation.Put p = (Mutation.Put) put(i, i % 3 == 0 ? null : i % 7);
+      c.addRow(p.key(), p.value());
+    }
+    io.cairn.store.stats.RegionColumnStatistics s = c.finish(4, 1_700_000_000_000L);
+    byte[] bytes = s.toBytes();
+    io.cairn.store.stats.RegionColumnStatistics back =
+        io.cairn.store.stats.RegionColumnStatistics.fromBytes(4, bytes);
+    assertThat(back).isEqualTo(s);
+    assertThat(io.cairn.store.stats.RegionColumnStatistics.merge(List.of(back)))
+        .isEqualTo(io.cairn.store.stats.RegionColumnStatistics.merge(List.of(s)));
+    assertThat(
+            io.cairn.store.stats.RegionColumnStatistics.fromBytes(
+                4, java.util.Arrays.copyOf(bytes, bytes.length - 3)))
+        .as("cut short")
+        .isNull();
+    byte[] otherVersion = bytes.clone();
+    otherVersion[0] = 9;
+    assertThat(io.cairn.store.stats.RegionColumnStatistics.fromBytes(4, otherVersion)).isNull();
+  }
 }

@@ -59,6 +59,17 @@ public final class StatisticsKeeper {
 
     /** Regions went (a split's parent, a dropped table). */
     void removed(List<RegionStatistics> removed);
+
+    /** A region's column statistics are now {@code after}. */
+    default void columnsChanged(RegionColumnStatistics after) {}
+
+    /** The column statistics of these regions went. */
+    default void columnsRemoved(List<Long> regionIds) {}
+
+    /** At open: the column statistics of the region read back (persisted), or null. */
+    default RegionColumnStatistics restoredColumns(long regionId) {
+      return null;
+    }
   }
 
   /**
@@ -100,6 +111,13 @@ public final class StatisticsKeeper {
     layout = newLayout;
     if (before != null && !before.equals(newLayout)) {
       columns.clear();
+    } else if (before == null) { // restored ones of another layout go
+      columns
+          .values()
+          .removeIf(
+              c ->
+                  c.layoutVersion() != newLayout.schemaVersion()
+                      || c.columns().size() != newLayout.columnCount());
     }
     columnsVersion.incrementAndGet();
   }
@@ -117,6 +135,7 @@ public final class StatisticsKeeper {
     if (!dropped.getAsBoolean()) {
       columns.put(stats.regionId(), stats);
       columnsVersion.incrementAndGet();
+      listener.columnsChanged(stats);
     }
   }
 
@@ -246,8 +265,10 @@ public final class StatisticsKeeper {
         RegionColumnStatistics counted = columnCollector.finish(region.regionId(), now);
         if (counted == null) {
           columns.remove(region.regionId());
+          listener.columnsRemoved(List.of(region.regionId()));
         } else {
           columns.put(region.regionId(), counted);
+          listener.columnsChanged(counted);
         }
         columnsVersion.incrementAndGet();
       }
@@ -275,8 +296,11 @@ public final class StatisticsKeeper {
   public void split(Region parent, Region low, Region high) {
     RegionColumnStatistics parentColumns = columns.get(parent.regionId());
     if (parentColumns != null) {
-      columns.put(low.regionId(), parentColumns.half(low.regionId()));
-      columns.put(high.regionId(), parentColumns.half(high.regionId()));
+      for (Region daughter : new Region[] {low, high}) {
+        RegionColumnStatistics half = parentColumns.half(daughter.regionId());
+        columns.put(daughter.regionId(), half);
+        listener.columnsChanged(half);
+      }
       columnsVersion.incrementAndGet();
     }
     RegionStatistics parentStatistics = statistics.get(parent.regionId());
@@ -293,6 +317,7 @@ public final class StatisticsKeeper {
   public void retired(Region parent) {
     if (columns.remove(parent.regionId()) != null) {
       columnsVersion.incrementAndGet();
+      listener.columnsRemoved(List.of(parent.regionId()));
     }
     RegionStatistics parentStatistics = statistics.remove(parent.regionId());
     if (parentStatistics != null) {
@@ -304,6 +329,7 @@ public final class StatisticsKeeper {
   public void drop() {
     listener.removed(List.copyOf(statistics.values()));
     statistics.clear();
+    listener.columnsRemoved(List.copyOf(columns.keySet()));
     columns.clear();
     columnsVersion.incrementAndGet();
   }
@@ -316,6 +342,11 @@ public final class StatisticsKeeper {
     for (Region r : regions) {
       if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
         statistics.put(r.regionId(), stats);
+        RegionColumnStatistics restored = listener.restoredColumns(r.regionId());
+        if (restored != null) {
+          columns.put(r.regionId(), restored);
+          columnsVersion.incrementAndGet();
+        }
         r.statisticsCollected(
             0,
             0,
