@@ -37,7 +37,8 @@ import java.util.Set;
  * table under the name {@link #indexStatisticsName}: the KV table's name and a NUL suffix, so that
  * they never mix with the table's; their chunk starts (entry keys) carry the index id, and
  * DISTINCT_COUNT the region's distinct first-part values (null in the table's rows, and in rows
- * written before it existed).
+ * written before it existed). A region's column statistics ({@link RegionColumnStatistics}) are one
+ * row under {@link #columnStatisticsName}, with an empty START and their bytes in STOP.
  */
 public final class StatisticsTable {
   public static final String NAME = SystemViews.STATS.kvTableName();
