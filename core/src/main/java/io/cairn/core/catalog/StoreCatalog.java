@@ -181,8 +181,8 @@ public final class StoreCatalog implements Catalog {
             draft.options(),
             draft.schemaVersion());
     store.createTable(created.kvTableName(), new TableSpec(created.options(), splitPoints));
-    kvTable(created).defineIndexes(created.layout(), List.of()); // the layout, for statistics
     try {
+      kvTable(created).defineIndexes(created.layout(), List.of()); // the layout, for statistics
       persist(created);
     } catch (RuntimeException e) {
       store.dropTable(created.kvTableName());
