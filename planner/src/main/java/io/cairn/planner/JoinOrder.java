@@ -155,6 +155,7 @@ final class JoinOrder {
     for (int f = 0; f < parent.length; f++) {
       int root = find(parent, f);
       if (size[root] > 1) {
+        PlanningThreads.check(cancel); // each asks the statistics of a table
         int input = inputOfField[f];
         Double d =
             mq.getDistinctRowCount(inputs.get(input), ImmutableBitSet.of(f - start[input]), null);

@@ -241,7 +241,7 @@ class TestJoinOrder {
           .isInstanceOfSatisfying(
               CairnException.class,
               e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELED));
-      assertThat(asked.get()).as("stopped once asked, not after every table").isLessThan(16);
+      assertThat(asked.get()).as("stopped once asked, not after every table").isBetween(1, 15);
       assertThat(cancelling.cachedPlans()).isZero();
     }
     // not cancelled: both plan, every join with a condition (no cross product)
