@@ -128,6 +128,16 @@ public interface KvTable {
   }
 
   /**
+   * The statistics of each column of the table's rows (cheap: never scans), merged over its
+   * regions, as of their last collection ({@link TableStatistics#columns}); empty when unknown
+   * (none collected, a region never collected since the catalog defined the table's layout with
+   * {@link #defineIndexes}, or a store that keeps none).
+   */
+  default List<ColumnStatistics> columnStatistics() {
+    return statistics().columns();
+  }
+
+  /**
    * The current statistics of local index {@code indexId} (cheap: never scans), collected with the
    * table's ({@link #updateStatistics}); empty when none were collected or the store keeps none.
    */

@@ -14,8 +14,15 @@ import java.util.List;
  * starts at the empty key, the last one stops at the empty key). Parallel scans cut their key
  * ranges at the chunks' boundaries; the planner estimates row counts from them. Counts are
  * estimates (-1 when unknown): rows written since {@code collectedAtMillis} are not in them.
+ *
+ * <p>{@code columns} are the statistics of each column of the table's rows ({@link
+ * ColumnStatistics}, in its layout's order), collected with the chunks; empty when unknown.
  */
-public record TableStatistics(long guidePostWidth, List<Chunk> chunks, long collectedAtMillis) {
+public record TableStatistics(
+    long guidePostWidth,
+    List<Chunk> chunks,
+    long collectedAtMillis,
+    List<ColumnStatistics> columns) {
   /** Keys in {@code [start, stop)} of region {@code regionId}, with their estimated counts. */
   public record Chunk(long regionId, Bytes start, Bytes stop, long rows, long bytes) {
     public Chunk {
@@ -28,8 +35,14 @@ public record TableStatistics(long guidePostWidth, List<Chunk> chunks, long coll
     }
   }
 
+  /** Statistics without column statistics. */
+  public TableStatistics(long guidePostWidth, List<Chunk> chunks, long collectedAtMillis) {
+    this(guidePostWidth, chunks, collectedAtMillis, List.of());
+  }
+
   public TableStatistics {
     chunks = List.copyOf(chunks);
+    columns = List.copyOf(columns);
     if (chunks.isEmpty()) {
       throw new IllegalArgumentException("chunks must cover the key space: found none");
     }

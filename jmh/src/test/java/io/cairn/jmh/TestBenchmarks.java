@@ -39,6 +39,20 @@ class TestBenchmarks {
   }
 
   @Test
+  void joinPlanning() throws RunnerException {
+    assertRuns(
+        BenchmarkJoinPlanning.class,
+        2,
+        new OptionsBuilder()
+            .param("tables", "4")
+            .forks(0)
+            .warmupIterations(0)
+            .measurementIterations(1)
+            .measurementTime(TimeValue.milliseconds(50))
+            .shouldFailOnError(true));
+  }
+
+  @Test
   void opensTheStoreWithEveryCacheSetting() throws RunnerException {
     assertRuns(
         BenchmarkKvScan.class,

@@ -82,12 +82,28 @@ public final class CairnPlanner {
       Catalog catalog,
       ToLongFunction<TableDescriptor> rowCounts,
       IndexStatisticsSource indexStatistics) {
+    this(catalog, rowCounts, indexStatistics, ColumnStatisticsSource.NONE);
+  }
+
+  /**
+   * @param rowCounts approximate rows of a table, -1 when unknown
+   * @param indexStatistics the statistics of local indexes ({@link IndexChoice})
+   * @param columnStatistics the statistics of tables' columns, for the cardinalities of filters and
+   *     joins and so the join order ({@link Cardinalities}); asked while planning
+   */
+  public CairnPlanner(
+      Catalog catalog,
+      ToLongFunction<TableDescriptor> rowCounts,
+      IndexStatisticsSource indexStatistics,
+      ColumnStatisticsSource columnStatistics) {
     this.catalog = catalog;
     this.rowCounts = rowCounts;
     this.indexStatistics = indexStatistics;
+    this.columnStatistics = columnStatistics;
   }
 
   private final IndexStatisticsSource indexStatistics;
+  private final ColumnStatisticsSource columnStatistics;
 
   /** Plans one statement; a cached plan is returned when the text and catalog are unchanged. */
   public PlannedStatement plan(String sql) {
@@ -117,12 +133,20 @@ public final class CairnPlanner {
               List<String> warnings = new ArrayList<>();
               Uses uses = new Uses();
               StatementPlan plan =
-                  IndexSelectivity.using(
-                      indexStatistics,
+                  Cardinalities.using(
+                      columnStatistics,
                       () ->
-                          planUncached(
-                              StatementClassifier.classify(text), version, warnings, uses, cancel));
-              return new PlannedStatement(plan, warnings, version, uses.tables(rowCounts));
+                          IndexSelectivity.using(
+                              indexStatistics,
+                              () ->
+                                  planUncached(
+                                      StatementClassifier.classify(text),
+                                      version,
+                                      warnings,
+                                      uses,
+                                      cancel)));
+              return new PlannedStatement(
+                  plan, warnings, version, uses.tables(rowCounts, columnStatistics));
             },
             cancel);
     StatementPlan plan = planned.plan();
@@ -139,9 +163,10 @@ public final class CairnPlanner {
    * Whether {@code planned} still fits the catalog and the data: every table it uses is still the
    * one it was planned for (not dropped, or dropped and created again, or altered), and no table it
    * reads has changed its approximate row count by more than {@value #ROW_COUNT_FACTOR} times since
-   * (and by at least {@value #ROW_COUNT_SLACK} rows), which could change the join order. A catalog
-   * change to other tables leaves the plan current. Cheap: a catalog lookup and a row count per
-   * table.
+   * (and by at least {@value #ROW_COUNT_SLACK} rows), nor the distinct values of one of its columns
+   * as much (column statistics collected since), which could change the join order. A catalog
+   * change to other tables leaves the plan current. Cheap: a catalog lookup, a row count and the
+   * column statistics per table.
    */
   public boolean isCurrent(PlannedStatement planned) {
     boolean sameCatalog = planned.catalogVersion() == catalog.version();
@@ -158,8 +183,41 @@ public final class CairnPlanner {
       if (use.rowCount() >= 0 && changedMaterially(use.rowCount(), rowCounts.applyAsLong(table))) {
         return false;
       }
+      if (!use.distinct().isEmpty() && distinctChanged(use.distinct(), distinct(table))) {
+        return false;
+      }
     }
     return true;
+  }
+
+  /** Each column's distinct values from the table's column statistics (-1: unknown); or empty. */
+  private List<Long> distinct(TableDescriptor table) {
+    return distinct(columnStatistics, table);
+  }
+
+  private static List<Long> distinct(ColumnStatisticsSource source, TableDescriptor table) {
+    List<io.cairn.kv.ColumnStatistics> stats = source.statistics(table);
+    if (stats.size() != table.columns().size()) {
+      return List.of();
+    }
+    return stats.stream().map(io.cairn.kv.ColumnStatistics::distinct).toList();
+  }
+
+  /**
+   * Whether a column's distinct values changed by more than {@value #ROW_COUNT_FACTOR} times (and
+   * {@value #ROW_COUNT_SLACK} values): the cardinalities of its filters and joins did, and with
+   * them maybe the join order. Statistics that became unknown change nothing.
+   */
+  private static boolean distinctChanged(List<Long> before, List<Long> now) {
+    if (now.size() != before.size()) {
+      return false;
+    }
+    for (int i = 0; i < before.size(); i++) {
+      if (before.get(i) >= 0 && changedMaterially(before.get(i), now.get(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Row counts further apart than a factor, which the optimizer may order joins differently by. */
@@ -182,10 +240,16 @@ public final class CairnPlanner {
     final Set<TableDescriptor> read = new LinkedHashSet<>();
     final Set<TableDescriptor> written = new LinkedHashSet<>();
 
-    List<PlannedStatement.TableUse> tables(ToLongFunction<TableDescriptor> rowCounts) {
+    List<PlannedStatement.TableUse> tables(
+        ToLongFunction<TableDescriptor> rowCounts, ColumnStatisticsSource columnStatistics) {
       List<PlannedStatement.TableUse> uses = new ArrayList<>();
       for (TableDescriptor t : read) {
-        uses.add(new PlannedStatement.TableUse(t, t.tableId() < 0 ? -1 : rowCounts.applyAsLong(t)));
+        boolean stored = t.tableId() >= 0;
+        uses.add(
+            new PlannedStatement.TableUse(
+                t,
+                stored ? rowCounts.applyAsLong(t) : -1,
+                stored ? distinct(columnStatistics, t) : List.of()));
       }
       for (TableDescriptor t : written) {
         if (!read.contains(t)) {

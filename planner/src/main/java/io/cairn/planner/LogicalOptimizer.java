@@ -13,7 +13,9 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -50,10 +52,17 @@ final class LogicalOptimizer {
    * Join order: inner joins are collected into multi-joins and reordered so that every join has a
    * join condition where the query allows (no cross products from the FROM order, TPC-H Q8/Q9).
    */
-  private static HepProgram joinOrderProgram() {
+  private static HepProgram multiJoinProgram() {
     return new HepProgramBuilder()
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+        .build();
+  }
+
+  /** The multi-joins {@link JoinOrder} leaves (those with outer joins) go to Calcite's rule. */
+  private static HepProgram joinOrderProgram() {
+    return new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
         .build();
   }
@@ -114,12 +123,34 @@ final class LogicalOptimizer {
     HepPlanner pushdown = hep(pushdownProgram());
     pushdown.setRoot(result);
     result = pushdown.findBestExp();
+    HepPlanner multiJoins = hep(multiJoinProgram());
+    multiJoins.setRoot(result);
+    result = orderInnerJoins(multiJoins.findBestExp(), relBuilder);
     HepPlanner joins = hep(joinOrderProgram());
     joins.setRoot(result);
     result = joins.findBestExp();
     HepPlanner again = hep(pushdownProgram());
     again.setRoot(result);
     return again.findBestExp();
+  }
+
+  /**
+   * Orders every multi-join of inner joins by estimated cardinalities ({@link JoinOrder}), inner
+   * ones first.
+   */
+  private RelNode orderInnerJoins(RelNode rel, RelBuilder relBuilder) {
+    RelMetadataQuery mq = cluster.getMetadataQuery();
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (node instanceof MultiJoin join && JoinOrder.orders(join)) {
+              return new JoinOrder(relBuilder, mq, cancel).order(join);
+            }
+            return node;
+          }
+        });
   }
 
   /**

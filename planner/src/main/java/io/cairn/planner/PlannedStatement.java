@@ -26,12 +26,18 @@ public record PlannedStatement(
   }
 
   /**
-   * A table a plan uses: as the catalog described it at planning, and the approximate rows the
-   * optimizer saw for it (-1 when the plan only writes it or the count was unknown).
+   * A table a plan uses: as the catalog described it at planning, the approximate rows the
+   * optimizer saw for it (-1 when the plan only writes it or the count was unknown), and the
+   * distinct values of each of its columns it saw (empty when unknown).
    */
-  public record TableUse(TableDescriptor table, long rowCount) {
+  public record TableUse(TableDescriptor table, long rowCount, List<Long> distinct) {
     public TableUse {
       requireNonNull(table, "table is null");
+      distinct = List.copyOf(distinct);
+    }
+
+    public TableUse(TableDescriptor table, long rowCount) {
+      this(table, rowCount, List.of());
     }
   }
 }

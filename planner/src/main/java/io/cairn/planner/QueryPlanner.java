@@ -31,7 +31,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableModify;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
@@ -135,9 +134,7 @@ final class QueryPlanner {
     planner.setExecutor(new CairnRexExecutor());
     cluster = RelOptCluster.create(planner, rexBuilder);
     cluster.setMetadataQuerySupplier(
-        () ->
-            new RelMetadataQuery(
-                new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE)));
+        () -> new RelMetadataQuery(new ProxyingMetadataHandlerProvider(Cardinalities.PROVIDER)));
   }
 
   StatementPlan plan(ClassifiedStatement statement, List<String> warnings) {

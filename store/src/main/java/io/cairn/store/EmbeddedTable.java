@@ -213,6 +213,7 @@ final class EmbeddedTable implements KvTable {
   @Override
   public void defineIndexes(RowLayout layout, List<IndexSpec> specs) {
     services.checkOpen().run();
+    statistics.defineLayout(layout);
     if (!specs.isEmpty()) {
       if (layout.hiddenRowId()) {
         throw new CairnException(

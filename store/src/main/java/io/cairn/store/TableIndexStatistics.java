@@ -5,6 +5,7 @@ import io.cairn.kv.IndexStatistics;
 import io.cairn.store.region.Region;
 import io.cairn.store.stats.IndexRegionStatistics;
 import io.cairn.store.stats.IndexStatisticsKeeper;
+import io.cairn.store.stats.RegionColumnStatistics;
 import io.cairn.store.stats.RegionStatistics;
 import io.cairn.store.stats.StatisticsKeeper;
 import java.util.ArrayList;
@@ -70,6 +71,21 @@ final class TableIndexStatistics {
       @Override
       public void removed(List<RegionStatistics> removed) {
         services.statistics().removed(name, removed);
+      }
+
+      @Override
+      public void columnsChanged(RegionColumnStatistics after) {
+        services.statistics().columnsChanged(name, after);
+      }
+
+      @Override
+      public void columnsRemoved(List<Long> regionIds) {
+        services.statistics().columnsRemoved(name, regionIds);
+      }
+
+      @Override
+      public RegionColumnStatistics restoredColumns(long regionId) {
+        return services.statistics().restoredColumns(name, regionId);
       }
     };
   }

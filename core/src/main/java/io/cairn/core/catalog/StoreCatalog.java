@@ -83,6 +83,8 @@ public final class StoreCatalog implements Catalog {
       TableDescriptor loaded = t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
       if (!loaded.indexes().isEmpty()) {
         kvTable(loaded).defineIndexes(loaded.layout(), CatalogIndexes.maintained(loaded));
+      } else { // the layout still: the store's column statistics decode the rows with it
+        store.table(t.kvTableName()).ifPresent(kv -> kv.defineIndexes(loaded.layout(), List.of()));
       }
       tables.put(key(t.schemaName(), t.tableName()), loaded);
     }
@@ -180,6 +182,7 @@ public final class StoreCatalog implements Catalog {
             draft.schemaVersion());
     store.createTable(created.kvTableName(), new TableSpec(created.options(), splitPoints));
     try {
+      kvTable(created).defineIndexes(created.layout(), List.of()); // the layout, for statistics
       persist(created);
     } catch (RuntimeException e) {
       store.dropTable(created.kvTableName());

@@ -5,6 +5,7 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
+import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.IndexRead;
@@ -243,6 +244,15 @@ public final class WireMessages {
               .setRows(c.rows())
               .setBytes(c.bytes()));
     }
+    for (ColumnStatistics c : statistics.columns()) {
+      b.addColumns(
+          io.cairn.protocol.ColumnStatistics.newBuilder()
+              .setRows(c.rows())
+              .setDistinct(c.distinct())
+              .setNulls(c.nulls())
+              .setMin(WireValues.encode(c.min()))
+              .setMax(WireValues.encode(c.max())));
+    }
     return b.build();
   }
 
@@ -261,7 +271,19 @@ public final class WireMessages {
           new TableStatistics.Chunk(
               c.getRegionId(), bytes(c.getStart()), bytes(c.getStop()), c.getRows(), c.getBytes()));
     }
-    return new TableStatistics(message.getGuidePostWidth(), chunks, message.getCollectedAtMillis());
+    List<ColumnStatistics> columns = new ArrayList<>(message.getColumnsCount());
+    for (io.cairn.protocol.ColumnStatistics c : message.getColumnsList()) {
+      columns.add(
+          new ColumnStatistics(
+              columns.size(),
+              c.getRows(),
+              c.getDistinct(),
+              c.getNulls(),
+              WireValues.decode(c.getMin()),
+              WireValues.decode(c.getMax())));
+    }
+    return new TableStatistics(
+        message.getGuidePostWidth(), chunks, message.getCollectedAtMillis(), columns);
   }
 
   /** A local index's statistics (none: no chunk) as the table statistics message. */

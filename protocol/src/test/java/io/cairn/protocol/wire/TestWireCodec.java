@@ -566,6 +566,30 @@ class TestWireCodec {
                 new TableStatistics.Chunk(4, b, Bytes.EMPTY, -1, 4096)),
             1_700_000_000_000L);
     assertThat(WireMessages.fromProto(WireMessages.toProto(statistics))).isEqualTo(statistics);
+    TableStatistics withColumns =
+        new TableStatistics(
+            statistics.guidePostWidth(),
+            statistics.chunks(),
+            statistics.collectedAtMillis(),
+            List.of(
+                new io.cairn.kv.ColumnStatistics(0, 10, 10, 0, 1L, 10L),
+                new io.cairn.kv.ColumnStatistics(
+                    1,
+                    10,
+                    3,
+                    2,
+                    new java.math.BigDecimal("0.50"),
+                    new java.math.BigDecimal("9.25")),
+                new io.cairn.kv.ColumnStatistics(
+                    2,
+                    10,
+                    2,
+                    0,
+                    java.time.LocalDate.of(1994, 1, 1),
+                    java.time.LocalDate.of(1998, 8, 2)),
+                new io.cairn.kv.ColumnStatistics(3, 10, 0, 10, null, null),
+                new io.cairn.kv.ColumnStatistics(4, 10, -1, 0, "ASIA", "EUROPE")));
+    assertThat(WireMessages.fromProto(WireMessages.toProto(withColumns))).isEqualTo(withColumns);
     TableStatistics ofRegions =
         TableStatistics.ofRegions(
             List.of(new RegionInfo(3, new KeyRange(Bytes.EMPTY, Bytes.EMPTY), 0, 0, 0)));

@@ -1,5 +1,8 @@
 package io.cairn.store.stats;
 
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.TableStatistics;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.file.CachePolicy;
@@ -56,6 +59,17 @@ public final class StatisticsKeeper {
 
     /** Regions went (a split's parent, a dropped table). */
     void removed(List<RegionStatistics> removed);
+
+    /** A region's column statistics are now {@code after}. */
+    default void columnsChanged(RegionColumnStatistics after) {}
+
+    /** The column statistics of these regions went. */
+    default void columnsRemoved(List<Long> regionIds) {}
+
+    /** At open: the column statistics of the region read back (persisted), or null. */
+    default RegionColumnStatistics restoredColumns(long regionId) {
+      return null;
+    }
   }
 
   /**
@@ -64,6 +78,21 @@ public final class StatisticsKeeper {
    */
   private final Map<Long, RegionStatistics> statistics = new ConcurrentHashMap<>();
 
+  /** Each region's column statistics by region id (collected only once a layout is defined). */
+  private final Map<Long, RegionColumnStatistics> columns = new ConcurrentHashMap<>();
+
+  /** Counts the changes of {@link #columns}: the merged statistics are kept until the next. */
+  private final java.util.concurrent.atomic.AtomicLong columnsVersion =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** The table's column statistics as last merged, with the version and regions merged. */
+  private record MergedColumns(long version, Region[] regions, List<ColumnStatistics> columns) {}
+
+  private volatile MergedColumns merged;
+
+  /** The layout of the table's rows, for the column statistics; null until defined. */
+  private volatile RowLayout layout;
+
   private final BooleanSupplier dropped;
   private final Listener listener;
 
@@ -71,6 +100,73 @@ public final class StatisticsKeeper {
   public StatisticsKeeper(BooleanSupplier dropped, Listener listener) {
     this.dropped = dropped;
     this.listener = listener;
+  }
+
+  /**
+   * The layout of the table's rows: from now on collections count each column's values (the
+   * statistics of a region collected with an older layout are dropped when its version differs).
+   */
+  public void defineLayout(RowLayout newLayout) {
+    RowLayout before = layout;
+    layout = newLayout;
+    if (before != null && !before.equals(newLayout)) {
+      columns.clear();
+    } else if (before == null) { // restored ones of another layout go
+      columns
+          .values()
+          .removeIf(
+              c ->
+                  c.layoutVersion() != newLayout.schemaVersion()
+                      || c.columns().size() != newLayout.columnCount());
+    }
+    columnsVersion.incrementAndGet();
+  }
+
+  /** The region's column statistics; null when it has none. */
+  public RegionColumnStatistics columns(long regionId) {
+    return columns.get(regionId);
+  }
+
+  /**
+   * Makes {@code stats} the region's column statistics (they were collected with the current
+   * layout); a restore at open or a test.
+   */
+  public void installColumns(RegionColumnStatistics stats) {
+    if (!dropped.getAsBoolean()) {
+      columns.put(stats.regionId(), stats);
+      columnsVersion.incrementAndGet();
+      listener.columnsChanged(stats);
+    }
+  }
+
+  /**
+   * The table's column statistics over {@code regions}; empty when a region has none (never
+   * collected since the layout was defined) or no layout is defined.
+   */
+  private List<ColumnStatistics> columnStatistics(Region[] regions) {
+    if (layout == null) {
+      return List.of();
+    }
+    long version = columnsVersion.get();
+    MergedColumns last = merged;
+    if (last != null && last.version() == version && last.regions() == regions) {
+      return last.columns();
+    }
+    List<ColumnStatistics> out = mergeColumns(regions);
+    merged = new MergedColumns(version, regions, out);
+    return out;
+  }
+
+  private List<ColumnStatistics> mergeColumns(Region[] regions) {
+    List<RegionColumnStatistics> found = new ArrayList<>(regions.length);
+    for (Region r : regions) {
+      RegionColumnStatistics c = columns.get(r.regionId());
+      if (c == null) {
+        return List.of();
+      }
+      found.add(c);
+    }
+    return RegionColumnStatistics.merge(found);
   }
 
   /** The region's statistics; null when it has none. */
@@ -88,12 +184,30 @@ public final class StatisticsKeeper {
       return;
     }
     RegionStatistics before = statistics.put(region.regionId(), stats);
-    region.statisticsCollected(
-        coveredRows,
-        coveredBytes,
-        Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
-        Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    if (columnsBehind(region.regionId(), stats)) {
+      // a flush's counts: the columns' are only collected, so the next write asks for a collection
+      region.statisticsCollected(0, 0, 0, 0);
+    } else {
+      region.statisticsCollected(
+          coveredRows,
+          coveredBytes,
+          Math.max(STALE_MIN_ROWS, stats.rows() * STALE_PERCENT / 100),
+          Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
+    }
     listener.changed(before, stats);
+  }
+
+  /**
+   * Whether the region's column statistics are missing or counted fewer than half its rows now
+   * (with {@value #STALE_MIN_ROWS} rows of slack), while a layout is defined.
+   */
+  private boolean columnsBehind(long regionId, RegionStatistics stats) {
+    if (layout == null) {
+      return false;
+    }
+    RegionColumnStatistics c = columns.get(regionId);
+    long counted = c == null || c.columns().isEmpty() ? -1 : c.columns().get(0).rows();
+    return counted < 0 ? stats.rows() > 0 : stats.rows() > 2 * counted + STALE_MIN_ROWS;
   }
 
   /**
@@ -113,6 +227,9 @@ public final class StatisticsKeeper {
       long coveredBytes = region.changedBytes();
       StatisticsCollector collector =
           new StatisticsCollector(region.regionId(), region.range(), width);
+      RowLayout rowLayout = layout;
+      RegionColumnStatistics.Collector columnCollector =
+          rowLayout == null ? null : new RegionColumnStatistics.Collector(rowLayout);
       long readPoint = mvcc.beginRead();
       try {
         RegionState state = region.acquireState();
@@ -132,6 +249,10 @@ public final class StatisticsKeeper {
                 rows.keyOffset(),
                 rows.keyLength(),
                 (long) rows.keyLength() + rows.valueLength());
+            if (columnCollector != null) {
+              columnCollector.addRow(
+                  Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength()), value(rows));
+            }
           }
         } finally {
           state.release();
@@ -139,13 +260,31 @@ public final class StatisticsKeeper {
       } finally {
         mvcc.endRead(readPoint);
       }
-      install(
-          region, collector.finish(width, System.currentTimeMillis()), coveredRows, coveredBytes);
+      long now = System.currentTimeMillis();
+      if (columnCollector != null && layout == rowLayout && !dropped.getAsBoolean()) {
+        RegionColumnStatistics counted = columnCollector.finish(region.regionId(), now);
+        if (counted == null) {
+          columns.remove(region.regionId());
+          listener.columnsRemoved(List.of(region.regionId()));
+        } else {
+          columns.put(region.regionId(), counted);
+          listener.columnsChanged(counted);
+        }
+        columnsVersion.incrementAndGet();
+      }
+      install(region, collector.finish(width, now), coveredRows, coveredBytes);
       long end = System.nanoTime();
       region.pauseStatisticsUntil(end + BACKGROUND_PAUSE_FACTOR * (end - startNanos));
     } finally {
       region.maintenanceLock().unlock();
     }
+  }
+
+  /** A copy of the cursor's current value. */
+  private static Bytes value(RowCursor rows) {
+    byte[] v = new byte[rows.valueLength()];
+    rows.valueBuffer().get(rows.valueOffset(), v);
+    return Bytes.wrap(v);
   }
 
   /**
@@ -155,6 +294,15 @@ public final class StatisticsKeeper {
    * daughter without any (which would count the whole of the files it shares with its sister).
    */
   public void split(Region parent, Region low, Region high) {
+    RegionColumnStatistics parentColumns = columns.get(parent.regionId());
+    if (parentColumns != null) {
+      for (Region daughter : new Region[] {low, high}) {
+        RegionColumnStatistics half = parentColumns.half(daughter.regionId());
+        columns.put(daughter.regionId(), half);
+        listener.columnsChanged(half);
+      }
+      columnsVersion.incrementAndGet();
+    }
     RegionStatistics parentStatistics = statistics.get(parent.regionId());
     if (parentStatistics != null) {
       install(low, parentStatistics.clip(low.regionId(), low.range()), 0, 0);
@@ -167,6 +315,10 @@ public final class StatisticsKeeper {
    * Readers that still hold the regions from before see it retired and read the regions again.
    */
   public void retired(Region parent) {
+    if (columns.remove(parent.regionId()) != null) {
+      columnsVersion.incrementAndGet();
+      listener.columnsRemoved(List.of(parent.regionId()));
+    }
     RegionStatistics parentStatistics = statistics.remove(parent.regionId());
     if (parentStatistics != null) {
       listener.removed(List.of(parentStatistics));
@@ -177,6 +329,9 @@ public final class StatisticsKeeper {
   public void drop() {
     listener.removed(List.copyOf(statistics.values()));
     statistics.clear();
+    listener.columnsRemoved(List.copyOf(columns.keySet()));
+    columns.clear();
+    columnsVersion.incrementAndGet();
   }
 
   /**
@@ -187,6 +342,11 @@ public final class StatisticsKeeper {
     for (Region r : regions) {
       if (r.regionId() == stats.regionId() && r.range().equals(stats.range())) {
         statistics.put(r.regionId(), stats);
+        RegionColumnStatistics restored = listener.restoredColumns(r.regionId());
+        if (restored != null) {
+          columns.put(r.regionId(), restored);
+          columnsVersion.incrementAndGet();
+        }
         r.statisticsCollected(
             0,
             0,
@@ -243,7 +403,7 @@ public final class StatisticsKeeper {
         collectedAt = Math.min(collectedAt, rs.collectedAtMillis());
       }
     }
-    return new TableStatistics(guidePostWidth, chunks, collectedAt);
+    return new TableStatistics(guidePostWidth, chunks, collectedAt, columnStatistics(regions));
   }
 
   /** Adds the table's rows of the view SYSTEM.STATS, named {@code schema}.{@code tableName}. */

@@ -33,6 +33,13 @@ public final class StatisticsPersistence {
   private volatile StatisticsTable statisticsTable;
 
   /**
+   * While {@link #open} restores: the column statistics read back, by KV table name and region id,
+   * until a region takes them ({@link #restoredColumns}).
+   */
+  private final Map<String, Map<Long, RegionColumnStatistics>> restoring =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
    * @param worker runs the writes in order; throws {@link RejectedExecutionException} once closed
    * @param commit commits a batch of rows to the KV table (also while the store closes)
    */
@@ -66,6 +73,11 @@ public final class StatisticsPersistence {
     StatisticsTable st = new StatisticsTable(kvTable);
     List<Mutation> garbage = new ArrayList<>();
     long restored = 0;
+    for (Map.Entry<String, List<RegionColumnStatistics>> e : st.readAllColumns().entrySet()) {
+      Map<Long, RegionColumnStatistics> byRegion = new java.util.concurrent.ConcurrentHashMap<>();
+      e.getValue().forEach(c -> byRegion.put(c.regionId(), c));
+      restoring.put(e.getKey(), byRegion);
+    }
     for (Map.Entry<String, List<RegionStatistics>> e : st.readAll().entrySet()) {
       List<RegionStatistics> stale = new ArrayList<>();
       for (RegionStatistics rs : e.getValue()) {
@@ -88,11 +100,40 @@ public final class StatisticsPersistence {
       }
       garbage.addAll(st.replaceIndexes(e.getKey(), stale, List.of()));
     }
+    for (Map.Entry<String, Map<Long, RegionColumnStatistics>> e : restoring.entrySet()) {
+      garbage.addAll(st.deleteColumns(e.getKey(), List.copyOf(e.getValue().keySet())));
+    }
+    restoring.clear();
     if (!garbage.isEmpty()) {
       commit.accept(kvTable, garbage);
     }
     statisticsTable = st;
     return restored;
+  }
+
+  /**
+   * While {@link #open} restores a region's statistics: its column statistics read back (taken: the
+   * rows no region takes are deleted), or null.
+   */
+  public RegionColumnStatistics restoredColumns(String kvTableName, long regionId) {
+    Map<Long, RegionColumnStatistics> byRegion = restoring.get(kvTableName);
+    return byRegion == null ? null : byRegion.remove(regionId);
+  }
+
+  /** A region's column statistics changed: rewrites its row in the background. */
+  public void columnsChanged(String kvTableName, RegionColumnStatistics after) {
+    StatisticsTable st = statisticsTable;
+    if (st != null && StatisticsTable.persists(kvTableName)) {
+      write(kvTableName, st, List.of(st.putColumns(kvTableName, after)));
+    }
+  }
+
+  /** Regions' column statistics went: deletes their rows in the background. */
+  public void columnsRemoved(String kvTableName, List<Long> regionIds) {
+    StatisticsTable st = statisticsTable;
+    if (st != null && StatisticsTable.persists(kvTableName) && !regionIds.isEmpty()) {
+      write(kvTableName, st, st.deleteColumns(kvTableName, regionIds));
+    }
   }
 
   /** A region's statistics changed: rewrites its rows in the background. */

@@ -37,7 +37,8 @@ import java.util.Set;
  * table under the name {@link #indexStatisticsName}: the KV table's name and a NUL suffix, so that
  * they never mix with the table's; their chunk starts (entry keys) carry the index id, and
  * DISTINCT_COUNT the region's distinct first-part values (null in the table's rows, and in rows
- * written before it existed).
+ * written before it existed). A region's column statistics ({@link RegionColumnStatistics}) are one
+ * row under {@link #columnStatisticsName}, with an empty START and their bytes in STOP.
  */
 public final class StatisticsTable {
   public static final String NAME = SystemViews.STATS.kvTableName();
@@ -78,6 +79,14 @@ public final class StatisticsTable {
   /** The TABLE column of the rows of {@code kvTableName}'s index statistics. */
   public static String indexStatisticsName(String kvTableName) {
     return kvTableName + INDEX_SUFFIX;
+  }
+
+  /** What follows a KV table's name in the TABLE column of its column statistics' rows. */
+  private static final String COLUMNS_SUFFIX = "\u0000COLUMNS";
+
+  /** The TABLE column of the rows of {@code kvTableName}'s column statistics. */
+  public static String columnStatisticsName(String kvTableName) {
+    return kvTableName + COLUMNS_SUFFIX;
   }
 
   /** Whether a table's statistics are persisted: not the system tables' (no recursion). */
@@ -126,6 +135,9 @@ public final class StatisticsTable {
     int indexId = -1;
     try (RowScanner scanner = this.table.scan(request)) {
       for (Object[] row = scanner.next(); ; row = scanner.next()) {
+        if (row != null && ((String) row[0]).endsWith(COLUMNS_SUFFIX)) {
+          continue; // column statistics: readAllColumns
+        }
         String t = row == null ? null : (String) row[0];
         long r = row == null ? -1 : (Long) row[1];
         int i = row == null ? -1 : indexId(t, (byte[]) row[2]);
@@ -157,6 +169,54 @@ public final class StatisticsTable {
         collectedAt = (Long) row[7];
       }
     }
+  }
+
+  /**
+   * Every region's column statistics, by KV table name, as last written (one row per region: empty
+   * START, the statistics' bytes in STOP); rows not in a format this version reads are left out.
+   */
+  public Map<String, List<RegionColumnStatistics>> readAllColumns() {
+    Map<String, List<RegionColumnStatistics>> out = new LinkedHashMap<>();
+    try (RowScanner scanner = table.scan(scanAll())) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        String t = (String) row[0];
+        if (!t.endsWith(COLUMNS_SUFFIX) || row[3] == null) {
+          continue;
+        }
+        RegionColumnStatistics c = RegionColumnStatistics.fromBytes((Long) row[1], (byte[]) row[3]);
+        if (c != null) {
+          out.computeIfAbsent(
+                  t.substring(0, t.length() - COLUMNS_SUFFIX.length()), k -> new ArrayList<>())
+              .add(c);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The mutation that makes {@code after} region {@code after.regionId()}'s column statistics. */
+  public Mutation putColumns(String kvTableName, RegionColumnStatistics after) {
+    Object[] row = {
+      columnStatisticsName(kvTableName),
+      after.regionId(),
+      new byte[0],
+      after.toBytes(),
+      null,
+      null,
+      null,
+      after.collectedAtMillis(),
+      null
+    };
+    return new Mutation.Put(codec.encodeKey(row), codec.encodeValue(row));
+  }
+
+  /** The mutations that delete the column statistics of {@code regionIds}. */
+  public List<Mutation> deleteColumns(String kvTableName, List<Long> regionIds) {
+    List<Mutation> out = new ArrayList<>(regionIds.size());
+    for (long id : regionIds) {
+      out.add(new Mutation.Delete(key(columnStatisticsName(kvTableName), id, Bytes.EMPTY)));
+    }
+    return out;
   }
 
   /** The index id of an index row's chunk start, -1 for a table's row. */

@@ -15,7 +15,10 @@
  * io.cairn.store.stats.IndexRegionStatistics}, one per (region, index), collected with the region's
  * own from the entries the region owns (guide posts, and the distinct values of the first key
  * part), halved between a split's daughters, dropped with their index, and persisted in the same KV
- * table under the table's name with a suffix.
+ * table under the table's name with a suffix. Column statistics too: {@link
+ * io.cairn.store.stats.RegionColumnStatistics} (per column a {@link
+ * io.cairn.store.stats.DistinctSketch}, nulls, min/max), counted by the keeper's collections once
+ * the table's layout is defined, merged over the regions, persisted as one row per region.
  *
  * <p>Locks: none of its own. Values are immutable; the keeper's map is concurrent, and whoever
  * installs a region's statistics holds that region's maintenance lock (a flush, compaction, split

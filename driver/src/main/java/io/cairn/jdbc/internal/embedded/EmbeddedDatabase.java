@@ -64,7 +64,12 @@ final class EmbeddedDatabase implements Database {
             catalog,
             t -> store.table(t.kvTableName()).map(KvTable::approximateRowCount).orElse(-1L),
             (t, index) ->
-                store.table(t.kvTableName()).flatMap(kv -> kv.indexStatistics(index.indexId())));
+                store.table(t.kvTableName()).flatMap(kv -> kv.indexStatistics(index.indexId())),
+            t ->
+                store
+                    .table(t.kvTableName())
+                    .map(KvTable::columnStatistics)
+                    .orElse(java.util.List.of()));
   }
 
   /**

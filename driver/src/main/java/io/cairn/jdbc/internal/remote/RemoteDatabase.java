@@ -40,7 +40,8 @@ final class RemoteDatabase implements Database {
         new CairnPlanner(
             catalog,
             t -> store.handle(t.kvTableName()).approximateRowCount(),
-            (t, index) -> store.handle(t.kvTableName()).indexStatistics(index.indexId()));
+            (t, index) -> store.handle(t.kvTableName()).indexStatistics(index.indexId()),
+            t -> store.handle(t.kvTableName()).columnStatistics());
   }
 
   /**

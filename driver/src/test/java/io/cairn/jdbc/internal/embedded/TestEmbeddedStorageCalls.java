@@ -88,6 +88,7 @@ class TestEmbeddedStorageCalls {
           "MAJOR_COMPACT TABLE T");
       assertThat(store.callsOn(kv))
           .containsExactly(
+              "defineIndexes []", // CREATE TABLE: the layout, for the column statistics
               "alter {COMPRESSION=ZSTD, DATA_BLOCK_ENCODING=FAST_DIFF}",
               "flush",
               "compact minor",
@@ -120,7 +121,12 @@ class TestEmbeddedStorageCalls {
     }
     assertThat(store.callsOn(kv))
         .containsExactly(
-            "mutate null", "mutate FSYNC", "mutate FSYNC", "mutate FSYNC", "mutate SKIP");
+            "defineIndexes []", // CREATE TABLE: the layout, for the column statistics
+            "mutate null",
+            "mutate FSYNC",
+            "mutate FSYNC",
+            "mutate FSYNC",
+            "mutate SKIP");
     // Catalog writes are at least SYNC whatever the connection asks, and flushed at once.
     try (Connection c = connect(Durability.SKIP)) {
       TestingDatabase.execute(c, "CREATE TABLE U (ID INTEGER PRIMARY KEY)", "DROP TABLE U");

@@ -88,6 +88,7 @@ class TestIndexCalls {
     assertThat(store.callsOn(table().kvTableName()))
         .filteredOn(c -> c.contains("Index"))
         .containsExactly(
+            "defineIndexes []", // CREATE TABLE: the layout, for the column statistics
             "defineIndexes [" + a + " building]",
             "buildIndex " + a,
             "defineIndexes [" + a + " readable]",

@@ -301,4 +301,46 @@ class TestRemoteJdbc {
       connection.close();
     }
   }
+
+  /**
+   * Column statistics (issue 18) travel with a table's statistics: the client's planner sees the
+   * distinct values, nulls and bounds the server's store collected.
+   */
+  @Test
+  void columnStatisticsReachTheClient() throws Exception {
+    try (Connection c = DriverManager.getConnection(url("colstats", ""))) {
+      execute(c, "CREATE TABLE CS (ID INTEGER PRIMARY KEY, V INTEGER, W VARCHAR(10))");
+      try (PreparedStatement p = c.prepareStatement("UPSERT INTO CS VALUES (?, ?, ?)")) {
+        for (int i = 0; i < 200; i++) {
+          p.setInt(1, i);
+          p.setInt(2, i % 7);
+          p.setString(3, i % 4 == 0 ? null : "w" + (i % 3));
+          p.addBatch();
+        }
+        p.executeBatch();
+      }
+      execute(c, "UPDATE STATISTICS CS");
+    }
+    RpcConnection connection =
+        new RpcConnection(
+            RemoteConfig.from(
+                "//127.0.0.1:" + server.port() + "/colstats", new java.util.Properties()));
+    try {
+      RemoteCatalog catalog = new RemoteCatalog(connection);
+      catalog.reload();
+      String kvName = catalog.table("PUBLIC", "CS").orElseThrow().kvTableName();
+      List<io.cairn.kv.ColumnStatistics> columns =
+          new RemoteKvStore(connection).handle(kvName).columnStatistics();
+      assertThat(columns).hasSize(3);
+      assertThat(columns.get(0).distinct()).as("an estimate").isBetween(196L, 204L);
+      assertThat(columns.get(1).distinct()).isEqualTo(7);
+      assertThat(columns.get(1).min()).isEqualTo(0);
+      assertThat(columns.get(1).max()).isEqualTo(6);
+      assertThat(columns.get(2).nulls()).isEqualTo(50);
+      assertThat(columns.get(2).distinct()).isEqualTo(3);
+      assertThat(columns.get(2).min()).isEqualTo("w0");
+    } finally {
+      connection.close();
+    }
+  }
 }
