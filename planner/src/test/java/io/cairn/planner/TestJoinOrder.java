@@ -80,13 +80,18 @@ class TestJoinOrder {
     kv.updateStatistics();
   }
 
-  /** The plan's joins as a bracketed tree of table names, the build (right) side second. */
+  /**
+   * The plan's joins as a bracketed tree of table names, the build (right) side second; a scan
+   * probing a join's build side in the store is that join.
+   */
   static String joinTree(PlanNode node) {
     if (node instanceof JoinNode j) {
       return "(" + joinTree(j.left()) + " " + joinTree(j.right()) + ")";
     }
     if (node instanceof ScanNode s) {
-      return s.table().tableName();
+      return s.probe()
+          .map(p -> "(" + s.table().tableName() + " " + joinTree(p.build()) + ")")
+          .orElse(s.table().tableName());
     }
     List<String> inner =
         node.inputs().stream().map(TestJoinOrder::joinTree).filter(x -> !x.isEmpty()).toList();

@@ -60,7 +60,7 @@ class TestQueryMemory {
   private static long drain(Connection c, String sql) throws SQLException {
     long rows = 0;
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
+        ResultSet rs = s.executeQuery(TestSpill.clientJoins(sql))) {
       while (rs.next()) {
         rows++;
       }

@@ -96,11 +96,19 @@ class TestSpill {
   /** The rows of {@code sql} as text, and the result set's warnings. */
   private record Answer(List<String> rows, List<String> warnings) {}
 
+  /**
+   * {@code sql} with its joins kept in the driver: a join probed in the store (the default for a
+   * table scan joined to a small input) holds its build side in memory and does not spill yet.
+   */
+  static String clientJoins(String sql) {
+    return sql.replaceFirst("^SELECT ", "SELECT /*+ NO_SERVER_JOIN */ ");
+  }
+
   private static Answer run(Connection c, String sql) throws SQLException {
     List<String> rows = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
+        ResultSet rs = s.executeQuery(clientJoins(sql))) {
       int columns = rs.getMetaData().getColumnCount();
       while (rs.next()) {
         StringBuilder row = new StringBuilder();
@@ -258,6 +266,34 @@ class TestSpill {
         "GROUP BY");
   }
 
+  /**
+   * A join probed in the store does not spill yet: past the query's memory its build side fails
+   * with 53200 naming the hint that runs the join in the driver, which spills.
+   */
+  @Test
+  void aProbedJoinPastTheQuerysMemoryNamesTheHintThatSpills() throws Exception {
+    try (Connection c = connect("64k");
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(
+              () -> {
+                try (ResultSet rs =
+                    s.executeQuery("SELECT T.ID, T.S, U.ID, U.D FROM T JOIN U ON T.K = U.K")) {
+                  while (rs.next()) {
+                    // until the build side is read
+                  }
+                }
+              })
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("53200");
+                assertThat(e.getMessage()).contains("/*+ NO_SERVER_JOIN */");
+              });
+      assertThat(spillFiles()).isEmpty();
+      assertThat(pool(c).used()).isZero();
+    }
+  }
+
   @Test
   void anErrorAfterSpillingLeavesNoFile() throws Exception {
     try (Connection c = connect("64k")) {
@@ -287,7 +323,8 @@ class TestSpill {
         Statement s = c.createStatement()) {
       ResultSet rs =
           s.executeQuery(
-              "SELECT T.ID, U.ID FROM T JOIN U ON T.K = U.K ORDER BY T.S, U.S, T.ID, U.ID");
+              clientJoins(
+                  "SELECT T.ID, U.ID FROM T JOIN U ON T.K = U.K ORDER BY T.S, U.S, T.ID, U.ID"));
       assertThat(rs.next()).isTrue();
       assertThat(spillFiles()).isNotEmpty();
       s.cancel();

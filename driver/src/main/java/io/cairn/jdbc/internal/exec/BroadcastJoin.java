@@ -1,5 +1,7 @@
 package io.cairn.jdbc.internal.exec;
 
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.kv.HashCacheLookup;
 import io.cairn.kv.HashProbe;
@@ -82,6 +84,17 @@ final class BroadcastJoin implements Operator {
           ctx.control().check();
         }
       }
+    } catch (CairnException e) {
+      if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED) {
+        throw e;
+      }
+      // no spilling here yet: say how to get the driver's join, which spills
+      throw new CairnException(
+          ErrorCode.MEMORY_LIMIT_EXCEEDED,
+          e.getMessage()
+              + "; a join probed in the store holds its whole build side in memory: the hint"
+              + " /*+ NO_SERVER_JOIN */ runs it in the driver, which spills to disk",
+          e);
     }
     JoinHashTable table = builder.build();
     cacheId = UUID.randomUUID().toString();
