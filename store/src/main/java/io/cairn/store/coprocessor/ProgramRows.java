@@ -86,6 +86,10 @@ final class ProgramRows implements AutoCloseable {
   private final RowExpression[] probeKeys;
   private final RowExpression residual;
   private final int[] keyPositions;
+
+  /** The current probe row's key values, reused from row to row. */
+  private final Object[] keyValues;
+
   private final int columnCount;
 
   /** The joined row: decoded columns, row key, build columns; new for every probe row. */
@@ -147,6 +151,7 @@ final class ProgramRows implements AutoCloseable {
       this.probeKeys = compiled.probeKeys;
       this.residual = compiled.residual;
       this.keyPositions = new int[probeKeys.length];
+      this.keyValues = new Object[probeKeys.length];
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
@@ -159,6 +164,7 @@ final class ProgramRows implements AutoCloseable {
       this.probeKeys = null;
       this.residual = null;
       this.keyPositions = null;
+      this.keyValues = null;
       this.projectedColumns = compiled.projectedColumns;
     }
     this.readsKey = compiled.readsKey || probe != null;
@@ -228,7 +234,7 @@ final class ProgramRows implements AutoCloseable {
         joined = null;
         keyRow = reader.peekDecodedRow(compiled.probeKeyColumns);
       }
-      Object[] keyValues = new Object[probeKeys.length];
+      Object[] keyValues = this.keyValues; // GroupKey.of copies them
       for (int i = 0; i < keyValues.length; i++) {
         keyValues[i] = probeKeys[i].evaluate(keyRow, context);
       }
