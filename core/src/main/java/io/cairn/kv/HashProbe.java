@@ -2,6 +2,7 @@ package io.cairn.kv;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.agg.GroupKey;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
@@ -25,6 +26,11 @@ import java.util.Optional;
  *       With {@code nullAware} (NOT IN) a row is kept only when the build side is empty, or when
  *       its key has no NULL, no build key is NULL and nothing matches.
  * </ul>
+ *
+ * <p>{@code partitions} is a mask of the {@value #PARTITIONS} partitions of the probe keys ({@link
+ * #partitionOf}): a row whose key lies in a partition outside it is skipped before the probe, so
+ * that a build side too big for memory is probed in passes, one set of partitions at a time, each
+ * row joined in exactly one pass ({@link #ALL}: every row, one pass).
  */
 public record HashProbe(
     String cacheId,
@@ -32,7 +38,17 @@ public record HashProbe(
     Kind kind,
     List<DataType> buildTypes,
     Optional<Expr> residual,
-    boolean nullAware) {
+    boolean nullAware,
+    long partitions) {
+  /** How many partitions {@link #partitionOf} spreads keys over (one bit of a mask each). */
+  public static final int PARTITIONS = 64;
+
+  /** The mask of every partition: a probe in one pass. */
+  public static final long ALL = -1L;
+
+  /** Spreads keys over the partitions (another seed than the driver's spill files use). */
+  private static final int PARTITION_SEED = 0x2545F491;
+
   /** Join kinds a probe runs; the ids travel on the wire. */
   public enum Kind {
     INNER(1),
@@ -74,6 +90,38 @@ public record HashProbe(
     if (nullAware && kind != Kind.ANTI) {
       throw CairnException.internal("Only an ANTI probe is null-aware, found " + kind);
     }
+    if (partitions == 0) {
+      throw CairnException.internal("A hash probe of no partition");
+    }
+  }
+
+  /** A probe of every row, in one pass. */
+  public HashProbe(
+      String cacheId,
+      List<Expr> probeKeys,
+      Kind kind,
+      List<DataType> buildTypes,
+      Optional<Expr> residual,
+      boolean nullAware) {
+    this(cacheId, probeKeys, kind, buildTypes, residual, nullAware, ALL);
+  }
+
+  /**
+   * The partition (0..{@value #PARTITIONS}-1) of a key, the same for equal keys in any JVM; a key
+   * with a NULL is in partition 0, so that a LEFT or ANTI probe keeps its row in exactly one pass.
+   */
+  public static int partitionOf(GroupKey key) {
+    return key.hasNull() ? 0 : key.spread(PARTITION_SEED) & (PARTITIONS - 1);
+  }
+
+  /** Whether this probe's passes take {@code key}'s partition. */
+  public boolean takes(GroupKey key) {
+    return partitions == ALL || (partitions & (1L << partitionOf(key))) != 0;
+  }
+
+  /** The same probe of cache {@code newCacheId} over the partitions of {@code mask} only. */
+  public HashProbe inPass(String newCacheId, long mask) {
+    return new HashProbe(newCacheId, probeKeys, kind, buildTypes, residual, nullAware, mask);
   }
 
   /** The width of the joined row over a layout of {@code columnCount} columns. */

@@ -104,6 +104,14 @@ public final class JoinHashTable {
       return bytes;
     }
 
+    /**
+     * Records that the build side has a row with a NULL key that this table does not hold (one pass
+     * of a build side probed in passes): a NOT IN probe of the table then keeps no row.
+     */
+    public void markNullKey() {
+      hasNullKey = true;
+    }
+
     /** The estimated bytes of the rows added so far. */
     public long estimatedBytes() {
       return estimatedBytes;
@@ -117,6 +125,14 @@ public final class JoinHashTable {
       return new JoinHashTable(
           columnCount, keyColumns, index, rowCount, hasNullKey, estimatedBytes);
     }
+  }
+
+  /**
+   * At most the estimated bytes that {@link Builder#add} counts for {@code row} with {@code
+   * keyCount} key columns (when its key is new).
+   */
+  public static long estimatedBytes(Object[] row, int keyCount) {
+    return RowSizes.row(row) + 8 + ENTRY_BYTES + 8L * keyCount;
   }
 
   /**

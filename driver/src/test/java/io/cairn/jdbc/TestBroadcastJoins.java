@@ -134,6 +134,47 @@ class TestBroadcastJoins {
     }
   }
 
+  /**
+   * A build side past the query's memory is written to disk by hash partition and probed in passes,
+   * each with its own hash cache (over the wire too): the same rows, with a warning.
+   */
+  @Test
+  void aBuildSideOverTheQuerysMemoryIsProbedInPasses() throws SQLException {
+    for (String sql :
+        List.of(
+            "SELECT P.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K",
+            "SELECT P.K, COUNT(*), MAX(B.NAME) FROM P JOIN B ON P.K = B.K GROUP BY P.K",
+            "SELECT ID FROM P WHERE NOT EXISTS (SELECT 1 FROM B WHERE B.K = P.K)",
+            "SELECT P.ID, B.ID FROM P, B WHERE P.K = B.K ORDER BY B.ID DESC, P.ID LIMIT 7")) {
+      assertThat(String.join("\n", db.explain(sql))).contains("SERVER HASH JOIN PROBE");
+      List<String> expected = new ArrayList<>(db.rows(sql));
+      try (java.sql.Connection small =
+              java.sql.DriverManager.getConnection(db.url() + ";queryMemoryMaxBytes=2k");
+          java.sql.Statement s = small.createStatement();
+          java.sql.ResultSet rs = s.executeQuery(sql)) {
+        List<String> rows = new ArrayList<>();
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          StringBuilder row = new StringBuilder();
+          for (int i = 1; i <= columns; i++) {
+            row.append(i > 1 ? "," : "").append(rs.getObject(i));
+          }
+          rows.add(row.toString());
+        }
+        if (!sql.contains("ORDER BY")) {
+          rows.sort(null);
+          expected.sort(null);
+        }
+        assertThat(rows).as(sql).isEqualTo(expected);
+        List<String> warnings = new ArrayList<>();
+        for (java.sql.SQLWarning w = rs.getWarnings(); w != null; w = w.getNextWarning()) {
+          warnings.add(w.getMessage());
+        }
+        assertThat(warnings).as(sql).anyMatch(w -> w.contains("is probed in the store in ["));
+      }
+    }
+  }
+
   @Test
   void theBudgetPropertyIsChecked() {
     for (String bad : new String[] {"0", "-5", "lots"}) {

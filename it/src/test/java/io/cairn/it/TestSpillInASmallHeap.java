@@ -13,14 +13,16 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A self-join whose build side is larger than the heap completes in a JVM of 128 MB: the driver's
- * hash join spills to disk (a grace hash join) instead of failing with 53200 or running out of
- * memory, and leaves no spill file behind. The table is loaded by this JVM into a durable store,
- * the join runs in a child process ({@link SelfJoinInASmallHeap}).
+ * A self-join whose build side is larger than the heap completes in a JVM of 128 MB, instead of
+ * failing with 53200 or running out of memory, and leaves no spill file behind: the driver's hash
+ * join (NO_SERVER_JOIN) spills to disk as a grace hash join; the join probed in the store (no hint)
+ * writes its build side to disk by hash partition and probes it in passes. The table is loaded by
+ * this JVM into a durable store, the join runs in a child process ({@link SelfJoinInASmallHeap}).
  */
 final class TestSpillInASmallHeap {
   /** 400,000 rows of about 200 characters: about 100 MB of build side rows on the heap. */
@@ -28,8 +30,12 @@ final class TestSpillInASmallHeap {
 
   @TempDir Path dir;
 
-  @Test
-  void selfJoinLargerThanTheHeapCompletes() throws Exception {
+  @ParameterizedTest
+  @CsvSource({
+    "NO_SERVER_JOIN, warning=hash join spilled",
+    "'', warning=Join of [PUBLIC.T]: its build side of"
+  })
+  void selfJoinLargerThanTheHeapCompletes(String hints, String warning) throws Exception {
     Path db = dir.resolve("db");
     String url = "jdbc:cairn:file:" + db;
     long checksum = 0;
@@ -77,7 +83,8 @@ final class TestSpillInASmallHeap {
                 "-cp",
                 classpath,
                 SelfJoinInASmallHeap.class.getName(),
-                url)
+                url,
+                hints)
             .redirectErrorStream(true)
             .redirectOutput(out.toFile())
             .start();
@@ -90,7 +97,7 @@ final class TestSpillInASmallHeap {
     assertThat(process.exitValue()).as("exit value; output: %s", lines).isZero();
     assertThat(lines)
         .contains("rows=" + ROWS, "checksum=" + checksum)
-        .anySatisfy(line -> assertThat(line).startsWith("warning=hash join spilled"));
+        .anySatisfy(line -> assertThat(line).startsWith(warning));
     try (Stream<Path> left = Files.walk(spill)) {
       assertThat(left.filter(Files::isRegularFile)).isEmpty();
     }

@@ -62,6 +62,21 @@ public final class GroupKey {
     return value;
   }
 
+  /**
+   * This key's hash spread by {@code seed} (murmur3's finalizer: every bit of the hash moves every
+   * bit of the result), for partitioning keys into files or passes: equal keys spread equally, in
+   * any JVM (the hash is of the values' content).
+   */
+  public int spread(int seed) {
+    int h = hash ^ seed;
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    return h;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof GroupKey other && Arrays.equals(values, other.values);

@@ -97,18 +97,22 @@ class TestSpill {
   private record Answer(List<String> rows, List<String> warnings) {}
 
   /**
-   * {@code sql} with its joins kept in the driver: a join probed in the store (the default for a
-   * table scan joined to a small input) holds its build side in memory and does not spill yet.
+   * {@code sql} with its joins kept in the driver (a join probed in the store spills in passes
+   * instead: see {@link #assertSameProbedAnswer}).
    */
   static String clientJoins(String sql) {
     return sql.replaceFirst("^SELECT ", "SELECT /*+ NO_SERVER_JOIN */ ");
   }
 
   private static Answer run(Connection c, String sql) throws SQLException {
+    return runAsIs(c, clientJoins(sql));
+  }
+
+  private static Answer runAsIs(Connection c, String sql) throws SQLException {
     List<String> rows = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(clientJoins(sql))) {
+        ResultSet rs = s.executeQuery(sql)) {
       int columns = rs.getMetaData().getColumnCount();
       while (rs.next()) {
         StringBuilder row = new StringBuilder();
@@ -267,31 +271,88 @@ class TestSpill {
   }
 
   /**
-   * A join probed in the store does not spill yet: past the query's memory its build side fails
-   * with 53200 naming the hint that runs the join in the driver, which spills.
+   * A join probed in the store (no hint) whose build side passes the query's memory is written to
+   * disk by hash partition and probed in passes: the same answer as with no limit, a warning that
+   * names the passes, no file left, the pool empty.
    */
-  @Test
-  void aProbedJoinPastTheQuerysMemoryNamesTheHintThatSpills() throws Exception {
-    try (Connection c = connect("64k");
-        Statement s = c.createStatement()) {
-      assertThatThrownBy(
-              () -> {
-                try (ResultSet rs =
-                    s.executeQuery("SELECT T.ID, T.S, U.ID, U.D FROM T JOIN U ON T.K = U.K")) {
-                  while (rs.next()) {
-                    // until the build side is read
-                  }
-                }
-              })
-          .isInstanceOfSatisfying(
-              SQLException.class,
-              e -> {
-                assertThat(e.getSQLState()).isEqualTo("53200");
-                assertThat(e.getMessage()).contains("/*+ NO_SERVER_JOIN */");
-              });
-      assertThat(spillFiles()).isEmpty();
+  private void assertSameProbedAnswer(String sql, boolean ordered) throws Exception {
+    Answer expected;
+    try (Connection c = connect(null)) {
+      assertThat(explain(c, sql)).contains("SERVER HASH JOIN PROBE");
+      expected = runAsIs(c, sql);
+    }
+    assertThat(expected.warnings()).isEmpty();
+    Answer actual;
+    try (Connection c = connect("64k")) {
+      actual = runAsIs(c, sql);
       assertThat(pool(c).used()).isZero();
     }
+    assertThat(actual.warnings())
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .contains("is probed in the store in [")
+                    .doesNotContain("in [1] passes"));
+    List<String> want = new ArrayList<>(expected.rows());
+    List<String> got = new ArrayList<>(actual.rows());
+    if (!ordered) {
+      Collections.sort(want);
+      Collections.sort(got);
+    }
+    assertThat(got).hasSize(want.size()).isEqualTo(want);
+    assertThat(spillFiles()).isEmpty();
+  }
+
+  private static String explain(Connection c, String sql) throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    }
+    return plan.toString();
+  }
+
+  @Test
+  void aProbedInnerJoinPastTheQuerysMemoryRunsInPasses() throws Exception {
+    assertSameProbedAnswer("SELECT T.ID, T.S, U.ID, U.D FROM T JOIN U ON T.K = U.K", false);
+  }
+
+  @Test
+  void aProbedLeftJoinKeepsEachUnmatchedRowOnce() throws Exception {
+    // U's side the smaller, so that it is the build side
+    assertSameProbedAnswer(
+        "SELECT T.ID, U.ID, U.S FROM T LEFT JOIN (SELECT * FROM U WHERE ID < 2000) U"
+            + " ON T.K = U.K",
+        false);
+  }
+
+  @Test
+  void probedSemiAndAntiJoinsInPasses() throws Exception {
+    assertSameProbedAnswer(
+        "SELECT T.ID, T.S FROM T WHERE EXISTS (SELECT 1 FROM U WHERE U.K = T.K)", false);
+    assertSameProbedAnswer(
+        "SELECT T.ID, T.S FROM T WHERE NOT EXISTS (SELECT 1 FROM U WHERE U.K = T.K)", false);
+    assertSameProbedAnswer(
+        "SELECT T.ID, T.S FROM T WHERE T.ID NOT IN (SELECT ID FROM U WHERE ID < 2500)", false);
+  }
+
+  @Test
+  void probedAggregatesInPassesMergeLikeChunks() throws Exception {
+    assertSameProbedAnswer("SELECT COUNT(*), SUM(U.D), MIN(T.S) FROM T JOIN U ON T.K = U.K", false);
+    assertSameProbedAnswer(
+        "SELECT T.K, COUNT(*), MAX(U.D) FROM T JOIN U ON T.K = U.K GROUP BY T.K", false);
+  }
+
+  @Test
+  void aProbedSortedAndLimitedJoinIsSortedAcrossPasses() throws Exception {
+    assertSameProbedAnswer(
+        "SELECT T.ID, U.ID, U.D FROM T JOIN U ON T.K = U.K ORDER BY U.D DESC, T.ID, U.ID"
+            + " LIMIT 25 OFFSET 7",
+        true);
+    assertSameProbedAnswer(
+        "SELECT T.ID, U.ID FROM T JOIN U ON T.K = U.K ORDER BY T.ID, U.ID", true);
   }
 
   @Test

@@ -72,7 +72,8 @@ public final class WirePrograms {
         io.cairn.protocol.HashProbe.newBuilder()
             .setCacheId(com.google.protobuf.ByteString.copyFromUtf8(probe.cacheId()))
             .setKind(probe.kind().id())
-            .setNullAware(probe.nullAware());
+            .setNullAware(probe.nullAware())
+            .setPartitions(probe.partitions() == HashProbe.ALL ? 0 : probe.partitions());
     for (Expr e : probe.probeKeys()) {
       b.addProbeKeys(toProto(e));
     }
@@ -105,7 +106,8 @@ public final class WirePrograms {
                 HashProbe.Kind.fromId(message.getKind()),
                 buildTypes,
                 residual,
-                message.getNullAware()));
+                message.getNullAware(),
+                message.getPartitions() == 0 ? HashProbe.ALL : message.getPartitions()));
   }
 
   /**

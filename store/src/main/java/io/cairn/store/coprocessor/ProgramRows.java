@@ -239,6 +239,9 @@ final class ProgramRows implements AutoCloseable {
         keyValues[i] = probeKeys[i].evaluate(keyRow, context);
       }
       GroupKey key = GroupKey.of(keyValues, keyPositions);
+      if (!probe.takes(key)) {
+        continue; // another pass probes this row's partition
+      }
       if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
         continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
       }

@@ -100,13 +100,16 @@ public final class ExecutionControl {
   /**
    * Runs {@code action} (from the cancelling thread, or the timer's at the deadline) when this
    * execution is cancelled or times out; at once when it already was. It may run more than once, so
-   * it must be idempotent.
+   * it must be idempotent. Returns what removes it again: an operator that closes before the
+   * statement ends (a scan of one pass of many) runs it, so that what the action holds (a scanner,
+   * and through it a join's hash table) is not kept until the statement ends.
    */
-  public void onCancel(Runnable action) {
+  public Runnable onCancel(Runnable action) {
     cancelActions.add(action);
     if (cancelled || expired) {
       action.run();
     }
+    return () -> cancelActions.remove(action);
   }
 
   /** Warnings of the execution so far (a join's change of strategy), in order, no duplicates. */

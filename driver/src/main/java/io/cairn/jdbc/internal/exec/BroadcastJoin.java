@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *       rows or partial aggregates come back;
  *   <li>otherwise (and in a transaction that wrote to the probed table) it runs the same program in
  *       the driver over the table's rows ({@link OverlayScan}), the table held in the query's pool
- *       as a client hash join holds its build side: a switch of strategy, not a failure.
+ *       as a client hash join holds its build side: a switch of strategy, not a failure;
+ *   <li>when the build side does not fit the query's memory at all, it is written to disk by hash
+ *       partition and probed in passes ({@link ProbePasses}), with an SQLWarning.
  * </ul>
  *
  * The cache is removed from the store when the operator closes: at the statement's end, on failure
@@ -44,6 +46,10 @@ final class BroadcastJoin implements Operator {
   private boolean cachePut;
   private Operator probe;
   private RowScanner clientProbe;
+  private Runnable unregister;
+
+  /** The passes of a build side too big for memory ({@link ProbePasses}), or null. */
+  private Operator passes;
 
   /** Whether the probe runs in the store (else in the driver); for tests. */
   private boolean inStore;
@@ -78,23 +84,24 @@ final class BroadcastJoin implements Operator {
     int steps = 0;
     try (Operator build = Operators.build(join.build(), ctx)) {
       for (Object[] row = build.next(); row != null; row = build.next()) {
-        memory.add(builder.add(row));
+        try {
+          memory.add(builder.add(row));
+        } catch (CairnException e) {
+          if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED) {
+            throw e;
+          }
+          // the build side does not fit: probe it in passes, each fitting the memory it had
+          long fitBytes = builder.estimatedBytes();
+          JoinHashTable.Builder held = builder;
+          builder = null;
+          passes = ProbePasses.spill(node, ctx, held, build, fitBytes, e, memory::close);
+          return;
+        }
         if (++steps >= Operators.CHECK_INTERVAL) {
           steps = 0;
           ctx.control().check();
         }
       }
-    } catch (CairnException e) {
-      if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED) {
-        throw e;
-      }
-      // no spilling here yet: say how to get the driver's join, which spills
-      throw new CairnException(
-          ErrorCode.MEMORY_LIMIT_EXCEEDED,
-          e.getMessage()
-              + "; a join probed in the store holds its whole build side in memory: the hint"
-              + " /*+ NO_SERVER_JOIN */ runs it in the driver, which spills to disk",
-          e);
     }
     JoinHashTable table = builder.build();
     cacheId = UUID.randomUUID().toString();
@@ -120,7 +127,8 @@ final class BroadcastJoin implements Operator {
       }
       KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
       clientProbe = OverlayScan.open(node, kv, ctx, hashProbe(node, cacheId), lookup);
-      ctx.control().onCancel(clientProbe::close);
+      RowScanner opened = clientProbe;
+      unregister = ctx.control().onCancel(opened::close);
       return;
     }
     ctx.store().putHashCache(cacheId, table);
@@ -135,9 +143,12 @@ final class BroadcastJoin implements Operator {
 
   @Override
   public Object[] next() {
-    if (probe == null && clientProbe == null) {
+    if (probe == null && clientProbe == null && passes == null) {
       ctx.control().check();
       open();
+    }
+    if (passes != null) {
+      return passes.next();
     }
     return probe != null ? probe.next() : clientProbe.next();
   }
@@ -150,6 +161,10 @@ final class BroadcastJoin implements Operator {
       }
       if (clientProbe != null) {
         clientProbe.close();
+        unregister.run();
+      }
+      if (passes != null) {
+        passes.close();
       }
     } finally {
       try {

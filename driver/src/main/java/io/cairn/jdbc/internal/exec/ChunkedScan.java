@@ -84,9 +84,13 @@ final class ChunkedScan implements Operator {
     this.order = order;
     this.skip = skip;
     this.remaining = limit < 0 ? Long.MAX_VALUE : limit;
-    ctx.control().onCancel(this::closeScanners); // a cancel or timeout stops every chunk
+    // a cancel or timeout stops every chunk
+    this.unregister = ctx.control().onCancel(this::closeScanners);
     pump();
   }
+
+  /** Removes the cancel action that closes the scanners (once closed, nothing to cancel). */
+  private final Runnable unregister;
 
   /** One chunk's scanner and its pages. */
   private static final class Chunk {
@@ -416,6 +420,7 @@ final class ChunkedScan implements Operator {
    */
   @Override
   public void close() {
+    unregister.run();
     closeScanners();
     long deadline = System.nanoTime() + CLOSE_WAIT_MILLIS * 1_000_000L;
     boolean interrupted = false;

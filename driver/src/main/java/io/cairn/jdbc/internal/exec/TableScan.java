@@ -37,6 +37,12 @@ final class TableScan implements Operator {
   private KvSnapshot snapshot;
   private int sinceCheck;
 
+  /**
+   * Removes the single scanner's cancel action (see {@link
+   * io.cairn.jdbc.internal.engine.ExecutionControl#onCancel}).
+   */
+  private Runnable unregister;
+
   /** A probing scan's probe step and where the store finds its table; null for other scans. */
   private final HashProbe probe;
 
@@ -59,7 +65,7 @@ final class TableScan implements Operator {
     if (ctx.pending().touches(node.table().kvTableName())) {
       // the transaction's own writes; the store's index does not know them: read the table
       RowScanner opened = OverlayScan.open(node.withIndex(Optional.empty()), kv, ctx);
-      ctx.control().onCancel(opened::close);
+      unregister = ctx.control().onCancel(opened::close);
       scanner = opened;
       return;
     }
@@ -95,7 +101,7 @@ final class TableScan implements Operator {
         readTableInstead();
         return;
       }
-      ctx.control().onCancel(opened::close);
+      unregister = ctx.control().onCancel(opened::close);
       scanner = opened;
       indexNotYetRead = layout.index() != null;
       return;
@@ -223,6 +229,9 @@ final class TableScan implements Operator {
         scanner.close();
       }
     } finally {
+      if (unregister != null) {
+        unregister.run();
+      }
       if (snapshot != null) {
         snapshot.close();
       }

@@ -31,14 +31,7 @@ public final class SpillPartitions implements AutoCloseable {
     if (key.hasNull()) {
       return 0;
     }
-    int h = key.hashCode() ^ seed;
-    // murmur3's finalizer: every bit of the key's hash moves every bit of the partition
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    h ^= h >>> 13;
-    h *= 0xC2B2AE35;
-    h ^= h >>> 16;
-    return Math.floorMod(h, FANOUT);
+    return Math.floorMod(key.spread(seed), FANOUT);
   }
 
   /** Writes {@code row} to the partition of {@code key}. */
