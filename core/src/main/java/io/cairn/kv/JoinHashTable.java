@@ -33,6 +33,12 @@ public final class JoinHashTable {
   private final boolean hasNullKey;
   private final long estimatedBytes;
 
+  /**
+   * What scans derive from the table once per table (a dynamic filter per probe key and layout).
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Object, Object> derived =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private JoinHashTable(
       int columnCount,
       int[] keyColumns,
@@ -178,6 +184,28 @@ public final class JoinHashTable {
   /** Estimated heap bytes of the rows and the index, for budgets. */
   public long estimatedBytes() {
     return estimatedBytes;
+  }
+
+  /**
+   * What {@code compute} derives from this table for {@code key} (equal keys: the same object),
+   * computed once however many scans ask: the table is immutable.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T derived(Object key, java.util.function.Function<JoinHashTable, T> compute) {
+    return (T) derived.computeIfAbsent(key, k -> compute.apply(this));
+  }
+
+  /**
+   * The values of key column {@code keyIndex} (0: the first), one per distinct key (so repeated
+   * when other key columns differ), NULL never among them.
+   */
+  public Iterable<Object> keyValues(int keyIndex) {
+    int column = keyColumns[keyIndex];
+    List<Object> values = new ArrayList<>(index.size());
+    for (List<Object[]> rows : index.values()) {
+      values.add(rows.get(0)[column]);
+    }
+    return values;
   }
 
   /** Every row with a non-NULL key, grouped by key (for serialising); rows with a NULL key not. */

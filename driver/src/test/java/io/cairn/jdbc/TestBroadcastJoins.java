@@ -82,6 +82,18 @@ class TestBroadcastJoins {
     assertThat(db.rows("SELECT COUNT(*) FROM P JOIN B ON P.K = B.K")).hasSize(1);
   }
 
+  /** The dynamic filter (build keys tested on the probe rows' bytes) keeps every match. */
+  @Test
+  void theDynamicFilterKeepsEveryMatchOfIntegerAndDecimalKeys() throws SQLException {
+    String decimals =
+        "COUNT(*), SUM(A.ID) FROM P A, (SELECT V V2 FROM P WHERE ID < 40) C WHERE A.V = C.V2";
+    assertThat(String.join("\n", db.explain("SELECT " + decimals)))
+        .contains("SERVER DYNAMIC FILTER V IN (build keys)");
+    assertSameAsClient(decimals, false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.K = B.K AND P.K2 = B.K2", false);
+    assertSameAsClient("ID FROM P WHERE V IN (SELECT V FROM P WHERE K = 3)", false);
+  }
+
   @Test
   void aggregatesAboveTheJoinRunInTheProbeScan() throws SQLException {
     String count = "SELECT COUNT(*) FROM P, B WHERE P.K = B.K";

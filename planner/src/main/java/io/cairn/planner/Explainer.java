@@ -3,6 +3,7 @@ package io.cairn.planner;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.KeySetFilter;
 import io.cairn.kv.SortKey;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
@@ -283,6 +284,17 @@ public final class Explainer {
             .ifPresent(r -> text.append(" FILTER ").append(ExprPrinter.print(r, names)));
         line(lines, depth + 1, text.append(" (build:)").toString());
         node(probe.build(), depth + 2, lines);
+        Expr first = probe.probeKeys().get(0);
+        if ((probe.kind() == JoinNode.Kind.INNER || probe.kind() == JoinNode.Kind.SEMI)
+            && first instanceof Expr.ColumnRef ref
+            && ref.index() < scan.table().columns().size()
+            && KeySetFilter.applies(first, scan.table().columns().get(ref.index()).type())) {
+          // what coprocessor.ProgramRows tests before probing (KeySetFilter)
+          line(
+              lines,
+              depth + 1,
+              "SERVER DYNAMIC FILTER " + ExprPrinter.print(first, names) + " IN (build keys)");
+        }
       }
       // the lines below the head say what the store runs over the rows, in Phoenix's words
       IntFunction<String> projected = i -> ExprPrinter.print(scan.projection().get(i), names);

@@ -53,7 +53,19 @@ class TestJoinProbePlans {
             "        SERVER HASH JOIN PROBE INNER ON K = $B0 (build:)",
             "            SERVER FULL SCAN OVER PUBLIC.J",
             "                SERVER PROJECT K1",
+            "        SERVER DYNAMIC FILTER K IN (build keys)",
             "        SERVER AGGREGATE INTO SINGLE ROW COMPUTE COUNT(*)");
+  }
+
+  @Test
+  void theDynamicFilterIsShownWhereTheStoreTestsIt() {
+    // not for a LEFT join (it keeps the rows that match nothing), nor a string key
+    assertThat(explain("SELECT L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1"))
+        .noneMatch(line -> line.contains("DYNAMIC FILTER"));
+    assertThat(explain("SELECT COUNT(*) FROM L, J WHERE L.K2 = J.K2"))
+        .noneMatch(line -> line.contains("DYNAMIC FILTER"));
+    assertThat(explain("SELECT L.ID FROM L WHERE L.K IN (SELECT K1 FROM J)"))
+        .anyMatch(line -> line.contains("SERVER DYNAMIC FILTER K IN (build keys)"));
   }
 
   @Test

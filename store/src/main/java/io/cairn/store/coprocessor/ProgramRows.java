@@ -3,10 +3,13 @@ package io.cairn.store.coprocessor;
 import static io.cairn.store.coprocessor.CompiledProgram.KEY_COLUMN;
 
 import io.cairn.core.agg.GroupKey;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.KeySetFilter;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
 import io.cairn.kv.HashProbe;
@@ -14,6 +17,7 @@ import io.cairn.kv.JoinHashTable;
 import io.cairn.store.cell.RowCursor;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -92,6 +96,12 @@ final class ProgramRows implements AutoCloseable {
 
   private final int columnCount;
 
+  /**
+   * The dynamic filter of an INNER or SEMI probe: the rows whose first key cannot match are skipped
+   * on their bytes, before any key is decoded; null when none applies.
+   */
+  private final KeySetFilter keyFilter;
+
   /** The joined row: decoded columns, row key, build columns; new for every probe row. */
   private Object[] joined;
 
@@ -152,6 +162,7 @@ final class ProgramRows implements AutoCloseable {
       this.residual = compiled.residual;
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
+      this.keyFilter = keyFilter(probe, table, compiled.program.layout());
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
@@ -165,6 +176,7 @@ final class ProgramRows implements AutoCloseable {
       this.residual = null;
       this.keyPositions = null;
       this.keyValues = null;
+      this.keyFilter = null;
       this.projectedColumns = compiled.projectedColumns;
     }
     this.readsKey = compiled.readsKey || probe != null;
@@ -175,6 +187,22 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
+  }
+
+  /**
+   * The key-set filter of {@code probe}'s first key over {@code table}'s keys, made once per table
+   * and layout for all the scans of a query; null for LEFT and ANTI probes (which keep the rows
+   * that match nothing) and keys it does not apply to.
+   */
+  private static KeySetFilter keyFilter(HashProbe probe, JoinHashTable table, RowLayout layout) {
+    if (probe.kind() != HashProbe.Kind.INNER && probe.kind() != HashProbe.Kind.SEMI) {
+      return null;
+    }
+    Expr first = probe.probeKeys().get(0);
+    Optional<KeySetFilter> filter =
+        table.derived(
+            List.of("key-set", first, layout), t -> KeySetFilter.of(first, t.keyValues(0), layout));
+    return filter.orElse(null);
   }
 
   /** Sets the System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
@@ -223,6 +251,9 @@ final class ProgramRows implements AutoCloseable {
       int found = nextFiltered();
       if (found != KEPT) {
         return found;
+      }
+      if (keyFilter != null && !keyFilter.test(reader)) {
+        continue; // its key is none of the build side's
       }
       Object[] keyRow;
       if (compiled.probeKeysReadKey) {

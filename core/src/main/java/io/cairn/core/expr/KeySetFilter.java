@@ -1,0 +1,244 @@
+package io.cairn.core.expr;
+
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.util.Optional;
+
+/**
+ * A dynamic filter of a join probed in the store: whether a row's key column holds one of the build
+ * side's keys, tested on the row's bytes before anything is decoded (a hash set of longs: integers,
+ * dates, and decimals at one scale), so that the rows that cannot match cost no key object and no
+ * hash-table lookup. A row whose column is NULL does not pass (it matches nothing). It tests the
+ * first join key only: with several, a row that passes may still not match.
+ *
+ * <p>Exact for the types it takes, by SQL equality (numerically equal decimals of other scales
+ * match); {@link #of} declines the others (strings, floating point, timestamps, expressions).
+ */
+public final class KeySetFilter {
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  private final int column;
+
+  /** The scale the set's decimals are at; -1 for a column read as a long. */
+  private final int scale;
+
+  private final LongSet keys;
+
+  private KeySetFilter(int column, int scale, LongSet keys) {
+    this.column = column;
+    this.scale = scale;
+    this.keys = keys;
+  }
+
+  /**
+   * Whether {@code value} (an expression over a row of a table whose column it reads has type
+   * {@code stored}) is a key this filter can test: a plain column of an integer, DATE or DECIMAL
+   * type as stored.
+   */
+  public static boolean applies(Expr value, DataType stored) {
+    if (!(value instanceof Expr.ColumnRef ref) || ref.type().name() != stored.name()) {
+      return false;
+    }
+    TypeName t = stored.name();
+    return t.isExactInteger() || t == TypeName.DATE || t == TypeName.DECIMAL;
+  }
+
+  /**
+   * The filter of the rows of {@code layout} whose {@code value} is one of {@code keys} (values of
+   * {@code value}'s type; NULLs ignored); empty when it does not {@link #applies apply} or a key is
+   * of another class or does not fit.
+   */
+  public static Optional<KeySetFilter> of(Expr value, Iterable<?> keys, RowLayout layout) {
+    if (!(value instanceof Expr.ColumnRef ref)
+        || ref.index() >= layout.columnCount()
+        || !applies(value, layout.columnType(ref.index()))) {
+      return Optional.empty();
+    }
+    TypeName type = layout.columnType(ref.index()).name();
+    LongSet set = new LongSet();
+    if (type != TypeName.DECIMAL) {
+      for (Object k : keys) {
+        if (k == null) {
+          continue;
+        }
+        if (type == TypeName.DATE && k instanceof LocalDate d) {
+          set.add(d.toEpochDay());
+        } else if (type != TypeName.DATE && Values.isExactInteger(k)) {
+          set.add(((Number) k).longValue());
+        } else {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(new KeySetFilter(ref.index(), -1, set));
+    }
+    int scale = 0;
+    for (Object k : keys) {
+      if (k == null) {
+        continue;
+      }
+      if (!(k instanceof BigDecimal d)) {
+        return Optional.empty();
+      }
+      scale = Math.max(scale, d.signum() == 0 ? 0 : d.stripTrailingZeros().scale());
+    }
+    if (scale >= POWERS_OF_TEN.length) {
+      return Optional.empty();
+    }
+    for (Object k : keys) {
+      if (k == null) {
+        continue;
+      }
+      BigDecimal at = ((BigDecimal) k).setScale(scale, RoundingMode.UNNECESSARY);
+      if (at.unscaledValue().bitLength() > 63) {
+        return Optional.empty();
+      }
+      set.add(at.unscaledValue().longValue());
+    }
+    return Optional.of(new KeySetFilter(ref.index(), scale, set));
+  }
+
+  /** Whether the current row of {@code row} may match: its column holds one of the keys. */
+  public boolean test(RowReader row) {
+    if (row.isNull(column)) {
+      return false;
+    }
+    if (scale < 0) {
+      return keys.contains(row.getLong(column));
+    }
+    long unscaled;
+    int s;
+    if (row.decimalFitsLong(column)) {
+      unscaled = row.getUnscaledLong(column);
+      s = row.getScale(column);
+    } else {
+      BigDecimal d = row.getDecimal(column).stripTrailingZeros(); // beyond a long: allocates
+      if (d.scale() > scale) {
+        return false;
+      }
+      BigDecimal at = d.setScale(scale);
+      return at.unscaledValue().bitLength() <= 63 && keys.contains(at.unscaledValue().longValue());
+    }
+    if (s == scale) {
+      return keys.contains(unscaled);
+    }
+    if (s < scale) {
+      if (scale - s >= POWERS_OF_TEN.length) {
+        return unscaled == 0 && keys.contains(0);
+      }
+      long p = POWERS_OF_TEN[scale - s];
+      long high = Math.multiplyHigh(unscaled, p);
+      long scaled = unscaled * p;
+      if (high != (scaled >> 63)) {
+        return false; // beyond a long at the set's scale: no key is
+      }
+      return keys.contains(scaled);
+    }
+    if (s - scale >= POWERS_OF_TEN.length) {
+      return unscaled == 0 && keys.contains(0);
+    }
+    long p = POWERS_OF_TEN[s - scale];
+    return unscaled % p == 0 && keys.contains(unscaled / p);
+  }
+
+  /** How many distinct keys it holds. */
+  public int size() {
+    return keys.size;
+  }
+
+  @Override
+  public String toString() {
+    return "#"
+        + column
+        + " IN "
+        + keys.size
+        + " keys"
+        + (scale >= 0 ? " (scale " + scale + ")" : "");
+  }
+
+  /** An open-addressing set of longs (linear probing; no boxing). */
+  private static final class LongSet {
+    private static final long EMPTY = Long.MIN_VALUE;
+    private long[] slots = new long[16];
+    private int size;
+    private boolean hasEmptyValue;
+
+    void add(long v) {
+      if (v == EMPTY) {
+        if (!hasEmptyValue) {
+          hasEmptyValue = true;
+          size++;
+        }
+        return;
+      }
+      if ((size + 1) * 2 > slots.length) {
+        grow();
+      }
+      int mask = slots.length - 1;
+      for (int i = slot(v, mask); ; i = (i + 1) & mask) {
+        long s = slots[i];
+        if (s == v) {
+          return;
+        }
+        if (s == EMPTY) {
+          slots[i] = v;
+          size++;
+          return;
+        }
+      }
+    }
+
+    boolean contains(long v) {
+      if (v == EMPTY) {
+        return hasEmptyValue;
+      }
+      long[] table = slots;
+      int mask = table.length - 1;
+      for (int i = slot(v, mask); ; i = (i + 1) & mask) {
+        long s = table[i];
+        if (s == v) {
+          return true;
+        }
+        if (s == EMPTY) {
+          return false;
+        }
+      }
+    }
+
+    private static int slot(long v, int mask) {
+      long h = v * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32)) & mask;
+    }
+
+    private void grow() {
+      long[] old = slots;
+      slots = new long[old.length * 2];
+      java.util.Arrays.fill(slots, EMPTY);
+      int mask = slots.length - 1;
+      for (long v : old) {
+        if (v != EMPTY) {
+          int i = slot(v, mask);
+          while (slots[i] != EMPTY) {
+            i = (i + 1) & mask;
+          }
+          slots[i] = v;
+        }
+      }
+    }
+
+    LongSet() {
+      java.util.Arrays.fill(slots, EMPTY);
+    }
+  }
+}
