@@ -82,6 +82,31 @@ class TestBroadcastJoins {
     assertThat(db.rows("SELECT COUNT(*) FROM P JOIN B ON P.K = B.K")).hasSize(1);
   }
 
+  /** A build side that itself probes (a join of joins, each in the store) answers the same. */
+  @Test
+  void aBuildSideThatProbesItself() throws SQLException {
+    String nested =
+        "A.ID, C.NAME FROM P A JOIN (SELECT Q.K, B.NAME FROM P Q JOIN B ON Q.ID = B.K"
+            + " WHERE Q.ID < 40) C ON A.K = C.K";
+    assertThat(
+            db.explain("SELECT " + nested).stream()
+                .filter(l -> l.contains("SERVER HASH JOIN PROBE"))
+                .count())
+        .isEqualTo(2);
+    assertSameAsClient(nested, false);
+    assertSameAsClient("COUNT(*) FROM (SELECT " + nested + ")", false);
+  }
+
+  /** A probe on the first primary-key column with few build keys reads only their rows. */
+  @Test
+  void aLookupJoinOnTheKeyAnswersAsTheClientJoin() throws SQLException {
+    assertSameAsClient("P.ID, P.V, B.NAME FROM P JOIN B ON P.ID = B.K", false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.ID = B.K AND P.K2 = B.K2", false);
+    assertSameAsClient("P.ID, B.NAME FROM P JOIN B ON P.ID = B.K WHERE P.ID > 5", false);
+    assertSameAsClient("COUNT(*), SUM(P.V) FROM P JOIN B ON P.ID = B.ID + 1500", false);
+    assertSameAsClient("ID, V FROM P WHERE ID IN (SELECT K FROM B) ORDER BY ID DESC", true);
+  }
+
   /** The dynamic filter (build keys tested on the probe rows' bytes) keeps every match. */
   @Test
   void theDynamicFilterKeepsEveryMatchOfIntegerAndDecimalKeys() throws SQLException {

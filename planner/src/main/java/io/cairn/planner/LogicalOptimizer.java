@@ -74,6 +74,8 @@ final class LogicalOptimizer {
             List.of(
                 CoreRules.FILTER_INTO_JOIN,
                 CoreRules.JOIN_CONDITION_PUSH,
+                // ON f(a) = g(b): f(a) and g(b) computed below the join, so it stays a hash join
+                CoreRules.JOIN_PUSH_EXPRESSIONS,
                 CoreRules.FILTER_PROJECT_TRANSPOSE,
                 CoreRules.FILTER_AGGREGATE_TRANSPOSE,
                 CoreRules.FILTER_SET_OP_TRANSPOSE,

@@ -825,8 +825,9 @@ final class PhysicalPlanner {
    * the right (build) input in the store ({@link JoinProbe}), so that what the statement does above
    * the join (filters, projections, splittable aggregates, a sort) can run in the same scan. INNER,
    * LEFT, SEMI and ANTI joins; not with the NO_SERVER_JOIN hint, nor when the probe scan reads a
-   * local index, nor when the build side itself probes (one broadcast at a time). The executor
-   * still runs the join on the client when the build side passes its budget.
+   * local index. A build side may itself probe (its join runs, and its cache is removed, before
+   * this one's table is handed to the store). The executor still runs the join on the client when
+   * the build side passes its budget.
    */
   private Optional<PlanNode> probing(JoinNode join, RelNode leftRel) {
     if (!(join.left() instanceof ScanNode scan)
@@ -839,7 +840,6 @@ final class PhysicalPlanner {
         || scan.limit() >= 0
         || scan.offset() != 0
         || !scan.orderBy().isEmpty()
-        || probes(join.right())
         || noServerJoin(leftRel)) {
       return Optional.empty();
     }
@@ -863,19 +863,6 @@ final class PhysicalPlanner {
     JoinProbe probe =
         new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
     return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
-  }
-
-  /** Whether a scan in {@code node} probes a join's build side. */
-  private static boolean probes(PlanNode node) {
-    if (node instanceof ScanNode scan && scan.probe().isPresent()) {
-      return true;
-    }
-    for (PlanNode input : node.inputs()) {
-      if (probes(input)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -189,6 +189,51 @@ class TestJoinOrder {
     assertThat(joinTree(planner(false), q5)).as("without column statistics").isNotEqualTo(tree);
   }
 
+  /**
+   * TPC-H Q9's shape: LINEITEM joins PARTSUPP on both columns of PARTSUPP's key, so each line item
+   * matches one PARTSUPP row. Counting the two equalities as independent estimated that join at a
+   * few rows, and the 60,000 line items joined with it became a build side; now no join builds on
+   * LINEITEM (it probes the green parts' PARTSUPP rows).
+   */
+  @Test
+  void aJoinOnACompositeKeyIsNotEstimatedAsIndependentKeys() {
+    create("CREATE TABLE PART (P_PARTKEY INTEGER PRIMARY KEY, P_NAME VARCHAR(20))");
+    create("CREATE TABLE SUPPLIER (S_SUPPKEY INTEGER PRIMARY KEY, S_NATIONKEY INTEGER)");
+    create(
+        "CREATE TABLE PARTSUPP (PS_PARTKEY INTEGER NOT NULL, PS_SUPPKEY INTEGER NOT NULL,"
+            + " PS_SUPPLYCOST DECIMAL(15,2), CONSTRAINT PK PRIMARY KEY (PS_PARTKEY, PS_SUPPKEY))");
+    create(
+        "CREATE TABLE LINEITEM (L_ORDERKEY INTEGER NOT NULL, L_LINENUMBER INTEGER NOT NULL,"
+            + " L_PARTKEY INTEGER, L_SUPPKEY INTEGER, L_QUANTITY DECIMAL(15,2),"
+            + " CONSTRAINT PK PRIMARY KEY (L_ORDERKEY, L_LINENUMBER))");
+    load("PART", 2_000, i -> new Object[] {i, i % 20 == 0 ? "green" + i : "blue" + i});
+    // as at SF 1, parts times suppliers far more than the line items (SF 1: 2e9 and 6e6)
+    load("SUPPLIER", 1_000, i -> new Object[] {i, i % 25});
+    load(
+        "PARTSUPP",
+        8_000,
+        i -> new Object[] {i / 4, (i / 4 + (i % 4) * 250) % 1_000, java.math.BigDecimal.ONE});
+    load(
+        "LINEITEM",
+        60_000,
+        i -> {
+          int part = (i * 7919) % 2_000;
+          return new Object[] {
+            i / 4, i % 4, part, (part + (i % 4) * 250) % 1_000, java.math.BigDecimal.TEN
+          };
+        });
+    String q9 =
+        "SELECT S_NATIONKEY, SUM(L_QUANTITY * PS_SUPPLYCOST)"
+            + " FROM PART, SUPPLIER, LINEITEM, PARTSUPP"
+            + " WHERE S_SUPPKEY = L_SUPPKEY AND PS_SUPPKEY = L_SUPPKEY AND PS_PARTKEY = L_PARTKEY"
+            + " AND P_PARTKEY = L_PARTKEY AND P_NAME LIKE '%green%' GROUP BY S_NATIONKEY";
+    String tree = joinTree(planner(true), q9);
+    assertThat(tree)
+        .as("LINEITEM is never a build side")
+        .startsWith("(")
+        .doesNotContain(" LINEITEM");
+  }
+
   /** 16 tables T0..T15 of 100 * (i + 1) rows: (ID, A, B); a chain joins Ti.A = Ti+1.ID. */
   private void createSixteen() {
     for (int i = 0; i < 16; i++) {

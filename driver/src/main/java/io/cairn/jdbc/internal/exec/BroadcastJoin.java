@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  *   <li>otherwise (and in a transaction that wrote to the probed table) it runs the same program in
  *       the driver over the table's rows ({@link OverlayScan}), the table held in the query's pool
  *       as a client hash join holds its build side: a switch of strategy, not a failure;
+ *   <li>when the probe's first key is the table's first key column and the build side has few keys,
+ *       the scan reads only their rows ({@link LookupKeys}: a lookup join);
  *   <li>when the build side does not fit the query's memory at all, it is written to disk by hash
  *       partition and probed in passes ({@link ProbePasses}), with an SQLWarning.
  * </ul>
@@ -133,7 +135,15 @@ final class BroadcastJoin implements Operator {
     }
     ctx.store().putHashCache(cacheId, table);
     cachePut = true;
-    probe = new TableScan(node, ctx, hashProbe(node, cacheId), lookup);
+    KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
+    ScanNode probing =
+        LookupKeys.of(join, node.table().layout(), table, kv.approximateRowCount())
+            .map(keys -> node.withKeysAndFilter(keys, node.filter()))
+            .orElse(node);
+    if (probing != node) {
+      log.debug("Join of [{}]: looks up [{}] keys", node.table().qualifiedName(), table.keyCount());
+    }
+    probe = new TableScan(probing, ctx, hashProbe(probing, cacheId), lookup);
   }
 
   /** Whether the probe runs in the store (known after the first {@link #next()}). */
