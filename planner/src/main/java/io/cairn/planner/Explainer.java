@@ -201,7 +201,8 @@ public final class Explainer {
         s.fetch().ifPresent(f -> text.append(" LIMIT ").append(ExprPrinter.print(f, positional)));
         line(lines, depth, text.toString());
       } else if (node instanceof JoinNode j) {
-        String method = j.leftKeys().isEmpty() ? "NESTED LOOP" : "HASH";
+        String method =
+            j.leftKeys().isEmpty() ? "NESTED LOOP" : j.sortMerge() ? "SORT-MERGE" : "HASH";
         StringBuilder text = new StringBuilder("CLIENT " + method + " " + j.kind() + " JOIN");
         if (!j.leftKeys().isEmpty()) {
           List<String> keys = new ArrayList<>();

@@ -27,6 +27,9 @@ final class Hints {
   /** The query block's joins run on the client, not probed in the store (docs/sql.md, Joins). */
   static final String NO_SERVER_JOIN = "NO_SERVER_JOIN";
 
+  /** The query block's equi-joins run as sort-merge joins in the driver (docs/sql.md, Joins). */
+  static final String USE_SORT_MERGE_JOIN = "USE_SORT_MERGE_JOIN";
+
   /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
    * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
@@ -35,7 +38,8 @@ final class Hints {
    * scans of that table (by name or alias) in the query block read the cheapest of the named
    * indexes; NO_INDEX: the scans read no index (also as a DML statement's hint).
    */
-  static final Set<String> HONOURED = Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX, NO_SERVER_JOIN);
+  static final Set<String> HONOURED =
+      Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX, NO_SERVER_JOIN, USE_SORT_MERGE_JOIN);
 
   /**
    * How Calcite hands hints down the plan: NO_CACHE, SERIAL, INDEX and NO_INDEX on a SELECT reach
@@ -49,13 +53,13 @@ final class Hints {
           .hintStrategy(INDEX, HintPredicates.TABLE_SCAN)
           .hintStrategy(NO_INDEX, HintPredicates.TABLE_SCAN)
           .hintStrategy(NO_SERVER_JOIN, HintPredicates.TABLE_SCAN)
+          .hintStrategy(USE_SORT_MERGE_JOIN, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 
   /** Hints Cairn knows that take effect with later releases (joins, parallel scans). */
   static final Set<String> LATER =
       Set.of(
-          "USE_SORT_MERGE_JOIN",
           "NO_STAR_JOIN",
           "SMALL",
           "RANGE_SCAN",

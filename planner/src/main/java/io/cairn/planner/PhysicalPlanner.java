@@ -816,8 +816,10 @@ final class PhysicalPlanner {
     if (!remaining.isAlwaysTrue()) {
       residual = Optional.of(rex.convert(remaining));
     }
-    JoinNode node = new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual);
-    return probing(node, join.getLeft()).orElse(node);
+    boolean sortMerge = !info.leftKeys.isEmpty() && sortMergeHinted(join);
+    JoinNode node =
+        new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, sortMerge);
+    return sortMerge ? node : probing(node, join.getLeft()).orElse(node);
   }
 
   /**
@@ -863,6 +865,19 @@ final class PhysicalPlanner {
     JoinProbe probe =
         new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
     return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
+  }
+
+  /** Whether a table scan of the join's query block has the USE_SORT_MERGE_JOIN hint. */
+  private boolean sortMergeHinted(RelNode rel) {
+    if (rel instanceof TableScan scan) {
+      return hinted(scan, Hints.USE_SORT_MERGE_JOIN);
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (sortMergeHinted(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

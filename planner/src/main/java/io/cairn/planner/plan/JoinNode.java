@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Joins two inputs. With equi-join keys it runs as a hash join (build side: right); otherwise as a
- * nested loop. {@code residual} is evaluated over the concatenated (left, right) row and is part of
- * the match condition (so outer joins keep their semantics). SEMI and ANTI output only the left
- * columns.
+ * Joins two inputs. With equi-join keys it runs as a hash join (build side: right), or, with {@code
+ * sortMerge} (the USE_SORT_MERGE_JOIN hint), as a sort-merge join (both sides sorted by their keys,
+ * then merged); otherwise as a nested loop. {@code residual} is evaluated over the concatenated
+ * (left, right) row and is part of the match condition (so outer joins keep their semantics). SEMI
+ * and ANTI output only the left columns.
  */
 public record JoinNode(
     PlanNode left,
@@ -20,7 +21,8 @@ public record JoinNode(
     Kind kind,
     List<Integer> leftKeys,
     List<Integer> rightKeys,
-    Optional<Expr> residual)
+    Optional<Expr> residual,
+    boolean sortMerge)
     implements PlanNode {
   /** Join types. */
   public enum Kind {
@@ -39,6 +41,20 @@ public record JoinNode(
     leftKeys = List.copyOf(leftKeys);
     rightKeys = List.copyOf(rightKeys);
     requireNonNull(residual, "residual is null");
+    if (sortMerge && leftKeys.isEmpty()) {
+      throw io.cairn.core.error.CairnException.internal("A sort-merge join needs equi-join keys");
+    }
+  }
+
+  /** A hash join (with keys) or a nested loop (without). */
+  public JoinNode(
+      PlanNode left,
+      PlanNode right,
+      Kind kind,
+      List<Integer> leftKeys,
+      List<Integer> rightKeys,
+      Optional<Expr> residual) {
+    this(left, right, kind, leftKeys, rightKeys, residual, false);
   }
 
   @Override

@@ -85,7 +85,9 @@ public final class Operators {
       return new Sort(s, build(s.input(), ctx), ctx);
     }
     if (node instanceof JoinNode j) {
-      return new Join(j, build(j.left(), ctx), build(j.right(), ctx), ctx);
+      return j.sortMerge()
+          ? new MergeJoin(j, build(j.left(), ctx), build(j.right(), ctx), ctx)
+          : new Join(j, build(j.left(), ctx), build(j.right(), ctx), ctx);
     }
     if (node instanceof SetOpNode s) {
       List<Operator> inputs = new ArrayList<>();
