@@ -68,6 +68,14 @@ public interface KvStore extends AutoCloseable {
    */
   default void putHashCache(String cacheId, JoinHashTable table) {}
 
+  /**
+   * Whether {@link #putHashCache} copies the table (to a server, whose memory the connection
+   * property {@code hashJoinMaxBytes} bounds); false when scans probe the caller's own object.
+   */
+  default boolean copiesHashCaches() {
+    return false;
+  }
+
   /** Drops the hash cache {@code cacheId}; nothing when there is none. */
   default void removeHashCache(String cacheId) {}
 

@@ -147,25 +147,40 @@ class TestBroadcastJoins {
         .isEqualTo(db.rows("SELECT ID FROM P WHERE K IS NOT NULL AND K <> 3 AND K <> 5"));
   }
 
+  /**
+   * Past {@code hashJoinMaxBytes} a server would hold too much: over the wire the join is probed in
+   * passes of at most that many bytes, with a warning; embedded the store probes the driver's own
+   * table, so the budget does not apply. The same rows either way.
+   */
   @Test
-  void aBuildSideOverTheBudgetJoinsInTheDriverWithAWarning() throws SQLException {
-    String sql = "SELECT P.ID, B.NAME FROM P LEFT JOIN B ON P.K = B.K";
+  void aBuildSideOverTheBudgetIsProbedInPassesOnAServer() throws SQLException {
+    String sql = "SELECT P.ID, B.NAME FROM P JOIN B ON P.K = B.K";
     List<String> expected = new ArrayList<>(db.rows(sql));
     expected.sort(null);
     try (java.sql.Connection small =
             java.sql.DriverManager.getConnection(db.url() + ";hashJoinMaxBytes=1k");
         java.sql.Statement s = small.createStatement()) {
       List<String> rows = new ArrayList<>();
+      List<String> warnings = new ArrayList<>();
       try (java.sql.ResultSet rs = s.executeQuery(sql)) {
         while (rs.next()) {
           rows.add(rs.getObject(1) + "," + rs.getObject(2));
         }
+        for (java.sql.SQLWarning w = rs.getWarnings(); w != null; w = w.getNextWarning()) {
+          warnings.add(w.getMessage());
+        }
       }
       rows.sort(null);
       assertThat(rows).isEqualTo(expected);
-      assertThat((Object) s.getWarnings()).isNotNull();
-      assertThat(s.getWarnings().getMessage())
-          .contains("[hashJoinMaxBytes] [1024] bytes", "runs in the driver");
+      if (TestUrls.remote()) {
+        assertThat(warnings)
+            .anyMatch(
+                w ->
+                    w.contains("[hashJoinMaxBytes] [1024] bytes")
+                        && w.contains("is probed in the store in ["));
+      } else {
+        assertThat(warnings).isEmpty();
+      }
       assertThat(TestingDatabase.rows(small, "SELECT COUNT(*) FROM P, B WHERE P.K = B.K"))
           .isEqualTo(db.rows("SELECT /*+ NO_SERVER_JOIN */ COUNT(*) FROM P, B WHERE P.K = B.K"));
     }

@@ -98,9 +98,18 @@ final class ProgramRows implements AutoCloseable {
 
   /**
    * The dynamic filter of an INNER or SEMI probe: the rows whose first key cannot match are skipped
-   * on their bytes, before any key is decoded; null when none applies.
+   * on their bytes, before any key is decoded; null when none applies, or once it has kept nearly
+   * every row it tested (a build side holding most keys: the test only costs).
    */
-  private final KeySetFilter keyFilter;
+  private KeySetFilter keyFilter;
+
+  /** Rows the key filter tested and kept, until it is judged. */
+  private int keyFilterTested;
+
+  private int keyFilterKept;
+
+  /** Rows a key filter tests before it is judged worth keeping. */
+  static final int KEY_FILTER_TRIAL = 1 << 14;
 
   /** The joined row: decoded columns, row key, build columns; new for every probe row. */
   private Object[] joined;
@@ -252,7 +261,7 @@ final class ProgramRows implements AutoCloseable {
       if (found != KEPT) {
         return found;
       }
-      if (keyFilter != null && !keyFilter.test(reader)) {
+      if (keyFilter != null && !keepsKey()) {
         continue; // its key is none of the build side's
       }
       Object[] keyRow;
@@ -288,6 +297,22 @@ final class ProgramRows implements AutoCloseable {
       matchPos = 0;
       anyMatch = false;
     }
+  }
+
+  /**
+   * The key filter's test of the current row; after {@value #KEY_FILTER_TRIAL} rows of which it
+   * kept more than 7 in 8, the filter is dropped for the rest of the scan.
+   */
+  private boolean keepsKey() {
+    boolean kept = keyFilter.test(reader);
+    if (keyFilterTested < KEY_FILTER_TRIAL) {
+      keyFilterTested++;
+      keyFilterKept += kept ? 1 : 0;
+      if (keyFilterTested == KEY_FILTER_TRIAL && keyFilterKept > KEY_FILTER_TRIAL / 8 * 7) {
+        keyFilter = null;
+      }
+    }
+    return kept;
   }
 
   /** A new joined row holding the current row's decoded columns (and row key when read). */

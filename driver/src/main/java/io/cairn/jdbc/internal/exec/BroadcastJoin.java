@@ -20,14 +20,15 @@ import org.slf4j.LoggerFactory;
  * in the query's memory pool, then:
  *
  * <ul>
- *   <li>when the table fits the connection's {@code hashJoinMaxBytes} (estimated), hands it to the
- *       store ({@link io.cairn.kv.KvStore#putHashCache}: the embedded store probes this very
- *       object, given with each scan request; a server gets a copy once per query) and runs the
- *       scan with its probe in the store, chunked and in parallel like any scan, so only joined
- *       rows or partial aggregates come back;
- *   <li>otherwise (and in a transaction that wrote to the probed table) it runs the same program in
- *       the driver over the table's rows ({@link OverlayScan}), the table held in the query's pool
- *       as a client hash join holds its build side: a switch of strategy, not a failure;
+ *   <li>hands it to the store ({@link io.cairn.kv.KvStore#putHashCache}: the embedded store probes
+ *       this very object, given with each scan request; a server gets a copy once per query) and
+ *       runs the scan with its probe in the store, chunked and in parallel like any scan, so only
+ *       joined rows or partial aggregates come back;
+ *   <li>when a server would get more than the connection's {@code hashJoinMaxBytes} (estimated), it
+ *       probes in passes of at most that many bytes each ({@link ProbePasses}), with an SQLWarning:
+ *       a switch of strategy, not a failure;
+ *   <li>in a transaction that wrote to the probed table, it runs the same program in the driver
+ *       over the table's rows and the transaction's writes ({@link OverlayScan});
  *   <li>when the probe's first key is the table's first key column and the build side has few keys,
  *       the scan reads only their rows ({@link LookupKeys}: a lookup join);
  *   <li>when the build side does not fit the query's memory at all, it is written to disk by hash
@@ -96,7 +97,10 @@ final class BroadcastJoin implements Operator {
           long fitBytes = builder.estimatedBytes();
           JoinHashTable.Builder held = builder;
           builder = null;
-          passes = ProbePasses.spill(node, ctx, held, build, fitBytes, e, memory::close);
+          String why = "does not fit in the query's memory (" + e.getMessage() + ")";
+          passes =
+              ProbePasses.spill(
+                  node, ctx, held, build, ProbePasses.passBudget(fitBytes), why, memory::close);
           return;
         }
         if (++steps >= Operators.CHECK_INTERVAL) {
@@ -108,31 +112,26 @@ final class BroadcastJoin implements Operator {
     JoinHashTable table = builder.build();
     cacheId = UUID.randomUUID().toString();
     HashCacheLookup lookup = id -> id.equals(cacheId) ? table : null;
-    boolean pending = ctx.pending().touches(node.table().kvTableName());
-    inStore = table.estimatedBytes() <= maxBytes && !pending;
-    if (!inStore) {
-      if (!pending) {
-        String warning =
-            "Join of ["
-                + node.table().qualifiedName()
-                + "]: its build side of ["
-                + table.rowCount()
-                + "] rows (about ["
-                + table.estimatedBytes()
-                + "] bytes) is over ["
-                + ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY
-                + "] ["
-                + maxBytes
-                + "] bytes: the join runs in the driver instead of the store";
-        log.debug(warning);
-        ctx.control().warn(warning);
-      }
+    if (ctx.pending().touches(node.table().kvTableName())) {
+      // the transaction's own writes, which the store does not see: the program runs here
       KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
       clientProbe = OverlayScan.open(node, kv, ctx, hashProbe(node, cacheId), lookup);
       RowScanner opened = clientProbe;
       unregister = ctx.control().onCancel(opened::close);
       return;
     }
+    if (ctx.store().copiesHashCaches() && table.estimatedBytes() > maxBytes) {
+      // a server would hold more than the budget: probe in passes of at most the budget each
+      String why =
+          "is over ["
+              + ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY
+              + "] ["
+              + maxBytes
+              + "] bytes that a server holds";
+      passes = ProbePasses.spill(node, ctx, builder, Operators.NONE, maxBytes, why, memory::close);
+      return;
+    }
+    inStore = true;
     ctx.store().putHashCache(cacheId, table);
     cachePut = true;
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());

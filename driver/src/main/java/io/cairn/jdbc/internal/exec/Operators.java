@@ -64,6 +64,18 @@ public final class Operators {
 
   private Operators() {}
 
+  /** An operator of no rows. */
+  static final Operator NONE =
+      new Operator() {
+        @Override
+        public Object[] next() {
+          return null;
+        }
+
+        @Override
+        public void close() {}
+      };
+
   /** Builds the operator tree of {@code node}. */
   static Operator build(PlanNode node, ExecContext ctx) {
     if (node instanceof ScanNode scan && scan.probe().isPresent()) {

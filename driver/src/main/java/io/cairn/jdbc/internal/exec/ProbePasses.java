@@ -67,12 +67,17 @@ final class ProbePasses implements Operator {
     this.hasNullKey = hasNullKey;
   }
 
+  /** The bytes a pass may hold when the build side passed the memory at {@code fitBytes}. */
+  static long passBudget(long fitBytes) {
+    return Math.max(1, (long) (fitBytes * PASS_SHARE));
+  }
+
   /**
    * Spills the build side, the rows {@code held} and the rest of {@code build}, and returns the
    * passes that probe it, as one operator with the output of {@code node}.
    *
-   * @param fitBytes the estimated bytes of the build rows that fitted in memory
-   * @param cause the failure of the reservation that did not fit, named in the warning
+   * @param passBudget the estimated bytes of build rows one pass may hold
+   * @param why why the build side is not probed at once, for the warning ("does not fit ...")
    * @param heldWritten frees the memory of the rows held, once they are on disk
    */
   static Operator spill(
@@ -80,8 +85,8 @@ final class ProbePasses implements Operator {
       ExecContext ctx,
       JoinHashTable.Builder heldRows,
       Operator build,
-      long fitBytes,
-      CairnException cause,
+      long passBudget,
+      String why,
       Runnable heldWritten) {
     JoinProbe join = node.probe().orElseThrow();
     int[] keys = join.buildKeys().stream().mapToInt(Integer::intValue).toArray();
@@ -122,8 +127,7 @@ final class ProbePasses implements Operator {
       runs.forEach(r -> deleteQuietly(r));
       throw e;
     }
-    long budget = Math.max(1, (long) (fitBytes * PASS_SHARE));
-    List<Long> masks = pack(bytes, budget);
+    List<Long> masks = pack(bytes, passBudget);
     long total = 0;
     for (long b : bytes) {
       total += b;
@@ -135,9 +139,9 @@ final class ProbePasses implements Operator {
             + rows
             + "] rows (about ["
             + total
-            + "] bytes) does not fit in the query's memory ("
-            + cause.getMessage()
-            + "): it was written to disk and is probed in the store in ["
+            + "] bytes) "
+            + why
+            + ": it was written to disk and is probed in the store in ["
             + masks.size()
             + "] passes over ["
             + node.table().qualifiedName()

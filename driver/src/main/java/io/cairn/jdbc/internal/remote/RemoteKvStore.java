@@ -125,6 +125,11 @@ final class RemoteKvStore implements KvStore {
     }
   }
 
+  @Override
+  public boolean copiesHashCaches() {
+    return true;
+  }
+
   /**
    * One round trip (PutHashCache) on the connection the scans use: the server decodes the rows into
    * its own hash table for this network connection.
