@@ -31,6 +31,11 @@ import java.util.Optional;
  * #partitionOf}): a row whose key lies in a partition outside it is skipped before the probe, so
  * that a build side too big for memory is probed in passes, one set of partitions at a time, each
  * row joined in exactly one pass ({@link #ALL}: every row, one pass).
+ *
+ * <p>{@code keyFilter}: whether the store tests each row's first key against the set of the build
+ * keys before probing (a dynamic filter, {@link io.cairn.core.expr.KeySetFilter}); the driver turns
+ * it off when the build side holds most of the probe column's distinct values, so that nearly every
+ * row would pass.
  */
 public record HashProbe(
     String cacheId,
@@ -39,7 +44,8 @@ public record HashProbe(
     List<DataType> buildTypes,
     Optional<Expr> residual,
     boolean nullAware,
-    long partitions) {
+    long partitions,
+    boolean keyFilter) {
   /** How many partitions {@link #partitionOf} spreads keys over (one bit of a mask each). */
   public static final int PARTITIONS = 64;
 
@@ -103,7 +109,7 @@ public record HashProbe(
       List<DataType> buildTypes,
       Optional<Expr> residual,
       boolean nullAware) {
-    this(cacheId, probeKeys, kind, buildTypes, residual, nullAware, ALL);
+    this(cacheId, probeKeys, kind, buildTypes, residual, nullAware, ALL, true);
   }
 
   /**
@@ -121,7 +127,13 @@ public record HashProbe(
 
   /** The same probe of cache {@code newCacheId} over the partitions of {@code mask} only. */
   public HashProbe inPass(String newCacheId, long mask) {
-    return new HashProbe(newCacheId, probeKeys, kind, buildTypes, residual, nullAware, mask);
+    return new HashProbe(
+        newCacheId, probeKeys, kind, buildTypes, residual, nullAware, mask, keyFilter);
+  }
+
+  /** The same probe with the key filter on or off. */
+  public HashProbe withKeyFilter(boolean on) {
+    return new HashProbe(cacheId, probeKeys, kind, buildTypes, residual, nullAware, partitions, on);
   }
 
   /** The width of the joined row over a layout of {@code columnCount} columns. */

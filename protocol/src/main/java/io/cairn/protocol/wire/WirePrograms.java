@@ -73,7 +73,8 @@ public final class WirePrograms {
             .setCacheId(com.google.protobuf.ByteString.copyFromUtf8(probe.cacheId()))
             .setKind(probe.kind().id())
             .setNullAware(probe.nullAware())
-            .setPartitions(probe.partitions() == HashProbe.ALL ? 0 : probe.partitions());
+            .setPartitions(probe.partitions() == HashProbe.ALL ? 0 : probe.partitions())
+            .setNoKeyFilter(!probe.keyFilter());
     for (Expr e : probe.probeKeys()) {
       b.addProbeKeys(toProto(e));
     }
@@ -107,7 +108,8 @@ public final class WirePrograms {
                 buildTypes,
                 residual,
                 message.getNullAware(),
-                message.getPartitions() == 0 ? HashProbe.ALL : message.getPartitions()));
+                message.getPartitions() == 0 ? HashProbe.ALL : message.getPartitions(),
+                !message.getNoKeyFilter()));
   }
 
   /**

@@ -59,6 +59,10 @@ class TestWireHashJoins {
                       Optional.of(residual),
                       kind == HashProbe.Kind.ANTI)));
       assertThat(WirePrograms.fromProto(WirePrograms.toProto(program))).isEqualTo(program);
+      // one pass of some partitions, without the key filter
+      HashProbe pass = program.probe().orElseThrow().inPass("pass-1", 0x8000_0000_0000_0005L);
+      ScanProgram passProgram = program.withProbe(Optional.of(pass.withKeyFilter(false)));
+      assertThat(WirePrograms.fromProto(WirePrograms.toProto(passProgram))).isEqualTo(passProgram);
     }
   }
 

@@ -204,7 +204,8 @@ final class ProgramRows implements AutoCloseable {
    * that match nothing) and keys it does not apply to.
    */
   private static KeySetFilter keyFilter(HashProbe probe, JoinHashTable table, RowLayout layout) {
-    if (probe.kind() != HashProbe.Kind.INNER && probe.kind() != HashProbe.Kind.SEMI) {
+    if (!probe.keyFilter()
+        || (probe.kind() != HashProbe.Kind.INNER && probe.kind() != HashProbe.Kind.SEMI)) {
       return null;
     }
     Expr first = probe.probeKeys().get(0);

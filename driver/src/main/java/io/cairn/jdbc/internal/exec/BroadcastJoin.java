@@ -142,7 +142,26 @@ final class BroadcastJoin implements Operator {
     if (probing != node) {
       log.debug("Join of [{}]: looks up [{}] keys", node.table().qualifiedName(), table.keyCount());
     }
-    probe = new TableScan(probing, ctx, hashProbe(probing, cacheId), lookup);
+    HashProbe hashProbe =
+        hashProbe(probing, cacheId).withKeyFilter(keyFilterPays(join, kv, table.keyCount()));
+    probe = new TableScan(probing, ctx, hashProbe, lookup);
+  }
+
+  /**
+   * Whether the store's key filter can skip many rows: false when the build side has at least half
+   * as many keys as the probe column has distinct values (as its statistics say), so that most rows
+   * would pass the test and it would only cost.
+   */
+  static boolean keyFilterPays(JoinProbe join, KvTable kv, int keys) {
+    if (!(join.probeKeys().get(0) instanceof io.cairn.core.expr.Expr.ColumnRef ref)) {
+      return true;
+    }
+    for (io.cairn.kv.ColumnStatistics s : kv.columnStatistics()) {
+      if (s.columnIndex() == ref.index() && s.distinct() > 0) {
+        return keys < s.distinct() / 2;
+      }
+    }
+    return true;
   }
 
   /** Whether the probe runs in the store (known after the first {@link #next()}). */
