@@ -164,7 +164,9 @@ final class Commits {
           }
           ticket = log.enqueue(new WalRecord(entry.sequenceId, edits));
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // an Error too (OutOfMemoryError while applying): a batch left in flight would hold the
+        // read point back forever, and every later commit and the store's close would wait on it
         if (entry != null) {
           rollback(byRegion, entry);
         }
@@ -178,7 +180,7 @@ final class Commits {
         if (ticket >= 0) {
           log.await(ticket, d);
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         rollback(byRegion, entry);
         throw e;
       }
@@ -235,11 +237,18 @@ final class Commits {
     return false;
   }
 
+  /**
+   * Takes the batch's cells out of the memstores and completes its sequence id, even when taking
+   * them out fails (the read point must pass it).
+   */
   private void rollback(Map<Region, List<Mutation>> byRegion, Mvcc.WriteEntry entry) {
-    for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
-      e.getKey().rollback(e.getValue(), entry.sequenceId);
+    try {
+      for (Map.Entry<Region, List<Mutation>> e : byRegion.entrySet()) {
+        e.getKey().rollback(e.getValue(), entry.sequenceId);
+      }
+    } finally {
+      mvcc.completeAndWait(entry);
     }
-    mvcc.completeAndWait(entry);
   }
 
   /**
