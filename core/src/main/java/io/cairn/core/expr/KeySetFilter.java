@@ -20,14 +20,7 @@ import java.util.Optional;
  * match); {@link #of} declines the others (strings, floating point, timestamps, expressions).
  */
 public final class KeySetFilter {
-  private static final long[] POWERS_OF_TEN = new long[19];
-
-  static {
-    POWERS_OF_TEN[0] = 1;
-    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
-      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-    }
-  }
+  private static final long[] POWERS_OF_TEN = RowFilter.POWERS_OF_TEN;
 
   private final int column;
 
