@@ -296,6 +296,13 @@ public final class Explainer {
               depth + 1,
               "SERVER DYNAMIC FILTER " + ExprPrinter.print(first, names) + " IN (build keys)");
         }
+        if (probe.looksUpKeys(scan.table().layout())) {
+          // what exec.LookupKeys does when the build side has few keys
+          line(
+              lines,
+              depth + 1,
+              "SERVER LOOKUP BY " + ExprPrinter.print(first, names) + " IN (build keys) WHEN FEW");
+        }
       }
       // the lines below the head say what the store runs over the rows, in Phoenix's words
       IntFunction<String> projected = i -> ExprPrinter.print(scan.projection().get(i), names);

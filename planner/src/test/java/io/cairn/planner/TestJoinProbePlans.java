@@ -65,6 +65,17 @@ class TestJoinProbePlans {
         .doesNotContain("NESTED LOOP");
   }
 
+  /** A probe on the first key column may read only the build keys' rows (a lookup join). */
+  @Test
+  void aLookupOnTheFirstKeyColumnIsShown() {
+    assertThat(explain("SELECT L.V, J.NAME FROM L, J WHERE L.ID = J.K1"))
+        .anyMatch(line -> line.contains("SERVER LOOKUP BY ID IN (build keys) WHEN FEW"));
+    assertThat(explain("SELECT L.V, J.NAME FROM L, J WHERE L.K = J.K1"))
+        .noneMatch(line -> line.contains("LOOKUP"));
+    assertThat(explain("SELECT L.V, J.NAME FROM L LEFT JOIN J ON L.ID = J.K1"))
+        .noneMatch(line -> line.contains("LOOKUP"));
+  }
+
   @Test
   void theDynamicFilterIsShownWhereTheStoreTestsIt() {
     // not for a LEFT join (it keeps the rows that match nothing), nor a string key

@@ -2,8 +2,10 @@ package io.cairn.planner.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.type.TypeName;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,5 +41,25 @@ public record JoinProbe(
     if (kind == JoinNode.Kind.RIGHT || kind == JoinNode.Kind.FULL) {
       throw CairnException.internal("A join probe runs INNER, LEFT, SEMI or ANTI, found " + kind);
     }
+  }
+
+  /**
+   * Whether the executor may read only the build keys' rows of a table of {@code layout} (a lookup
+   * join, when the build side turns out to have few keys): an INNER or SEMI probe whose first key
+   * is the table's first primary-key column, of an integer, DATE or VARCHAR type, that the build
+   * key's type matches.
+   */
+  public boolean looksUpKeys(RowLayout layout) {
+    if ((kind != JoinNode.Kind.INNER && kind != JoinNode.Kind.SEMI)
+        || layout.hiddenRowId()
+        || !(probeKeys.get(0) instanceof Expr.ColumnRef ref)
+        || layout.keyColumns().get(0).columnIndex() != ref.index()) {
+      return false;
+    }
+    TypeName t = layout.columnType(ref.index()).name();
+    boolean lookable = t.isExactInteger() || t == TypeName.DATE || t == TypeName.VARCHAR;
+    return lookable
+        && ref.type().name() == t
+        && build.outputTypes().get(buildKeys.get(0)).name() == t;
   }
 }

@@ -3,9 +3,7 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.DataType;
-import io.cairn.core.type.TypeName;
 import io.cairn.kv.JoinHashTable;
-import io.cairn.planner.plan.JoinNode;
 import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.KeyBounds;
 import java.util.ArrayList;
@@ -37,19 +35,11 @@ final class LookupKeys {
    */
   static Optional<List<KeyBounds>> of(
       JoinProbe probe, RowLayout layout, JoinHashTable table, long tableRows) {
-    if ((probe.kind() != JoinNode.Kind.INNER && probe.kind() != JoinNode.Kind.SEMI)
-        || layout.hiddenRowId()
-        || !(probe.probeKeys().get(0) instanceof Expr.ColumnRef ref)
-        || layout.keyColumns().get(0).columnIndex() != ref.index()) {
+    if (!probe.looksUpKeys(layout)) {
       return Optional.empty();
     }
+    Expr.ColumnRef ref = (Expr.ColumnRef) probe.probeKeys().get(0);
     DataType keyType = layout.columnType(ref.index());
-    DataType buildType = probe.build().outputTypes().get(probe.buildKeys().get(0));
-    TypeName t = keyType.name();
-    boolean looksUp = t.isExactInteger() || t == TypeName.DATE || t == TypeName.VARCHAR;
-    if (!looksUp || buildType.name() != t || ref.type().name() != t) {
-      return Optional.empty();
-    }
     int keys = table.keyCount();
     if (keys == 0 || keys > MAX_KEYS || (long) keys * MIN_ROWS_PER_KEY > tableRows) {
       return Optional.empty();
