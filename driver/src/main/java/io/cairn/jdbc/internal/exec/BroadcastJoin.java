@@ -3,11 +3,9 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryReservation;
-import io.cairn.kv.HashCacheLookup;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.KvTable;
-import io.cairn.kv.RowScanner;
 import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.ScanNode;
 import java.util.UUID;
@@ -45,14 +43,11 @@ final class BroadcastJoin implements Operator {
   private final ExecContext ctx;
   private final long maxBytes;
   private MemoryReservation memory;
-  private String cacheId;
-  private boolean cachePut;
-  private Operator probe;
-  private RowScanner clientProbe;
-  private Runnable unregister;
 
-  /** The passes of a build side too big for memory ({@link ProbePasses}), or null. */
-  private Operator passes;
+  /**
+   * The probing scan ({@link ProbingScan}) or its passes ({@link ProbePasses}); null until open.
+   */
+  private Operator probe;
 
   /** Whether the probe runs in the store (else in the driver); for tests. */
   private boolean inStore;
@@ -98,7 +93,7 @@ final class BroadcastJoin implements Operator {
           JoinHashTable.Builder held = builder;
           builder = null;
           String why = "does not fit in the query's memory (" + e.getMessage() + ")";
-          passes =
+          probe =
               ProbePasses.spill(
                   node, ctx, held, build, ProbePasses.passBudget(fitBytes), why, memory::close);
           return;
@@ -110,14 +105,10 @@ final class BroadcastJoin implements Operator {
       }
     }
     JoinHashTable table = builder.build();
-    cacheId = UUID.randomUUID().toString();
-    HashCacheLookup lookup = id -> id.equals(cacheId) ? table : null;
-    if (ctx.pending().touches(node.table().kvTableName())) {
+    String cacheId = UUID.randomUUID().toString();
+    if (ProbingScan.inDriver(node, ctx)) {
       // the transaction's own writes, which the store does not see: the program runs here
-      KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
-      clientProbe = OverlayScan.open(node, kv, ctx, hashProbe(node, cacheId), lookup);
-      RowScanner opened = clientProbe;
-      unregister = ctx.control().onCancel(opened::close);
+      probe = ProbingScan.open(node, ctx, hashProbe(node, cacheId), table);
       return;
     }
     if (ctx.store().copiesHashCaches() && table.estimatedBytes() > maxBytes) {
@@ -128,12 +119,10 @@ final class BroadcastJoin implements Operator {
               + "] ["
               + maxBytes
               + "] bytes that a server holds";
-      passes = ProbePasses.spill(node, ctx, builder, Operators.NONE, maxBytes, why, memory::close);
+      probe = ProbePasses.spill(node, ctx, builder, Operators.NONE, maxBytes, why, memory::close);
       return;
     }
     inStore = true;
-    ctx.store().putHashCache(cacheId, table);
-    cachePut = true;
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
     ScanNode probing =
         LookupKeys.of(join, node.table().layout(), table, kv.approximateRowCount())
@@ -144,7 +133,7 @@ final class BroadcastJoin implements Operator {
     }
     HashProbe hashProbe =
         hashProbe(probing, cacheId).withKeyFilter(keyFilterPays(join, kv, table.keyCount()));
-    probe = new TableScan(probing, ctx, hashProbe, lookup);
+    probe = ProbingScan.open(probing, ctx, hashProbe, table);
   }
 
   /**
@@ -171,14 +160,11 @@ final class BroadcastJoin implements Operator {
 
   @Override
   public Object[] next() {
-    if (probe == null && clientProbe == null && passes == null) {
+    if (probe == null) {
       ctx.control().check();
       open();
     }
-    if (passes != null) {
-      return passes.next();
-    }
-    return probe != null ? probe.next() : clientProbe.next();
+    return probe.next();
   }
 
   @Override
@@ -187,23 +173,9 @@ final class BroadcastJoin implements Operator {
       if (probe != null) {
         probe.close();
       }
-      if (clientProbe != null) {
-        clientProbe.close();
-        unregister.run();
-      }
-      if (passes != null) {
-        passes.close();
-      }
     } finally {
-      try {
-        if (cachePut) {
-          cachePut = false;
-          ctx.store().removeHashCache(cacheId);
-        }
-      } finally {
-        if (memory != null) {
-          memory.close();
-        }
+      if (memory != null) {
+        memory.close();
       }
     }
   }

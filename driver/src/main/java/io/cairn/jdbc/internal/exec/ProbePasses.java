@@ -10,11 +10,8 @@ import io.cairn.core.type.DataType;
 import io.cairn.jdbc.internal.exec.spill.SpillReader;
 import io.cairn.jdbc.internal.exec.spill.SpillRun;
 import io.cairn.jdbc.internal.exec.spill.SpillWriter;
-import io.cairn.kv.HashCacheLookup;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
-import io.cairn.kv.KvTable;
-import io.cairn.kv.RowScanner;
 import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.SortNode;
@@ -52,10 +49,9 @@ final class ProbePasses implements Operator {
   private int passesRun;
   private final boolean hasNullKey;
   private MemoryReservation memory;
-  private String cacheId;
-  private Operator scan;
-  private RowScanner clientScan;
-  private Runnable unregister;
+
+  /** The current pass's scan, or null between passes. */
+  private ProbingScan scan;
 
   private ProbePasses(
       ScanNode node, ExecContext ctx, List<SpillRun> runs, List<Long> masks, boolean hasNullKey) {
@@ -230,8 +226,8 @@ final class ProbePasses implements Operator {
   @Override
   public Object[] next() {
     while (true) {
-      if (scan != null || clientScan != null) {
-        Object[] row = scan != null ? scan.next() : clientScan.next();
+      if (scan != null) {
+        Object[] row = scan.next();
         if (row != null) {
           return row;
         }
@@ -305,20 +301,9 @@ final class ProbePasses implements Operator {
         runs.set(p, null).delete();
       }
     }
-    JoinHashTable table = builder.build();
     String id = UUID.randomUUID().toString();
-    HashCacheLookup lookup = cache -> cache.equals(id) ? table : null;
     HashProbe probe = BroadcastJoin.hashProbe(node, id).inPass(id, mask);
-    if (ctx.pending().touches(node.table().kvTableName())) {
-      KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
-      RowScanner opened = OverlayScan.open(node, kv, ctx, probe, lookup);
-      clientScan = opened;
-      unregister = ctx.control().onCancel(opened::close);
-      return;
-    }
-    ctx.store().putHashCache(id, table);
-    cacheId = id;
-    scan = new TableScan(node, ctx, probe, lookup);
+    scan = ProbingScan.open(node, ctx, probe, builder.build());
   }
 
   /**
@@ -346,25 +331,13 @@ final class ProbePasses implements Operator {
     return new long[] {first, rest};
   }
 
-  /** Closes the pass's scan, removes its cache and frees its memory. */
+  /** Closes the pass's scan (which removes its cache) and frees its memory. */
   private void endPass() {
-    Operator s = scan;
-    RowScanner c = clientScan;
-    String id = cacheId;
+    ProbingScan s = scan;
     MemoryReservation m = memory;
-    Runnable u = unregister;
-    unregister = null;
     scan = null;
-    clientScan = null;
-    cacheId = null;
     memory = null;
-    List<AutoCloseable> closing = new ArrayList<>();
-    closing.add(s);
-    closing.add(c);
-    closing.add(u == null ? null : u::run);
-    closing.add(id == null ? null : () -> ctx.store().removeHashCache(id));
-    closing.add(m);
-    Closeables.closeAllUnchecked(closing);
+    Closeables.closeAllUnchecked(java.util.Arrays.asList(s, m));
   }
 
   @Override
