@@ -137,6 +137,26 @@ class TestBroadcastJoins {
     assertSameAsClient("ID FROM P WHERE NOT EXISTS (SELECT 1 FROM B WHERE B.K = P.K)", false);
   }
 
+  /**
+   * An aggregate over P joined on its group key with few of B's rows is computed only for their
+   * keys: P's scan probes them first (EXISTS and correlated subqueries, TPC-H Q4 and Q17).
+   */
+  @Test
+  void anAggregateJoinedWithFewKeysIsReducedByThem() throws SQLException {
+    db.execute("UPDATE STATISTICS P", "UPDATE STATISTICS B");
+    String exists =
+        "B.NAME FROM B WHERE B.ID < 5 AND EXISTS (SELECT 1 FROM P WHERE P.K = B.K AND P.V > 1)";
+    assertThat(String.join("\n", db.explain("SELECT " + exists)))
+        .contains("SERVER HASH JOIN PROBE SEMI");
+    assertSameAsClient(exists, false);
+    assertSameAsClient(
+        "B.NAME, P.ID FROM P, B WHERE P.K = B.K AND B.ID < 5"
+            + " AND P.V < (SELECT AVG(Q.V) FROM P Q WHERE Q.K = B.K)",
+        false);
+    assertSameAsClient(
+        "B.ID FROM B WHERE B.ID < 5 AND NOT EXISTS (SELECT 1 FROM P WHERE P.K = B.K)", false);
+  }
+
   @Test
   void notInKeepsSqlNullRules() throws SQLException {
     // B.K has a NULL: NOT IN keeps no row; without it, rows with a NULL P.K are not kept either

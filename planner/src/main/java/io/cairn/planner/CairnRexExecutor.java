@@ -13,6 +13,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -35,6 +36,26 @@ final class CairnRexExecutor implements RexExecutor {
     for (RexNode node : constExps) {
       reducedValues.add(reduce(rexBuilder, node));
     }
+  }
+
+  /**
+   * {@code node} with every call whose operands are all literals (after their own folding) reduced
+   * to a literal where Cairn can evaluate it now; nothing else is rewritten.
+   */
+  static RexNode fold(RexBuilder rexBuilder, RexNode node) {
+    return node.accept(
+        new org.apache.calcite.rex.RexShuttle() {
+          @Override
+          public RexNode visitCall(RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (visited instanceof RexCall c
+                && !c.getOperands().isEmpty()
+                && c.getOperands().stream().allMatch(o -> o instanceof RexLiteral)) {
+              return reduce(rexBuilder, c);
+            }
+            return visited;
+          }
+        });
   }
 
   private static RexNode reduce(RexBuilder rexBuilder, RexNode node) {

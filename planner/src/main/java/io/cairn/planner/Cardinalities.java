@@ -226,11 +226,69 @@ public final class Cardinalities {
       }
       double rows = Math.max(1, mq.getRowCount(scan));
       double selectivity = 1;
+      // a column's lower and upper bounds are one range (x >= a AND x < b), not independent
+      Map<Integer, double[]> ranges = new HashMap<>();
       for (RexNode conjunct : RelOptUtil.conjunctions(predicate)) {
-        selectivity *= conjunct(conjunct, stats, rows);
+        if (!bound(conjunct, stats, ranges)) {
+          selectivity *= conjunct(conjunct, stats, rows);
+        }
+      }
+      for (Map.Entry<Integer, double[]> range : ranges.entrySet()) {
+        ColumnStatistics s = stats.get(range.getKey());
+        double nonNull = s.rows() > 0 ? 1 - (double) s.nulls() / s.rows() : 1;
+        double[] b = range.getValue();
+        Double min = number(s.min());
+        Double max = number(s.max());
+        double share = below(b[1], min, max, 1) - below(b[0], min, max, 0);
+        selectivity *= nonNull * Math.max(0, share);
       }
       return Math.max(Math.min(selectivity, 1), 1 / (rows * 10));
     }
+  }
+
+  /**
+   * Whether {@code conjunct} is a column compared with a numeric literal by {@code <, <=, >, >=}
+   * where the column's min and max are known, and if so narrows that column's {lower, upper} bound
+   * in {@code ranges}.
+   */
+  private static boolean bound(
+      RexNode conjunct, List<ColumnStatistics> stats, Map<Integer, double[]> ranges) {
+    if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2) {
+      return false;
+    }
+    SqlKind kind = call.getKind();
+    RexNode a = call.getOperands().get(0);
+    RexNode b = call.getOperands().get(1);
+    if (a instanceof RexLiteral && b instanceof RexInputRef) {
+      RexNode t = a;
+      a = b;
+      b = t;
+      kind = kind.reverse();
+    }
+    if (!(a instanceof RexInputRef ref)
+        || !(b instanceof RexLiteral literal)
+        || ref.getIndex() >= stats.size()) {
+      return false;
+    }
+    ColumnStatistics s = stats.get(ref.getIndex());
+    Double value = number(literal);
+    if (value == null || number(s.min()) == null || number(s.max()) == null) {
+      return false;
+    }
+    double[] range =
+        ranges.computeIfAbsent(
+            ref.getIndex(), i -> new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});
+    switch (kind) {
+      case LESS_THAN, LESS_THAN_OR_EQUAL -> range[1] = Math.min(range[1], value);
+      case GREATER_THAN, GREATER_THAN_OR_EQUAL -> range[0] = Math.max(range[0], value);
+      default -> {
+        if (range[0] == Double.NEGATIVE_INFINITY && range[1] == Double.POSITIVE_INFINITY) {
+          ranges.remove(ref.getIndex());
+        }
+        return false;
+      }
+    }
+    return true;
   }
 
   /** One conjunct's share of the table's rows. */
@@ -289,7 +347,7 @@ public final class Cardinalities {
     ColumnStatistics s = stats.get(ref.getIndex());
     double ndv = distinct(s, rows);
     double nonNull = s.rows() > 0 ? 1 - (double) s.nulls() / s.rows() : 1;
-    Double value = number(literal.getValue());
+    Double value = number(literal);
     Double min = number(s.min());
     Double max = number(s.max());
     switch (kind) {
@@ -363,6 +421,15 @@ public final class Cardinalities {
   }
 
   /** A literal's or a statistic's value on a numeric line (dates as days), or null. */
+  /** A literal's value as a number ({@link #number(Object)}); dates as days, not a Calendar. */
+  static Double number(RexLiteral literal) {
+    return switch (literal.getTypeName()) {
+      case DATE -> number(literal.getValueAs(DateString.class));
+      case TIMESTAMP -> number(literal.getValueAs(TimestampString.class));
+      default -> number(literal.getValue());
+    };
+  }
+
   static Double number(Object v) {
     if (v instanceof BigDecimal b) {
       return b.doubleValue();

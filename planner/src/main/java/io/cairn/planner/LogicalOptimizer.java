@@ -27,9 +27,11 @@ import org.apache.calcite.tools.RelBuilder;
 /**
  * The rule phases of {@link QueryPlanner}, between the conversion to relational algebra and the
  * physical plan ({@link PhysicalPlanner}): subqueries removed and decorrelated, unused fields
- * trimmed, windows split out of projections, common factors pulled out of ORs, filters pushed down
- * with Hep rule programs, inner joins ordered, and filters pushed down again. Every Hep planner
- * stops when the statement is cancelled. One instance per statement, used by one thread.
+ * trimmed, unmatched-row outer joins turned into ANTI joins, windows split out of projections,
+ * constants folded and common factors pulled out of ORs, filters pushed down with Hep rule
+ * programs, aggregates joined with far smaller inputs reduced by semi joins and inner joins ordered
+ * ({@link JoinRewrites}, {@link JoinOrder}), and filters pushed down again. Every Hep planner stops
+ * when the statement is cancelled. One instance per statement, used by one thread.
  */
 final class LogicalOptimizer {
   // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
@@ -117,6 +119,7 @@ final class LogicalOptimizer {
         RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
     result = RelDecorrelator.decorrelateQuery(result, relBuilder);
     result = new RelFieldTrimmer(validator, relBuilder).trim(result);
+    result = JoinRewrites.antiJoins(result, cluster.getRexBuilder());
     PlanningThreads.check(cancel);
     HepPlanner windows = hep(windowProgram());
     windows.setRoot(result);
@@ -138,7 +141,7 @@ final class LogicalOptimizer {
 
   /**
    * Orders every multi-join of inner joins by estimated cardinalities ({@link JoinOrder}), inner
-   * ones first.
+   * ones first, after reducing its aggregate inputs ({@link JoinRewrites#reduceAggregates}).
    */
   private RelNode orderInnerJoins(RelNode rel, RelBuilder relBuilder) {
     RelMetadataQuery mq = cluster.getMetadataQuery();
@@ -148,7 +151,8 @@ final class LogicalOptimizer {
           public RelNode visit(RelNode other) {
             RelNode node = super.visit(other);
             if (node instanceof MultiJoin join && JoinOrder.orders(join)) {
-              return new JoinOrder(relBuilder, mq, cancel).order(join);
+              MultiJoin reduced = JoinRewrites.reduceAggregates(join, cluster.getRexBuilder(), mq);
+              return new JoinOrder(relBuilder, mq, cancel).order(reduced);
             }
             return node;
           }
@@ -158,7 +162,10 @@ final class LogicalOptimizer {
   /**
    * Pulls factors common to every branch of an OR out of filter and join conditions: {@code (a = b
    * AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}, so the equality can become a join
-   * key (TPC-H Q19) or a key range.
+   * key (TPC-H Q19) or a key range. Constant calls in filters are folded first ({@code DATE
+   * '1993-07-01' + INTERVAL '3' MONTH} becomes {@code DATE '1993-10-01'}), so that statistics
+   * estimate the range (join order) and key ranges bound it. (Calcite's ReduceExpressionsRule also
+   * simplifies the whole condition, in quadratic time over a long IN list.)
    */
   private RelNode pullOrFactors(RelNode rel) {
     RexBuilder rexBuilder = cluster.getRexBuilder();
@@ -168,7 +175,8 @@ final class LogicalOptimizer {
           public RelNode visit(RelNode other) {
             RelNode node = super.visit(other);
             if (node instanceof LogicalFilter filter) {
-              RexNode pulled = RexUtil.pullFactors(rexBuilder, filter.getCondition());
+              RexNode folded = CairnRexExecutor.fold(rexBuilder, filter.getCondition());
+              RexNode pulled = RexUtil.pullFactors(rexBuilder, folded);
               return filter.copy(filter.getTraitSet(), filter.getInput(), pulled);
             }
             if (node instanceof LogicalJoin join) {

@@ -108,11 +108,44 @@ class TestJoinProbePlans {
   void semiAntiAndLeftJoinsProbe() {
     assertThat(explain("SELECT K1 FROM J WHERE K1 IN (SELECT K FROM L)"))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE"));
-    // Calcite decorrelates NOT EXISTS into a LEFT join and an IS NULL filter
+    // Calcite decorrelates NOT EXISTS into a LEFT join and an IS NULL filter: an ANTI join
     assertThat(explain("SELECT ID FROM L WHERE NOT EXISTS (SELECT 1 FROM J WHERE J.K1 = L.K)"))
-        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE ANTI ON K = $B0"))
+        .noneMatch(l -> l.contains("IS NULL"));
+    // NOT IN over columns that cannot be null is the same ANTI join
+    assertThat(explain("SELECT ID FROM L WHERE ID NOT IN (SELECT K1 FROM J)"))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE ANTI ON ID = $B0"));
     assertThat(explain("SELECT L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1"))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE LEFT ON K = $B0"));
+  }
+
+  /**
+   * An outer join filtered on a column of its null-supplying side being null is an ANTI join only
+   * when that column cannot be null there (else a matched row with a null value would be lost).
+   */
+  @Test
+  void onlyANeverNullColumnMakesAnAntiJoin() {
+    assertThat(explain("SELECT L.ID FROM L LEFT JOIN J ON L.K = J.K1 WHERE J.K1 IS NULL"))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE ANTI ON K = $B0"));
+    assertThat(explain("SELECT L.ID FROM L LEFT JOIN J ON L.K = J.K1 WHERE J.NAME IS NULL"))
+        .anyMatch(l -> l.contains("JOIN PROBE LEFT"))
+        .noneMatch(l -> l.contains("ANTI"));
+  }
+
+  /**
+   * An aggregate over a table joined on its group key with a far smaller input is computed only for
+   * that input's keys: its scan probes them first (EXISTS after decorrelation, TPC-H Q4).
+   */
+  @Test
+  void anAggregateJoinedWithFewKeysIsReducedFirst() {
+    List<String> lines =
+        explain(
+            "SELECT J.NAME FROM J WHERE J.NAME = 'x' AND J.K2 = 'y'"
+                + " AND EXISTS (SELECT 1 FROM L WHERE L.K = J.K1)");
+    assertThat(lines)
+        .as(String.join("\n", lines))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE SEMI ON K = $B0"))
+        .anyMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [K]"));
   }
 
   @Test

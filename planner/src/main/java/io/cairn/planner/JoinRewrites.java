@@ -1,0 +1,329 @@
+package io.cairn.planner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.rules.MultiJoin;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+
+/**
+ * Rewrites of the joins Calcite's decorrelation leaves, so that more of them run as probes in the
+ * store ({@link LogicalOptimizer}):
+ *
+ * <ul>
+ *   <li>{@link #antiJoins}: an outer join under an {@code IS NULL} filter on a column of the
+ *       null-supplying side that can never be null there (how NOT EXISTS, and NOT IN over columns
+ *       that cannot be null, come out of decorrelation) is an ANTI join: the preserved side's rows
+ *       that match nothing, with nulls for the other side's columns.
+ *   <li>{@link #reduceAggregates}: an aggregate joined on a group key with a far smaller input
+ *       (EXISTS and correlated scalar subqueries after decorrelation: TPC-H Q4, Q17, Q20) first
+ *       reduces its input to the rows whose key that input has (a semi join, probed in the store),
+ *       so that a distinct or an average over a whole table is computed only for the groups the
+ *       join keeps.
+ * </ul>
+ */
+final class JoinRewrites {
+  /**
+   * The aggregate's input is reduced only when the other input is estimated to have at most this
+   * share of the aggregate's groups: the other input is computed twice (for the reduction and for
+   * the join), which pays only when it is much smaller.
+   */
+  private static final double REDUCING_SHARE = 0.25;
+
+  private JoinRewrites() {}
+
+  /** {@code rel} with its outer joins that only keep unmatched rows as ANTI joins. */
+  static RelNode antiJoins(RelNode rel, RexBuilder rexBuilder) {
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (node instanceof Filter filter && filter.getInput() instanceof Join join) {
+              RelNode anti = anti(filter, join, rexBuilder);
+              if (anti != null) {
+                return anti;
+              }
+            }
+            return node;
+          }
+        });
+  }
+
+  private static RelNode anti(Filter filter, Join join, RexBuilder rexBuilder) {
+    JoinRelType type = join.getJoinType();
+    if (type != JoinRelType.LEFT && type != JoinRelType.RIGHT) {
+      return null;
+    }
+    int leftWidth = join.getLeft().getRowType().getFieldCount();
+    int width = join.getRowType().getFieldCount();
+    boolean nullsOnRight = type == JoinRelType.LEFT;
+    List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
+    RexNode unmatched = null;
+    for (RexNode conjunct : conjuncts) {
+      if (conjunct.isA(SqlKind.IS_NULL)
+          && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef ref
+          && neverNullOnItsSide(join, ref.getIndex(), leftWidth, nullsOnRight)) {
+        unmatched = conjunct;
+        break;
+      }
+    }
+    if (unmatched == null) {
+      return null;
+    }
+    RelNode preserved = nullsOnRight ? join.getLeft() : join.getRight();
+    RelNode nullSupplying = nullsOnRight ? join.getRight() : join.getLeft();
+    RexNode condition = join.getCondition();
+    if (!nullsOnRight) {
+      int rightWidth = width - leftWidth;
+      condition =
+          condition.accept(
+              new RexShuttle() {
+                @Override
+                public RexNode visitInputRef(RexInputRef ref) {
+                  int i = ref.getIndex();
+                  return new RexInputRef(
+                      i < leftWidth ? i + rightWidth : i - leftWidth, ref.getType());
+                }
+              });
+    }
+    RelNode anti =
+        LogicalJoin.create(
+            preserved,
+            nullSupplying,
+            join.getHints(),
+            condition,
+            Set.<CorrelationId>of(),
+            JoinRelType.ANTI);
+    List<RexNode> fields = new ArrayList<>();
+    int preservedStart = nullsOnRight ? 0 : leftWidth;
+    for (RelDataTypeField field : join.getRowType().getFieldList()) {
+      int i = field.getIndex();
+      boolean fromPreserved = nullsOnRight ? i < leftWidth : i >= leftWidth;
+      fields.add(
+          fromPreserved
+              ? rexBuilder.makeInputRef(anti, i - preservedStart)
+              : rexBuilder.makeNullLiteral(field.getType()));
+    }
+    RelNode projected =
+        LogicalProject.create(anti, List.of(), fields, join.getRowType().getFieldNames(), Set.of());
+    List<RexNode> rest = new ArrayList<>(conjuncts);
+    rest.remove(unmatched);
+    if (rest.isEmpty()) {
+      return projected;
+    }
+    return LogicalFilter.create(projected, RexUtil.composeConjunction(rexBuilder, rest));
+  }
+
+  /**
+   * Whether field {@code index} of the join comes from its null-supplying side and is never null
+   * there (so that it is null exactly in the rows that matched nothing).
+   */
+  private static boolean neverNullOnItsSide(
+      Join join, int index, int leftWidth, boolean nullsOnRight) {
+    if (nullsOnRight ? index < leftWidth : index >= leftWidth) {
+      return false;
+    }
+    RelNode side = nullsOnRight ? join.getRight() : join.getLeft();
+    int i = nullsOnRight ? index - leftWidth : index;
+    return !side.getRowType().getFieldList().get(i).getType().isNullable();
+  }
+
+  /**
+   * {@code join} (inner joins only, before they are ordered) with its aggregate inputs reduced
+   * where that pays (class comment). A group key of an aggregate input may be equated, directly or
+   * through other columns, with columns of several other inputs: the reduction reads the one with
+   * the fewest estimated rows (TPC-H Q20: LINEITEM's (L_PARTKEY, L_SUPPKEY) groups equal PARTSUPP's
+   * keys, and PS_PARTKEY equals the filtered PART's P_PARTKEY: the groups are reduced by PART's
+   * keys). That input is computed twice, so it must read one table (through filters, projections
+   * and aggregates) and have at most {@link #REDUCING_SHARE} of the aggregate's estimated groups.
+   */
+  static MultiJoin reduceAggregates(MultiJoin join, RexBuilder rexBuilder, RelMetadataQuery mq) {
+    List<RelNode> inputs = join.getInputs();
+    int[] inputOf = new int[join.getRowType().getFieldCount()];
+    int[] start = new int[inputs.size()];
+    for (int i = 0, f = 0; i < inputs.size(); i++) {
+      start[i] = f;
+      for (int k = 0; k < inputs.get(i).getRowType().getFieldCount(); k++) {
+        inputOf[f++] = i;
+      }
+    }
+    // columns equated by the join condition, as classes (a union-find over the fields)
+    int[] parent = new int[inputOf.length];
+    for (int f = 0; f < parent.length; f++) {
+      parent[f] = f;
+    }
+    for (RexNode conjunct : RelOptUtil.conjunctions(join.getJoinFilter())) {
+      if (conjunct.isA(SqlKind.EQUALS)
+          && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef a
+          && ((RexCall) conjunct).getOperands().get(1) instanceof RexInputRef b) {
+        parent[root(parent, a.getIndex())] = root(parent, b.getIndex());
+      }
+    }
+    List<RelNode> reduced = new ArrayList<>(inputs);
+    boolean changed = false;
+    for (int i = 0; i < inputs.size(); i++) {
+      Grouped grouped = Grouped.of(inputs.get(i));
+      if (grouped == null) {
+        continue;
+      }
+      Double groups = mq.getRowCount(grouped.aggregate());
+      if (groups == null) {
+        continue;
+      }
+      // the smallest other input holding a column equal to one of the group keys
+      int bestKey = -1;
+      int bestField = -1;
+      double bestRows = groups * REDUCING_SHARE;
+      for (int key = 0; key < grouped.aggregate().getGroupCount(); key++) {
+        int field = grouped.outputOf(key);
+        if (field < 0) {
+          continue;
+        }
+        int cls = root(parent, start[i] + field);
+        for (int f = 0; f < inputOf.length; f++) {
+          int other = inputOf[f];
+          if (other == i || root(parent, f) != cls || !readsOneTable(inputs.get(other))) {
+            continue;
+          }
+          Double rows = mq.getRowCount(inputs.get(other));
+          if (rows != null && rows <= bestRows) {
+            bestRows = rows;
+            bestKey = key;
+            bestField = f;
+          }
+        }
+      }
+      if (bestField >= 0) {
+        RelNode source = inputs.get(inputOf[bestField]);
+        reduced.set(
+            i,
+            grouped.reducedBy(
+                grouped.aggregate().getGroupSet().nth(bestKey),
+                source,
+                bestField - start[inputOf[bestField]],
+                rexBuilder));
+        changed = true;
+      }
+    }
+    return changed ? (MultiJoin) join.copy(join.getTraitSet(), reduced) : join;
+  }
+
+  private static int root(int[] parent, int f) {
+    int r = f;
+    while (parent[r] != r) {
+      r = parent[r];
+    }
+    return r;
+  }
+
+  /**
+   * An aggregate over one table's rows, under projections of plain fields ({@code projects}, top
+   * first).
+   */
+  private record Grouped(List<Project> projects, Aggregate aggregate) {
+    static Grouped of(RelNode input) {
+      List<Project> projects = new ArrayList<>();
+      RelNode node = input;
+      while (node instanceof Project project) {
+        projects.add(project);
+        node = project.getInput();
+      }
+      if (node instanceof Aggregate aggregate
+          && aggregate.getGroupType() == Aggregate.Group.SIMPLE
+          && aggregate.getGroupCount() > 0
+          && readsOneTable(aggregate.getInput())
+          && !(aggregate.getInput() instanceof Aggregate)) {
+        return new Grouped(projects, aggregate);
+      }
+      return null;
+    }
+
+    /**
+     * The field of the input (above the projections) that is group key {@code key}; -1 when the
+     * projections do not pass it through.
+     */
+    int outputOf(int key) {
+      int field = key;
+      for (int p = projects.size() - 1; p >= 0; p--) {
+        int found = -1;
+        List<RexNode> exprs = projects.get(p).getProjects();
+        for (int e = 0; e < exprs.size(); e++) {
+          if (exprs.get(e) instanceof RexInputRef ref && ref.getIndex() == field) {
+            found = e;
+            break;
+          }
+        }
+        if (found < 0) {
+          return -1;
+        }
+        field = found;
+      }
+      return field;
+    }
+
+    /**
+     * The input with the aggregate's rows reduced to those whose column {@code inputKey} equals
+     * field {@code sourceField} of some row of {@code source} (a semi join).
+     */
+    RelNode reducedBy(int inputKey, RelNode source, int sourceField, RexBuilder rexBuilder) {
+      RelNode keys =
+          LogicalProject.create(
+              source,
+              List.of(),
+              List.of(rexBuilder.makeInputRef(source, sourceField)),
+              (List<String>) null,
+              Set.of());
+      RelNode input = aggregate.getInput();
+      RexNode equality =
+          rexBuilder.makeCall(
+              SqlStdOperatorTable.EQUALS,
+              rexBuilder.makeInputRef(input, inputKey),
+              new RexInputRef(
+                  input.getRowType().getFieldCount(),
+                  keys.getRowType().getFieldList().get(0).getType()));
+      RelNode semi =
+          LogicalJoin.create(
+              input, keys, List.of(), equality, Set.<CorrelationId>of(), JoinRelType.SEMI);
+      RelNode result = aggregate.copy(aggregate.getTraitSet(), List.of(semi));
+      for (int p = projects.size() - 1; p >= 0; p--) {
+        result = projects.get(p).copy(projects.get(p).getTraitSet(), List.of(result));
+      }
+      return result;
+    }
+  }
+
+  /**
+   * Whether {@code rel} reads one table through filters, projections and aggregates (no join), so
+   * that computing it twice costs little more than one scan and a semi join on it becomes a probe
+   * in the store.
+   */
+  private static boolean readsOneTable(RelNode rel) {
+    RelNode node = rel;
+    while (node instanceof Filter || node instanceof Project || node instanceof Aggregate) {
+      node = node.getInput(0);
+    }
+    return node instanceof org.apache.calcite.rel.core.TableScan;
+  }
+}
