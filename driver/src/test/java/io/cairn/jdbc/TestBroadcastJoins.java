@@ -157,6 +157,21 @@ class TestBroadcastJoins {
         "B.ID FROM B WHERE B.ID < 5 AND NOT EXISTS (SELECT 1 FROM P WHERE P.K = B.K)", false);
   }
 
+  /** BROADCAST(P) builds on P (B's scan probes it): the same rows, the residual kept. */
+  @Test
+  void theBroadcastHintSwapsTheSidesWithTheSameRows() throws SQLException {
+    String join = " P.ID, P.K, B.NAME FROM P JOIN B ON P.K = B.K AND P.ID > B.ID * 40";
+    String hinted = "SELECT /*+ BROADCAST(P) */" + join;
+    assertThat(String.join("\n", db.explain(hinted)))
+        .contains("FULL SCAN OVER PUBLIC.B")
+        .contains("SERVER HASH JOIN PROBE INNER ON K = $B");
+    List<String> swapped = new ArrayList<>(db.rows(hinted));
+    List<String> plain = new ArrayList<>(db.rows("SELECT" + join));
+    swapped.sort(null);
+    plain.sort(null);
+    assertThat(swapped).isNotEmpty().isEqualTo(plain);
+  }
+
   @Test
   void notInKeepsSqlNullRules() throws SQLException {
     // B.K has a NULL: NOT IN keeps no row; without it, rows with a NULL P.K are not kept either

@@ -31,15 +31,23 @@ final class Hints {
   static final String USE_SORT_MERGE_JOIN = "USE_SORT_MERGE_JOIN";
 
   /**
+   * BROADCAST(table ...): an inner equi-join of the query block with a named table (by name or
+   * alias) on one side and none on the other builds its hash table on that side (docs/sql.md,
+   * Joins).
+   */
+  static final String BROADCAST = "BROADCAST";
+
+  /**
    * Hints this version honours. NO_CACHE: the SELECT's table scans read data blocks missing from
    * the block cache without adding them (it reaches the store through each scan). SERIAL: the scans
    * run their chunks one at a time in key order. On UPSERT ... SELECT, DELETE and UPDATE, both
    * apply to every scan of the statement ({@link #statementHints}). INDEX(table index ...): the
    * scans of that table (by name or alias) in the query block read the cheapest of the named
-   * indexes; NO_INDEX: the scans read no index (also as a DML statement's hint).
+   * indexes; NO_INDEX: the scans read no index (also as a DML statement's hint). NO_SERVER_JOIN,
+   * USE_SORT_MERGE_JOIN and BROADCAST choose how the query block's joins run.
    */
   static final Set<String> HONOURED =
-      Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX, NO_SERVER_JOIN, USE_SORT_MERGE_JOIN);
+      Set.of(NO_CACHE, SERIAL, INDEX, NO_INDEX, NO_SERVER_JOIN, USE_SORT_MERGE_JOIN, BROADCAST);
 
   /**
    * How Calcite hands hints down the plan: NO_CACHE, SERIAL, INDEX and NO_INDEX on a SELECT reach
@@ -54,6 +62,7 @@ final class Hints {
           .hintStrategy(NO_INDEX, HintPredicates.TABLE_SCAN)
           .hintStrategy(NO_SERVER_JOIN, HintPredicates.TABLE_SCAN)
           .hintStrategy(USE_SORT_MERGE_JOIN, HintPredicates.TABLE_SCAN)
+          .hintStrategy(BROADCAST, HintPredicates.TABLE_SCAN)
           .errorHandler(Litmus.IGNORE)
           .build();
 
@@ -152,6 +161,12 @@ final class Hints {
   private static void check(String hint, List<String> warnings) {
     String name = hint.toUpperCase(Locale.ROOT);
     if (HONOURED.contains(name)) {
+      return;
+    }
+    if (name.equals("NO_STAR_JOIN")) {
+      warnings.add(
+          "Hint [NO_STAR_JOIN] changes nothing: a Cairn scan probes one build side (a table joined"
+              + " to several others probes them one join at a time, never as a star join)");
       return;
     }
     if (LATER.contains(name)) {

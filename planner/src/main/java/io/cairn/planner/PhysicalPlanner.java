@@ -84,6 +84,11 @@ final class PhysicalPlanner {
   /** The tables INDEX hints named, in the order met. */
   private final Set<String> hintTargets = new java.util.LinkedHashSet<>();
 
+  /** The tables BROADCAST hints named, in the order met, and those a join read. */
+  private final Set<String> broadcastTargets = new java.util.LinkedHashSet<>();
+
+  private final Set<String> broadcastTargetsFound = new java.util.HashSet<>();
+
   PhysicalPlanner(
       RexBuilder rexBuilder,
       Set<String> statementHints,
@@ -104,6 +109,11 @@ final class PhysicalPlanner {
     for (String target : hintTargets) {
       if (!hintTargetsFound.contains(target)) {
         warn("Hint INDEX names table [" + target + "] that its query does not read");
+      }
+    }
+    for (String target : broadcastTargets) {
+      if (!broadcastTargetsFound.contains(target)) {
+        warn("Hint BROADCAST names table [" + target + "] that none of its query's joins reads");
       }
     }
   }
@@ -819,7 +829,80 @@ final class PhysicalPlanner {
     boolean sortMerge = !info.leftKeys.isEmpty() && sortMergeHinted(join);
     JoinNode node =
         new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, sortMerge);
+    boolean leftBuilt = broadcastHinted(join.getLeft());
+    boolean rightBuilt = broadcastHinted(join.getRight()); // both looked at: the targets met
+    if (!sortMerge && leftBuilt && !rightBuilt) {
+      if (kind == JoinNode.Kind.INNER && !info.leftKeys.isEmpty()) {
+        return swapped(node, join.getRight());
+      }
+      warn(
+          "Hint BROADCAST names a table on the preserved side of a "
+              + kind
+              + " join, which cannot be its build side: the other side is built");
+    }
     return sortMerge ? node : probing(node, join.getLeft()).orElse(node);
+  }
+
+  /**
+   * The inner join {@code join} with its inputs swapped (the left input becomes the build side, as
+   * the BROADCAST hint asks), its columns projected back into the join's order.
+   */
+  private PlanNode swapped(JoinNode join, RelNode newLeftRel) {
+    List<DataType> leftTypes = join.left().outputTypes();
+    List<DataType> rightTypes = join.right().outputTypes();
+    int leftWidth = leftTypes.size();
+    int rightWidth = rightTypes.size();
+    // the swapped join's row is (right, left): where each original column is in it
+    List<Expr> original = new ArrayList<>();
+    for (int i = 0; i < leftWidth; i++) {
+      original.add(new Expr.ColumnRef(rightWidth + i, leftTypes.get(i)));
+    }
+    for (int i = 0; i < rightWidth; i++) {
+      original.add(new Expr.ColumnRef(i, rightTypes.get(i)));
+    }
+    JoinNode swapped =
+        new JoinNode(
+            join.right(),
+            join.left(),
+            JoinNode.Kind.INNER,
+            join.rightKeys(),
+            join.leftKeys(),
+            join.residual().map(r -> Exprs.inline(r, original)));
+    PlanNode planned = probing(swapped, newLeftRel).orElse(swapped);
+    return new ProjectNode(planned, original);
+  }
+
+  /**
+   * Whether a table scan under {@code rel} is named by a BROADCAST hint of its query block (the
+   * join input holding it is built).
+   */
+  private boolean broadcastHinted(RelNode rel) {
+    if (rel instanceof TableScan scan) {
+      TableDescriptor table = descriptor(scan.getTable());
+      for (org.apache.calcite.rel.hint.RelHint hint : scan.getHints()) {
+        if (!hint.hintName.equalsIgnoreCase(Hints.BROADCAST)) {
+          continue;
+        }
+        if (hint.listOptions.isEmpty()) {
+          warn("Hint BROADCAST: expected BROADCAST(table ...), found no table");
+          continue;
+        }
+        for (String target : hint.listOptions) {
+          broadcastTargets.add(target);
+          if (table != null && namesTable(target, table)) {
+            broadcastTargetsFound.add(target);
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (broadcastHinted(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

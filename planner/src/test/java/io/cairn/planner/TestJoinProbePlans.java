@@ -148,6 +148,36 @@ class TestJoinProbePlans {
         .anyMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [K]"));
   }
 
+  /**
+   * BROADCAST(table) builds an inner join's hash table on the side holding that table (by name or
+   * alias), whichever side the statistics would pick; where it cannot (the preserved side of an
+   * outer join), or names no table of a join, a warning says so.
+   */
+  @Test
+  void theBroadcastHintPicksTheBuildSide() {
+    String join = " L.ID, J.NAME FROM L JOIN J ON L.K = J.K1 WHERE L.V > 1";
+    PlannedStatement onJ = planner.plan("SELECT /*+ BROADCAST(J) */" + join);
+    PlannedStatement onL =
+        planner.plan(
+            "SELECT /*+ BROADCAST(A) */" + join.replace(" L ", " L A ").replace("L.", "A."));
+    assertThat(onJ.warnings()).isEmpty();
+    assertThat(onL.warnings()).isEmpty();
+    // L's scan probes J's keys, or J's scan probes L's
+    assertThat(Explainer.explain(onJ.plan()))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE INNER ON K = $B0"));
+    assertThat(Explainer.explain(onL.plan()))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE INNER ON K1 = $B"));
+    assertThat(
+            planner
+                .plan("SELECT /*+ BROADCAST(L) */ L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1")
+                .warnings())
+        .anyMatch(w -> w.contains("preserved side of a LEFT join"));
+    assertThat(planner.plan("SELECT /*+ BROADCAST(X) */" + join).warnings())
+        .anyMatch(w -> w.contains("Hint BROADCAST names table [X]"));
+    assertThat(planner.plan("SELECT /*+ NO_STAR_JOIN */" + join).warnings())
+        .anyMatch(w -> w.contains("[NO_STAR_JOIN] changes nothing"));
+  }
+
   @Test
   void whatStaysOnTheClient() {
     // the hint
