@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cairn.core.agg.GroupKey;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
@@ -109,5 +110,38 @@ class TestWireHashJoins {
                 GroupKey.of(new Object[] {"a", new BigDecimal("1.500")}, new int[] {0, 1})))
         .hasSize(2);
     assertThat(decoded.matches(GroupKey.of(new Object[] {"b", null}, new int[] {0, 1}))).isEmpty();
+  }
+
+  /** A build side of more than a few KB travels LZ4-compressed when that is smaller. */
+  @Test
+  void aLargeBuildSideTravelsCompressed() {
+    JoinHashTable.Builder b = JoinHashTable.builder(2, List.of(0));
+    for (int i = 0; i < 2_000; i++) {
+      b.add(new Object[] {(long) i, "name-" + (i % 10)});
+    }
+    JoinHashTable table = b.build();
+    PutHashCache put = WireHashTables.toProto("c2", table);
+    assertThat(put.getRows().isEmpty()).isTrue();
+    assertThat(put.getRowsLz4().size()).isLessThan(put.getRowsBytes());
+    assertThat(WireHashTables.rowsBytes(put)).isEqualTo(put.getRowsBytes());
+    JoinHashTable decoded = WireHashTables.fromProto(put);
+    assertThat(decoded.keyCount()).isEqualTo(2_000);
+    assertThat(decoded.matches(GroupKey.of(new Object[] {1_234L}, new int[] {0})))
+        .singleElement()
+        .satisfies(row -> assertThat(row[1]).isEqualTo("name-4"));
+
+    // a length the compressed rows do not decompress to, or one LZ4 cannot reach
+    for (int length :
+        new int[] {put.getRowsBytes() - 1, put.getRowsBytes() + 1, -1, Integer.MAX_VALUE}) {
+      PutHashCache bad = put.toBuilder().setRowsBytes(length).build();
+      assertThatThrownBy(() -> WireHashTables.fromProto(bad))
+          .as("length %s", length)
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PROTOCOL_ERROR));
+    }
+    // a small one travels as it is
+    PutHashCache small = WireHashTables.toProto("c3", JoinHashTable.builder(1, List.of(0)).build());
+    assertThat(small.getRowsLz4().isEmpty()).isTrue();
   }
 }

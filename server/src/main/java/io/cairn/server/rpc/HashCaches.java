@@ -50,7 +50,7 @@ final class HashCaches {
               + put.getColumnCount()
               + "] columns");
     }
-    Entry entry = new Entry(WireHashTables.fromProto(put), put.getRows().size());
+    Entry entry = new Entry(WireHashTables.fromProto(put), WireHashTables.rowsBytes(put));
     memory.reserve(entry.sizeBytes());
     Entry old;
     synchronized (this) {
