@@ -53,6 +53,83 @@ final class JoinRewrites {
 
   private JoinRewrites() {}
 
+  /**
+   * {@code rel} with filters implied by the OR conditions of its inner joins added on the join's
+   * inputs: when every branch of an OR constrains one input ({@code (n1.name = 'FRANCE' AND n2.name
+   * = 'GERMANY') OR (n1.name = 'GERMANY' AND n2.name = 'FRANCE')}, TPC-H Q7), that input keeps only
+   * rows some branch allows ({@code n1.name = 'FRANCE' OR n1.name = 'GERMANY'}). The join keeps its
+   * whole condition, so the added filters only remove rows that could never join; they let the
+   * filters reach the scans and the estimates see them.
+   */
+  static RelNode orFiltersOfInputs(RelNode rel, RexBuilder rexBuilder) {
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (!(node instanceof Join join) || join.getJoinType() != JoinRelType.INNER) {
+              return node;
+            }
+            int leftWidth = join.getLeft().getRowType().getFieldCount();
+            int width = join.getRowType().getFieldCount();
+            List<RexNode> leftFilters = new ArrayList<>();
+            List<RexNode> rightFilters = new ArrayList<>();
+            for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+              if (conjunct.isA(SqlKind.OR)) {
+                implied(conjunct, 0, leftWidth, rexBuilder).ifPresent(leftFilters::add);
+                implied(conjunct, leftWidth, width, rexBuilder)
+                    .map(f -> RexUtil.shift(f, -leftWidth))
+                    .ifPresent(rightFilters::add);
+              }
+            }
+            if (leftFilters.isEmpty() && rightFilters.isEmpty()) {
+              return node;
+            }
+            RelNode left = filtered(join.getLeft(), leftFilters, rexBuilder);
+            RelNode right = filtered(join.getRight(), rightFilters, rexBuilder);
+            return join.copy(
+                join.getTraitSet(),
+                join.getCondition(),
+                left,
+                right,
+                join.getJoinType(),
+                join.isSemiJoinDone());
+          }
+        });
+  }
+
+  private static RelNode filtered(RelNode input, List<RexNode> filters, RexBuilder rexBuilder) {
+    return filters.isEmpty()
+        ? input
+        : LogicalFilter.create(input, RexUtil.composeConjunction(rexBuilder, filters));
+  }
+
+  /**
+   * The OR, over the branches of {@code or}, of each branch's conjuncts that read only fields in
+   * [{@code from}, {@code to}); empty when a branch has none (that branch allows any row there).
+   */
+  private static java.util.Optional<RexNode> implied(
+      RexNode or, int from, int to, RexBuilder rexBuilder) {
+    List<RexNode> branches = new ArrayList<>();
+    for (RexNode branch : RelOptUtil.disjunctions(or)) {
+      List<RexNode> own = new ArrayList<>();
+      for (RexNode conjunct : RelOptUtil.conjunctions(branch)) {
+        org.apache.calcite.util.ImmutableBitSet fields = RelOptUtil.InputFinder.bits(conjunct);
+        if (!fields.isEmpty()
+            && fields.nextSetBit(0) >= from
+            && fields.length() <= to
+            && RexUtil.isDeterministic(conjunct)) {
+          own.add(conjunct);
+        }
+      }
+      if (own.isEmpty()) {
+        return java.util.Optional.empty();
+      }
+      branches.add(RexUtil.composeConjunction(rexBuilder, own));
+    }
+    return java.util.Optional.of(RexUtil.composeDisjunction(rexBuilder, branches));
+  }
+
   /** {@code rel} with its outer joins that only keep unmatched rows as ANTI joins. */
   static RelNode antiJoins(RelNode rel, RexBuilder rexBuilder) {
     return rel.accept(

@@ -28,10 +28,11 @@ import org.apache.calcite.tools.RelBuilder;
  * The rule phases of {@link QueryPlanner}, between the conversion to relational algebra and the
  * physical plan ({@link PhysicalPlanner}): subqueries removed and decorrelated, unused fields
  * trimmed, unmatched-row outer joins turned into ANTI joins, windows split out of projections,
- * constants folded and common factors pulled out of ORs, filters pushed down with Hep rule
- * programs, aggregates joined with far smaller inputs reduced by semi joins and inner joins ordered
- * ({@link JoinRewrites}, {@link JoinOrder}), and filters pushed down again. Every Hep planner stops
- * when the statement is cancelled. One instance per statement, used by one thread.
+ * constants folded and common factors pulled out of ORs, filters pushed down with Hep rule programs
+ * (again after adding the filters that OR conditions of inner joins imply on each input),
+ * aggregates joined with far smaller inputs reduced by semi joins and inner joins ordered ({@link
+ * JoinRewrites}, {@link JoinOrder}), and filters pushed down again. Every Hep planner stops when
+ * the statement is cancelled. One instance per statement, used by one thread.
  */
 final class LogicalOptimizer {
   // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
@@ -128,6 +129,12 @@ final class LogicalOptimizer {
     HepPlanner pushdown = hep(pushdownProgram());
     pushdown.setRoot(result);
     result = pushdown.findBestExp();
+    RelNode implied = JoinRewrites.orFiltersOfInputs(result, cluster.getRexBuilder());
+    if (implied != result) {
+      HepPlanner down = hep(pushdownProgram());
+      down.setRoot(implied);
+      result = down.findBestExp();
+    }
     HepPlanner multiJoins = hep(multiJoinProgram());
     multiJoins.setRoot(result);
     result = orderInnerJoins(multiJoins.findBestExp(), relBuilder);

@@ -178,6 +178,26 @@ class TestJoinProbePlans {
         .anyMatch(w -> w.contains("[NO_STAR_JOIN] changes nothing"));
   }
 
+  /** An OR whose every branch constrains one side filters that side's scan too (TPC-H Q7). */
+  @Test
+  void anOrOverBothSidesFiltersEachScan() {
+    List<String> lines =
+        explain(
+            "SELECT A.ID, B.ID FROM L A, L B WHERE A.K = B.K"
+                + " AND ((A.K2 = 'x' AND B.K2 = 'y') OR (A.K2 = 'y' AND B.K2 = 'x'))");
+    assertThat(lines)
+        .as(String.join("\n", lines))
+        .filteredOn(l -> l.contains("SERVER FILTER BY ((K2 = 'x') OR (K2 = 'y'))"))
+        .hasSize(2);
+    // a branch without a condition on B's side: no filter on B
+    assertThat(
+            explain(
+                "SELECT A.ID, B.ID FROM L A, L B WHERE A.K = B.K"
+                    + " AND ((A.K2 = 'x' AND B.K2 = 'y') OR A.V > 2)"))
+        .anyMatch(l -> l.contains("SERVER FILTER BY ((K2 = 'x') OR (CAST(V AS DECIMAL(12,2)) > 2"))
+        .noneMatch(l -> l.contains("SERVER FILTER BY (K2 = 'y')"));
+  }
+
   @Test
   void whatStaysOnTheClient() {
     // the hint
