@@ -196,7 +196,8 @@ class TestServerGroupsAndSorts {
         .contains(
             "CLIENT SORT BY $0 ASC NULLS FIRST, $1 ASC NULLS FIRST",
             "    CLIENT MERGE AGGREGATE INTO DISTINCT ROWS BY [L_RETURNFLAG, L_LINESTATUS]",
-            "            SERVER FILTER BY (L_SHIPDATE <= (DATE '1998-12-01' - 7776000000))");
+            // DATE '1998-12-01' - INTERVAL '90' DAY, folded while planning
+            "            SERVER FILTER BY (L_SHIPDATE <= DATE '1998-09-02')");
     assertThat(db.explain(q1).get(2))
         .matches("        CLIENT PARALLEL \\d+-WAY \\d+-CHUNK FULL SCAN OVER PUBLIC.LINEITEM.*");
     assertThat(db.explain(q1))
