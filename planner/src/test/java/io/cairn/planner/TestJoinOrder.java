@@ -125,6 +125,30 @@ class TestJoinOrder {
   }
 
   /**
+   * TPC-H Q14's shape: a slice of a large table (F, 100,000 rows, 1/40 kept) and a smaller table
+   * (D, 5,000 rows) of similar estimates: F's scan probes D (it runs in parallel chunks in the
+   * store), where rows alone would build on F's 2,500 rows; a slice of F much smaller than D is
+   * still the build side.
+   */
+  @Test
+  void ofTwoSimilarInputsTheScanOfTheLargerTableProbes() {
+    create("CREATE TABLE D (ID INTEGER PRIMARY KEY, KIND INTEGER)");
+    create("CREATE TABLE F (ID INTEGER PRIMARY KEY, D_ID INTEGER, SLICE INTEGER, V INTEGER)");
+    load("D", 5_000, i -> new Object[] {i, i % 7});
+    load("F", 100_000, i -> new Object[] {i, (i * 13) % 5_000, i % 400, i % 100});
+    assertThat(
+            joinTree(
+                planner(true),
+                "SELECT SUM(F.V) FROM F JOIN D ON F.D_ID = D.ID WHERE F.SLICE BETWEEN 0 AND 9"))
+        .isEqualTo("(F D)");
+    assertThat(
+            joinTree(
+                planner(true),
+                "SELECT SUM(F.V) FROM F JOIN D ON F.D_ID = D.ID WHERE F.SLICE = 3 AND F.V = 1"))
+        .isEqualTo("(D F)");
+  }
+
+  /**
    * TPC-H Q5's shape at SF 0.01: CUSTOMER and SUPPLIER join on their nation (a product per nation:
    * 6,000 rows here, 600,000 at SF 0.1), so they are never joined with each other. C_NATIONKEY =
    * S_NATIONKEY = N_NATIONKEY joins CUSTOMER with NATION directly: the region's nations, their
