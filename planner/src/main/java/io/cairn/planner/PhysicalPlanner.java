@@ -191,6 +191,14 @@ final class PhysicalPlanner {
               .withCacheBlocks(!hinted(scan, Hints.NO_CACHE))
               .withSerial(hinted(scan, Hints.SERIAL));
       sites.put(scan, site(scan, node.table()));
+      for (org.apache.calcite.rel.hint.RelHint hint : scan.getHints()) {
+        if (hint.hintName.equalsIgnoreCase(Hints.BROADCAST)) {
+          if (hint.listOptions.isEmpty()) {
+            warn("Hint BROADCAST: expected BROADCAST(table ...), found no table");
+          }
+          broadcastTargets.addAll(hint.listOptions); // found by the joins (finishHints)
+        }
+      }
       return node;
     }
     if (rel instanceof Filter filter) {
@@ -883,12 +891,7 @@ final class PhysicalPlanner {
         if (!hint.hintName.equalsIgnoreCase(Hints.BROADCAST)) {
           continue;
         }
-        if (hint.listOptions.isEmpty()) {
-          warn("Hint BROADCAST: expected BROADCAST(table ...), found no table");
-          continue;
-        }
         for (String target : hint.listOptions) {
-          broadcastTargets.add(target);
           if (table != null && namesTable(target, table)) {
             broadcastTargetsFound.add(target);
             return true;

@@ -174,6 +174,11 @@ class TestJoinProbePlans {
         .anyMatch(w -> w.contains("preserved side of a LEFT join"));
     assertThat(planner.plan("SELECT /*+ BROADCAST(X) */" + join).warnings())
         .anyMatch(w -> w.contains("Hint BROADCAST names table [X]"));
+    // a query without a join, or a hint without a table
+    assertThat(planner.plan("SELECT /*+ BROADCAST(L) */ ID FROM L").warnings())
+        .anyMatch(w -> w.contains("Hint BROADCAST names table [L] that none of its query's joins"));
+    assertThat(planner.plan("SELECT /*+ BROADCAST */" + join).warnings())
+        .anyMatch(w -> w.contains("expected BROADCAST(table ...), found no table"));
     assertThat(planner.plan("SELECT /*+ NO_STAR_JOIN */" + join).warnings())
         .anyMatch(w -> w.contains("[NO_STAR_JOIN] changes nothing"));
   }
