@@ -877,6 +877,14 @@ final class PhysicalPlanner {
             join.leftKeys(),
             join.residual().map(r -> Exprs.inline(r, original)));
     PlanNode planned = probing(swapped, newLeftRel).orElse(swapped);
+    if (planned instanceof ScanNode scan) {
+      // the probing scan projects the columns back itself, so what is above can run in it too
+      List<Expr> projection = new ArrayList<>();
+      for (Expr e : original) {
+        projection.add(Exprs.inline(e, scan.projection()));
+      }
+      return scan.withProjection(projection);
+    }
     return new ProjectNode(planned, original);
   }
 

@@ -167,6 +167,15 @@ class TestJoinProbePlans {
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE INNER ON K = $B0"));
     assertThat(Explainer.explain(onL.plan()))
         .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE INNER ON K1 = $B"));
+    // the swapped probe still takes what is above the join into its scan
+    assertThat(
+            Explainer.explain(
+                planner
+                    .plan(
+                        "SELECT /*+ BROADCAST(L) */ COUNT(*), SUM(L.V) FROM L JOIN J ON L.K = J.K1")
+                    .plan()))
+        .anyMatch(l -> l.contains("SERVER HASH JOIN PROBE INNER ON K1 = $B"))
+        .anyMatch(l -> l.contains("SERVER AGGREGATE INTO SINGLE ROW"));
     assertThat(
             planner
                 .plan("SELECT /*+ BROADCAST(L) */ L.ID, J.NAME FROM L LEFT JOIN J ON L.K = J.K1")
