@@ -265,7 +265,10 @@ public final class Cardinalities {
       b = t;
       kind = kind.reverse();
     }
-    if (!(a instanceof RexInputRef ref)
+    boolean upper = kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL;
+    boolean lower = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL;
+    if ((!upper && !lower)
+        || !(a instanceof RexInputRef ref)
         || !(b instanceof RexLiteral literal)
         || ref.getIndex() >= stats.size()) {
       return false;
@@ -278,15 +281,10 @@ public final class Cardinalities {
     double[] range =
         ranges.computeIfAbsent(
             ref.getIndex(), i -> new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});
-    switch (kind) {
-      case LESS_THAN, LESS_THAN_OR_EQUAL -> range[1] = Math.min(range[1], value);
-      case GREATER_THAN, GREATER_THAN_OR_EQUAL -> range[0] = Math.max(range[0], value);
-      default -> {
-        if (range[0] == Double.NEGATIVE_INFINITY && range[1] == Double.POSITIVE_INFINITY) {
-          ranges.remove(ref.getIndex());
-        }
-        return false;
-      }
+    if (upper) {
+      range[1] = Math.min(range[1], value);
+    } else {
+      range[0] = Math.max(range[0], value);
     }
     return true;
   }
@@ -420,7 +418,6 @@ public final class Cardinalities {
     return Math.min(1, nulls + nonNull * share);
   }
 
-  /** A literal's or a statistic's value on a numeric line (dates as days), or null. */
   /** A literal's value as a number ({@link #number(Object)}); dates as days, not a Calendar. */
   static Double number(RexLiteral literal) {
     return switch (literal.getTypeName()) {
@@ -430,6 +427,7 @@ public final class Cardinalities {
     };
   }
 
+  /** A literal's or a statistic's value on a numeric line (dates as days), or null. */
   static Double number(Object v) {
     if (v instanceof BigDecimal b) {
       return b.doubleValue();

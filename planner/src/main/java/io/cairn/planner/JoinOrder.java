@@ -13,13 +13,10 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -106,15 +103,9 @@ final class JoinOrder {
     List<RelNode> inputs = join.getInputs();
     int n = inputs.size();
     fieldTypes = join.getRowType().getFieldList();
-    inputOfField = new int[fieldTypes.size()];
-    int[] start = new int[n];
-    int at = 0;
-    for (int i = 0; i < n; i++) {
-      start[i] = at;
-      for (int f = 0; f < inputs.get(i).getRowType().getFieldCount(); f++) {
-        inputOfField[at++] = i;
-      }
-    }
+    ColumnClasses equated = ColumnClasses.of(join);
+    inputOfField = equated.inputOf;
+    int[] start = equated.start;
     List<Part> parts = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       RelNode rel = inputs.get(i);
@@ -125,10 +116,6 @@ final class JoinOrder {
       parts.add(new Part(rel, fields, 1 << i, Math.max(1, rows(rel))));
     }
     // equi-joins of two inputs' columns make classes; the rest are conditions
-    int[] parent = new int[fieldTypes.size()];
-    for (int f = 0; f < parent.length; f++) {
-      parent[f] = f;
-    }
     List<RexNode> constant = new ArrayList<>();
     List<RexNode> others = new ArrayList<>();
     for (RexNode c : RelOptUtil.conjunctions(join.getJoinFilter())) {
@@ -140,23 +127,17 @@ final class JoinOrder {
         constant.add(c);
         continue;
       }
-      if (c.isA(SqlKind.EQUALS)
-          && Integer.bitCount(reads) == 2
-          && ((RexCall) c).getOperands().get(0) instanceof RexInputRef a
-          && ((RexCall) c).getOperands().get(1) instanceof RexInputRef b
-          && SqlTypeUtil.equalSansNullability(a.getType(), b.getType())) {
-        parent[find(parent, a.getIndex())] = find(parent, b.getIndex());
-        continue;
+      if (!equated.unite(c)) {
+        others.add(c);
       }
-      others.add(c);
     }
-    int[] size = new int[parent.length];
-    for (int f = 0; f < parent.length; f++) {
-      size[find(parent, f)]++;
+    int[] size = new int[inputOfField.length];
+    for (int f = 0; f < size.length; f++) {
+      size[equated.find(f)]++;
     }
     Map<Integer, List<Member>> byRoot = new HashMap<>();
-    for (int f = 0; f < parent.length; f++) {
-      int root = find(parent, f);
+    for (int f = 0; f < size.length; f++) {
+      int root = equated.find(f);
       if (size[root] > 1) {
         PlanningThreads.check(cancel); // each asks the statistics of a table
         int input = inputOfField[f];
@@ -212,14 +193,6 @@ final class JoinOrder {
       builder.filter(join.getPostJoinFilter());
     }
     return builder.build();
-  }
-
-  private static int find(int[] parent, int f) {
-    while (parent[f] != f) {
-      parent[f] = parent[parent[f]];
-      f = parent[f];
-    }
-    return f;
   }
 
   /** The inputs {@code c} reads, as a bit set. */

@@ -36,6 +36,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *       null-supplying side that can never be null there (how NOT EXISTS, and NOT IN over columns
  *       that cannot be null, come out of decorrelation) is an ANTI join: the preserved side's rows
  *       that match nothing, with nulls for the other side's columns.
+ *   <li>{@link #orFiltersOfInputs}: an OR condition of an inner join whose every branch constrains
+ *       one input filters that input too (TPC-H Q7).
  *   <li>{@link #reduceAggregates}: an aggregate joined on a group key with a far smaller input
  *       (EXISTS and correlated scalar subqueries after decorrelation: TPC-H Q4, Q17, Q20) first
  *       reduces its input to the rows whose key that input has (a semi join, probed in the store),
@@ -238,26 +240,12 @@ final class JoinRewrites {
    */
   static MultiJoin reduceAggregates(MultiJoin join, RexBuilder rexBuilder, RelMetadataQuery mq) {
     List<RelNode> inputs = join.getInputs();
-    int[] inputOf = new int[join.getRowType().getFieldCount()];
-    int[] start = new int[inputs.size()];
-    for (int i = 0, f = 0; i < inputs.size(); i++) {
-      start[i] = f;
-      for (int k = 0; k < inputs.get(i).getRowType().getFieldCount(); k++) {
-        inputOf[f++] = i;
-      }
-    }
-    // columns equated by the join condition, as classes (a union-find over the fields)
-    int[] parent = new int[inputOf.length];
-    for (int f = 0; f < parent.length; f++) {
-      parent[f] = f;
-    }
+    ColumnClasses equated = ColumnClasses.of(join);
     for (RexNode conjunct : RelOptUtil.conjunctions(join.getJoinFilter())) {
-      if (conjunct.isA(SqlKind.EQUALS)
-          && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef a
-          && ((RexCall) conjunct).getOperands().get(1) instanceof RexInputRef b) {
-        parent[root(parent, a.getIndex())] = root(parent, b.getIndex());
-      }
+      equated.unite(conjunct);
     }
+    int[] inputOf = equated.inputOf;
+    int[] start = equated.start;
     List<RelNode> reduced = new ArrayList<>(inputs);
     boolean changed = false;
     for (int i = 0; i < inputs.size(); i++) {
@@ -278,10 +266,10 @@ final class JoinRewrites {
         if (field < 0) {
           continue;
         }
-        int cls = root(parent, start[i] + field);
+        int cls = equated.find(start[i] + field);
         for (int f = 0; f < inputOf.length; f++) {
           int other = inputOf[f];
-          if (other == i || root(parent, f) != cls || !readsOneTable(inputs.get(other))) {
+          if (other == i || equated.find(f) != cls || !readsOneTable(inputs.get(other))) {
             continue;
           }
           Double rows = mq.getRowCount(inputs.get(other));
@@ -305,14 +293,6 @@ final class JoinRewrites {
       }
     }
     return changed ? (MultiJoin) join.copy(join.getTraitSet(), reduced) : join;
-  }
-
-  private static int root(int[] parent, int f) {
-    int r = f;
-    while (parent[r] != r) {
-      r = parent[r];
-    }
-    return r;
   }
 
   /**

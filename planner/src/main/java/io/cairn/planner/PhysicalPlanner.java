@@ -893,6 +893,9 @@ final class PhysicalPlanner {
    * join input holding it is built).
    */
   private boolean broadcastHinted(RelNode rel) {
+    if (broadcastTargets.isEmpty()) {
+      return false; // no scan of the statement had the hint (scans are converted before joins)
+    }
     if (rel instanceof TableScan scan) {
       TableDescriptor table = descriptor(scan.getTable());
       for (org.apache.calcite.rel.hint.RelHint hint : scan.getHints()) {

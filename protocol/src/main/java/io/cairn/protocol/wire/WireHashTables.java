@@ -1,6 +1,7 @@
 package io.cairn.protocol.wire;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.JoinHashTable;
@@ -36,12 +37,12 @@ public final class WireHashTables {
             .setColumnCount(table.columnCount())
             .setRowCount(writer.rowCount())
             .addAllKeyColumns(table.keyColumns());
-    byte[] rows = writer.finish().toByteArray();
-    byte[] compressed = rows.length >= COMPRESS_FROM ? compress(rows) : null;
-    if (compressed != null && compressed.length < rows.length) {
-      put.setRowsLz4(ByteString.copyFrom(compressed)).setRowsBytes(rows.length);
+    ByteString rows = writer.finish();
+    ByteString compressed = rows.size() >= COMPRESS_FROM ? compress(rows) : null;
+    if (compressed != null && compressed.size() < rows.size()) {
+      put.setRowsLz4(compressed).setRowsBytes(rows.size());
     } else {
-      put.setRows(ByteString.copyFrom(rows));
+      put.setRows(rows);
     }
     return put.build();
   }
@@ -49,11 +50,12 @@ public final class WireHashTables {
   /** Rows shorter than this travel as they are (compressing them saves too little). */
   static final int COMPRESS_FROM = 4096;
 
-  private static byte[] compress(byte[] rows) {
+  private static ByteString compress(ByteString rows) {
     LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
-    byte[] out = new byte[compressor.maxCompressedLength(rows.length)];
-    int length = compressor.compress(rows, 0, rows.length, out, 0, out.length);
-    return java.util.Arrays.copyOf(out, length);
+    byte[] in = rows.toByteArray();
+    byte[] out = new byte[compressor.maxCompressedLength(in.length)];
+    int length = compressor.compress(in, 0, in.length, out, 0, out.length);
+    return UnsafeByteOperations.unsafeWrap(out, 0, length); // out is not kept elsewhere
   }
 
   /**
@@ -107,7 +109,7 @@ public final class WireHashTables {
               + read
               + "]");
     }
-    return ByteString.copyFrom(rows);
+    return UnsafeByteOperations.unsafeWrap(rows); // rows is not kept elsewhere
   }
 
   private static final int MAX_LZ4_RATIO = 255;
