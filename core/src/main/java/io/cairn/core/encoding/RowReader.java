@@ -421,6 +421,36 @@ public final class RowReader {
     return length - other.length;
   }
 
+  /**
+   * A hash of the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY column as {@link
+   * #compareBytes} sees them (a key column's component unescaped): columns whose bytes compare
+   * equal hash equally, whether they are key or value columns. Allocates nothing.
+   */
+  public int hashBytes(int column) {
+    int start = locateNonNull(column);
+    TypeName type = typeNames[column];
+    if (!type.isString() && type != TypeName.VARBINARY) {
+      throw wrongType(column, "bytes");
+    }
+    int h = 1;
+    if (keyColumn[column]) {
+      int mask = keyMasks[column];
+      int end = ends[column] - 2; // before the terminator 00 01
+      int p = start;
+      while (p < end) {
+        int b = (key[p] ^ mask) & 0xFF;
+        p += b == KeyEncoding.ESCAPE ? 2 : 1; // 00 FF stands for 00
+        h = 31 * h + b;
+      }
+      return h;
+    }
+    int end = ends[column];
+    for (int p = start; p < end; p++) {
+      h = 31 * h + (value.get(p) & 0xFF);
+    }
+    return h;
+  }
+
   // ---------------------------------------------------------------- allocating accessors
 
   /**
