@@ -356,7 +356,7 @@ public final class Aggregates {
     }
   }
 
-  static final class DoubleSumAccumulator implements Accumulator {
+  static final class DoubleSumAccumulator implements DoubleAccumulator {
     private final int arg;
     private final DataType type;
     private final boolean zeroForEmpty;
@@ -373,9 +373,14 @@ public final class Aggregates {
     public void add(Object[] row) {
       Object v = row[arg];
       if (v != null) {
-        sum += ((Number) v).doubleValue();
-        seen = true;
+        addDouble(((Number) v).doubleValue());
       }
+    }
+
+    @Override
+    public void addDouble(double value) {
+      sum += value;
+      seen = true;
     }
 
     @Override
@@ -408,8 +413,13 @@ public final class Aggregates {
     }
   }
 
-  /** Exact sum (long, overflowing into BigDecimal) plus a double sum of floating inputs. */
-  static final class AvgAccumulator implements LongAccumulator {
+  /**
+   * Exact sum (long, overflowing into BigDecimal; DECIMALs handed over unscaled in a long of their
+   * own at one scale, folding into the BigDecimal as in {@link DecimalSumAccumulator}) plus a
+   * double sum of floating inputs.
+   */
+  static final class AvgAccumulator
+      implements LongAccumulator, DecimalAccumulator, DoubleAccumulator {
     private final int arg;
     private final DataType type;
     private long count;
@@ -417,6 +427,9 @@ public final class Aggregates {
     private BigDecimal decimalSum = BigDecimal.ZERO;
     private double doubleSum;
     private boolean sawFloating;
+    private long unscaledSum;
+    private int unscaledScale;
+    private boolean hasUnscaled;
 
     AvgAccumulator(int arg, DataType type) {
       this.arg = arg;
@@ -446,6 +459,38 @@ public final class Aggregates {
       addToSum(value);
     }
 
+    @Override
+    public void addDouble(double value) {
+      count++;
+      doubleSum += value;
+      sawFloating = true;
+    }
+
+    @Override
+    public void addUnscaled(long unscaled, int scale) {
+      count++;
+      if (!hasUnscaled) {
+        hasUnscaled = true;
+        unscaledScale = scale;
+        unscaledSum = unscaled;
+        return;
+      }
+      if (scale == unscaledScale) {
+        long r = unscaledSum + unscaled;
+        if (((unscaledSum ^ r) & (unscaled ^ r)) >= 0) {
+          unscaledSum = r;
+          return;
+        }
+      }
+      decimalSum = decimalSum.add(BigDecimal.valueOf(unscaled, scale));
+    }
+
+    /** The exact sum of the exact inputs. */
+    private BigDecimal exactSum() {
+      BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
+      return hasUnscaled ? exact.add(BigDecimal.valueOf(unscaledSum, unscaledScale)) : exact;
+    }
+
     private void addToSum(long l) {
       long r = longSum + l;
       if (((longSum ^ r) & (l ^ r)) < 0) {
@@ -460,7 +505,7 @@ public final class Aggregates {
       if (count == 0) {
         return null;
       }
-      BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
+      BigDecimal exact = exactSum();
       TypeName name = type.name();
       if (sawFloating || name == TypeName.DOUBLE || name == TypeName.FLOAT) {
         double total = doubleSum + exact.doubleValue();
@@ -481,6 +526,9 @@ public final class Aggregates {
       count += o.count;
       addToSum(o.longSum);
       decimalSum = decimalSum.add(o.decimalSum);
+      if (o.hasUnscaled) {
+        decimalSum = decimalSum.add(BigDecimal.valueOf(o.unscaledSum, o.unscaledScale));
+      }
       doubleSum += o.doubleSum;
       sawFloating |= o.sawFloating;
     }
@@ -492,7 +540,7 @@ public final class Aggregates {
      */
     @Override
     public void writePartial(Object[] out, int at) {
-      BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
+      BigDecimal exact = exactSum();
       if (count == 0) {
         out[at] = null;
       } else if (isFloating(type.name())) {

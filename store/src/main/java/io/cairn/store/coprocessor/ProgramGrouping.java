@@ -8,16 +8,20 @@ import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
+import io.cairn.core.encoding.RowReader;
 import io.cairn.core.memory.MemoryPool;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 
 /**
  * The hash aggregation of a program with a GROUP BY: reads every kept row into the accumulators of
- * its group, then emits one row per group (key values, then partial states). Its groups are counted
- * by an {@link AggregationMemory} (limit {@code cairn.aggregate.max-bytes},
+ * its group, then emits one row per group (key values, then partial states). A key of plain
+ * integer, date or string columns finds its group from the row's bytes ({@link GroupsByBytes}) and
+ * the arguments are read by {@link AggregateInputs}: no object per row; other keys decode the row.
+ * Its groups are counted by an {@link AggregationMemory} (limit {@code cairn.aggregate.max-bytes},
  * AGGREGATE_MEMORY_EXCEEDED past it) in a reservation of the scan's pool. Used by the scanning
  * thread of its {@link ProgramScanner} only.
  */
@@ -43,6 +47,17 @@ final class ProgramGrouping {
   private Iterator<Group> groupOutput;
 
   private Object[] arguments;
+
+  /** The groups when found by bytes, or null (then {@link #groups} holds them). */
+  private GroupsByBytes<Group> byBytes;
+
+  /** The layout columns of the key, when found by bytes. */
+  private int[] keyLayoutColumns;
+
+  private int[] keyPositions;
+
+  /** How rows reach the accumulators when groups are found by bytes. */
+  private AggregateInputs inputs;
 
   /** One group: its key values and accumulators. */
   private record Group(Object[] keys, Accumulator[] accumulators) {}
@@ -72,35 +87,37 @@ final class ProgramGrouping {
                 "in the store (one scan)",
                 memory.reservation("a grouped aggregation in the store"));
         arguments = new Object[rows.projection.length];
+        byBytes = groupsByBytes();
       }
       int found;
-      while ((found = rows.nextKept()) == KEPT) {
-        rows.projectInto(arguments);
-        GroupKey key = GroupKey.of(arguments, keyColumns);
-        Group group = groups.get(key);
-        if (group == null) {
-          groupMemory.addGroup(arguments, keyColumns, aggregates.size());
-          Object[] keys = new Object[keyColumns.length];
-          for (int i = 0; i < keys.length; i++) {
-            keys[i] = arguments[keyColumns[i]];
+      if (byBytes != null) {
+        found = readByBytes();
+      } else {
+        while ((found = rows.nextKept()) == KEPT) {
+          rows.projectInto(arguments);
+          GroupKey key = GroupKey.of(arguments, keyColumns);
+          Group group = groups.get(key);
+          if (group == null) {
+            groupMemory.addGroup(arguments, keyColumns, aggregates.size());
+            Object[] keys = new Object[keyColumns.length];
+            for (int i = 0; i < keys.length; i++) {
+              keys[i] = arguments[keyColumns[i]];
+            }
+            group = new Group(keys, newAccumulators());
+            groups.put(key, group);
           }
-          Accumulator[] accumulators = new Accumulator[aggregates.size()];
-          for (int i = 0; i < accumulators.length; i++) {
-            accumulators[i] = Aggregates.create(aggregates.get(i));
+          for (Accumulator accumulator : group.accumulators()) {
+            accumulator.add(arguments);
           }
-          group = new Group(keys, accumulators);
-          groups.put(key, group);
-        }
-        for (Accumulator accumulator : group.accumulators()) {
-          accumulator.add(arguments);
         }
       }
       if (found == PAUSED) {
         return ProgramScanner.NOT_YET;
       }
       rows.closeRowsEarly();
-      groupOutput = groups.values().iterator();
+      groupOutput = byBytes != null ? drain(byBytes.drain()) : groups.values().iterator();
       groups = null;
+      byBytes = null;
     }
     if (!groupOutput.hasNext()) {
       groupMemory.close(); // every group emitted: their memory goes now, not at close
@@ -119,6 +136,95 @@ final class ProgramGrouping {
     return result;
   }
 
+  /**
+   * The groups of a key of plain columns found by their bytes (see {@link GroupsByBytes}), or null.
+   */
+  private GroupsByBytes<Group> groupsByBytes() {
+    if (rows.probes()) {
+      return null;
+    }
+    keyLayoutColumns = new int[keyColumns.length];
+    for (int k = 0; k < keyColumns.length; k++) {
+      keyLayoutColumns[k] = rows.projectedColumns[keyColumns[k]];
+    }
+    return GroupsByBytes.of(keyLayoutColumns, rows.compiled.program.layout());
+  }
+
+  /**
+   * Reads the kept rows into the groups found by bytes: the arguments are read by {@link
+   * AggregateInputs}, a new group decodes its key values. Returns what {@code nextKept} returned
+   * last (END or PAUSED).
+   */
+  private int readByBytes() {
+    RowReader reader = rows.reader;
+    int found;
+    while ((found = rows.nextKept()) == KEPT) {
+      GroupsByBytes.Entry<Group> entry = byBytes.find(reader);
+      Group group;
+      if (entry == null) {
+        Object[] keys = new Object[keyColumns.length];
+        for (int k = 0; k < keys.length; k++) {
+          keys[k] = reader.getObject(keyLayoutColumns[k]);
+        }
+        groupMemory.addGroup(keys, keyPositions(), aggregates.size());
+        group = new Group(keys, newAccumulators());
+        if (inputs == null) {
+          inputs = new AggregateInputs(rows, group.accumulators());
+        }
+        byBytes.add(reader, keys, group);
+      } else {
+        group = entry.value;
+      }
+      inputs.add(group.accumulators());
+    }
+    return found;
+  }
+
+  private int[] keyPositions() {
+    if (keyPositions == null) {
+      keyPositions = new int[keyColumns.length];
+      for (int k = 0; k < keyPositions.length; k++) {
+        keyPositions[k] = k;
+      }
+    }
+    return keyPositions;
+  }
+
+  private Accumulator[] newAccumulators() {
+    Accumulator[] accumulators = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accumulators.length; i++) {
+      accumulators[i] = Aggregates.create(aggregates.get(i));
+    }
+    return accumulators;
+  }
+
+  /** The groups' values in order, each dropped from the list as it is handed out. */
+  private static Iterator<Group> drain(List<GroupsByBytes.Entry<Group>> entries) {
+    return new Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < entries.size();
+      }
+
+      @Override
+      public Group next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Group group = entries.get(next).value;
+        entries.set(next++, null);
+        return group;
+      }
+
+      @Override
+      public void remove() {
+        // handed-out entries are already dropped
+      }
+    };
+  }
+
   /** Whether the grouping has started, and so holds memory until {@link #release()}. */
   boolean holdsMemory() {
     return groupMemory != null;
@@ -127,6 +233,7 @@ final class ProgramGrouping {
   /** Drops the groups and gives their reservation back (idempotent). */
   void release() {
     groups = null;
+    byBytes = null;
     groupOutput = null;
     if (groupMemory != null) {
       groupMemory.close();

@@ -215,6 +215,11 @@ final class ProgramRows implements AutoCloseable {
     return filter.orElse(null);
   }
 
+  /** Whether the rows are joined rows of a probe step (projected as a whole). */
+  boolean probes() {
+    return probe != null;
+  }
+
   /** Sets the System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   void deadline(long deadlineNanos) {
     this.deadline = deadlineNanos;

@@ -223,6 +223,74 @@ class TestProgramScannerGroupsAndSorts {
     }
   }
 
+  @Test
+  void manyGroupsOfAStringAndAnIntegerKeyFoundByBytes() {
+    // G and V as the key (NULLs in both), thousands of groups: the table of groups found by bytes
+    // grows many times; SUM(D * D) and AVG(D) go through the exact longs, checked here in Java
+    List<Object[]> rows = randomRows(new Random(SEED), 30_000, 300);
+    for (Object[] row : rows) {
+      if (row[2] != null) {
+        row[2] = (Integer) row[2] % 13;
+      }
+    }
+    DataType squareType = DataType.decimal(18, 4);
+    Expr square = new Expr.Call(Op.TIMES, List.of(D, D), squareType);
+    List<AggregateCall> calls =
+        List.of(
+            new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, BIGINT),
+            new AggregateCall(AggregateKind.SUM, List.of(2), false, DataType.decimal(38, 4)),
+            new AggregateCall(AggregateKind.AVG, List.of(3), false, DataType.decimal(38, 6)));
+    ScanProgram program =
+        new ScanProgram(
+            LAYOUT,
+            Optional.empty(),
+            List.of(G, V, square, D),
+            ScanProgram.NO_LIMIT,
+            0,
+            List.of(0, 1),
+            calls,
+            List.of());
+    Map<List<Object>, BigDecimal[]> expected = new HashMap<>();
+    for (Object[] row : rows) {
+      BigDecimal[] state =
+          expected.computeIfAbsent(
+              Arrays.asList(row[1], row[2]),
+              k -> new BigDecimal[] {BigDecimal.ZERO, null, null, BigDecimal.ZERO});
+      state[0] = state[0].add(BigDecimal.ONE);
+      BigDecimal d = (BigDecimal) row[3];
+      if (d != null) {
+        state[1] = state[1] == null ? d.multiply(d) : state[1].add(d.multiply(d));
+        state[2] = state[2] == null ? d : state[2].add(d);
+        state[3] = state[3].add(BigDecimal.ONE);
+      }
+    }
+    try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), program, CONTEXT)) {
+      List<Object[]> emitted = readAll(scanner);
+      assertThat(emitted).hasSize(expected.size());
+      Set<List<Object>> seen = new HashSet<>();
+      for (Object[] row : emitted) {
+        List<Object> key = Arrays.asList(row[0], row[1]);
+        assertThat(seen.add(key)).as("group %s once", key).isTrue();
+        BigDecimal[] state = expected.get(key);
+        assertThat(state).as("group %s, seed %s", key, SEED).isNotNull();
+        assertThat(row[2]).isEqualTo(state[0].longValue());
+        assertSameNumber(row[3], state[1], key);
+        assertSameNumber(row[4], state[2], key); // AVG's partial state: sum, count
+        assertThat(row[5]).isEqualTo(state[3].longValue());
+      }
+    }
+  }
+
+  private static void assertSameNumber(Object actual, BigDecimal expected, List<Object> key) {
+    if (expected == null) {
+      assertThat(actual).as("group %s", key).isNull();
+    } else {
+      assertThat(((BigDecimal) actual).compareTo(expected))
+          .as("group %s: %s vs %s, seed %s", key, actual, expected, SEED)
+          .isZero();
+    }
+  }
+
   /** A streaming grouping ({@code groupRuns}) of {@code rows} by G. */
   private static ProgramScanner groupRuns(List<Object[]> rows) {
     return new ProgramScanner(

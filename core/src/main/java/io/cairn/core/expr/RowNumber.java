@@ -1,0 +1,441 @@
+package io.cairn.core.expr;
+
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * A numeric expression evaluated over a {@link RowReader}'s current row without allocating: the
+ * aggregate arguments of scan programs (TPC-H Q1's {@code L_EXTENDEDPRICE * (1 - L_DISCOUNT) * (1 +
+ * L_TAX)}). An exact value is a long at a fixed {@link #scale()} (DECIMAL as its unscaled value,
+ * integers at scale 0), a floating one a double.
+ *
+ * <p>{@link #compile} accepts columns, literals and {@code + - *} whose exact result fits 18 digits
+ * (DECIMAL(p, s) with p at most 18, or an integer type), and DOUBLE columns, literals and {@code +
+ * - *} over them; anything else is null, for the caller's generic path. {@link #eval} returns
+ * {@link #VALUE}, {@link #NULL}, or {@link #GENERIC} when this row's value must come from {@link
+ * ExprCompiler}'s evaluation instead: an intermediate that does not fit a long, a result past its
+ * type's precision (which the generic path reports as the overflow it is), a DECIMAL stored at a
+ * scale above its column's. So every row gets exactly the generic path's value, or its error.
+ *
+ * <p>A compiled tree keeps each node's last value: one per scan and thread.
+ */
+public abstract class RowNumber {
+  /** {@link #eval}: the value is in {@link #value} (exact) or {@link #doubleValue} (floating). */
+  public static final int VALUE = 0;
+
+  /** {@link #eval}: the value is NULL. */
+  public static final int NULL = 1;
+
+  /** {@link #eval}: evaluate this row with the generic path. */
+  public static final int GENERIC = 2;
+
+  /** The largest number of digits an exact value keeps. */
+  static final int MAX_DIGITS = 18;
+
+  private static final long[] POWERS_OF_TEN = new long[MAX_DIGITS + 1];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  /** The exact value after {@link #eval} returned VALUE. */
+  public long value;
+
+  /** The floating value after {@link #eval} returned VALUE. */
+  public double doubleValue;
+
+  private final int scale;
+  private final boolean floating;
+
+  RowNumber(int scale, boolean floating) {
+    this.scale = scale;
+    this.floating = floating;
+  }
+
+  /** The scale of {@link #value} (0 for integers). */
+  public final int scale() {
+    return scale;
+  }
+
+  /** Whether the value is a double ({@link #doubleValue}) rather than an exact long. */
+  public final boolean floating() {
+    return floating;
+  }
+
+  /** Evaluates over the reader's current row: VALUE, NULL or GENERIC. */
+  public abstract int eval(RowReader row);
+
+  /**
+   * {@code expr} (over rows of {@code layout}: column references are layout indexes) compiled, or
+   * null when it is not of the supported forms.
+   */
+  public static RowNumber compile(Expr expr, RowLayout layout) {
+    DataType type = expr.type();
+    if (type.name() == TypeName.DOUBLE) {
+      return compileDouble(expr, layout);
+    }
+    if (!exact(type)) {
+      return null;
+    }
+    if (expr instanceof Expr.ColumnRef ref) {
+      if (ref.index() < 0 || ref.index() >= layout.columnCount()) {
+        return null;
+      }
+      DataType column = layout.columnType(ref.index());
+      if (!column.equals(type.withNullable(column.nullable())) && !sameNumeric(column, type)) {
+        return null;
+      }
+      return column.name() == TypeName.DECIMAL
+          ? new DecimalColumn(ref.index(), column.scale())
+          : new IntegerColumn(ref.index());
+    }
+    if (expr instanceof Expr.Literal literal) {
+      return exactLiteral(literal);
+    }
+    if (expr instanceof Expr.Call call && call.operands().size() == 2) {
+      Op op = call.op();
+      if (op != Op.PLUS && op != Op.MINUS && op != Op.TIMES) {
+        return null;
+      }
+      RowNumber a = compile(call.operands().get(0), layout);
+      RowNumber b = compile(call.operands().get(1), layout);
+      if (a == null || b == null || a.floating || b.floating) {
+        return null;
+      }
+      int exactScale = op == Op.TIMES ? a.scale + b.scale : Math.max(a.scale, b.scale);
+      if (exactScale > MAX_DIGITS) {
+        return null;
+      }
+      if (type.name() != TypeName.DECIMAL && (a.scale != 0 || b.scale != 0)) {
+        return null; // an integer result of a DECIMAL operand rounds through Values.cast
+      }
+      return new Binary(op, a, b, exactScale, type);
+    }
+    return null;
+  }
+
+  /** Whether {@code type} is one whose values this class keeps exactly in a long. */
+  private static boolean exact(DataType type) {
+    return switch (type.name()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
+      case DECIMAL ->
+          type.hasLength()
+              && type.precision() <= MAX_DIGITS
+              && type.scale() >= 0
+              && type.scale() <= type.precision();
+      default -> false;
+    };
+  }
+
+  private static boolean sameNumeric(DataType a, DataType b) {
+    return a.name() == b.name() && a.precision() == b.precision() && a.scale() == b.scale();
+  }
+
+  private static RowNumber exactLiteral(Expr.Literal literal) {
+    Object v = literal.value();
+    if (v == null) {
+      return new Constant(0, 0, true);
+    }
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return new Constant(((Number) v).longValue(), 0, false);
+    }
+    if (v instanceof BigDecimal d && d.scale() >= 0 && d.scale() <= MAX_DIGITS) {
+      BigInteger u = d.unscaledValue();
+      if (u.bitLength() < 63 && Math.abs(u.longValue()) < POWERS_OF_TEN[MAX_DIGITS]) {
+        return new Constant(u.longValue(), d.scale(), false);
+      }
+    }
+    return null;
+  }
+
+  private static RowNumber compileDouble(Expr expr, RowLayout layout) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      if (ref.index() < 0
+          || ref.index() >= layout.columnCount()
+          || layout.columnType(ref.index()).name() != TypeName.DOUBLE) {
+        return null;
+      }
+      return new DoubleColumn(ref.index());
+    }
+    if (expr instanceof Expr.Literal literal) {
+      Object v = literal.value();
+      return v == null
+          ? new DoubleConstant(0, true)
+          : v instanceof Double d ? new DoubleConstant(d, false) : null;
+    }
+    if (expr instanceof Expr.Call call && call.operands().size() == 2) {
+      Op op = call.op();
+      if (op != Op.PLUS && op != Op.MINUS && op != Op.TIMES) {
+        return null;
+      }
+      RowNumber a = compileDouble(call.operands().get(0), layout);
+      RowNumber b = compileDouble(call.operands().get(1), layout);
+      return a == null || b == null ? null : new DoubleBinary(op, a, b);
+    }
+    return null;
+  }
+
+  /**
+   * {@code v} at scale {@code from} rescaled to {@code to}, exactly (to at least from), or
+   * Long.MIN_VALUE when it does not fit.
+   */
+  static long scaleUp(long v, int from, int to) {
+    if (from == to) {
+      return v;
+    }
+    int digits = to - from;
+    if (digits > MAX_DIGITS) {
+      return Long.MIN_VALUE;
+    }
+    long p = POWERS_OF_TEN[digits];
+    long hi = Math.multiplyHigh(v, p);
+    long lo = v * p;
+    if ((hi != 0 || lo < 0) && (hi != -1 || lo >= 0)) {
+      return Long.MIN_VALUE;
+    }
+    return lo;
+  }
+
+  /** {@code v} divided by 10^digits, rounded half away from zero (BigDecimal's HALF_UP). */
+  static long roundDown(long v, int digits) {
+    if (digits > MAX_DIGITS) {
+      return 0; // |v| < 2^63 < 0.5 * 10^19
+    }
+    long p = POWERS_OF_TEN[digits];
+    long q = v / p;
+    long r = v % p;
+    // |r| >= p / 2, without overflow: compare |r| with p - |r|
+    long ar = Math.abs(r);
+    if (ar >= p - ar) {
+      q += v < 0 ? -1 : 1;
+    }
+    return q;
+  }
+
+  private static final class DecimalColumn extends RowNumber {
+    private final int column;
+
+    DecimalColumn(int column, int scale) {
+      super(scale, false);
+      this.column = column;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      if (row.isNull(column)) {
+        return NULL;
+      }
+      if (!row.decimalFitsLong(column)) {
+        return GENERIC;
+      }
+      int stored = row.getScale(column);
+      if (stored > scale()) {
+        return GENERIC;
+      }
+      long v = scaleUp(row.getUnscaledLong(column), stored, scale());
+      if (v == Long.MIN_VALUE) {
+        return GENERIC;
+      }
+      value = v;
+      return VALUE;
+    }
+  }
+
+  private static final class IntegerColumn extends RowNumber {
+    private final int column;
+
+    IntegerColumn(int column) {
+      super(0, false);
+      this.column = column;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      if (row.isNull(column)) {
+        return NULL;
+      }
+      value = row.getLong(column);
+      return VALUE;
+    }
+  }
+
+  private static final class Constant extends RowNumber {
+    private final boolean isNull;
+
+    Constant(long value, int scale, boolean isNull) {
+      super(scale, false);
+      this.value = value;
+      this.isNull = isNull;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      return isNull ? NULL : VALUE;
+    }
+  }
+
+  /** {@code a op b} computed exactly at {@code exactScale}, then fit to the result type. */
+  private static final class Binary extends RowNumber {
+    private final Op op;
+    private final RowNumber a;
+    private final RowNumber b;
+    private final int exactScale;
+
+    /** Exclusive bound of the result's absolute value (10^precision), or 0 for a range check. */
+    private final long bound;
+
+    private final long min;
+    private final long max;
+
+    Binary(Op op, RowNumber a, RowNumber b, int exactScale, DataType type) {
+      super(type.name() == TypeName.DECIMAL ? type.scale() : 0, false);
+      this.op = op;
+      this.a = a;
+      this.b = b;
+      this.exactScale = exactScale;
+      switch (type.name()) {
+        case DECIMAL -> {
+          bound = POWERS_OF_TEN[type.precision()];
+          min = Long.MIN_VALUE;
+          max = Long.MAX_VALUE;
+        }
+        case TINYINT -> {
+          bound = 0;
+          min = Byte.MIN_VALUE;
+          max = Byte.MAX_VALUE;
+        }
+        case SMALLINT -> {
+          bound = 0;
+          min = Short.MIN_VALUE;
+          max = Short.MAX_VALUE;
+        }
+        case INTEGER -> {
+          bound = 0;
+          min = Integer.MIN_VALUE;
+          max = Integer.MAX_VALUE;
+        }
+        default -> {
+          bound = 0;
+          min = Long.MIN_VALUE;
+          max = Long.MAX_VALUE;
+        }
+      }
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      int sa = a.eval(row);
+      if (sa != VALUE) {
+        return sa;
+      }
+      int sb = b.eval(row);
+      if (sb != VALUE) {
+        return sb;
+      }
+      long x = a.value;
+      long y = b.value;
+      long exact;
+      if (op == Op.TIMES) {
+        long hi = Math.multiplyHigh(x, y);
+        exact = x * y;
+        if ((hi != 0 || exact < 0) && (hi != -1 || exact >= 0)) {
+          return GENERIC;
+        }
+      } else {
+        x = scaleUp(x, a.scale(), exactScale);
+        y = scaleUp(y, b.scale(), exactScale);
+        if (x == Long.MIN_VALUE || y == Long.MIN_VALUE) {
+          return GENERIC;
+        }
+        exact = op == Op.PLUS ? x + y : x - y;
+        // x and y are above Long.MIN_VALUE: the sum overflows only when the signs say so
+        if (op == Op.PLUS ? ((x ^ exact) & (y ^ exact)) < 0 : ((x ^ y) & (x ^ exact)) < 0) {
+          return GENERIC;
+        }
+      }
+      long r;
+      if (exactScale <= scale()) {
+        r = scaleUp(exact, exactScale, scale());
+        if (r == Long.MIN_VALUE) {
+          return GENERIC;
+        }
+      } else {
+        r = roundDown(exact, exactScale - scale());
+      }
+      if (bound != 0 ? r <= -bound || r >= bound : r < min || r > max) {
+        return GENERIC; // the generic path reports the overflow
+      }
+      value = r;
+      return VALUE;
+    }
+  }
+
+  private static final class DoubleColumn extends RowNumber {
+    private final int column;
+
+    DoubleColumn(int column) {
+      super(0, true);
+      this.column = column;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      if (row.isNull(column)) {
+        return NULL;
+      }
+      doubleValue = row.getDouble(column);
+      return VALUE;
+    }
+  }
+
+  private static final class DoubleConstant extends RowNumber {
+    private final boolean isNull;
+
+    DoubleConstant(double value, boolean isNull) {
+      super(0, true);
+      this.doubleValue = value;
+      this.isNull = isNull;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      return isNull ? NULL : VALUE;
+    }
+  }
+
+  private static final class DoubleBinary extends RowNumber {
+    private final Op op;
+    private final RowNumber a;
+    private final RowNumber b;
+
+    DoubleBinary(Op op, RowNumber a, RowNumber b) {
+      super(0, true);
+      this.op = op;
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public int eval(RowReader row) {
+      int sa = a.eval(row);
+      if (sa != VALUE) {
+        return sa;
+      }
+      int sb = b.eval(row);
+      if (sb != VALUE) {
+        return sb;
+      }
+      double x = a.doubleValue;
+      double y = b.doubleValue;
+      doubleValue = op == Op.PLUS ? x + y : op == Op.MINUS ? x - y : x * y;
+      return VALUE;
+    }
+  }
+}

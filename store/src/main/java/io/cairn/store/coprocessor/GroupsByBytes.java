@@ -1,0 +1,165 @@
+package io.cairn.store.coprocessor;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.type.TypeName;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The groups of a grouped aggregation whose key columns are plain columns of integer, date, time,
+ * boolean or string types, found from the row's bytes without allocating: a key is hashed and
+ * compared through {@link RowReader}'s primitive accessors ({@code getLong}, {@code hashBytes},
+ * {@code compareBytes}) in an open-addressing table; only a new group decodes its key values. Equal
+ * keys are those GroupKey finds equal: equal longs, equal bytes (strings as UTF-8), NULL equal to
+ * NULL. Groups are kept in the order they were found. Not thread-safe.
+ *
+ * @param <G> what the caller keeps per group
+ */
+final class GroupsByBytes<G> {
+  private final int[] columns;
+  private final boolean[] bytes;
+  private final List<Entry<G>> entries = new ArrayList<>();
+  private int[] slots = new int[64];
+
+  /** One group: its key as compared, and the caller's value. */
+  static final class Entry<G> {
+    final int hash;
+    final boolean[] nulls;
+    final long[] longs;
+    final byte[][] bytes;
+    G value;
+
+    Entry(int hash, int keys) {
+      this.hash = hash;
+      this.nulls = new boolean[keys];
+      this.longs = new long[keys];
+      this.bytes = new byte[keys][];
+    }
+  }
+
+  private GroupsByBytes(int[] columns, boolean[] bytes) {
+    this.columns = columns;
+    this.bytes = bytes;
+  }
+
+  /**
+   * Groups by the layout columns {@code columns}, or null when one of them is not of a type found
+   * by bytes (DECIMAL and floating keys compare by value, not by bytes).
+   */
+  static <G> GroupsByBytes<G> of(int[] columns, RowLayout layout) {
+    boolean[] bytes = new boolean[columns.length];
+    for (int k = 0; k < columns.length; k++) {
+      if (columns[k] < 0 || columns[k] >= layout.columnCount()) {
+        return null;
+      }
+      TypeName type = layout.columnType(columns[k]).name();
+      switch (type) {
+        case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, TIME, BOOLEAN -> bytes[k] = false;
+        case CHAR, VARCHAR, VARBINARY -> bytes[k] = true;
+        default -> {
+          return null;
+        }
+      }
+    }
+    return new GroupsByBytes<>(columns.clone(), bytes);
+  }
+
+  /** The group of the reader's current row, or null when it has none yet (see {@link #add}). */
+  Entry<G> find(RowReader row) {
+    int hash = hash(row);
+    int mask = slots.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int at = slots[slot];
+      if (at == 0) {
+        return null;
+      }
+      Entry<G> entry = entries.get(at - 1);
+      if (entry.hash == hash && matches(entry, row)) {
+        return entry;
+      }
+    }
+  }
+
+  /**
+   * Adds the current row's group, which {@link #find} did not find; {@code keyValues} are its key
+   * values as decoded (strings, byte arrays, numbers), in key order.
+   */
+  Entry<G> add(RowReader row, Object[] keyValues, G value) {
+    Entry<G> entry = new Entry<>(hash(row), columns.length);
+    for (int k = 0; k < columns.length; k++) {
+      Object v = keyValues[k];
+      if (v == null) {
+        entry.nulls[k] = true;
+      } else if (bytes[k]) {
+        entry.bytes[k] = v instanceof String s ? s.getBytes(UTF_8) : (byte[]) v;
+      } else {
+        entry.longs[k] = row.getLong(columns[k]);
+      }
+    }
+    entry.value = value;
+    entries.add(entry);
+    if (entries.size() * 2 > slots.length) {
+      slots = new int[slots.length * 2];
+      for (int i = 0; i < entries.size(); i++) {
+        place(entries.get(i).hash, i + 1);
+      }
+    } else {
+      place(entry.hash, entries.size());
+    }
+    return entry;
+  }
+
+  private void place(int hash, int at) {
+    int mask = slots.length - 1;
+    int slot = hash & mask;
+    while (slots[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    slots[slot] = at;
+  }
+
+  /** The groups in the order they were found; the table must not be used afterwards. */
+  List<Entry<G>> drain() {
+    slots = null;
+    return entries;
+  }
+
+  private int hash(RowReader row) {
+    int h = 1;
+    for (int k = 0; k < columns.length; k++) {
+      int column = columns[k];
+      int part;
+      if (row.isNull(column)) {
+        part = 0x5bd1e995;
+      } else if (bytes[k]) {
+        part = row.hashBytes(column);
+      } else {
+        part = Long.hashCode(row.getLong(column) * 0x9E3779B97F4A7C15L);
+      }
+      h = 31 * h + part;
+    }
+    return h ^ (h >>> 16);
+  }
+
+  private boolean matches(Entry<G> entry, RowReader row) {
+    for (int k = 0; k < columns.length; k++) {
+      int column = columns[k];
+      boolean isNull = row.isNull(column);
+      if (isNull != entry.nulls[k]) {
+        return false;
+      }
+      if (isNull) {
+        continue;
+      }
+      if (bytes[k]
+          ? row.compareBytes(column, entry.bytes[k], false) != 0
+          : row.getLong(column) != entry.longs[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
