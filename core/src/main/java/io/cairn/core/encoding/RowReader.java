@@ -6,8 +6,11 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Objects;
@@ -22,22 +25,26 @@ import java.util.stream.IntStream;
  * One reader is created per scan; {@link #reset} then points it at each row in turn. After the
  * constructor, none of these allocate: {@link #reset}, {@link #isNull}, {@link #getLong}, {@link
  * #getDouble}, {@link #getEpochSecond}, {@link #getNano}, {@link #decimalFitsLong}, {@link
- * #getUnscaledLong}, {@link #getScale} and {@link #compareBytes}. They parse what they need into
- * arrays owned by the reader: the value cell's header on the first access to a value column of a
- * row (a per-column entry span, column ids matched against the layout's ids, which are sorted once
- * here; an array of the cell's ids grows once to the widest cell of the scan), the key's component
- * spans on the first access to a key column. {@link #getObject}, {@link #getDecimal}, {@link
- * #decodeInto} and {@link #peekDecodedRow} build the same Java values as {@link RowCodec#decode}
- * and so allocate; they are the fallback for types and expressions without a primitive path. Errors
- * (building an exception) allocate too.
+ * #getUnscaledLong}, {@link #getScale}, {@link #compareBytes} and {@link #hashBytes}. They parse
+ * what they need into arrays owned by the reader: the value cell's header on the first access to a
+ * value column of a row (column ids matched against the layout's ids, which are sorted once here; a
+ * header whose bytes up to the null bitmap are those of the last header parsed is not parsed again;
+ * arrays of the cell's ids and of those header bytes grow once to the widest cell of the scan), a
+ * value column's span and null bit on its first access, the key's component spans on the first
+ * access to a key column. A heap buffer with an accessible array is read through the array, several
+ * bytes at a time. {@link #getObject}, {@link #getDecimal}, {@link #decodeInto} and {@link
+ * #peekDecodedRow} build the same Java values as {@link RowCodec#decode} and so allocate; they are
+ * the fallback for types and expressions without a primitive path. Errors (building an exception)
+ * allocate too.
  *
  * <p>The bytes belong to the caller and must stay unchanged until the next {@link #reset}; the
- * reader keeps no copy. The value buffer may be heap or direct and shared with other readers: only
- * absolute reads are used, its position, limit and byte order are never touched. Malformed bytes
- * raise the same exceptions as {@link RowCodec#decode} (INTERNAL_ERROR {@link CairnException}s with
- * the same messages, though a byte offset in a message may count from the start of the backing
- * array rather than of the row), on the first access that needs the malformed part: a malformed
- * column that is never read goes unnoticed, as with RowCodec's {@code needed}.
+ * reader keeps no copy (but of the last header's first bytes, to recognise the next). The value
+ * buffer may be heap or direct and shared with other readers: only absolute reads are used, its
+ * position, limit and byte order are never touched. Malformed bytes raise the same exceptions as
+ * {@link RowCodec#decode} (INTERNAL_ERROR {@link CairnException}s with the same messages, though a
+ * byte offset in a message may count from the start of the backing array rather than of the row),
+ * on the first access that needs the malformed part: a malformed column that is never read goes
+ * unnoticed, as with RowCodec's {@code needed}.
  *
  * <p>Not thread-safe.
  */
@@ -45,8 +52,22 @@ public final class RowReader {
   /** Span start of a NULL column (or a column the value cell lacks). */
   private static final int NULL = -1;
 
-  /** Span start of a value column present in the cell whose span is not read yet. */
-  private static final int UNRESOLVED = -2;
+  /** Entry number of a value column the cell lacks (any negative entry number means that). */
+  private static final int ABSENT = -1;
+
+  // big-endian views of byte arrays and of buffers (any byte order; read-only heap buffers too)
+  private static final VarHandle SHORT_BE =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT_BE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BUFFER_SHORT_BE =
+      MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BUFFER_INT_BE =
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BUFFER_LONG_BE =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private static final long[] POWERS_OF_TEN = new long[19];
 
@@ -82,6 +103,15 @@ public final class RowReader {
   private int keyOffset;
   private int keyLimit;
   private ByteBuffer value;
+
+  /**
+   * The value buffer's backing array when it has an accessible one, else null. Positions in the
+   * value cell (valueOffset, valueLimit, the header's and the spans' positions) are indexes into
+   * this array then (buffer index + arrayOffset), else absolute indexes into the buffer.
+   */
+  private byte[] array;
+
+  private int arrayOffset;
   private int valueOffset;
   private int valueLimit;
   private boolean keyParsed;
@@ -89,30 +119,37 @@ public final class RowReader {
   private long generation;
 
   /**
-   * Per column: start of the value bytes (key: after the marker; value: the entry's first byte,
-   * absolute in the buffer), or NULL, or UNRESOLVED.
+   * Per column: start of the value bytes (key: after the marker; value: the entry's first byte, a
+   * position as described at {@link #array}), or NULL. Valid for a key column while keyParsed, for
+   * a value column while its spanStamps entry equals generation.
    */
   private final int[] starts;
 
   /** Per column: end (exclusive) of the value bytes; key columns: of the whole component. */
   private final int[] ends;
 
-  /** Per value column: its entry number in the current cell. */
+  /** Per value column: the generation (row) its starts and ends were read for. */
+  private final long[] spanStamps;
+
+  /**
+   * Per value column: its entry number in the cell whose header was parsed last, or negative
+   * (ABSENT) when that cell lacks it.
+   */
   private final int[] entries;
 
   /** The current cell's column ids. */
   private int[] cellIds = new int[16];
 
   /**
-   * The column-id bytes of the last value header parsed, its column count and what it made of each
-   * value column ({@link #NULL} or {@link #UNRESOLVED}): rows of a table mostly carry the same
-   * columns, and a header whose id bytes are the same bytes is the same header.
+   * The header bytes before the null bitmap (format version, schema version, count and column ids)
+   * of the last header parsed whole, and its count; {@link #entries} is what those bytes made of
+   * the layout's columns. Rows of a table mostly carry the same header, and a header whose bytes
+   * are the same bytes is the same header: it needs no parsing and no checking again.
    */
-  private byte[] lastIds = new byte[32];
+  private byte[] lastHeader = new byte[32];
 
-  private int lastIdsLength = -1;
+  private int lastHeaderLength = -1;
   private int lastCount;
-  private final int[] lastStarts;
 
   private int nullsStart;
   private int offsetsStart;
@@ -171,8 +208,8 @@ public final class RowReader {
     }
     starts = new int[columnCount];
     ends = new int[columnCount];
+    spanStamps = new long[columnCount];
     entries = new int[columnCount];
-    lastStarts = new int[valueIndexes.length];
     decimalStamps = new long[columnCount];
     decimalFits = new boolean[columnCount];
     unscaled = new long[columnCount];
@@ -203,9 +240,13 @@ public final class RowReader {
     this.key = key;
     this.keyOffset = keyOffset;
     this.keyLimit = keyOffset + keyLength;
-    this.value = value;
-    this.valueOffset = valueOffset;
-    this.valueLimit = valueOffset + valueLength;
+    if (value != this.value) { // a buffer's array and array offset never change
+      this.value = value;
+      array = value.hasArray() ? value.array() : null;
+      arrayOffset = array != null ? value.arrayOffset() : 0;
+    }
+    this.valueOffset = arrayOffset + valueOffset;
+    this.valueLimit = this.valueOffset + valueLength;
     keyParsed = false;
     valueParsed = false;
     generation++;
@@ -237,11 +278,11 @@ public final class RowReader {
       };
     }
     return switch (type) {
-      case BOOLEAN -> valueBigEndian(column, start, 1) != 0 ? 1 : 0;
-      case TINYINT -> (byte) valueBigEndian(column, start, 1);
-      case SMALLINT -> (short) valueBigEndian(column, start, 2);
-      case INTEGER, DATE -> (int) valueBigEndian(column, start, 4);
-      case BIGINT, TIME, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> valueBigEndian(column, start, 8);
+      case BOOLEAN -> valueInt8(column, start) != 0 ? 1 : 0;
+      case TINYINT -> valueInt8(column, start);
+      case SMALLINT -> valueInt16(column, start);
+      case INTEGER, DATE -> valueInt32(column, start);
+      case BIGINT, TIME, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> valueInt64(column, start);
       default -> throw wrongType(column, "a long");
     };
   }
@@ -259,8 +300,8 @@ public final class RowReader {
       };
     }
     return switch (type) {
-      case FLOAT -> Float.intBitsToFloat((int) valueBigEndian(column, start, 4));
-      case DOUBLE -> Double.longBitsToDouble(valueBigEndian(column, start, 8));
+      case FLOAT -> Float.intBitsToFloat(valueInt32(column, start));
+      case DOUBLE -> Double.longBitsToDouble(valueInt64(column, start));
       default -> throw wrongType(column, "a double");
     };
   }
@@ -272,7 +313,7 @@ public final class RowReader {
     if (keyColumn[column]) {
       return keyBigEndian(start, 8, keyMasks[column]) ^ Long.MIN_VALUE;
     }
-    return valueBigEndian(column, start, 8);
+    return valueInt64(column, start);
   }
 
   /** The nano of second of a non-NULL TIMESTAMP column. */
@@ -283,7 +324,7 @@ public final class RowReader {
       return (int) keyBigEndian(start + 8, 4, keyMasks[column]);
     }
     checkEntryLength(column, start, 12);
-    return (int) bufferBigEndian(start + 8, 4);
+    return int32At(start + 8);
   }
 
   /**
@@ -405,9 +446,13 @@ public final class RowReader {
     }
     int end = ends[column];
     if (ignoreTrailingSpaces) {
-      while (end > start && value.get(end - 1) == ' ') {
+      while (end > start && byteAt(end - 1) == ' ') {
         end--;
       }
+    }
+    byte[] a = array;
+    if (a != null) {
+      return Arrays.compareUnsigned(a, start, end, other, 0, other.length);
     }
     int length = end - start;
     int n = Math.min(length, other.length);
@@ -445,6 +490,13 @@ public final class RowReader {
       return h;
     }
     int end = ends[column];
+    byte[] a = array;
+    if (a != null) {
+      for (int p = start; p < end; p++) {
+        h = 31 * h + (a[p] & 0xFF);
+      }
+      return h;
+    }
     for (int p = start; p < end; p++) {
       h = 31 * h + (value.get(p) & 0xFF);
     }
@@ -470,8 +522,8 @@ public final class RowReader {
     }
     int length = ends[column] - start;
     ByteReader in;
-    if (value.hasArray()) {
-      in = new ByteReader(value.array(), value.arrayOffset() + start, length);
+    if (array != null) {
+      in = new ByteReader(array, start, length);
     } else {
       byte[] copy = new byte[length];
       value.get(start, copy);
@@ -529,11 +581,7 @@ public final class RowReader {
       }
       return starts[column];
     }
-    if (!valueParsed) {
-      parseValueHeader();
-    }
-    int start = starts[column];
-    return start == UNRESOLVED ? resolveEntry(column) : start;
+    return spanStamps[column] == generation ? starts[column] : resolveEntry(column);
   }
 
   private int locateNonNull(int column) {
@@ -637,36 +685,43 @@ public final class RowReader {
     return key[p] & 0xFF;
   }
 
+  /** The {@code count} (2, 4 or 8) key bytes at {@code p}, each XORed with mask, unsigned. */
   private long keyBigEndian(int p, int count, int mask) {
-    long v = 0;
-    for (int i = 0; i < count; i++) {
-      v = (v << 8) | ((key[p + i] ^ mask) & 0xFF);
-    }
-    return v;
+    long wide = mask == 0 ? 0 : -1L;
+    return switch (count) {
+      case 2 -> ((short) SHORT_BE.get(key, p) ^ wide) & 0xFFFFL;
+      case 4 -> ((int) INT_BE.get(key, p) ^ wide) & 0xFFFF_FFFFL;
+      case 8 -> (long) LONG_BE.get(key, p) ^ wide;
+      default -> throw new IllegalArgumentException("count: " + count);
+    };
   }
 
-  /** Reads the value cell's header: which entry holds each layout column. */
+  /**
+   * Reads the value cell's header: which entry holds each layout column (unless the header starts
+   * with the bytes of the last header parsed), where the null bitmap, offsets and data begin.
+   */
   private void parseValueHeader() {
     int p = valueOffset;
-    RowCodec.checkVersion(valueByte(p++));
-    readVarint(p); // schema version: addressing is by column id, so it is informational here
-    long countLong = readVarint(varintEnd);
-    p = varintEnd;
-    if (countLong > valueLimit - p) {
-      throw CairnException.internal(
-          "Corrupt value cell: column count [" + countLong + "] exceeds the cell size");
-    }
-    int count = (int) countLong;
-    int idsStart = p;
-    if (count == lastCount && sameIds(idsStart)) {
-      // the header of the last row parsed: the same columns, at the same entries
-      p = idsStart + lastIdsLength;
-      for (int k = 0; k < valueIds.length; k++) {
-        starts[valueIndexes[k]] = lastStarts[k];
-      }
+    int count;
+    int n = lastHeaderLength;
+    if (n > 0 && n <= valueLimit - p && sameHeader(p, n)) {
+      // the version, count and column ids of the last header parsed, which passed every check of
+      // the slow path (its count fits: each id takes a byte): the same columns at the same entries
+      count = lastCount;
+      p += n;
     } else {
+      RowCodec.checkVersion(valueByte(p++));
+      readVarint(p); // schema version: addressing is by column id, so it is informational here
+      long countLong = readVarint(varintEnd);
+      p = varintEnd;
+      if (countLong > valueLimit - p) {
+        throw CairnException.internal(
+            "Corrupt value cell: column count [" + countLong + "] exceeds the cell size");
+      }
+      count = (int) countLong;
+      lastHeaderLength = -1; // parseIds overwrites entries
       p = parseIds(p, count);
-      rememberIds(idsStart, p, count);
+      rememberHeader(valueOffset, p, count);
     }
     nullsStart = p;
     p += (count + 7) / 8;
@@ -686,8 +741,8 @@ public final class RowReader {
   }
 
   /**
-   * Reads the {@code count} column ids at {@code p} and places each value column: its entry, or
-   * NULL when the cell lacks it; returns the position after the ids.
+   * Reads the {@code count} column ids at {@code p} and records each value column's entry, or
+   * ABSENT when the cell lacks it; returns the position after the ids.
    */
   private int parseIds(int p, int count) {
     if (count > cellIds.length) {
@@ -704,81 +759,105 @@ public final class RowReader {
       cellIds[i] = cellId;
       ascending &= i == 0 || cellId > cellIds[i - 1];
       while (j < valueIds.length && valueIds[j] < cellId) {
-        starts[valueIndexes[j++]] = NULL; // added after this cell was written
+        entries[valueIndexes[j++]] = ABSENT; // added after this cell was written
       }
       if (j < valueIds.length && valueIds[j] == cellId) {
-        int index = valueIndexes[j++];
-        entries[index] = i;
-        starts[index] = UNRESOLVED;
+        entries[valueIndexes[j++]] = i;
       }
     }
     while (j < valueIds.length) {
-      starts[valueIndexes[j++]] = NULL;
+      entries[valueIndexes[j++]] = ABSENT;
     }
     if (!ascending) {
       // malformed (a repeated id): pick the entries exactly as RowCodec's binary search does
       for (int k = 0; k < valueIds.length; k++) {
-        int entry = Arrays.binarySearch(cellIds, 0, count, valueIds[k]);
-        entries[valueIndexes[k]] = entry;
-        starts[valueIndexes[k]] = entry < 0 ? NULL : UNRESOLVED;
+        entries[valueIndexes[k]] = Arrays.binarySearch(cellIds, 0, count, valueIds[k]);
       }
     }
     return p;
   }
 
-  /** Whether the bytes at {@code idsStart} are the column ids of the last header parsed. */
-  private boolean sameIds(int idsStart) {
-    int n = lastIdsLength;
-    if (n < 0 || idsStart + n > valueLimit) {
-      return false;
+  /**
+   * Whether the {@code n} bytes at {@code p} are those of the last header parsed: compared 8 at a
+   * time, the last 8 overlapping the ones before (a header is some 20 bytes; a call to
+   * Arrays.equals costs more than the comparison).
+   */
+  private boolean sameHeader(int p, int n) {
+    byte[] last = lastHeader;
+    if (n < 8) {
+      for (int i = 0; i < n; i++) {
+        if (byteAt(p + i) != (last[i] & 0xFF)) {
+          return false;
+        }
+      }
+      return true;
     }
-    for (int i = 0; i < n; i++) {
-      if (value.get(idsStart + i) != lastIds[i]) {
+    for (int i = 0; i < n - 8; i += 8) {
+      if (int64At(p + i) != (long) LONG_BE.get(last, i)) {
         return false;
       }
     }
-    return true;
+    return int64At(p + n - 8) == (long) LONG_BE.get(last, n - 8);
   }
 
-  private void rememberIds(int idsStart, int idsEnd, int count) {
-    int n = idsEnd - idsStart;
-    if (n > lastIds.length) {
-      lastIds = new byte[Math.max(n, 2 * lastIds.length)];
+  private void rememberHeader(int from, int to, int count) {
+    int n = to - from;
+    if (n > lastHeader.length) {
+      lastHeader = new byte[Math.max(n, 2 * lastHeader.length)]; // grows to the widest, once
     }
-    for (int i = 0; i < n; i++) {
-      lastIds[i] = value.get(idsStart + i);
+    if (array != null) {
+      System.arraycopy(array, from, lastHeader, 0, n);
+    } else {
+      value.get(from, lastHeader, 0, n);
     }
-    lastIdsLength = n;
+    lastHeaderLength = n;
     lastCount = count;
-    for (int k = 0; k < valueIds.length; k++) {
-      lastStarts[k] = starts[valueIndexes[k]];
-    }
   }
 
-  /** Reads the null bit and the span of a value column present in the cell. */
+  /**
+   * Finds a value column's span in the current row: parses the header if not done yet, then reads
+   * the column's null bit and end offsets. Returns the start, or NULL.
+   */
   private int resolveEntry(int column) {
+    if (!valueParsed) {
+      parseValueHeader();
+    }
     int entry = entries[column];
-    if ((value.get(nullsStart + (entry >>> 3)) & (1 << (entry & 7))) != 0) {
-      starts[column] = NULL;
-      return NULL;
+    int start;
+    if (entry < 0 || (byteAt(nullsStart + (entry >>> 3)) & (1 << (entry & 7))) != 0) {
+      start = NULL;
+    } else {
+      int width = offsetWidth;
+      int at = offsetsStart + entry * width;
+      int begin = entry == 0 ? 0 : offsetAt(at - width, width);
+      int end = offsetAt(at, width);
+      if (begin < 0 || begin > end || (long) dataStart + end > valueLimit) {
+        throw CairnException.internal(
+            "Corrupt value cell: entry [" + entry + "] spans [" + begin + ", " + end + ")");
+      }
+      start = dataStart + begin;
+      ends[column] = dataStart + end;
     }
-    int width = offsetWidth;
-    int begin = entry == 0 ? 0 : (int) bufferBigEndian(offsetsStart + (entry - 1) * width, width);
-    int end = (int) bufferBigEndian(offsetsStart + entry * width, width);
-    if (begin < 0 || begin > end || (long) dataStart + end > valueLimit) {
-      throw CairnException.internal(
-          "Corrupt value cell: entry [" + entry + "] spans [" + begin + ", " + end + ")");
-    }
-    starts[column] = dataStart + begin;
-    ends[column] = dataStart + end;
-    return dataStart + begin;
+    starts[column] = start;
+    spanStamps[column] = generation;
+    return start;
   }
 
+  /** An end offset of {@code width} (1, 2 or 4) bytes, big-endian; 4 bytes may read negative. */
+  private int offsetAt(int p, int width) {
+    return switch (width) {
+      case 1 -> byteAt(p);
+      case 2 -> int16At(p) & 0xFFFF;
+      default -> int32At(p);
+    };
+  }
+
+  /** A byte of the value cell, checked against the cell's end. */
   private int valueByte(int p) {
     if (p >= valueLimit) {
       throw truncated(p - valueOffset);
     }
-    return value.get(p) & 0xFF;
+    return byteAt(p);
   }
 
   /** Reads an unsigned LEB128 varint at {@code p}; leaves the position after it in varintEnd. */
@@ -795,18 +874,70 @@ public final class RowReader {
     throw CairnException.internal("Malformed varint ending at offset [" + (p - valueOffset) + "]");
   }
 
-  private long bufferBigEndian(int p, int count) {
-    long v = 0;
-    for (int i = 0; i < count; i++) {
-      v = (v << 8) | (value.get(p + i) & 0xFF);
+  // Unchecked reads at a value-cell position (callers check the cell's or the entry's bounds).
+
+  /** The byte at {@code p} as 0..255. */
+  private int byteAt(int p) {
+    byte[] a = array;
+    return (a != null ? a[p] : value.get(p)) & 0xFF;
+  }
+
+  private short int16At(int p) {
+    byte[] a = array;
+    return a != null ? (short) SHORT_BE.get(a, p) : (short) BUFFER_SHORT_BE.get(value, p);
+  }
+
+  private int int32At(int p) {
+    byte[] a = array;
+    return a != null ? (int) INT_BE.get(a, p) : (int) BUFFER_INT_BE.get(value, p);
+  }
+
+  private long int64At(int p) {
+    byte[] a = array;
+    return a != null ? (long) LONG_BE.get(a, p) : (long) BUFFER_LONG_BE.get(value, p);
+  }
+
+  /**
+   * The {@code length} (1..8) bytes at {@code p}, a big-endian two's complement number: one 8-byte
+   * read (of the bytes from {@code p}, or of those ending at {@code p + length}) where the array or
+   * buffer holds 8 bytes there, the unwanted bytes shifted out.
+   */
+  private long signedAt(int p, int length) {
+    int shift = 64 - 8 * length;
+    int size = array != null ? array.length : value.limit();
+    if (p <= size - 8) {
+      return int64At(p) >> shift;
+    }
+    if (p + length >= 8) {
+      return int64At(p + length - 8) << shift >> shift;
+    }
+    long v = (byte) byteAt(p); // sign-extended first byte
+    for (int i = 1; i < length; i++) {
+      v = (v << 8) | byteAt(p + i);
     }
     return v;
   }
 
-  /** The first {@code count} bytes of a value entry, big-endian (as RowCodec reads them). */
-  private long valueBigEndian(int column, int start, int count) {
-    checkEntryLength(column, start, count);
-    return bufferBigEndian(start, count);
+  // The first bytes of a value entry, big-endian (as RowCodec reads them), checked against its end.
+
+  private int valueInt8(int column, int start) {
+    checkEntryLength(column, start, 1);
+    return (byte) byteAt(start);
+  }
+
+  private int valueInt16(int column, int start) {
+    checkEntryLength(column, start, 2);
+    return int16At(start);
+  }
+
+  private int valueInt32(int column, int start) {
+    checkEntryLength(column, start, 4);
+    return int32At(start);
+  }
+
+  private long valueInt64(int column, int start) {
+    checkEntryLength(column, start, 8);
+    return int64At(start);
   }
 
   private void checkEntryLength(int column, int start, int count) {
@@ -834,6 +965,16 @@ public final class RowReader {
   /** A value entry: zig-zag varint scale, then the unscaled two's complement bytes. */
   private void parseValueDecimal(int column, int start) {
     int end = ends[column];
+    int length = end - start - 1;
+    if (length >= 1 && length <= 8) {
+      int zigzag = byteAt(start);
+      if (zigzag < 0x80) { // a one-byte scale, |scale| < 64: the common case
+        unscaled[column] = signedAt(start + 1, length);
+        scales[column] = (zigzag >>> 1) ^ -(zigzag & 1);
+        decimalFits[column] = true;
+        return;
+      }
+    }
     long zigzag = 0;
     int p = start;
     for (int shift = 0; ; shift += 7) {
@@ -841,22 +982,18 @@ public final class RowReader {
         decimalFits[column] = false; // malformed: getObject raises RowCodec's error
         return;
       }
-      int b = value.get(p++) & 0xFF;
+      int b = byteAt(p++);
       zigzag |= (long) (b & 0x7F) << shift;
       if ((b & 0x80) == 0) {
         break;
       }
     }
-    int length = end - p;
+    length = end - p;
     if (length < 1 || length > 8) {
       decimalFits[column] = false;
       return;
     }
-    long v = value.get(p); // sign-extended first byte
-    for (int i = 1; i < length; i++) {
-      v = (v << 8) | (value.get(p + i) & 0xFF);
-    }
-    unscaled[column] = v;
+    unscaled[column] = signedAt(p, length);
     scales[column] = (int) ((zigzag >>> 1) ^ -(zigzag & 1));
     decimalFits[column] = true;
   }

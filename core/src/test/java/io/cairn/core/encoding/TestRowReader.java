@@ -115,6 +115,155 @@ class TestRowReader {
     }
   }
 
+  /**
+   * One reader over rows in buffers of every kind in turn (heap, sliced, tight, read-only, direct,
+   * either byte order), two schemas alternating: the buffer's array, array offset and the last
+   * header are each remembered across rows, never confused.
+   */
+  @Test
+  void oneReaderOverEveryKindOfBufferInTurn() {
+    List<RowLayout.ColumnLayout> columns = new ArrayList<>(LAYOUT.columns());
+    columns.add(new RowLayout.ColumnLayout(9, DataType.BIGINT));
+    RowLayout evolved = new RowLayout(columns, LAYOUT.keyColumns(), false, 4);
+    RowCodec evolvedCodec = new RowCodec(evolved);
+    RowReader reader = new RowReader(evolved, null);
+    TestingBuffers.Kind[] kinds = TestingBuffers.Kind.values();
+    for (int i = 0; i < 4 * kinds.length; i++) {
+      TestingBuffers.Kind kind = kinds[i % kinds.length];
+      boolean old = i % 3 == 0;
+      BigDecimal price = new BigDecimal(-i + "." + i % 10 + "5");
+      Object[] row =
+          old
+              ? new Object[] {i, "k" + i, price, (short) -i, TS}
+              : new Object[] {i, "k" + i, price, null, TS.plusNanos(i), Long.MIN_VALUE + i};
+      Bytes key = old ? CODEC.encodeKey(row) : evolvedCodec.encodeKey(row);
+      Bytes value = old ? CODEC.encodeValue(row) : evolvedCodec.encodeValue(row);
+      TestingBuffers.reset(reader, key, value, i % 4, kind);
+      String what = "row " + i + " in " + kind;
+      assertThat(reader.getLong(0)).as(what).isEqualTo(i);
+      assertThat(reader.compareBytes(1, ("k" + i).getBytes(UTF_8), false)).as(what).isZero();
+      assertThat(reader.decimalFitsLong(2)).as(what).isTrue();
+      assertThat(BigDecimal.valueOf(reader.getUnscaledLong(2), reader.getScale(2)))
+          .as(what)
+          .isEqualTo(price);
+      assertThat(reader.isNull(3)).as(what).isEqualTo(!old);
+      if (old) {
+        assertThat(reader.getLong(3)).as(what).isEqualTo(-i);
+      }
+      assertThat(reader.getNano(4)).as(what).isEqualTo(TS.getNano() + (old ? 0 : i));
+      assertThat(reader.isNull(5)).as(what).isEqualTo(old);
+      if (!old) {
+        assertThat(reader.getLong(5)).as(what).isEqualTo(Long.MIN_VALUE + i);
+      }
+      Object[] decoded = new Object[evolved.columnCount()];
+      reader.decodeInto(decoded);
+      assertThat(decoded).as(what).isEqualTo(evolvedCodec.decode(key, value));
+    }
+  }
+
+  /**
+   * The short DECIMAL path reads 8 bytes at once: an unscaled value of every length from 1 to 8
+   * bytes, last in a cell that ends its array (the read must end there) or followed by other bytes
+   * (which must not leak in), for both signs, matches the codec.
+   */
+  @Test
+  void shortDecimalsOfEveryLengthAtTheEndOfTheArray() {
+    RowLayout layout =
+        new RowLayout(
+            List.of(
+                new RowLayout.ColumnLayout(1, DataType.INTEGER),
+                new RowLayout.ColumnLayout(2, DataType.of(TypeName.DECIMAL))),
+            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+            false,
+            1);
+    RowCodec codec = new RowCodec(layout);
+    RowReader reader = new RowReader(layout, null);
+    for (int bytes = 1; bytes <= 9; bytes++) {
+      for (int sign : new int[] {1, -1}) {
+        for (int scale : new int[] {0, 2, -3, 63, 64, -65}) {
+          // the widest magnitude of this many two's complement bytes
+          BigDecimal v =
+              new BigDecimal(
+                  java.math.BigInteger.ONE
+                      .shiftLeft(8 * bytes - 1)
+                      .subtract(java.math.BigInteger.valueOf(sign > 0 ? 1 : 0))
+                      .multiply(java.math.BigInteger.valueOf(sign)),
+                  scale);
+          Object[] row = {bytes, v};
+          Bytes key = codec.encodeKey(row);
+          Bytes value = codec.encodeValue(row);
+          for (TestingBuffers.Kind kind : TestingBuffers.Kind.values()) {
+            TestingBuffers.reset(reader, key, value, bytes % 3, kind);
+            String what = v + " in " + kind;
+            assertThat(reader.decimalFitsLong(1)).as(what).isEqualTo(bytes <= 8);
+            if (bytes <= 8) {
+              assertThat(BigDecimal.valueOf(reader.getUnscaledLong(1), reader.getScale(1)))
+                  .as(what)
+                  .isEqualTo(v);
+            }
+            assertThat(reader.getDecimal(1)).as(what).isEqualTo(v);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The primitive accessors allocate nothing after the constructor, on every kind of buffer: rows
+   * read after a warm-up allocate less than one byte each (allocation per row would be 16 or more).
+   */
+  @Test
+  void primitiveAccessorsAllocateNothing() {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        threads instanceof com.sun.management.ThreadMXBean t
+            && t.isThreadAllocatedMemorySupported()
+            && t.isThreadAllocatedMemoryEnabled());
+    com.sun.management.ThreadMXBean allocations = (com.sun.management.ThreadMXBean) threads;
+    List<byte[]> keys = new ArrayList<>();
+    List<ByteBuffer> values = new ArrayList<>();
+    List<Integer> lengths = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      Object[] row = {i, "name" + i, new BigDecimal(i + ".5" + i % 10), (short) i, TS};
+      TestingBuffers.Kind kind =
+          TestingBuffers.Kind.values()[i % TestingBuffers.Kind.values().length];
+      Bytes value = CODEC.encodeValue(row);
+      keys.add(TestingBuffers.embed(CODEC.encodeKey(row), 1));
+      values.add(TestingBuffers.buffer(value, 2, kind));
+      lengths.add(value.length());
+    }
+    byte[] name = "name7".getBytes(UTF_8);
+    RowReader reader = new RowReader(LAYOUT, null);
+    int rows = 20_000;
+    long sum = readRows(reader, keys, values, lengths, name, rows); // warm-up
+    long before = allocations.getCurrentThreadAllocatedBytes();
+    sum += readRows(reader, keys, values, lengths, name, rows);
+    long allocated = allocations.getCurrentThreadAllocatedBytes() - before;
+    assertThat(allocated).as("bytes allocated over %s rows (sum %s)", rows, sum).isLessThan(rows);
+  }
+
+  private static long readRows(
+      RowReader reader,
+      List<byte[]> keys,
+      List<ByteBuffer> values,
+      List<Integer> lengths,
+      byte[] name,
+      int rows) {
+    long sum = 0;
+    for (int r = 0; r < rows; r++) {
+      int i = r % keys.size();
+      byte[] key = keys.get(i);
+      reader.reset(key, 1, key.length - 4, values.get(i), 2, lengths.get(i));
+      sum += reader.getLong(0) + reader.compareBytes(1, name, true) + reader.hashBytes(1);
+      if (!reader.isNull(2) && reader.decimalFitsLong(2)) {
+        sum += reader.getUnscaledLong(2) + reader.getScale(2);
+      }
+      sum += reader.getLong(3) + reader.getEpochSecond(4) + reader.getNano(4);
+    }
+    return sum;
+  }
+
   @Test
   void hiddenRowIdLayoutNeverReadsTheKey() {
     RowLayout hidden =
@@ -235,53 +384,69 @@ class TestRowReader {
    */
   @Test
   void malformedBytesFailAsTheCodecFails() {
+    for (byte[][] variant : malformedVariants()) {
+      RowReader reader = new RowReader(LAYOUT, null);
+      assertThat(outcome(() -> readAll(reader, variant[0], variant[1])))
+          .as("key %s value %s", Arrays.toString(variant[0]), Arrays.toString(variant[1]))
+          .isEqualTo(outcome(() -> decode(variant)));
+    }
+  }
+
+  /**
+   * The same with one reader that has just read the well-formed row before each variant: a header
+   * it remembers is reused only for the same bytes, and errors are still the codec's.
+   */
+  @Test
+  void malformedBytesAfterAWellFormedRowFailAsTheCodecFails() {
+    RowReader reader = new RowReader(LAYOUT, null);
+    for (byte[][] variant : malformedVariants()) {
+      readAll(reader, variant[2], variant[3]);
+      assertThat(outcome(() -> readAll(reader, variant[0], variant[1])))
+          .as("key %s value %s", Arrays.toString(variant[0]), Arrays.toString(variant[1]))
+          .isEqualTo(outcome(() -> decode(variant)));
+    }
+  }
+
+  /** Malformed {key, value} pairs, each followed by the well-formed key and value it came from. */
+  private static List<byte[][]> malformedVariants() {
     List<Object[]> rows =
         List.of(
             new Object[] {7, "k\0ey", new BigDecimal("-3.25"), (short) 300, TS},
             new Object[] {-1, "", null, null, LocalDateTime.of(1969, 12, 31, 23, 59)});
+    List<byte[][]> variants = new ArrayList<>();
     for (Object[] row : rows) {
       byte[] key = CODEC.encodeKey(row).toByteArray();
       byte[] value = CODEC.encodeValue(row).toByteArray();
-      List<byte[][]> variants = new ArrayList<>();
       for (int n = 0; n < key.length; n++) {
-        variants.add(new byte[][] {Arrays.copyOf(key, n), value});
+        variants.add(new byte[][] {Arrays.copyOf(key, n), value, key, value});
       }
       for (int n = 0; n < value.length; n++) {
-        variants.add(new byte[][] {key, Arrays.copyOf(value, n)});
+        variants.add(new byte[][] {key, Arrays.copyOf(value, n), key, value});
       }
       for (int bit = 0; bit < key.length * 8; bit++) {
         byte[] flipped = key.clone();
         flipped[bit / 8] ^= (byte) (1 << (bit % 8));
-        variants.add(new byte[][] {flipped, value});
+        variants.add(new byte[][] {flipped, value, key, value});
       }
       for (int bit = 0; bit < value.length * 8; bit++) {
         byte[] flipped = value.clone();
         flipped[bit / 8] ^= (byte) (1 << (bit % 8));
-        variants.add(new byte[][] {key, flipped});
-      }
-      for (byte[][] variant : variants) {
-        String expected =
-            outcome(() -> CODEC.decode(Bytes.wrap(variant[0]), Bytes.wrap(variant[1])));
-        String actual =
-            outcome(
-                () -> {
-                  RowReader reader = new RowReader(LAYOUT, null);
-                  reader.reset(
-                      variant[0],
-                      0,
-                      variant[0].length,
-                      ByteBuffer.wrap(variant[1]),
-                      0,
-                      variant[1].length);
-                  Object[] out = new Object[LAYOUT.columnCount()];
-                  reader.decodeInto(out);
-                  return out;
-                });
-        assertThat(actual)
-            .as("key %s value %s", Arrays.toString(variant[0]), Arrays.toString(variant[1]))
-            .isEqualTo(expected);
+        variants.add(new byte[][] {key, flipped, key, value});
       }
     }
+    return variants;
+  }
+
+  private static Object[] decode(byte[][] variant) {
+    return CODEC.decode(Bytes.wrap(variant[0]), Bytes.wrap(variant[1]));
+  }
+
+  /** Reads every column of a row held in exactly its own arrays (as a block decoder hands it). */
+  private static Object[] readAll(RowReader reader, byte[] key, byte[] value) {
+    reader.reset(key, 0, key.length, ByteBuffer.wrap(value), 0, value.length);
+    Object[] out = new Object[LAYOUT.columnCount()];
+    reader.decodeInto(out);
+    return out;
   }
 
   @Test
