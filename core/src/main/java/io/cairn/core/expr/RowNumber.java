@@ -13,13 +13,15 @@ import java.math.BigInteger;
  * L_TAX)}). An exact value is a long at a fixed {@link #scale()} (DECIMAL as its unscaled value,
  * integers at scale 0), a floating one a double.
  *
- * <p>{@link #compile} accepts columns, literals and {@code + - *} whose exact result fits 18 digits
- * (DECIMAL(p, s) with p at most 18, or an integer type), and DOUBLE columns, literals and {@code +
- * - *} over them; anything else is null, for the caller's generic path. {@link #eval} returns
- * {@link #VALUE}, {@link #NULL}, or {@link #GENERIC} when this row's value must come from {@link
- * ExprCompiler}'s evaluation instead: an intermediate that does not fit a long, a result past its
- * type's precision (which the generic path reports as the overflow it is), a DECIMAL stored at a
- * scale above its column's. So every row gets exactly the generic path's value, or its error.
+ * <p>{@link #compile} accepts columns, literals and {@code + - *} of exact types (integers, and
+ * DECIMAL(p, s) with a scale of at most 18 at every step: Calcite types {@code L_EXTENDEDPRICE * (1
+ * - L_DISCOUNT)} DECIMAL(31,4)), and DOUBLE columns, literals and {@code + - *} over them; anything
+ * else is null, for the caller's generic path. Values are longs whatever the declared precision: a
+ * row whose value does not fit one goes to the generic path. {@link #eval} returns {@link #VALUE},
+ * {@link #NULL}, or {@link #GENERIC} when this row's value must come from {@link ExprCompiler}'s
+ * evaluation instead: an intermediate that does not fit a long, a result past its type's precision
+ * (which the generic path reports as the overflow it is), a DECIMAL stored at a scale above its
+ * column's. So every row gets exactly the generic path's value, or its error.
  *
  * <p>A compiled tree keeps each node's last value: one per scan and thread.
  */
@@ -127,8 +129,8 @@ public abstract class RowNumber {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
       case DECIMAL ->
           type.hasLength()
-              && type.precision() <= MAX_DIGITS
               && type.scale() >= 0
+              && type.scale() <= MAX_DIGITS
               && type.scale() <= type.precision();
       default -> false;
     };
@@ -302,7 +304,8 @@ public abstract class RowNumber {
       this.exactScale = exactScale;
       switch (type.name()) {
         case DECIMAL -> {
-          bound = POWERS_OF_TEN[type.precision()];
+          // a long has at most 19 digits: a wider type's precision never fails a long
+          bound = type.precision() <= MAX_DIGITS ? POWERS_OF_TEN[type.precision()] : 0;
           min = Long.MIN_VALUE;
           max = Long.MAX_VALUE;
         }

@@ -117,14 +117,23 @@ class TestRowNumber {
 
   @Test
   void refusesWhatItDoesNotKeepExactly() {
-    // division, a result wider than 18 digits, a DECIMAL without precision, a cast
+    // division, an exact scale past 18 digits, a DECIMAL without precision, DOUBLE and exact mixed
     assertThat(
             RowNumber.compile(
                 call(Op.DIVIDE, column(1), column(2), DataType.decimal(18, 6)), LAYOUT))
         .isNull();
     assertThat(
             RowNumber.compile(
-                call(Op.TIMES, column(1), column(2), DataType.decimal(25, 6)), LAYOUT))
+                call(
+                    Op.TIMES,
+                    call(Op.TIMES, column(2), column(2), DataType.decimal(21, 8)),
+                    call(
+                        Op.TIMES,
+                        call(Op.TIMES, column(2), column(2), DataType.decimal(21, 8)),
+                        column(2),
+                        DataType.decimal(31, 12)),
+                    DataType.decimal(38, 18)),
+                LAYOUT))
         .isNull();
     assertThat(
             RowNumber.compile(
@@ -262,8 +271,9 @@ class TestRowNumber {
     if (random.nextInt(3) == 0) {
       scale = Math.max(0, scale - random.nextInt(3)); // rounds
     }
-    precision = Math.min(precision, 18);
-    scale = Math.min(scale, precision);
+    // mostly 18 digits at most (the result can overflow), sometimes as wide as Calcite types it
+    precision = random.nextInt(3) == 0 ? Math.min(precision, 38) : Math.min(precision, 18);
+    scale = Math.min(scale, Math.min(precision, 18));
     return call(op, a, b, DataType.decimal(precision, scale));
   }
 
