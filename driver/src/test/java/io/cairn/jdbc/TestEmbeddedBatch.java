@@ -116,4 +116,55 @@ class TestEmbeddedBatch {
     connection.setAutoCommit(true);
     assertThat(rows()).containsExactly("1=one");
   }
+
+  @Test
+  void upsertBatchRunsAsOneWriteAndStopsAtTheFirstBadSet() throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+      for (int id = 2; id <= 6; id++) {
+        ps.setInt(1, id);
+        ps.setString(2, id == 4 ? "far too long for ten" : "v" + id);
+        ps.addBatch();
+      }
+      BatchUpdateException e = catchThrowableOfType(ps::executeBatch, BatchUpdateException.class);
+      assertThat((Throwable) e).isNotNull();
+      assertThat(e.getSQLState()).isEqualTo("22001"); // string data, right truncation
+      assertThat(e.getMessage()).startsWith("Batch entry [3] failed");
+      assertThat(e.getUpdateCounts()).containsExactly(1, 1);
+    }
+    // the sets before the bad one were written, none after it
+    assertThat(rows()).containsExactly("1=one", "2=v2", "3=v3");
+  }
+
+  @Test
+  void upsertBatchKeepsTheLastValueOfAKeyAndHonoursTheTransaction() throws SQLException {
+    try (PreparedStatement ps =
+        connection.prepareStatement("UPSERT INTO T (V, ID) VALUES (?, ?)")) {
+      for (int i = 0; i < 3000; i++) {
+        ps.setString(1, "r" + i);
+        ps.setInt(2, i % 1000); // every key three times: the last set wins, as run one by one
+        ps.addBatch();
+      }
+      assertThat(ps.executeLargeBatch()).hasSize(3000).containsOnly(1L);
+    }
+    List<String> rows = rows();
+    assertThat(rows).hasSize(1000).contains("0=r2000", "1=r2001", "999=r2999");
+    connection.setAutoCommit(false);
+    try (PreparedStatement ps = connection.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+      for (int id = 5000; id < 5100; id++) {
+        ps.setInt(1, id);
+        ps.setString(2, "t");
+        ps.addBatch();
+      }
+      assertThat(ps.executeBatch()).hasSize(100);
+      // the transaction reads its own batch
+      try (Statement s = connection.createStatement();
+          ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM T WHERE ID >= 5000")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(100);
+      }
+    }
+    connection.rollback();
+    connection.setAutoCommit(true);
+    assertThat(rows()).isEqualTo(rows);
+  }
 }

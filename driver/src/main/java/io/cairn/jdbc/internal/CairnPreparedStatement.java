@@ -154,6 +154,10 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     checkOpen();
     List<List<Object>> sets = List.copyOf(batch);
     batch.clear();
+    PreparedCommand command = currentCommand();
+    if (sets.size() > 1 && command.runsBatches()) {
+      return runBatch(command, sets); // one write for all the sets
+    }
     long[] counts = new long[sets.size()];
     for (int i = 0; i < sets.size(); i++) {
       try {

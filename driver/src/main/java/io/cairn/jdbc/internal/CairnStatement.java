@@ -163,6 +163,39 @@ public class CairnStatement implements Statement {
     return false;
   }
 
+  /**
+   * Runs a batch of parameter sets of a command that {@link PreparedCommand#runsBatches()} as one
+   * execution (one timeout, one cancel); returns each set's update count, or throws the
+   * BatchUpdateException of the first set that failed, with the counts of those before it (whose
+   * rows were written).
+   */
+  final long[] runBatch(PreparedCommand command, List<List<Object>> sets) throws SQLException {
+    beginExecution();
+    ExecutionControl control = preparedControl;
+    preparedControl = null;
+    if (control == null) {
+      control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
+    }
+    runningControl = control;
+    control.progressListener(
+        progressListener != null ? progressListener : ProgressLog.defaultListener());
+    PreparedCommand.BatchResult result;
+    try {
+      control.check();
+      result = command.executeBatch(sets, control);
+    } catch (RuntimeException | Error e) { // no Error leaves JDBC (JdbcErrors)
+      throw batchFailure(JdbcErrors.toSqlException(e), new long[0]);
+    } finally {
+      runningControl = null;
+      control.finish();
+    }
+    if (result.failure() != null) {
+      throw batchFailure(JdbcErrors.toSqlException(result.failure()), result.counts());
+    }
+    updateCount = -1;
+    return result.counts();
+  }
+
   static void requireQuery(PreparedCommand command) throws SQLException {
     if (command.kind() != PreparedCommand.Kind.QUERY) {
       throw JdbcErrors.error(

@@ -42,4 +42,28 @@ public interface PreparedCommand {
    * coerces compatible values and rejects others with TYPE_MISMATCH / INVALID_CAST).
    */
   CommandResult execute(List<Object> parameters, ExecutionControl control);
+
+  /**
+   * Whether {@link #executeBatch} runs a batch of parameter sets as one write (a blind UPSERT of
+   * VALUES); otherwise a batch runs {@link #execute} once per set.
+   */
+  default boolean runsBatches() {
+    return false;
+  }
+
+  /**
+   * Runs the statement once per parameter set, in order, and writes all their rows at once (in a
+   * transaction, into it). When a set fails (a value that does not fit its column, a NULL key), the
+   * rows of the sets before it are written and the result says which set failed and why. Only when
+   * {@link #runsBatches()}.
+   */
+  default BatchResult executeBatch(List<List<Object>> parameterSets, ExecutionControl control) {
+    throw new UnsupportedOperationException("This statement runs batches entry by entry");
+  }
+
+  /**
+   * What {@link #executeBatch} did: the update count of each set that ran ({@code counts.length}
+   * sets), and the failure of the next one, or null when all ran.
+   */
+  record BatchResult(long[] counts, RuntimeException failure) {}
 }

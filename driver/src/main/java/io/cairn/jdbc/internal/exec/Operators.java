@@ -386,31 +386,18 @@ public final class Operators {
 
   /** Constant rows; each expression is compiled once, when the operator is built. */
   static final class ValuesOp implements Operator {
-    private final ValuesNode node;
+    private final ValuesRows rows;
     private final ExecContext ctx;
-    private final List<RowExpression[]> rows;
     private int next;
 
     ValuesOp(ValuesNode node, ExecContext ctx) {
-      this.node = node;
+      this.rows = new ValuesRows(node);
       this.ctx = ctx;
-      this.rows = new ArrayList<>(node.rows().size());
-      for (List<Expr> row : node.rows()) {
-        rows.add(compileAll(row));
-      }
     }
 
     @Override
     public Object[] next() {
-      if (next >= rows.size()) {
-        return null;
-      }
-      RowExpression[] exprs = rows.get(next++);
-      Object[] row = new Object[exprs.length];
-      for (int i = 0; i < row.length; i++) {
-        row[i] = conform(exprs[i].evaluate(NO_INPUT, ctx.eval()), node.outputTypes().get(i));
-      }
-      return row;
+      return next >= rows.size() ? null : rows.row(next++, ctx.eval());
     }
 
     @Override

@@ -23,6 +23,7 @@ import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
+import io.cairn.jdbc.internal.exec.ValuesRows;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
@@ -32,9 +33,11 @@ import io.cairn.kv.TableStatistics;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.PlannedStatement;
 import io.cairn.planner.plan.StatementPlan;
+import io.cairn.planner.plan.ValuesNode;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -136,13 +139,7 @@ final class DatabaseCommand implements PreparedCommand {
       return new CommandResult.Rows(
           new ListCursor(explain(e, control).stream().map(line -> new Object[] {line}).toList()));
     }
-    if (session.readOnly() && kind() != Kind.QUERY) {
-      throw new CairnException(
-          ErrorCode.READ_ONLY_TRANSACTION,
-          "The connection is read-only (Connection.setReadOnly(true)): expected a query, found ["
-              + (kind() == Kind.DML ? "DML" : "DDL")
-              + "]");
-    }
+    checkWritable();
     ExecContext ctx = context(parameters, control);
     if (plan instanceof StatementPlan.Query q) {
       return new CommandResult.Rows(query(q, ctx));
@@ -198,6 +195,17 @@ final class DatabaseCommand implements PreparedCommand {
     throw CairnException.internal("Unknown plan " + plan.getClass().getSimpleName());
   }
 
+  /** Refuses a statement that is not a query on a read-only connection. */
+  private void checkWritable() {
+    if (session.readOnly() && kind() != Kind.QUERY) {
+      throw new CairnException(
+          ErrorCode.READ_ONLY_TRANSACTION,
+          "The connection is read-only (Connection.setReadOnly(true)): expected a query, found ["
+              + (kind() == Kind.DML ? "DML" : "DDL")
+              + "]");
+    }
+  }
+
   /**
    * The EXPLAIN's lines, rendered now: each scan's chunks come from the table's current statistics
    * (the plan is cached, the chunks are not). Parameters are not bound at EXPLAIN: key bounds that
@@ -219,7 +227,8 @@ final class DatabaseCommand implements PreparedCommand {
         e.plan(), scan -> QueryExecution.scanInfo(scan, ctx, withoutParameters));
   }
 
-  private ExecContext context(List<Object> parameters, ExecutionControl control) {
+  /** The parameters cast to the types the plan expects; their number checked. */
+  private Object[] parameterValues(List<Object> parameters) {
     List<DataType> types = plan.parameterTypes();
     if (parameters.size() != types.size()) {
       throw new CairnException(
@@ -235,7 +244,12 @@ final class DatabaseCommand implements PreparedCommand {
       Object v = parameters.get(i);
       values[i] = v == null ? null : Values.castParameter(v, types.get(i));
     }
-    EvalContext eval = new EvalContext(values, LocalDateTime.now(ZoneId.systemDefault()));
+    return values;
+  }
+
+  private ExecContext context(List<Object> parameters, ExecutionControl control) {
+    EvalContext eval =
+        new EvalContext(parameterValues(parameters), LocalDateTime.now(ZoneId.systemDefault()));
     return new ExecContext(
             session.database().store(),
             eval,
@@ -471,20 +485,11 @@ final class DatabaseCommand implements PreparedCommand {
     long read = 0;
     try (QueryExecution source = QueryExecution.start(u.source(), ctx)) {
       for (Object[] row = source.next(); row != null; row = source.next()) {
-        Object[] full = new Object[columns.size()];
-        for (int i = 0; i < row.length; i++) {
-          int c = u.targetColumns().get(i);
-          ColumnDescriptor column = columns.get(c);
-          full[c] = Values.assign(row[i], column.type(), column.name());
-        }
-        checkKeyNotNull(table, full);
+        Object[] full = assigned(u, row);
         if (collected != null) {
           collected.add(full);
         } else {
-          checkNotNull(table, full);
-          Bytes key =
-              table.hiddenRowId() ? RowCodec.encodeRowId(kv.allocateIds(1)) : codec.encodeKey(full);
-          batch.add(new Mutation.Put(key, codec.encodeValue(full), putCondition));
+          batch.add(put(table, kv, codec, full, putCondition));
           count++;
         }
         if (++read % CHECK_INTERVAL == 0) {
@@ -498,6 +503,91 @@ final class DatabaseCommand implements PreparedCommand {
     ctx.control().check();
     session.write(table, kv, batch);
     return count;
+  }
+
+  /** {@code row} (the source's values of the target columns) as a table row; its key not NULL. */
+  private static Object[] assigned(StatementPlan.Upsert u, Object[] row) {
+    TableDescriptor table = u.table();
+    List<ColumnDescriptor> columns = table.columns();
+    Object[] full = new Object[columns.size()];
+    for (int i = 0; i < row.length; i++) {
+      int c = u.targetColumns().get(i);
+      ColumnDescriptor column = columns.get(c);
+      full[c] = Values.assign(row[i], column.type(), column.name());
+    }
+    checkKeyNotNull(table, full);
+    return full;
+  }
+
+  /** The put of a whole row, its NOT NULL columns checked. */
+  private static Mutation.Put put(
+      TableDescriptor table,
+      KvTable kv,
+      RowCodec codec,
+      Object[] full,
+      Mutation.Condition condition) {
+    checkNotNull(table, full);
+    Bytes key =
+        table.hiddenRowId() ? RowCodec.encodeRowId(kv.allocateIds(1)) : codec.encodeKey(full);
+    return new Mutation.Put(key, codec.encodeValue(full), condition);
+  }
+
+  /**
+   * A blind UPSERT of VALUES (no INSERT condition, nothing read, every column or a table without a
+   * key to merge on) runs a batch as one write.
+   */
+  @Override
+  public boolean runsBatches() {
+    return plan instanceof StatementPlan.Upsert u
+        && !u.insert()
+        && u.source() instanceof ValuesNode
+        && !reads();
+  }
+
+  /**
+   * The rows of every parameter set, evaluated with each set's values as {@link #execute} would,
+   * written in one go: in a transaction into its buffer, else as one atomic write. The expressions
+   * are compiled and the codec made once per batch, not once per set.
+   */
+  @Override
+  public BatchResult executeBatch(List<List<Object>> parameterSets, ExecutionControl control) {
+    if (!runsBatches()) {
+      throw CairnException.internal("executeBatch of a statement that runs batches entry by entry");
+    }
+    checkWritable();
+    StatementPlan.Upsert u = (StatementPlan.Upsert) plan;
+    TableDescriptor table = u.table();
+    KvTable kv = kvTable(table);
+    RowCodec codec = new RowCodec(table.layout());
+    ValuesRows values = new ValuesRows((ValuesNode) u.source());
+    LocalDateTime now = LocalDateTime.now(ZoneId.systemDefault());
+    List<Mutation> batch = new ArrayList<>(parameterSets.size() * values.size());
+    long[] counts = new long[parameterSets.size()];
+    RuntimeException failure = null;
+    int done = 0;
+    for (; done < parameterSets.size(); done++) {
+      if (done % CHECK_INTERVAL == 0) {
+        control.check();
+      }
+      int before = batch.size();
+      try {
+        EvalContext eval = new EvalContext(parameterValues(parameterSets.get(done)), now);
+        for (int r = 0; r < values.size(); r++) {
+          batch.add(
+              put(table, kv, codec, assigned(u, values.row(r, eval)), Mutation.Condition.NONE));
+        }
+      } catch (RuntimeException e) {
+        batch.subList(before, batch.size()).clear();
+        failure = e;
+        break;
+      }
+      counts[done] = values.size();
+    }
+    control.check();
+    if (!batch.isEmpty()) {
+      session.write(table, kv, batch);
+    }
+    return new BatchResult(Arrays.copyOf(counts, done), failure);
   }
 
   /**
