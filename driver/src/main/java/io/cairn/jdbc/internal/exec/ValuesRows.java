@@ -3,14 +3,17 @@ package io.cairn.jdbc.internal.exec;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.RowExpression;
+import io.cairn.planner.plan.PlanNode;
+import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ValuesNode;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rows of a VALUES node, each expression compiled once, evaluated for any parameters: what the
- * VALUES operator emits, and what a batch of UPSERT ... VALUES (?, ...) evaluates once per
- * parameter set. Immutable.
+ * The rows of a VALUES node, under projections or not, each expression compiled once, evaluated for
+ * any parameters: what the VALUES operator emits, and what a batch of UPSERT ... VALUES (?, ...)
+ * (planned as a projection of the parameters over one empty row) evaluates once per parameter set.
+ * Immutable.
  */
 public final class ValuesRows {
   /** The input of expressions that read no columns. */
@@ -19,12 +22,31 @@ public final class ValuesRows {
   private final ValuesNode node;
   private final List<RowExpression[]> rows;
 
+  /** The projections over the VALUES, innermost first. */
+  private final List<RowExpression[]> projections;
+
   public ValuesRows(ValuesNode node) {
+    this(node, List.of());
+  }
+
+  private ValuesRows(ValuesNode node, List<RowExpression[]> projections) {
     this.node = node;
     this.rows = new ArrayList<>(node.rows().size());
     for (List<Expr> row : node.rows()) {
       rows.add(Operators.compileAll(row));
     }
+    this.projections = projections;
+  }
+
+  /** The rows of {@code source} when it is VALUES under nothing but projections; else null. */
+  public static ValuesRows of(PlanNode source) {
+    List<RowExpression[]> projections = new ArrayList<>();
+    PlanNode node = source;
+    while (node instanceof ProjectNode p) {
+      projections.add(0, Operators.compileAll(p.expressions()));
+      node = p.input();
+    }
+    return node instanceof ValuesNode v ? new ValuesRows(v, List.copyOf(projections)) : null;
   }
 
   public int size() {
@@ -37,6 +59,13 @@ public final class ValuesRows {
     Object[] row = new Object[exprs.length];
     for (int i = 0; i < row.length; i++) {
       row[i] = Operators.conform(exprs[i].evaluate(NO_INPUT, eval), node.outputTypes().get(i));
+    }
+    for (RowExpression[] projection : projections) {
+      Object[] out = new Object[projection.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = projection[i].evaluate(row, eval);
+      }
+      row = out;
     }
     return row;
   }

@@ -33,7 +33,6 @@ import io.cairn.kv.TableStatistics;
 import io.cairn.planner.Explainer;
 import io.cairn.planner.PlannedStatement;
 import io.cairn.planner.plan.StatementPlan;
-import io.cairn.planner.plan.ValuesNode;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -540,7 +539,7 @@ final class DatabaseCommand implements PreparedCommand {
   public boolean runsBatches() {
     return plan instanceof StatementPlan.Upsert u
         && !u.insert()
-        && u.source() instanceof ValuesNode
+        && ValuesRows.of(u.source()) != null
         && !reads();
   }
 
@@ -559,7 +558,7 @@ final class DatabaseCommand implements PreparedCommand {
     TableDescriptor table = u.table();
     KvTable kv = kvTable(table);
     RowCodec codec = new RowCodec(table.layout());
-    ValuesRows values = new ValuesRows((ValuesNode) u.source());
+    ValuesRows values = ValuesRows.of(u.source());
     LocalDateTime now = LocalDateTime.now(ZoneId.systemDefault());
     List<Mutation> batch = new ArrayList<>(parameterSets.size() * values.size());
     long[] counts = new long[parameterSets.size()];

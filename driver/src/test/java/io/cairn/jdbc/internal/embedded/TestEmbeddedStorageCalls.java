@@ -12,6 +12,7 @@ import io.cairn.jdbc.internal.session.DatabaseSession;
 import io.cairn.kv.Durability;
 import io.cairn.kv.TableSpec;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +101,36 @@ class TestEmbeddedStorageCalls {
       // Recorded in the catalog table, not only in memory.
       assertThat(Catalog.open(store).table(Catalog.DEFAULT_SCHEMA, "T").orElseThrow().options())
           .containsEntry("COMPRESSION", "ZSTD");
+    }
+  }
+
+  @Test
+  void aBatchOfBlindUpsertsIsOneWriteOthersOneWritePerEntry() throws SQLException {
+    try (Connection c = connect(null)) {
+      TestingDatabase.execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, V VARCHAR(3))");
+      String kv = table("T").kvTableName();
+      int before = store.callsOn(kv).size();
+      try (PreparedStatement ps = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+        for (int id = 0; id < 100; id++) {
+          ps.setInt(1, id);
+          ps.setString(2, "v");
+          ps.addBatch();
+        }
+        assertThat(ps.executeBatch()).hasSize(100).containsOnly(1);
+      }
+      assertThat(store.callsOn(kv).subList(before, store.callsOn(kv).size()))
+          .containsExactly("mutate null");
+      // INSERT checks each key: one write per entry, as a partial-column UPSERT (it reads)
+      before = store.callsOn(kv).size();
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO T VALUES (?, ?)")) {
+        for (int id = 100; id < 103; id++) {
+          ps.setInt(1, id);
+          ps.setString(2, "v");
+          ps.addBatch();
+        }
+        assertThat(ps.executeBatch()).hasSize(3);
+      }
+      assertThat(store.callsOn(kv).subList(before, store.callsOn(kv).size())).hasSize(3);
     }
   }
 
