@@ -1,10 +1,12 @@
 package io.cairn.tpch.bench;
 
 import io.cairn.core.SuppressForbidden;
+import io.cairn.tpch.cli.JvmMeters;
 import io.cairn.tpch.cli.SuiteOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.report.BarChart;
 import io.cairn.tpch.report.JsonReport;
+import io.cairn.tpch.report.Stats;
 import io.cairn.tpch.report.TextTable;
 import io.trino.tpch.LineItem;
 import io.trino.tpch.TpchTable;
@@ -50,8 +52,8 @@ import picocli.CommandLine.Spec;
           + " SELECT * ORDER BY L_EXTENDEDPRICE (first row and all rows, also SERIAL, and with LIMIT"
           + " 10), joins with a key table J of 1,000 and 131,072 keys, an equality filter on"
           + " L_EXTENDEDPRICE without and with an index (and building the index), TPC-H Q1 and Q6"
-          + " (also SERIAL; answers checked against DuckDB), point lookups by primary key, and"
-          + " the load rate with 0, 1 and 3 indexes.",
+          + " (also SERIAL; answers checked against DuckDB), point lookups by primary key,"
+          + " the load rate with 0, 1 and 3 indexes, and the first query in a fresh JVM.",
       "",
       "Loads LINEITEM first when the database does not hold it at the scale factor (an embedded"
           + " jdbc:cairn:mem: store lives in this JVM, so it is always loaded here; a jdbc:cairn:file:"
@@ -69,7 +71,10 @@ import picocli.CommandLine.Spec;
           + " divides by those cores. CPU ms/run, busy cores (CPU time / elapsed time) and MB per"
           + " CPU-second come from the process's CPU time over the measured runs (all threads: the"
           + " query's, the collector's, the compiler's). The speedup of each query over its SERIAL"
-          + " variant is the ratio of their median times in this run.",
+          + " variant is the ratio of their median times in this run. B alloc/row is the heap the"
+          + " JVM allocated over the measured runs (every Java thread's, the query's and the scan"
+          + " workers', counted in TLABs) / (runs x rows of LINEITEM); the JSON has it as allocatedBytesPerRow, the total as allocatedBytes,"
+          + " and how it was read as allocationMethod (-1 or absent where the JVM cannot tell).",
       "At the start the command measures this machine's memory read bandwidth (a sequential sum"
           + " of a large long[], one thread and all threads, best of 5 passes; --no-memory-probe"
           + " skips it) and sets each scan's MB/s per core against the bandwidth per core.",
@@ -89,6 +94,22 @@ import picocli.CommandLine.Spec;
           + " at the median and the time against the load without indexes (the write cost per"
           + " index). Writes: UPSERT (Cairn) or INSERT batches of 5,000 rows, one commit each,"
           + " --threads writers; DuckDB's Appender. LINEITEM_LOAD is dropped at the end.",
+      "fresh-jvm is the time from starting a new java process (this JVM's java, --enable-native-"
+          + "access=ALL-UNNAMED, this JVM's class path, no class-data archive) to the answer of its"
+          + " first query, --runs processes one after another, none warmed up; it has its own row"
+          + " and is left out of the chart and the per-core figures. An embedded store belongs to"
+          + " this process (a jdbc:cairn:mem: database is invisible to another one, a"
+          + " jdbc:cairn:file: store is locked by this run's connection), so for those URLs the"
+          + " child opens a fresh "
+          + FreshJvm.MEMORY_URL
+          + ", writes "
+          + FreshJvm.SETUP_ROWS
+          + " rows into a table and counts half of them ("
+          + FreshJvm.QUERY
+          + "); with a"
+          + " server URL (jdbc:cairn://) it runs count-where on the same LINEITEM. Its notes and the"
+          + " JSON (childConnectNanos, childSetupNanos, childQueryNanos, exitNanos) split the"
+          + " child's own time. Other databases: n/a.",
       "Q1 and Q6 answers are checked against an in-process DuckDB holding the same rows (the first"
           + " DuckDB --compare-url, else a private one); DuckDB is loaded with its Appender, the"
           + " other databases with TpchLoader (UPSERT on Cairn, INSERT elsewhere).",
@@ -103,7 +124,8 @@ import picocli.CommandLine.Spec;
       "Queries (for --only): count, count-where, count-nocache, count-where-nocache, count-serial,"
           + " count-where-serial, orderby, orderby-serial, orderby-limit10, join-1000, join-131072,"
           + " join-262144 and join-1048576 (only when named here), eq-noindex, index-build, eq-index, q1, q6, q1-serial, q6-serial, lookup,"
-          + " load-indexes (its results: load-indexes.0, load-indexes.1, load-indexes.3).",
+          + " load-indexes (its results: load-indexes.0, load-indexes.1, load-indexes.3),"
+          + " fresh-jvm.",
       "",
       "Examples:",
       "  bin/cairn bench lineitem --sf 0.1",
@@ -364,6 +386,7 @@ public final class LineitemCommand implements Callable<Integer> {
       parameters.put("parallelism", parallelism);
       parameters.put("indexLoadRows", indexLoadRows);
       parameters.put("cpuTimeMethod", ProcessCpu.method());
+      parameters.put("allocationMethod", JvmMeters.create().allocationMethod());
       parameters.put(
           "commandLine", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
       json.put("parameters", parameters);
@@ -570,6 +593,8 @@ public final class LineitemCommand implements Callable<Integer> {
         notes = loadNotes(r);
       } else if (r.name().equals("index-build")) {
         notes = "run once; rows/s: rows of LINEITEM indexed per second";
+      } else if (r.name().equals(FreshJvm.NAME)) {
+        notes = freshJvmNotes(r);
       }
       t.addRow(
           r.name(),
@@ -585,6 +610,30 @@ public final class LineitemCommand implements Callable<Integer> {
           notes);
     }
     return t.render();
+  }
+
+  /**
+   * The fresh-jvm row's notes: what the child ran and the medians of its own connect, set-up and
+   * query times.
+   */
+  static String freshJvmNotes(QueryResult r) {
+    Map<String, Object> x = r.extra();
+    return String.format(
+        Locale.ROOT,
+        "java start to answer, a new JVM a run, not warmed up; %s; in the child: connect %s ms,"
+            + " set-up %s ms, query %s ms (medians); %s",
+        x.get("childNote"),
+        medianMs(x.get("childConnectNanos")),
+        medianMs(x.get("childSetupNanos")),
+        medianMs(x.get("childQueryNanos")),
+        r.check());
+  }
+
+  private static String medianMs(Object nanos) {
+    if (!(nanos instanceof List<?> list) || list.isEmpty()) {
+      return "?";
+    }
+    return ms(Stats.ofNanos(list.stream().map(v -> ((Number) v).longValue()).toList()).medianMs());
   }
 
   /**
@@ -619,7 +668,8 @@ public final class LineitemCommand implements Callable<Integer> {
 
   /**
    * The per-core figures of the queries that read all of LINEITEM: cores, MB/s per core, CPU per
-   * run, busy cores, MB per CPU-second and the share of the memory bandwidth per core.
+   * run, busy cores, MB per CPU-second, the share of the memory bandwidth per core and the heap
+   * bytes allocated per row.
    */
   static String perCoreTable(List<QueryResult> results) {
     TextTable t =
@@ -631,7 +681,8 @@ public final class LineitemCommand implements Callable<Integer> {
             "CPU ms/run",
             "busy cores",
             "MB/CPU-s",
-            "% mem bw/core");
+            "% mem bw/core",
+            "B alloc/row");
     for (QueryResult r : results) {
       Map<String, Object> x = r.extra();
       if (r.failed() || !x.containsKey("mbPerSecondPerCore")) {
@@ -647,7 +698,8 @@ public final class LineitemCommand implements Callable<Integer> {
           number("%,.1f", x.get("mbPerCpuSecond")),
           x.get("memoryBandwidthShare") instanceof Double share
               ? String.format(Locale.ROOT, "%.2f%%", share * 100)
-              : "");
+              : "",
+          number("%,.2f", x.get("allocatedBytesPerRow")));
     }
     return t.render();
   }
@@ -804,7 +856,8 @@ public final class LineitemCommand implements Callable<Integer> {
     List<String> names = new ArrayList<>();
     for (List<QueryResult> results : all) {
       for (QueryResult r : results) {
-        if (!names.contains(r.name())) {
+        // seconds of JVM start-up would flatten every other bar
+        if (!names.contains(r.name()) && !r.name().equals(FreshJvm.NAME)) {
           names.add(r.name());
         }
       }

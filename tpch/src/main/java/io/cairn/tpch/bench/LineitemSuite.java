@@ -1,5 +1,6 @@
 package io.cairn.tpch.bench;
 
+import io.cairn.tpch.cli.JvmMeters;
 import io.cairn.tpch.load.GeneratedRows;
 import io.cairn.tpch.load.TpchLoader;
 import java.math.BigDecimal;
@@ -53,7 +54,8 @@ final class LineitemSuite {
           "q1-serial",
           "q6-serial",
           "lookup",
-          "load-indexes");
+          "load-indexes",
+          FreshJvm.NAME);
 
   /**
    * The queries whose default run is compared with their {@code /*+ SERIAL *}{@code /} run: each
@@ -139,6 +141,9 @@ final class LineitemSuite {
   private final Integer parallelism;
   private final IndexLoad indexLoad;
   private final Consumer<String> progress;
+
+  /** The JVM's allocation counter, read around each query's measured runs. */
+  private final JvmMeters meters = JvmMeters.create();
 
   /** The rows load-indexes writes, generated at its first run and kept for every database. */
   private GeneratedRows loadRows;
@@ -296,6 +301,15 @@ final class LineitemSuite {
       }
       if (selected("load-indexes")) {
         loadIndexes(c, url, dialect).forEach(add);
+      }
+      if (selected(FreshJvm.NAME)) {
+        add.accept(
+            dialect == Dialect.CAIRN
+                ? FreshJvm.measure(url, rows, runs, progress)
+                : QueryResult.notApplicable(
+                    FreshJvm.NAME,
+                    FreshJvm.QUERY,
+                    "Cairn only: the child JVM runs Cairn's driver"));
       }
     }
     return results;
@@ -519,10 +533,14 @@ final class LineitemSuite {
    * Adds the rates of a query that reads all of LINEITEM: rows/s and raw MB/s at the median time,
    * the same per core on {@code cores} cores, and from the process CPU time of the measured runs
    * (when they took {@link #MIN_CPU_WALL_NANOS} or more together) the CPU milliseconds per run, the
-   * cores kept busy (CPU time / elapsed time) and raw MB per CPU-second.
+   * cores kept busy (CPU time / elapsed time) and raw MB per CPU-second; and the heap bytes the JVM
+   * allocated over the measured runs (every thread) per row of LINEITEM and run.
    */
   private void addRates(QueryResult r, long rows, int cores) {
-    if (r.failed() || r.name().equals("lookup") || r.name().startsWith("load-indexes")) {
+    if (r.failed()
+        || r.name().equals("lookup")
+        || r.name().startsWith("load-indexes")
+        || r.name().equals(FreshJvm.NAME)) {
       return;
     }
     Map<String, Object> x = r.extra();
@@ -544,6 +562,9 @@ final class LineitemSuite {
       x.put("cpuMsPerRun", cpuNanos / 1e6 / r.runsNanos().size());
       x.put("busyCores", (double) cpuNanos / wall);
       x.put("mbPerCpuSecond", rows * bytesPerRow * r.runsNanos().size() / 1e6 / cpuSeconds);
+    }
+    if (x.get("allocatedBytes") instanceof Long allocated && allocated >= 0 && rows > 0) {
+      x.put("allocatedBytesPerRow", (double) allocated / ((double) rows * r.runsNanos().size()));
     }
   }
 
@@ -639,6 +660,7 @@ final class LineitemSuite {
     final List<Long> nanos = new ArrayList<>();
     final List<Long> firstRow = new ArrayList<>();
     long cpuNanos;
+    long allocatedBytes = -1;
     int warmups;
     List<String> explain = List.of();
     long rows;
@@ -666,6 +688,9 @@ final class LineitemSuite {
       if (cpuNanos >= 0) {
         extra.put("cpuNanos", cpuNanos);
       }
+      if (allocatedBytes >= 0) {
+        extra.put("allocatedBytes", allocatedBytes);
+      }
       return QueryResult.ok(name, sql, nanos, rows, null, extra);
     }
   }
@@ -674,8 +699,8 @@ final class LineitemSuite {
    * Explains {@code sql} once, warms it up ({@code warmups} runs, and for a fast query more, until
    * the warm-up took {@code warmupMillis}: a query of a millisecond is otherwise measured while the
    * JIT still compiles its code), then runs it {@code runs} times, reading every column of every
-   * row; records the full time, the time to the first row and the process CPU time of the measured
-   * runs.
+   * row; records the full time, the time to the first row, and the process CPU time and the heap
+   * bytes allocated by the JVM's threads over the measured runs.
    */
   private Timed timed(Connection c, String name, String sql, boolean keepAnswer) {
     Timed t = new Timed(name, sql);
@@ -690,13 +715,19 @@ final class LineitemSuite {
         t.warmups++;
       }
       long cpuStart = ProcessCpu.nanos();
+      long allocatedStart = meters.allocatedBytes();
       for (int i = 0; i < runs; i++) {
         long[] times = runOnce(c, sql, keepAnswer, t);
         t.nanos.add(times[0]);
         t.firstRow.add(times[1]);
       }
+      long allocatedEnd = meters.allocatedBytes();
       long cpuEnd = ProcessCpu.nanos();
       t.cpuNanos = cpuStart >= 0 && cpuEnd >= 0 ? cpuEnd - cpuStart : -1;
+      t.allocatedBytes =
+          allocatedStart >= 0 && allocatedEnd >= allocatedStart
+              ? allocatedEnd - allocatedStart
+              : -1;
     } catch (SQLException | RuntimeException e) {
       t.error = message(e);
     }

@@ -4,6 +4,7 @@ import io.cairn.core.SuppressForbidden;
 import io.cairn.core.catalog.TableOptions;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.io.Closeables;
+import io.cairn.tpch.cli.JvmMeters;
 import io.cairn.tpch.cli.WorkDirectoryOptions;
 import io.cairn.tpch.report.JsonReport;
 import io.cairn.tpch.report.TextTable;

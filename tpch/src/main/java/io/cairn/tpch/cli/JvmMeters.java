@@ -1,4 +1,4 @@
-package io.cairn.tpch.cache;
+package io.cairn.tpch.cli;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cairn.core.SuppressForbidden;
@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * What the JVM says about heap allocation and garbage collection, for before/after deltas around a
- * measured piece of work.
+ * measured piece of work ({@code bench cache}, and the allocation per row of {@code bench
+ * lineitem}).
  *
  * <p>Allocation comes from {@code com.sun.management.ThreadMXBean}: {@code
  * getTotalThreadAllocatedBytes()} (every thread, those that ended included) where the JVM
@@ -26,7 +27,7 @@ import java.util.List;
  * does not measure allocation gets -1 (reported as unknown), not a failure.
  */
 @SuppressForbidden(reason = "com.sun.management: the only allocation counters")
-final class JvmMeters {
+public final class JvmMeters {
   /**
    * {@code getTotalThreadAllocatedBytes()}, looked up at run time: it came with JDK 21 and a later
    * JDK 17 update, so a build for Java 17 cannot call it directly (javac --release 17 on a newer
@@ -68,7 +69,7 @@ final class JvmMeters {
   }
 
   /** The meters of this JVM; allocation is unavailable (-1) where the JVM cannot measure it. */
-  static JvmMeters create() {
+  public static JvmMeters create() {
     ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     if (!(bean instanceof com.sun.management.ThreadMXBean sun)
         || !sun.isThreadAllocatedMemorySupported()) {
@@ -81,12 +82,12 @@ final class JvmMeters {
   }
 
   /** Whether {@link #allocatedBytes()} measures anything. */
-  boolean allocationSupported() {
+  public boolean allocationSupported() {
     return threads != null;
   }
 
   /** Heap bytes allocated by the JVM's threads so far (see the class comment); -1 if unknown. */
-  long allocatedBytes() {
+  public long allocatedBytes() {
     if (threads == null) {
       return -1;
     }
@@ -103,12 +104,12 @@ final class JvmMeters {
   }
 
   /** Heap bytes allocated by the calling thread so far; -1 if unknown. */
-  long currentThreadAllocatedBytes() {
+  public long currentThreadAllocatedBytes() {
     return threads == null ? -1 : threads.getCurrentThreadAllocatedBytes();
   }
 
   /** How {@link #allocatedBytes()} is measured, for the report. */
-  String allocationMethod() {
+  public String allocationMethod() {
     if (threads == null) {
       return "not measured (this JVM does not report allocated bytes per thread)";
     }
@@ -118,8 +119,8 @@ final class JvmMeters {
   }
 
   /** Collections and their accumulated time, summed over the JVM's collectors. */
-  record GcTotals(long count, long millis) {
-    static GcTotals now() {
+  public record GcTotals(long count, long millis) {
+    public static GcTotals now() {
       long count = 0;
       long millis = 0;
       List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
@@ -130,13 +131,13 @@ final class JvmMeters {
       return new GcTotals(count, millis);
     }
 
-    GcTotals minus(GcTotals before) {
+    public GcTotals minus(GcTotals before) {
       return new GcTotals(count - before.count, millis - before.millis);
     }
   }
 
   /** Names of the JVM's collectors, e.g. "G1 Young Generation, G1 Old Generation". */
-  static String collectors() {
+  public static String collectors() {
     return String.join(
         ", ",
         ManagementFactory.getGarbageCollectorMXBeans().stream()
@@ -148,7 +149,7 @@ final class JvmMeters {
    * The direct (off-heap) memory limit: {@code -XX:MaxDirectMemorySize}, or the maximum heap when
    * it is not set (HotSpot's default).
    */
-  static long maxDirectMemory() {
+  public static long maxDirectMemory() {
     try {
       HotSpotDiagnosticMXBean hotspot =
           ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);

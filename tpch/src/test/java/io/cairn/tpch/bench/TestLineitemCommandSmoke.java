@@ -69,6 +69,23 @@ class TestLineitemCommandSmoke {
         .doesNotContain("join-262144", "join-1048576");
     assertThat(queries.get("q1").path("check").asText()).startsWith("ok");
     assertThat(queries.get("q6").path("check").asText()).startsWith("ok");
+    // heap allocated per row over the measured runs, for the queries that read all of LINEITEM
+    for (String name : List.of("count", "count-where", "q1", "q6")) {
+      JsonNode x = queries.get(name).path("extra");
+      assertThat(x.path("allocatedBytes").asLong()).as(name).isNotNegative();
+      assertThat(x.path("allocatedBytesPerRow").isNumber()).as(name).isTrue();
+      assertThat(x.path("allocatedBytesPerRow").asDouble()).as(name).isNotNegative();
+    }
+    assertThat(root.path("parameters").path("allocationMethod").asText()).isNotEmpty();
+    // the first query in a fresh JVM: its own item, answered right, not among the per-core rates
+    JsonNode fresh = queries.get("fresh-jvm");
+    assertThat(fresh.path("status").asText()).as(fresh.toString()).isEqualTo("ok");
+    assertThat(fresh.path("check").asText()).isEqualTo("ok");
+    assertThat(fresh.path("runsNanos")).hasSize(1);
+    assertThat(fresh.path("runsNanos").get(0).asLong()).isPositive();
+    assertThat(fresh.path("extra").path("childUrl").asText()).isEqualTo(FreshJvm.MEMORY_URL);
+    assertThat(fresh.path("extra").path("childQueryNanos").get(0).asLong()).isPositive();
+    assertThat(fresh.path("extra").has("rowsPerSecond")).isFalse();
     assertThat(queries.get("index-build").path("status").asText()).isEqualTo("ok");
     assertThat(queries.get("index-build").path("sql").asText())
         .isEqualTo("CREATE LOCAL INDEX LI_EP ON LINEITEM (L_EXTENDEDPRICE)");
@@ -352,7 +369,7 @@ class TestLineitemCommandSmoke {
     line.parseArgs("--only", "index-build,eq-index,eq-noindex,load-indexes");
     assertThat(LineitemSuite.NAMES)
         .containsSubsequence("eq-noindex", "index-build", "eq-index")
-        .endsWith("load-indexes")
+        .endsWith("load-indexes", FreshJvm.NAME)
         .doesNotContain("index");
     assertThat(line.getUsageMessage())
         .contains("eq-noindex, index-build, eq-index")
