@@ -14,7 +14,9 @@ import java.util.Arrays;
  * buffer accessors are views without allocation, valid only until the cursor moves (they point into
  * a decoder's scratch arrays or a cached block); {@link #row()} and {@link #value()} return copies
  * the caller may keep. Read the value buffer with absolute gets and never change its position or
- * limit: it may be shared.
+ * limit: it may be shared. Call {@link #valueBuffer()} again for each cell whose value is read (a
+ * cursor may rebuild a value only when it is asked for, into the same buffer); a reader that reads
+ * no value need not call it, and saves that work.
  */
 public interface CellCursor extends AutoCloseable {
   /**

@@ -11,9 +11,9 @@ import java.util.Arrays;
  * (one index block and entry per level), so that moving to the next block and seeking both go
  * through the index and the {@link BlockSource}, never by scanning. Cells are decoded without
  * allocation: the row into the decoder's reusable array, the value viewed in the block itself
- * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder (FAST_DIFF). The cursor holds the current
- * data block and the index blocks on its path, releasing each as it moves past it and all of them
- * at close, on error paths too. Not thread-safe.
+ * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder when {@link #valueBuffer()} asks for it
+ * (FAST_DIFF). The cursor holds the current data block and the index blocks on its path, releasing
+ * each as it moves past it and all of them at close, on error paths too. Not thread-safe.
  */
 final class BlockFileCursor implements CellCursor {
   private final Path path;
@@ -23,10 +23,14 @@ final class BlockFileCursor implements CellCursor {
   private final int[] entryPath;
   private final DataBlockDecoder decoder;
   private final CachePolicy policy;
+  private final boolean decoderKnowsSameRow;
 
   private Block dataBlock;
   private boolean positioned;
-  private boolean exhausted;
+
+  /** Not on a cell: before the first seek, at the end, after an error or close. */
+  private boolean exhausted = true;
+
   private boolean closed;
   private byte[] currentRow = new byte[64];
 
@@ -44,6 +48,7 @@ final class BlockFileCursor implements CellCursor {
     this.entryPath = new int[levels];
     this.indexPath[0] = root;
     this.decoder = encoding.newDecoder();
+    this.decoderKnowsSameRow = decoder.knowsSameRow();
     this.policy = policy;
   }
 
@@ -87,11 +92,11 @@ final class BlockFileCursor implements CellCursor {
 
   @Override
   public boolean advance() {
-    checkNotClosed();
-    if (!positioned) {
-      throw new IllegalStateException("advance() before seek()");
-    }
     if (exhausted) {
+      checkNotClosed();
+      if (!positioned) {
+        throw new IllegalStateException("advance() before seek()");
+      }
       return false;
     }
     try {
@@ -214,7 +219,7 @@ final class BlockFileCursor implements CellCursor {
   @Override
   public ByteBuffer valueBuffer() {
     checkCell();
-    return decoder.valueBuffer;
+    return decoder.valueBuffer();
   }
 
   @Override
@@ -231,11 +236,20 @@ final class BlockFileCursor implements CellCursor {
 
   @Override
   public boolean nextRow() {
-    checkNotClosed();
-    if (!positioned) {
-      throw new IllegalStateException("nextRow() before seek()");
-    }
     if (exhausted) {
+      checkNotClosed();
+      if (!positioned) {
+        throw new IllegalStateException("nextRow() before seek()");
+      }
+      return false;
+    }
+    if (decoderKnowsSameRow) {
+      // the decoder compares each row with the one before it, across blocks too
+      while (advance()) {
+        if (!decoder.sameRowAsPrevious) {
+          return true;
+        }
+      }
       return false;
     }
     // Compares decoded rows in place rather than making a Bytes of each version's row.
@@ -260,7 +274,7 @@ final class BlockFileCursor implements CellCursor {
   }
 
   private void checkCell() {
-    if (!positioned || exhausted || closed) {
+    if (exhausted) {
       throw new IllegalStateException("Cursor is not on a cell");
     }
   }
@@ -277,6 +291,7 @@ final class BlockFileCursor implements CellCursor {
       return;
     }
     closed = true;
+    exhausted = true;
     releaseDataBlock();
     for (int depth = 1; depth < levels; depth++) {
       if (indexPath[depth] != null) {

@@ -8,10 +8,11 @@ import java.util.Arrays;
  * Decodes one data block's cells in one {@link DataBlockEncoding}; one per cursor, reused across
  * blocks, allocation-free per cell. After {@link #next()} or {@link #seek} returns true the fields
  * describe the current cell: the row is always in a heap array of the decoder (rows are short and
- * prefix-coded, so they are rebuilt anyway), the value is in the block's own buffer when the
- * encoding stores it whole and in a buffer of the decoder when it is rebuilt; both change with the
- * next call. Malformed input throws {@link IllegalArgumentException} (or another unchecked
- * exception), which the cursor reports as corruption of the block.
+ * prefix-coded, so they are rebuilt anyway), the value ({@link #valueBuffer()}) is in the block's
+ * own buffer when the encoding stores it whole and in a buffer of the decoder when it is rebuilt
+ * (which may then happen only when it is asked for); both change with the next call. Malformed
+ * input throws {@link IllegalArgumentException} (or another unchecked exception) from {@link
+ * #next()} or {@link #seek}, which the cursor reports as corruption of the block.
  */
 abstract class DataBlockDecoder {
   final ByteBufferInput in = new ByteBufferInput();
@@ -23,12 +24,34 @@ abstract class DataBlockDecoder {
   int rowLength;
   long sequenceId;
   boolean delete;
+
+  /** The value's buffer when the value is in place; read it through {@link #valueBuffer()}. */
   ByteBuffer valueBuffer;
+
   int valueOffset;
   int valueLength;
 
-  /** Whether the current cell's row equals the previous cell's (false when not known cheaply). */
+  /**
+   * Whether the current cell's row equals the row of the cell decoded before it: exact when {@link
+   * #knowsSameRow()}, else true only when known cheaply (false: unknown).
+   */
   boolean sameRowAsPrevious;
+
+  /**
+   * Whether {@link #sameRowAsPrevious} is exact, across blocks and seeks too: the current row
+   * equals the row of the cell decoded before it (in any block) exactly when it is true.
+   */
+  boolean knowsSameRow() {
+    return false;
+  }
+
+  /**
+   * The buffer holding the current cell's value at {@code [valueOffset, valueOffset +
+   * valueLength)}; a decoder that rebuilds values may rebuild it here, so call it before reading.
+   */
+  ByteBuffer valueBuffer() {
+    return valueBuffer;
+  }
 
   /** Positions before the first cell of {@code block}. */
   void reset(Block block) {

@@ -16,11 +16,32 @@ import java.nio.ByteBuffer;
  * in the decoder's arrays. A block whose first cell is a RESTART cell (format version 2) ends with
  * its restart offsets, and a seek binary-searches them; a block of format version 1 has none and a
  * seek decodes it from its start.
+ *
+ * <p>Values are rebuilt lazily, since most scans never read most values (a count, a filter on the
+ * key): the array {@link #value} holds a prefix of the last put's value, {@code [0, valueValid)},
+ * and the rest stays in the block, at {@link #suffixStart} for the bytes from {@link #suffixShared}
+ * on. Decoding the next put copies only the bytes of its shared prefix the array lacks; {@link
+ * #valueBuffer()} copies the rest of the current value, once. Only bytes of the current block are
+ * ever copied: a block's first cell shares nothing (a restart, or after {@link #resetState()}).
  */
 final class FastDiffBlockDecoder extends DataBlockDecoder {
   private byte[] value = new byte[64];
   private ByteBuffer valueView = ByteBuffer.wrap(value);
+
+  /** The last put's value length (the next put may share a prefix of it). */
   private int previousValueLength;
+
+  /** How many leading bytes of {@link #value} are the last put's. */
+  private int valueValid;
+
+  /** The last put's shared value prefix; its value's bytes from there on are in the block... */
+  private int suffixShared;
+
+  /** ... from here on. */
+  private int suffixStart;
+
+  /** The length of the row of the cell decoded last, in any block ({@link #rowLength} is reset). */
+  private int lastRowLength;
 
   /** The block's restart points (0 in a block of format version 1). */
   private int restartCount;
@@ -50,7 +71,25 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     rowLength = 0;
     sequenceId = 0;
     previousValueLength = 0;
-    sameRowAsPrevious = false;
+    valueValid = 0;
+    suffixShared = 0;
+  }
+
+  @Override
+  boolean knowsSameRow() {
+    return true;
+  }
+
+  @Override
+  ByteBuffer valueBuffer() {
+    if (valueValid < valueLength) {
+      // the current cell is a put (a delete has length 0) whose suffix is in the current block
+      in.buffer()
+          .get(
+              suffixStart + valueValid - suffixShared, value, valueValid, valueLength - valueValid);
+      valueValid = valueLength;
+    }
+    return valueView;
   }
 
   @Override
@@ -68,8 +107,10 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       resetState();
     }
     delete = (flags & DELETE) != 0;
-    sameRowAsPrevious = (flags & SAME_ROW) != 0;
-    if (!sameRowAsPrevious) {
+    if ((flags & SAME_ROW) != 0) {
+      // the row of the previous cell, or the empty row after a restart
+      sameRowAsPrevious = rowLength == lastRowLength;
+    } else {
       int shared = in.readVarintInt();
       int length = (flags & SAME_ROW_LENGTH) != 0 ? rowLength : in.readVarintInt();
       if (shared > rowLength || shared > length) {
@@ -82,10 +123,16 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
                 + length
                 + "] bytes");
       }
-      int suffixStart = in.skip(length - shared);
-      copyRow(suffixStart, shared, length - shared);
+      int suffixLength = length - shared;
+      int rowSuffixStart = in.skip(suffixLength);
+      // the array still holds the previous cell's row (a restart only forgets its length), and a
+      // row that shares a prefix differs right after it unless a writer encoded it oddly
+      sameRowAsPrevious =
+          length == lastRowLength && equalsRow(in.buffer(), rowSuffixStart, shared, length);
+      copyRow(rowSuffixStart, shared, suffixLength);
       rowLength = length;
     }
+    lastRowLength = rowLength;
     if ((flags & SAME_SEQUENCE_ID) == 0) {
       long zigzag = in.readVarint();
       long delta = (zigzag >>> 1) ^ -(zigzag & 1);
@@ -95,8 +142,6 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       if ((flags & SAME_VALUE_LENGTH) != 0) {
         throw new IllegalArgumentException("Delete with a value length flag");
       }
-      valueBuffer = valueView;
-      valueOffset = 0;
       valueLength = 0;
     } else {
       int shared = in.readVarintInt();
@@ -111,16 +156,31 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
                 + length
                 + "] bytes");
       }
-      int suffixStart = in.skip(length - shared);
+      int start = in.skip(length - shared);
       if (length > value.length) {
-        value = grow(value, length, shared);
+        value = grow(value, length, valueValid);
         valueView = ByteBuffer.wrap(value);
       }
-      in.buffer().get(suffixStart, value, shared, length - shared);
+      if (shared > valueValid) {
+        // the shared prefix's bytes the array lacks are the last put's, still in this block
+        in.buffer()
+            .get(suffixStart + valueValid - suffixShared, value, valueValid, shared - valueValid);
+      }
+      valueValid = shared;
+      suffixShared = shared;
+      suffixStart = start;
       previousValueLength = length;
-      valueBuffer = valueView;
-      valueOffset = 0;
       valueLength = length;
+    }
+    return true;
+  }
+
+  /** Whether {@code buffer[from, ...)} equals {@code rowArray[shared, length)}. */
+  private boolean equalsRow(ByteBuffer buffer, int from, int shared, int length) {
+    for (int i = shared; i < length; i++) {
+      if (buffer.get(from + i - shared) != rowArray[i]) {
+        return false;
+      }
     }
     return true;
   }
