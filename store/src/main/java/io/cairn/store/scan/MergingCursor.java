@@ -61,9 +61,21 @@ public final class MergingCursor implements CellCursor {
     return current != null;
   }
 
+  /**
+   * Each source on the current row skips it with its own {@link CellCursor#nextRow()} (a block
+   * file's skips versions without comparing rows); the heap is touched only when the source that
+   * was current no longer holds the smallest row.
+   */
   @Override
   public boolean nextRow() {
     if (current == null) {
+      return false;
+    }
+    if (heap.isEmpty()) {
+      if (current.nextRow()) {
+        return true;
+      }
+      current = null;
       return false;
     }
     int length = current.rowLength();
@@ -71,12 +83,27 @@ public final class MergingCursor implements CellCursor {
       rowScratch = new byte[Math.max(length, rowScratch.length * 2)];
     }
     System.arraycopy(current.rowArray(), current.rowOffset(), rowScratch, 0, length);
-    while (advance()) {
-      if (!CellCursor.sameRow(current, rowScratch, 0, length)) {
+    CellCursor source = current;
+    while (true) {
+      boolean more = source.nextRow();
+      CellCursor top = heap.peek();
+      if (more && (top == null || compare(source, top) <= 0)) {
+        current = source; // past the row, so not on it
+        return true;
+      }
+      if (more) {
+        heap.add(source);
+      }
+      source = heap.poll();
+      if (source == null) {
+        current = null;
+        return false;
+      }
+      if (!CellCursor.sameRow(source, rowScratch, 0, length)) {
+        current = source;
         return true;
       }
     }
-    return false;
   }
 
   @Override

@@ -24,8 +24,10 @@ public final class VisibleRows implements RowCursor {
   private boolean started;
   private boolean valid;
   private boolean closed;
-  private byte[] key = new byte[64];
+  private byte[] keyArray = new byte[0];
+  private int keyOffset;
   private int keyLength;
+  private byte[] rowScratch = new byte[64];
 
   public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
     this(cursor, range, readPoint, -1);
@@ -55,37 +57,30 @@ public final class VisibleRows implements RowCursor {
       valid = cursor.nextRow();
     }
     while (valid) {
-      int length = cursor.rowLength();
       byte[] row = cursor.rowArray();
       int offset = cursor.rowOffset();
+      int length = cursor.rowLength();
       if (stop != null
           && Arrays.compareUnsigned(row, offset, offset + length, stop, 0, stop.length) >= 0) {
         break;
       }
-      if (key.length < length) {
-        key = new byte[Math.max(length, key.length * 2)];
-      }
-      System.arraycopy(row, offset, key, 0, length);
-      keyLength = length;
-      boolean sameRow = true;
-      while (cursor.sequenceId() > readPoint) {
-        if (!cursor.advance()) {
-          valid = false;
-          break;
+      long sequenceId = cursor.sequenceId();
+      if (sequenceId > readPoint) {
+        if (!skipNewerVersions(row, offset, length)) {
+          if (!valid) {
+            break;
+          }
+          continue; // every version of that row is newer than the read point
         }
-        if (!CellCursor.sameRow(cursor, key, 0, keyLength)) {
-          sameRow = false;
-          break;
-        }
-      }
-      if (!valid) {
-        break;
-      }
-      if (!sameRow) {
-        continue; // every version of that row is newer than the read point
+        row = cursor.rowArray();
+        offset = cursor.rowOffset();
+        sequenceId = cursor.sequenceId();
       }
       // the newest visible version decides: an older one never shows through an expired one
-      if (!cursor.isDelete() && cursor.sequenceId() > expiredAtOrBelow) {
+      if (!cursor.isDelete() && sequenceId > expiredAtOrBelow) {
+        keyArray = row;
+        keyOffset = offset;
+        keyLength = length;
         return true;
       }
       valid = cursor.nextRow();
@@ -94,14 +89,35 @@ public final class VisibleRows implements RowCursor {
     return false;
   }
 
+  /**
+   * Advances past the current row's versions newer than the read point: true on a visible version
+   * of the row, false on the next row or at the end ({@link #valid} false).
+   */
+  private boolean skipNewerVersions(byte[] row, int offset, int length) {
+    if (rowScratch.length < length) {
+      rowScratch = new byte[Math.max(length, rowScratch.length * 2)];
+    }
+    System.arraycopy(row, offset, rowScratch, 0, length);
+    do {
+      if (!cursor.advance()) {
+        valid = false;
+        return false;
+      }
+      if (!CellCursor.sameRow(cursor, rowScratch, 0, length)) {
+        return false;
+      }
+    } while (cursor.sequenceId() > readPoint);
+    return true;
+  }
+
   @Override
   public byte[] keyArray() {
-    return key;
+    return keyArray;
   }
 
   @Override
   public int keyOffset() {
-    return 0;
+    return keyOffset;
   }
 
   @Override
