@@ -15,6 +15,7 @@ import io.cairn.core.expr.RowFilter;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
 import io.cairn.store.cell.RowCursor;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -218,6 +219,27 @@ final class ProgramRows implements AutoCloseable {
   /** Whether the rows are joined rows of a probe step (projected as a whole). */
   boolean probes() {
     return probe != null;
+  }
+
+  /** The cursor, at the current row: a sort copies the row's key and value bytes from it. */
+  RowCursor currentRow() {
+    return rows;
+  }
+
+  /**
+   * The projection of a row held elsewhere (a sort's copy of its bytes), read by pointing the
+   * reader at it; only for programs without a probe step that do not read the row key, once the
+   * cursor's rows are all read.
+   */
+  Object[] projectCopy(
+      byte[] key,
+      int keyOffset,
+      int keyLength,
+      ByteBuffer value,
+      int valueOffset,
+      int valueLength) {
+    reader.reset(key, keyOffset, keyLength, value, valueOffset, valueLength);
+    return project();
   }
 
   /** Sets the System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */

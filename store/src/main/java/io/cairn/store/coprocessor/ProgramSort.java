@@ -3,11 +3,20 @@ package io.cairn.store.coprocessor;
 import static io.cairn.store.coprocessor.ProgramRows.KEPT;
 import static io.cairn.store.coprocessor.ProgramRows.PAUSED;
 
+import io.cairn.core.encoding.ByteBuilder;
+import io.cairn.core.encoding.KeyEncoding;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
+import io.cairn.store.cell.RowCursor;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -15,15 +24,33 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * The ORDER BY of a program: reads and projects every kept row (only the top offset + limit in a
- * bounded heap when there is a limit), sorts them with {@link SortKey#comparator} (the driver's
- * ORDER BY comparison), then emits them after the offset, up to the limit. What the sort buffer or
- * the top-N heap holds is counted in a reservation of the scan's pool. Used by the scanning thread
- * of its {@link ProgramScanner} only.
+ * The ORDER BY of a program: reads every kept row (only the top offset + limit under a limit),
+ * sorts them in the order of {@link SortKey#comparator} (the driver's ORDER BY comparison), then
+ * emits them after the offset, up to the limit. What the sort holds is counted in a reservation of
+ * the scan's pool.
+ *
+ * <p>When every sort key is a plain column (and there is no probe step, and the projection does not
+ * read the row key), rows are sorted as bytes ({@link SortBuffer}): each kept row's sort key is
+ * encoded into order-preserving bytes, per key a byte for NULL first (0), a value (1) or NULL last
+ * (2), then for a value its key encoding ({@link RowReader#appendKey}, inverted for DESC; the same
+ * order as {@link io.cairn.core.expr.Values#compare}: numbers by value, strings by code point, -0.0
+ * as 0.0, NaN last), and the row's key and value bytes are copied with it; rows are decoded only
+ * when emitted. A top-N keeps the rows whose keys are below its N-th row's key, found each time the
+ * buffer grows past 2N rows, so that a row which does not enter the top costs its key's encoding
+ * and one byte comparison. Otherwise every kept row is projected into Java values and sorted, in a
+ * bounded heap under a limit.
+ *
+ * <p>Used by the scanning thread of its {@link ProgramScanner} only.
  */
 final class ProgramSort {
   /** A sorted row's slot in the buffer and in the array it is sorted in. */
   private static final long SORT_SLOT_BYTES = 16;
+
+  /** The byte sort's first byte of a key: NULLS FIRST, a value, NULLS LAST. */
+  private static final int NULL_FIRST = 0;
+
+  private static final int VALUE = 1;
+  private static final int NULL_LAST = 2;
 
   /** The sorted rows once all were emitted. */
   private static final Object[][] NO_ROWS = new Object[0][];
@@ -54,6 +81,59 @@ final class ProgramSort {
   /** The reused array of {@link #sortProbe()}. */
   private Object[] probe;
 
+  /** The byte sort's layout columns of the sort keys, their directions and NULL places. */
+  private final int[] keyColumns;
+
+  private final SortKey[] keys;
+
+  /** The byte sort's rows; null before the first row, or when rows are sorted as values. */
+  private SortBuffer buffer;
+
+  /** The current row's encoded sort key; reused. */
+  private final ByteBuilder sortKey = new ByteBuilder(64);
+
+  /**
+   * How the first sort key makes a row's prefix in the {@link SortBuffer}: PREFIX_BYTES, the first
+   * 8 bytes of the encoded sort key; else the first key's value as a long that does not decrease as
+   * the value grows (PREFIX_LONG: {@link RowReader#getLong}; PREFIX_DECIMAL: floor(value * 10^scale
+   * of the column), clamped to the longs; PREFIX_DOUBLE: the key encoding's bits; PREFIX_TIMESTAMP:
+   * the epoch second), as unsigned, inverted for DESC, NULLs 0 (first) or all ones (last). Rows
+   * with equal prefixes are ordered by their whole sort keys.
+   */
+  private final int prefixKind;
+
+  private static final int PREFIX_BYTES = 0;
+  private static final int PREFIX_LONG = 1;
+  private static final int PREFIX_DECIMAL = 2;
+  private static final int PREFIX_DOUBLE = 3;
+  private static final int PREFIX_TIMESTAMP = 4;
+
+  /** PREFIX_DECIMAL's column scale. */
+  private final int decimalScale;
+
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  /** A byte top-N's N-th key: rows with a key not below it are out; null until found. */
+  private byte[] threshold;
+
+  /** The N-th row's prefix: rows with a greater prefix are out without encoding their key. */
+  private long thresholdPrefix;
+
+  /** The byte top-N's rows at which it keeps its top N and finds its threshold. */
+  private int compactAt;
+
+  /** The next and end position of the rows a byte sort emits, once all are read and sorted. */
+  private int emitAt = -1;
+
+  private int emitEnd;
+
   ProgramSort(ProgramRows rows, MemoryPool memory) {
     this.rows = rows;
     this.order = rows.compiled.order;
@@ -61,6 +141,43 @@ final class ProgramSort {
     this.limit = program.limit();
     this.offset = program.offset();
     this.memory = memory;
+    this.keys = program.orderBy().toArray(new SortKey[0]);
+    this.keyColumns = sortsBytes(rows) ? new int[keys.length] : null;
+    int kind = PREFIX_BYTES;
+    int scale = 0;
+    if (keyColumns != null) {
+      for (int i = 0; i < keys.length; i++) {
+        keyColumns[i] = rows.projectedColumns[keys[i].column()];
+      }
+      DataType first = program.layout().columnType(keyColumns[0]);
+      kind =
+          switch (first.name()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, TIME -> PREFIX_LONG;
+            case DECIMAL ->
+                first.precision() != DataType.UNSPECIFIED ? PREFIX_DECIMAL : PREFIX_BYTES;
+            case FLOAT, DOUBLE -> PREFIX_DOUBLE;
+            case TIMESTAMP -> PREFIX_TIMESTAMP;
+            default -> PREFIX_BYTES;
+          };
+      scale = first.scale();
+    }
+    this.prefixKind = kind;
+    this.decimalScale = scale;
+  }
+
+  /** Whether {@code rows} are sorted as bytes: see the class comment. */
+  private static boolean sortsBytes(ProgramRows rows) {
+    if (rows.probes() || rows.readsKey) {
+      return false;
+    }
+    RowLayout layout = rows.compiled.program.layout();
+    for (SortKey key : rows.compiled.program.orderBy()) {
+      int column = rows.projectedColumns[key.column()];
+      if (column < 0 || !KeyEncoding.isKeyType(layout.columnType(column).name())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -69,6 +186,9 @@ final class ProgramSort {
    * the deadline passes (the rows read so far are kept for the next call).
    */
   Object[] next() {
+    if (keyColumns != null) {
+      return nextSortedBytes();
+    }
     if (sortedOutput == null) {
       if (limit == 0) {
         return null;
@@ -118,6 +238,159 @@ final class ProgramSort {
     return row;
   }
 
+  /** {@link #next()} of the byte sort. */
+  private Object[] nextSortedBytes() {
+    if (emitAt < 0) {
+      if (limit == 0) {
+        return null;
+      }
+      if (buffer == null) {
+        sortMemory = memory.reservation("a sort in the store");
+        buffer = new SortBuffer(sortMemory);
+        long capacity = limit == ScanProgram.NO_LIMIT ? Long.MAX_VALUE : offset + limit;
+        if (capacity < Integer.MAX_VALUE / 2 && capacity >= 0) {
+          topCapacity = (int) capacity;
+          compactAt = Math.max(2 * topCapacity, topCapacity + 1024);
+        } else {
+          topCapacity = -1;
+        }
+      }
+      RowCursor cursor = rows.currentRow();
+      int found;
+      while ((found = rows.nextKept()) == KEPT) {
+        long prefix = 0;
+        if (prefixKind != PREFIX_BYTES) {
+          prefix = firstPrefix();
+          if (threshold != null && Long.compareUnsigned(prefix, thresholdPrefix) > 0) {
+            continue; // not in the top: no key encoded, nothing copied
+          }
+        }
+        encodeSortKey();
+        byte[] key = sortKey.array();
+        int length = sortKey.length();
+        if (prefixKind == PREFIX_BYTES) {
+          prefix = SortBuffer.bytesPrefix(key, 0, length);
+        }
+        if (threshold != null
+            && Arrays.compareUnsigned(key, 0, length, threshold, 0, threshold.length) >= 0) {
+          continue; // not in the top: nothing copied
+        }
+        buffer.add(
+            prefix,
+            key,
+            length,
+            cursor.keyArray(),
+            cursor.keyOffset(),
+            cursor.keyLength(),
+            cursor.valueBuffer(),
+            cursor.valueOffset(),
+            cursor.valueLength());
+        if (topCapacity > 0 && buffer.size() >= compactAt) {
+          buffer.keepFirst(topCapacity);
+          threshold = buffer.copyKey(topCapacity - 1);
+          thresholdPrefix = buffer.prefix(topCapacity - 1);
+        }
+      }
+      if (found == PAUSED) {
+        return ProgramScanner.NOT_YET;
+      }
+      rows.closeRowsEarly();
+      buffer.sort();
+      emitAt = (int) Math.min(offset, buffer.size());
+      emitEnd =
+          limit == ScanProgram.NO_LIMIT
+              ? buffer.size()
+              : (int) Math.min(buffer.size(), Math.min(Integer.MAX_VALUE, offset + limit));
+    }
+    if (emitAt >= emitEnd) {
+      buffer = null; // every row emitted: what the sort held goes now, not at close
+      sortMemory.close();
+      return null;
+    }
+    SortBuffer b = buffer;
+    int i = emitAt++;
+    return rows.projectCopy(
+        b.page(i), b.keyOffset(i), b.keyLength(i), b.view(i), b.valueOffset(i), b.valueLength(i));
+  }
+
+  /** The current row's prefix of {@link #prefixKind} (not PREFIX_BYTES). */
+  private long firstPrefix() {
+    int column = keyColumns[0];
+    SortKey key = keys[0];
+    RowReader reader = rows.reader;
+    if (reader.isNull(column)) {
+      return key.nullsFirst() ? 0 : -1L;
+    }
+    long value =
+        switch (prefixKind) {
+          case PREFIX_LONG -> reader.getLong(column);
+          case PREFIX_DECIMAL -> decimalPrefix(reader, column);
+          case PREFIX_DOUBLE -> {
+            double d = reader.getDouble(column);
+            long bits = Double.doubleToLongBits(d == 0.0d ? 0.0d : d); // -0.0 is 0.0
+            yield bits < 0 ? ~bits ^ Long.MIN_VALUE : bits; // NaN (canonical) the greatest
+          }
+          default -> reader.getEpochSecond(column);
+        };
+    long prefix = value ^ Long.MIN_VALUE;
+    return key.descending() ? ~prefix : prefix;
+  }
+
+  /** floor(value * 10^decimalScale) of a non-NULL DECIMAL column, clamped to the longs. */
+  private long decimalPrefix(RowReader reader, int column) {
+    if (!reader.decimalFitsLong(column)) {
+      BigInteger floor =
+          reader.getDecimal(column).setScale(decimalScale, RoundingMode.FLOOR).unscaledValue();
+      return floor.bitLength() < 64
+          ? floor.longValue()
+          : floor.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    long unscaled = reader.getUnscaledLong(column);
+    int scale = reader.getScale(column);
+    if (scale == decimalScale) {
+      return unscaled;
+    }
+    if (scale > decimalScale) {
+      int digits = scale - decimalScale;
+      return digits < POWERS_OF_TEN.length
+          ? Math.floorDiv(unscaled, POWERS_OF_TEN[digits])
+          : unscaled < 0 ? -1 : 0;
+    }
+    int digits = decimalScale - scale;
+    if (unscaled == 0) {
+      return 0;
+    }
+    if (digits >= POWERS_OF_TEN.length) {
+      return unscaled < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    long factor = POWERS_OF_TEN[digits];
+    long product = unscaled * factor;
+    return Math.multiplyHigh(unscaled, factor) == (product >> 63)
+        ? product
+        : unscaled < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+  }
+
+  /**
+   * Encodes the reader's current row's sort keys into {@link #sortKey}: per key its NULL byte, then
+   * for a value its key encoding (see the class comment).
+   */
+  private void encodeSortKey() {
+    ByteBuilder out = sortKey;
+    out.truncate(0);
+    RowReader reader = rows.reader;
+    for (int i = 0; i < keyColumns.length; i++) {
+      int column = keyColumns[i];
+      SortKey key = keys[i];
+      if (reader.isNull(column)) {
+        out.write(key.nullsFirst() ? NULL_FIRST : NULL_LAST);
+      } else {
+        int from = out.length();
+        reader.appendKey(column, key.descending() ? SortOrder.DESC : SortOrder.ASC, out);
+        out.set(from, VALUE); // the key encoding's marker, inverted for DESC
+      }
+    }
+  }
+
   /** Counts a row that the sort keeps, before it is kept. */
   private Object[] holdSorted(Object[] row) {
     sortMemory.add(SORT_SLOT_BYTES + RowSizes.row(row));
@@ -151,6 +424,9 @@ final class ProgramSort {
 
   /** Drops the sorted rows and gives their reservation back (idempotent). */
   void release() {
+    buffer = null;
+    emitAt = Integer.MAX_VALUE;
+    emitEnd = 0;
     sortRows = null;
     topRows = null;
     sortedOutput = null;
