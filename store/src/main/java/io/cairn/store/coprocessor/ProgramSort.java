@@ -108,6 +108,13 @@ final class ProgramSort {
   private static final int PREFIX_DOUBLE = 3;
   private static final int PREFIX_TIMESTAMP = 4;
 
+  /**
+   * Whether equal prefixes are of equal sort keys so far: one key, whose prefix is its value
+   * exactly (a decimal of the column's scale or less and in range, no value's prefix that of a
+   * NULL); then {@link SortBuffer#sort} need not compare keys.
+   */
+  private boolean exactPrefixes;
+
   /** PREFIX_DECIMAL's column scale. */
   private final int decimalScale;
 
@@ -163,6 +170,9 @@ final class ProgramSort {
     }
     this.prefixKind = kind;
     this.decimalScale = scale;
+    this.exactPrefixes =
+        keys.length == 1
+            && (kind == PREFIX_LONG || kind == PREFIX_DECIMAL || kind == PREFIX_DOUBLE);
   }
 
   /** Whether {@code rows} are sorted as bytes: see the class comment. */
@@ -286,7 +296,7 @@ final class ProgramSort {
             cursor.valueOffset(),
             cursor.valueLength());
         if (topCapacity > 0 && buffer.size() >= compactAt) {
-          buffer.keepFirst(topCapacity);
+          buffer.keepFirst(topCapacity, exactPrefixes);
           threshold = buffer.copyKey(topCapacity - 1);
           thresholdPrefix = buffer.prefix(topCapacity - 1);
         }
@@ -295,7 +305,7 @@ final class ProgramSort {
         return ProgramScanner.NOT_YET;
       }
       rows.closeRowsEarly();
-      buffer.sort();
+      buffer.sort(exactPrefixes);
       emitAt = (int) Math.min(offset, buffer.size());
       emitEnd =
           limit == ScanProgram.NO_LIMIT
@@ -333,12 +343,17 @@ final class ProgramSort {
           default -> reader.getEpochSecond(column);
         };
     long prefix = value ^ Long.MIN_VALUE;
-    return key.descending() ? ~prefix : prefix;
+    prefix = key.descending() ? ~prefix : prefix;
+    if (prefix == 0 || prefix == -1L) {
+      exactPrefixes = false; // a NULL's prefix
+    }
+    return prefix;
   }
 
   /** floor(value * 10^decimalScale) of a non-NULL DECIMAL column, clamped to the longs. */
   private long decimalPrefix(RowReader reader, int column) {
     if (!reader.decimalFitsLong(column)) {
+      exactPrefixes = false;
       BigInteger floor =
           reader.getDecimal(column).setScale(decimalScale, RoundingMode.FLOOR).unscaledValue();
       return floor.bitLength() < 64
@@ -351,6 +366,7 @@ final class ProgramSort {
       return unscaled;
     }
     if (scale > decimalScale) {
+      exactPrefixes = false; // digits past the column's scale (floored)
       int digits = scale - decimalScale;
       return digits < POWERS_OF_TEN.length
           ? Math.floorDiv(unscaled, POWERS_OF_TEN[digits])
@@ -361,13 +377,16 @@ final class ProgramSort {
       return 0;
     }
     if (digits >= POWERS_OF_TEN.length) {
+      exactPrefixes = false;
       return unscaled < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
     long factor = POWERS_OF_TEN[digits];
     long product = unscaled * factor;
-    return Math.multiplyHigh(unscaled, factor) == (product >> 63)
-        ? product
-        : unscaled < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    if (Math.multiplyHigh(unscaled, factor) != (product >> 63)) {
+      exactPrefixes = false; // clamped
+      return unscaled < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return product;
   }
 
   /**

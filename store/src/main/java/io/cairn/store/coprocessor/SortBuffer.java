@@ -1,5 +1,7 @@
 package io.cairn.store.coprocessor;
 
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryReservation;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -16,7 +18,7 @@ import java.util.List;
  * offset). A prefix is any function of the sort key that does not decrease as the key grows,
  * compared unsigned: the first 8 bytes of the key ({@link #bytesPrefix}), or the first key's value
  * as a long (see {@link ProgramSort}); rows with different prefixes are ordered by them. {@link
- * #sort()} orders the slots by their prefixes, comparing whole sort keys only where prefixes are
+ * #sort} orders the slots by their prefixes, comparing whole sort keys only where prefixes are
  * equal, so that sorting touches the pages only on such ties; rows are decoded only when emitted,
  * from {@link #page}, {@link #keyOffset} and the like.
  *
@@ -35,6 +37,9 @@ final class SortBuffer {
 
   /** The bytes of one row's slot (prefix and address). */
   static final int SLOT_BYTES = 16;
+
+  /** Fewer rows than this are sorted by a quicksort, more by a radix sort. */
+  private static final int RADIX_SORT = 1024;
 
   /** Ranges at most this long are sorted by insertion. */
   private static final int INSERTION_SORT = 12;
@@ -138,17 +143,105 @@ final class SortBuffer {
     return prefix;
   }
 
-  /** Sorts the rows by their sort keys (rows with equal keys in any order). */
-  void sort() {
-    quickSort(0, size);
+  /**
+   * Sorts the rows by their sort keys (rows with equal keys in any order): a radix sort of the
+   * prefixes (least significant byte first, skipping bytes that all prefixes share; its two
+   * temporary arrays counted while it runs, else a quicksort in place), then, unless {@code
+   * exactPrefixes} (equal prefixes only of equal keys), each run of equal prefixes by whole keys.
+   */
+  void sort(boolean exactPrefixes) {
+    if (size < RADIX_SORT || !radixSort()) {
+      quickSort(0, size);
+      return;
+    }
+    if (exactPrefixes) {
+      return;
+    }
+    long[] prefixes = this.prefixes;
+    int from = 0;
+    while (from < size) {
+      int to = from + 1;
+      while (to < size && prefixes[to] == prefixes[from]) {
+        to++;
+      }
+      if (to - from > 1) {
+        quickSort(from, to);
+      }
+      from = to;
+    }
+  }
+
+  /** Radix-sorts the slots by prefix; false when the temporary arrays do not fit the memory. */
+  private boolean radixSort() {
+    int n = size;
+    long temporary = (long) n * SLOT_BYTES;
+    try {
+      memory.add(temporary);
+    } catch (CairnException e) {
+      if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED) {
+        throw e;
+      }
+      return false;
+    }
+    try {
+      int[] counts = new int[8 * 256];
+      long[] sourcePrefixes = prefixes;
+      for (int i = 0; i < n; i++) {
+        long p = sourcePrefixes[i];
+        for (int b = 0; b < 8; b++) {
+          counts[(b << 8) | (int) ((p >>> (b << 3)) & 0xFF)]++;
+        }
+      }
+      long[] sourceAddresses = addresses;
+      long[] targetPrefixes = new long[n];
+      long[] targetAddresses = new long[n];
+      int[] offsets = new int[256];
+      for (int b = 0; b < 8; b++) { // byte b counts from the least significant
+        int base = b << 8;
+        int sum = 0;
+        boolean shared = false;
+        for (int d = 0; d < 256; d++) {
+          int c = counts[base | d];
+          if (c == n) {
+            shared = true;
+            break;
+          }
+          offsets[d] = sum;
+          sum += c;
+        }
+        if (shared) {
+          continue;
+        }
+        int shift = b << 3;
+        for (int i = 0; i < n; i++) {
+          long p = sourcePrefixes[i];
+          int at = offsets[(int) ((p >>> shift) & 0xFF)]++;
+          targetPrefixes[at] = p;
+          targetAddresses[at] = sourceAddresses[i];
+        }
+        long[] t = sourcePrefixes;
+        sourcePrefixes = targetPrefixes;
+        targetPrefixes = t;
+        t = sourceAddresses;
+        sourceAddresses = targetAddresses;
+        targetAddresses = t;
+      }
+      if (sourcePrefixes != prefixes) {
+        System.arraycopy(sourcePrefixes, 0, prefixes, 0, n);
+        System.arraycopy(sourceAddresses, 0, addresses, 0, n);
+      }
+      return true;
+    } finally {
+      memory.free(temporary);
+    }
   }
 
   /**
    * Sorts the rows and keeps the first {@code count} of them, copied into new pages: the others'
    * pages and slots are given back to the reservation.
    */
-  void keepFirst(int count) {
-    sort();
+  void keepFirst(int count, boolean exactPrefixes) {
+    sort(exactPrefixes);
     if (count >= size) {
       return;
     }
@@ -202,7 +295,7 @@ final class SortBuffer {
 
   // ---------------------------------------------------------------- reading rows back
 
-  /** The key array of row {@code i} (in sorted order after {@link #sort()}). */
+  /** The key array of row {@code i} (in sorted order after {@link #sort}). */
   byte[] page(int i) {
     return pages.get((int) (addresses[i] >>> 32));
   }

@@ -364,7 +364,7 @@ class TestProgramSortBytes {
           buffer.add(prefix, key, key.length, new byte[] {1, 2}, 0, 2, value, 0, 3);
         }
         keys.sort(Arrays::compareUnsigned);
-        buffer.keepFirst(30_000);
+        buffer.keepFirst(30_000, false);
         assertThat(buffer.size()).isEqualTo(30_000);
         for (int i = 0; i < buffer.size(); i++) {
           assertThat(buffer.compareKey(i, keys.get(i), keys.get(i).length)).as("row " + i).isZero();
