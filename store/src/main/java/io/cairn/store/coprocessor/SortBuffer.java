@@ -144,10 +144,11 @@ final class SortBuffer {
   }
 
   /**
-   * Sorts the rows by their sort keys (rows with equal keys in any order): a radix sort of the
-   * prefixes (least significant byte first, skipping bytes that all prefixes share; its two
-   * temporary arrays counted while it runs, else a quicksort in place), then, unless {@code
-   * exactPrefixes} (equal prefixes only of equal keys), each run of equal prefixes by whole keys.
+   * Sorts the rows by their sort keys, rows with equal keys in the order they were added (the radix
+   * sort is stable, the quicksort breaks ties by address): a radix sort of the prefixes (least
+   * significant byte first, skipping bytes that all prefixes share; its two temporary arrays
+   * counted while it runs, else a quicksort in place), then, unless {@code exactPrefixes} (equal
+   * prefixes only of equal keys), each run of equal prefixes by whole keys.
    */
   void sort(boolean exactPrefixes) {
     if (size < RADIX_SORT || !radixSort()) {
@@ -327,10 +328,19 @@ final class SortBuffer {
 
   // ---------------------------------------------------------------- sorting the slots
 
-  /** Orders slots {@code i} and {@code j}: prefixes first, whole sort keys on equal prefixes. */
+  /**
+   * Orders slots {@code i} and {@code j}: prefixes first, whole sort keys on equal prefixes, and
+   * rows of equal keys in the order they were added (their addresses grow with it, and {@link
+   * #keepFirst} copies the kept rows in their order): the sort is stable, so rows of equal keys
+   * come in the order the scan read them (row key order), as a merge of index order expects.
+   */
   private int compare(long prefixA, long addressA, long prefixB, long addressB) {
     int c = Long.compareUnsigned(prefixA, prefixB);
-    return c != 0 ? c : compareKeys(addressA, addressB);
+    if (c != 0) {
+      return c;
+    }
+    c = compareKeys(addressA, addressB);
+    return c != 0 ? c : Long.compare(addressA, addressB);
   }
 
   private int compareKeys(long addressA, long addressB) {

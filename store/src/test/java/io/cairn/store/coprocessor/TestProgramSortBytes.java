@@ -179,8 +179,9 @@ class TestProgramSortBytes {
 
   /**
    * Checks {@code actual} against the window [offset, offset + limit) of {@code table} sorted by
-   * {@code keys}: the same keys position by position (rows with equal keys in any order), every row
-   * a distinct row of the table.
+   * {@code keys}: the same keys position by position, every row a distinct row of the table; when
+   * {@code stable}, rows with equal keys in the table's order (the order the scan read them), as a
+   * stable sort gives.
    */
   private static void assertWindow(
       List<Object[]> actual,
@@ -188,7 +189,8 @@ class TestProgramSortBytes {
       List<SortKey> keys,
       long offset,
       long limit,
-      String what) {
+      String what,
+      boolean stable) {
     Comparator<Object[]> order = SortKey.comparator(keys);
     List<Object[]> expected =
         new ArrayList<>(table.stream().map(TestProgramSortBytes::projected).toList());
@@ -205,6 +207,9 @@ class TestProgramSortBytes {
       Object[] row = actual.get(i);
       assertThat(order.compare(row, window.get(i))).as(what + " row " + i).isZero();
       assertThat(row).as(what + " row " + i).isEqualTo(byKey.remove((Long) row[1]));
+      if (stable) {
+        assertThat(row).as(what + " row " + i + " (stable)").isEqualTo(window.get(i));
+      }
     }
   }
 
@@ -246,7 +251,7 @@ class TestProgramSortBytes {
         actual = read(scanner, paused);
         assertThat(scanner.reservedBytes()).as(what).isZero();
       }
-      assertWindow(actual, table, keys, offset, limit, what);
+      assertWindow(actual, table, keys, offset, limit, what, true);
     }
   }
 
@@ -270,7 +275,7 @@ class TestProgramSortBytes {
                 EvalContext.EMPTY)) {
           actual = read(scanner, false);
         }
-        assertWindow(actual, table, keys, 3, limit, "keys " + keys + " limit " + limit);
+        assertWindow(actual, table, keys, 3, limit, "keys " + keys + " limit " + limit, true);
       }
     }
   }
@@ -303,7 +308,7 @@ class TestProgramSortBytes {
                     return c;
                   })
               .toList();
-      assertWindow(asI, table, keys, 0, -1, "expression key");
+      assertWindow(asI, table, keys, 0, -1, "expression key", false);
     }
   }
 
@@ -337,7 +342,7 @@ class TestProgramSortBytes {
             256 << 10,
             small)) {
       List<Object[]> actual = read(scanner, true);
-      assertWindow(actual, table, keys, 0, 50, "top 50");
+      assertWindow(actual, table, keys, 0, 50, "top 50", true);
       assertThat(small.used()).isZero();
     }
   }
