@@ -275,9 +275,7 @@ public final class Aggregates {
     private final DataType type;
     private final boolean zeroForEmpty;
     private BigDecimal sum;
-    private long unscaledSum;
-    private int unscaledScale;
-    private boolean hasUnscaled;
+    private final UnscaledSum unscaled = new UnscaledSum();
 
     DecimalSumAccumulator(int arg, DataType type, boolean zeroForEmpty) {
       this.arg = arg;
@@ -298,30 +296,18 @@ public final class Aggregates {
     }
 
     @Override
-    public void addUnscaled(long unscaled, int scale) {
-      if (!hasUnscaled) {
-        hasUnscaled = true;
-        unscaledScale = scale;
-        unscaledSum = unscaled;
-        return;
+    public void addUnscaled(long value, int scale) {
+      if (!unscaled.add(value, scale)) {
+        addDecimal(BigDecimal.valueOf(value, scale));
       }
-      if (scale == unscaledScale) {
-        long r = unscaledSum + unscaled;
-        // overflow only when both operands have the sign the result lacks
-        if (((unscaledSum ^ r) & (unscaled ^ r)) >= 0) {
-          unscaledSum = r;
-          return;
-        }
-      }
-      addDecimal(BigDecimal.valueOf(unscaled, scale));
     }
 
     /** The exact sum so far, or null when nothing was added. */
     private BigDecimal exact() {
-      if (!hasUnscaled) {
+      BigDecimal longPart = unscaled.value();
+      if (longPart == null) {
         return sum;
       }
-      BigDecimal longPart = BigDecimal.valueOf(unscaledSum, unscaledScale);
       return sum == null ? longPart : sum.add(longPart);
     }
 
@@ -427,9 +413,7 @@ public final class Aggregates {
     private BigDecimal decimalSum = BigDecimal.ZERO;
     private double doubleSum;
     private boolean sawFloating;
-    private long unscaledSum;
-    private int unscaledScale;
-    private boolean hasUnscaled;
+    private final UnscaledSum unscaled = new UnscaledSum();
 
     AvgAccumulator(int arg, DataType type) {
       this.arg = arg;
@@ -467,28 +451,18 @@ public final class Aggregates {
     }
 
     @Override
-    public void addUnscaled(long unscaled, int scale) {
+    public void addUnscaled(long value, int scale) {
       count++;
-      if (!hasUnscaled) {
-        hasUnscaled = true;
-        unscaledScale = scale;
-        unscaledSum = unscaled;
-        return;
+      if (!unscaled.add(value, scale)) {
+        decimalSum = decimalSum.add(BigDecimal.valueOf(value, scale));
       }
-      if (scale == unscaledScale) {
-        long r = unscaledSum + unscaled;
-        if (((unscaledSum ^ r) & (unscaled ^ r)) >= 0) {
-          unscaledSum = r;
-          return;
-        }
-      }
-      decimalSum = decimalSum.add(BigDecimal.valueOf(unscaled, scale));
     }
 
     /** The exact sum of the exact inputs. */
     private BigDecimal exactSum() {
       BigDecimal exact = decimalSum.add(BigDecimal.valueOf(longSum));
-      return hasUnscaled ? exact.add(BigDecimal.valueOf(unscaledSum, unscaledScale)) : exact;
+      BigDecimal longPart = unscaled.value();
+      return longPart == null ? exact : exact.add(longPart);
     }
 
     private void addToSum(long l) {
@@ -526,8 +500,9 @@ public final class Aggregates {
       count += o.count;
       addToSum(o.longSum);
       decimalSum = decimalSum.add(o.decimalSum);
-      if (o.hasUnscaled) {
-        decimalSum = decimalSum.add(BigDecimal.valueOf(o.unscaledSum, o.unscaledScale));
+      BigDecimal longPart = o.unscaled.value();
+      if (longPart != null) {
+        decimalSum = decimalSum.add(longPart);
       }
       doubleSum += o.doubleSum;
       sawFloating |= o.sawFloating;

@@ -133,8 +133,11 @@ public class CairnStatement implements Statement {
     updateCount = -1;
   }
 
-  /** Runs a command; returns true when it produced a result set. */
-  final boolean run(PreparedCommand command, List<Object> parameters) throws SQLException {
+  /**
+   * Begins an execution under the control prepared for it (or a new one with the query timeout),
+   * which becomes the running control that cancel reaches.
+   */
+  private ExecutionControl startExecution() throws SQLException {
     beginExecution();
     ExecutionControl control = preparedControl;
     preparedControl = null;
@@ -144,6 +147,12 @@ public class CairnStatement implements Statement {
     runningControl = control;
     control.progressListener(
         progressListener != null ? progressListener : ProgressLog.defaultListener());
+    return control;
+  }
+
+  /** Runs a command; returns true when it produced a result set. */
+  final boolean run(PreparedCommand command, List<Object> parameters) throws SQLException {
+    ExecutionControl control = startExecution();
     CommandResult result;
     try {
       control.check();
@@ -170,15 +179,7 @@ public class CairnStatement implements Statement {
    * rows were written).
    */
   final long[] runBatch(PreparedCommand command, List<List<Object>> sets) throws SQLException {
-    beginExecution();
-    ExecutionControl control = preparedControl;
-    preparedControl = null;
-    if (control == null) {
-      control = ExecutionControl.withTimeoutSeconds(queryTimeoutSeconds);
-    }
-    runningControl = control;
-    control.progressListener(
-        progressListener != null ? progressListener : ProgressLog.defaultListener());
+    ExecutionControl control = startExecution();
     PreparedCommand.BatchResult result;
     try {
       control.check();
