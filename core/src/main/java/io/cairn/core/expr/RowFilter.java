@@ -77,7 +77,7 @@ public final class RowFilter {
   private static final Object[] NO_ROW = new Object[0];
   private static final BigDecimal HASH_LONG_LIMIT = BigDecimal.TEN.pow(18);
 
-  /** 10^0 .. 10^18 (shared with {@link KeySetFilter}; never changed). */
+  /** 10^0 .. 10^18 (shared with {@link KeySetFilter} and {@link RowNumber}; never changed). */
   static final long[] POWERS_OF_TEN = new long[19];
 
   static {

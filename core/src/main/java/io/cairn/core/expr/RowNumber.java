@@ -38,14 +38,8 @@ public abstract class RowNumber {
   /** The largest number of digits an exact value keeps. */
   static final int MAX_DIGITS = 18;
 
-  private static final long[] POWERS_OF_TEN = new long[MAX_DIGITS + 1];
-
-  static {
-    POWERS_OF_TEN[0] = 1;
-    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
-      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-    }
-  }
+  /** 10^0 .. 10^MAX_DIGITS. */
+  private static final long[] POWERS_OF_TEN = RowFilter.POWERS_OF_TEN;
 
   /** The exact value after {@link #eval} returned VALUE. */
   public long value;

@@ -38,15 +38,27 @@ public final class ValuesRows {
     this.projections = projections;
   }
 
+  /** Whether {@code source} is VALUES under nothing but projections (what {@link #of} takes). */
+  public static boolean accepts(PlanNode source) {
+    PlanNode node = source;
+    while (node instanceof ProjectNode p) {
+      node = p.input();
+    }
+    return node instanceof ValuesNode;
+  }
+
   /** The rows of {@code source} when it is VALUES under nothing but projections; else null. */
   public static ValuesRows of(PlanNode source) {
+    if (!accepts(source)) {
+      return null;
+    }
     List<RowExpression[]> projections = new ArrayList<>();
     PlanNode node = source;
     while (node instanceof ProjectNode p) {
       projections.add(0, Operators.compileAll(p.expressions()));
       node = p.input();
     }
-    return node instanceof ValuesNode v ? new ValuesRows(v, List.copyOf(projections)) : null;
+    return new ValuesRows((ValuesNode) node, List.copyOf(projections));
   }
 
   public int size() {

@@ -539,7 +539,7 @@ final class DatabaseCommand implements PreparedCommand {
   public boolean runsBatches() {
     return plan instanceof StatementPlan.Upsert u
         && !u.insert()
-        && ValuesRows.of(u.source()) != null
+        && ValuesRows.accepts(u.source())
         && !reads();
   }
 
