@@ -12,8 +12,10 @@ import java.util.Arrays;
  * through the index and the {@link BlockSource}, never by scanning. Cells are decoded without
  * allocation: the row into the decoder's reusable array, the value viewed in the block itself
  * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder when {@link #valueBuffer()} asks for it
- * (FAST_DIFF). The cursor holds the current data block and the index blocks on its path, releasing
- * each as it moves past it and all of them at close, on error paths too. Not thread-safe.
+ * (FAST_DIFF). A data block in direct memory is copied to a heap array of the cursor and released
+ * as soon as it is read, so values are views of that array; a heap block (on-heap cache) is held
+ * while current. The cursor holds the index blocks on its path, releasing each as it moves past it
+ * and all of them at close, on error paths too. Not thread-safe.
  */
 final class BlockFileCursor implements CellCursor {
   private final Path path;
@@ -33,6 +35,11 @@ final class BlockFileCursor implements CellCursor {
 
   private boolean closed;
   private byte[] currentRow = new byte[64];
+
+  /** The current data block's bytes when its memory is direct; reused from block to block. */
+  private byte[] scratch = new byte[0];
+
+  private ByteBuffer scratchView = ByteBuffer.wrap(scratch);
 
   BlockFileCursor(
       Path path,
@@ -168,10 +175,39 @@ final class BlockFileCursor implements CellCursor {
     return index;
   }
 
+  /**
+   * Makes the data block at {@code offset} current. A block in direct memory (the off-heap cache, a
+   * pooled read buffer) is copied into the cursor's heap array and released at once: decoding then
+   * reads a plain array (much cheaper per cell than a direct buffer's checked gets and copies), and
+   * the cursor holds no cache memory between calls.
+   */
   private void loadDataBlock(long offset, int size) {
     releaseDataBlock();
-    dataBlock = source.readBlock(offset, size, BlockType.DATA, policy);
+    Block block = source.readBlock(offset, size, BlockType.DATA, policy);
+    if (block.buffer().isDirect()) {
+      Block read = block;
+      try {
+        block = copyToScratch(read);
+      } finally {
+        read.release();
+      }
+    }
+    dataBlock = block;
     decoder.reset(dataBlock);
+  }
+
+  /**
+   * {@code block}'s payload in {@link #scratch} (grown when needed), as a block needing no release.
+   */
+  private Block copyToScratch(Block block) {
+    int length = block.length();
+    if (scratch.length < length) {
+      scratch = new byte[Math.max(length, 2 * scratch.length)];
+      scratchView = ByteBuffer.wrap(scratch);
+    }
+    block.buffer().get(block.start(), scratch, 0, length);
+    return new Block(
+        BlockType.DATA, block.offset(), block.onDiskSize(), scratchView, 0, length, null);
   }
 
   private void releaseDataBlock() {
