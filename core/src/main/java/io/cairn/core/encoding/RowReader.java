@@ -151,6 +151,12 @@ public final class RowReader {
   private int lastHeaderLength = -1;
   private int lastCount;
 
+  /** The last header's 8 bytes at 0, at (length - 8) / 2 and at length - 8 (length >= 8). */
+  private long header0;
+
+  private long headerMiddle;
+  private long headerLast;
+
   private int nullsStart;
   private int offsetsStart;
   private int dataStart;
@@ -241,15 +247,19 @@ public final class RowReader {
     this.keyOffset = keyOffset;
     this.keyLimit = keyOffset + keyLength;
     if (value != this.value) { // a buffer's array and array offset never change
-      this.value = value;
-      array = value.hasArray() ? value.array() : null;
-      arrayOffset = array != null ? value.arrayOffset() : 0;
+      useBuffer(value);
     }
     this.valueOffset = arrayOffset + valueOffset;
     this.valueLimit = this.valueOffset + valueLength;
     keyParsed = false;
     valueParsed = false;
     generation++;
+  }
+
+  private void useBuffer(ByteBuffer value) {
+    this.value = value;
+    array = value.hasArray() ? value.array() : null;
+    arrayOffset = array != null ? value.arrayOffset() : 0;
   }
 
   // ---------------------------------------------------------------- primitive accessors
@@ -265,19 +275,24 @@ public final class RowReader {
    */
   public long getLong(int column) {
     int start = locateNonNull(column);
+    return keyColumn[column] ? keyLong(column, start) : valueLong(column, start);
+  }
+
+  private long keyLong(int column, int start) {
     TypeName type = typeNames[column];
-    if (keyColumn[column]) {
-      int mask = keyMasks[column];
-      return switch (type) {
-        case BOOLEAN -> ((key[start] ^ mask) & 0xFF) != 0 ? 1 : 0;
-        case TINYINT -> (byte) (((key[start] ^ mask) & 0xFF) ^ 0x80);
-        case SMALLINT -> (short) (keyBigEndian(start, 2, mask) ^ 0x8000);
-        case INTEGER, DATE -> (int) (keyBigEndian(start, 4, mask) ^ 0x8000_0000L);
-        case BIGINT, TIME -> keyBigEndian(start, 8, mask) ^ Long.MIN_VALUE;
-        default -> throw wrongType(column, "a long");
-      };
-    }
+    int mask = keyMasks[column];
     return switch (type) {
+      case BOOLEAN -> ((key[start] ^ mask) & 0xFF) != 0 ? 1 : 0;
+      case TINYINT -> (byte) (((key[start] ^ mask) & 0xFF) ^ 0x80);
+      case SMALLINT -> (short) (keyBigEndian(start, 2, mask) ^ 0x8000);
+      case INTEGER, DATE -> (int) (keyBigEndian(start, 4, mask) ^ 0x8000_0000L);
+      case BIGINT, TIME -> keyBigEndian(start, 8, mask) ^ Long.MIN_VALUE;
+      default -> throw wrongType(column, "a long");
+    };
+  }
+
+  private long valueLong(int column, int start) {
+    return switch (typeNames[column]) {
       case BOOLEAN -> valueInt8(column, start) != 0 ? 1 : 0;
       case TINYINT -> valueInt8(column, start);
       case SMALLINT -> valueInt16(column, start);
@@ -285,6 +300,144 @@ public final class RowReader {
       case BIGINT, TIME, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> valueInt64(column, start);
       default -> throw wrongType(column, "a long");
     };
+  }
+
+  /** {@link #readNumbers} kinds: a DECIMAL as an unscaled long at a given scale. */
+  public static final byte DECIMAL_AT_SCALE = 0;
+
+  /** {@link #readNumbers} kinds: a column {@link #getLong} reads. */
+  public static final byte LONG = 1;
+
+  /** {@link #readNumbers} kinds: a column {@link #getDouble} reads. */
+  public static final byte DOUBLE = 2;
+
+  /** {@link #readNumbers} status: the value is in the vector. */
+  public static final byte NUMBER_VALUE = 0;
+
+  /** {@link #readNumbers} status: the column is NULL. */
+  public static final byte NUMBER_NULL = 1;
+
+  /**
+   * {@link #readNumbers} status: a DECIMAL that does not fit a long at the scale asked for (or is
+   * stored at a larger scale); read it with {@link #getDecimal}.
+   */
+  public static final byte NUMBER_UNFIT = 2;
+
+  /**
+   * Reads several numeric columns of the current row into position {@code row} of column vectors,
+   * in one call: for each {@code i}, column {@code columns[i]} of kind {@code kinds[i]} sets {@code
+   * status[i][row]} (NUMBER_VALUE, NUMBER_NULL or NUMBER_UNFIT) and, for a value, {@code
+   * longs[i][row]} (DECIMAL_AT_SCALE: the unscaled value at scale {@code scales[i]}, exactly; LONG:
+   * as {@link #getLong}) or {@code doubles[i][row]} (DOUBLE: as {@link #getDouble}). The same
+   * values as the single-column accessors, without their per-call checks: a scan that reads many
+   * columns of many rows (a batch of aggregate arguments) spends its time on the bytes.
+   */
+  public void readNumbers(
+      int[] columns,
+      byte[] kinds,
+      int[] scales,
+      byte[][] status,
+      long[][] longs,
+      double[][] doubles,
+      int row) {
+    for (int i = 0; i < columns.length; i++) {
+      int column = columns[i];
+      int start = keyColumn[column] ? locate(column) : valueStart(column);
+      if (start == NULL) {
+        status[i][row] = NUMBER_NULL;
+        continue;
+      }
+      switch (kinds[i]) {
+        case DECIMAL_AT_SCALE -> {
+          long v = unscaledAt(column, start, scales[i]);
+          status[i][row] = v == Long.MIN_VALUE ? NUMBER_UNFIT : NUMBER_VALUE;
+          longs[i][row] = v;
+        }
+        case LONG -> {
+          status[i][row] = NUMBER_VALUE;
+          longs[i][row] = keyColumn[column] ? keyLong(column, start) : valueLong(column, start);
+        }
+        default -> {
+          status[i][row] = NUMBER_VALUE;
+          doubles[i][row] = getDouble(column);
+        }
+      }
+    }
+  }
+
+  /**
+   * The start of value column {@code column} in the current row (its end in {@link #ends}), or
+   * NULL: {@link #resolveEntry} without remembering the span for later accessors.
+   */
+  private int valueStart(int column) {
+    if (!valueParsed) {
+      parseValueHeader();
+    }
+    int entry = entries[column];
+    if (entry < 0 || (byteAt(nullsStart + (entry >>> 3)) & (1 << (entry & 7))) != 0) {
+      return NULL;
+    }
+    int width = offsetWidth;
+    int at = offsetsStart + entry * width;
+    int begin;
+    int end;
+    if (width == 1) {
+      begin = entry == 0 ? 0 : byteAt(at - 1);
+      end = byteAt(at);
+    } else {
+      begin = entry == 0 ? 0 : offsetAt(at - width, width);
+      end = offsetAt(at, width);
+    }
+    if (begin < 0 || begin > end || (long) dataStart + end > valueLimit) {
+      throw CairnException.internal(
+          "Corrupt value cell: entry [" + entry + "] spans [" + begin + ", " + end + ")");
+    }
+    ends[column] = dataStart + end;
+    return dataStart + begin;
+  }
+
+  /**
+   * The DECIMAL column starting at {@code start} as an unscaled long at {@code scale}, or
+   * Long.MIN_VALUE when it does not fit one there, is stored at a larger scale or would be shifted
+   * by more than 18 digits. A value column with a one-byte scale and at most 8 bytes of unscaled
+   * value (the common case) is read in place.
+   */
+  private long unscaledAt(int column, int start, int scale) {
+    if (!keyColumn[column] && typeNames[column] == TypeName.DECIMAL) {
+      int length = ends[column] - start - 1;
+      int zigzag;
+      if (length >= 1 && length <= 8 && (zigzag = byteAt(start)) < 0x80) {
+        int stored = (zigzag >>> 1) ^ -(zigzag & 1);
+        return stored > scale
+            ? Long.MIN_VALUE
+            : rescale(signedAt(start + 1, length), stored, scale);
+      }
+    }
+    parseDecimal(column);
+    int stored = scales[column];
+    return !decimalFits[column] || stored > scale
+        ? Long.MIN_VALUE
+        : rescale(unscaled[column], stored, scale);
+  }
+
+  /**
+   * {@code v} at scale {@code from} rescaled exactly to {@code to} (at least from), or MIN_VALUE.
+   */
+  private static long rescale(long v, int from, int to) {
+    if (from == to) {
+      return v;
+    }
+    int digits = to - from;
+    if (digits >= POWERS_OF_TEN.length) {
+      return Long.MIN_VALUE;
+    }
+    long p = POWERS_OF_TEN[digits];
+    long hi = Math.multiplyHigh(v, p);
+    long lo = v * p;
+    if ((hi != 0 || lo < 0) && (hi != -1 || lo >= 0)) {
+      return Long.MIN_VALUE;
+    }
+    return lo;
   }
 
   /** The value of a non-NULL FLOAT (widened exactly) or DOUBLE column. */
@@ -573,7 +726,16 @@ public final class RowReader {
 
   // ---------------------------------------------------------------- locating columns
 
+  /**
+   * The start of a column's bytes in the current row, or NULL. The common case, a column located
+   * before in this row, is kept tiny so that it inlines into every accessor.
+   */
   private int locate(int column) {
+    return spanStamps[column] == generation ? starts[column] : locateFirst(column);
+  }
+
+  /** {@link #locate} of a column not yet located in this row. */
+  private int locateFirst(int column) {
     Objects.checkIndex(column, columnCount);
     if (keyColumn[column]) {
       if (!keyParsed) {
@@ -581,7 +743,7 @@ public final class RowReader {
       }
       return starts[column];
     }
-    return spanStamps[column] == generation ? starts[column] : resolveEntry(column);
+    return resolveEntry(column);
   }
 
   private int locateNonNull(int column) {
@@ -614,6 +776,9 @@ public final class RowReader {
     if (p < keyLimit) {
       throw CairnException.internal(
           "Corrupt key: [" + (keyLimit - p) + "] bytes left after the last key column");
+    }
+    for (int index : keyIndexes) {
+      spanStamps[index] = generation;
     }
     keyParsed = true;
   }
@@ -783,6 +948,15 @@ public final class RowReader {
    * Arrays.equals costs more than the comparison).
    */
   private boolean sameHeader(int p, int n) {
+    if (n >= 8 && n <= 24) {
+      // three 8-byte windows cover the header (the middle one may overlap the others), compared
+      // with the remembered header's without a branch per window
+      int middle = (n - 8) >>> 1;
+      return ((int64At(p) ^ header0)
+              | (int64At(p + middle) ^ headerMiddle)
+              | (int64At(p + n - 8) ^ headerLast))
+          == 0;
+    }
     byte[] last = lastHeader;
     if (n < 8) {
       for (int i = 0; i < n; i++) {
@@ -812,6 +986,11 @@ public final class RowReader {
     }
     lastHeaderLength = n;
     lastCount = count;
+    if (n >= 8) {
+      header0 = (long) LONG_BE.get(lastHeader, 0);
+      headerMiddle = (long) LONG_BE.get(lastHeader, (n - 8) >>> 1);
+      headerLast = (long) LONG_BE.get(lastHeader, n - 8);
+    }
   }
 
   /**
@@ -949,9 +1128,13 @@ public final class RowReader {
   // ---------------------------------------------------------------- decimals
 
   private void parseDecimal(int column) {
-    if (decimalStamps[column] == generation) {
-      return;
+    if (decimalStamps[column] != generation) {
+      parseDecimalFirst(column);
     }
+  }
+
+  /** {@link #parseDecimal} of a column not yet parsed in this row. */
+  private void parseDecimalFirst(int column) {
     int start = locateNonNull(column);
     checkType(column, TypeName.DECIMAL);
     if (keyColumn[column]) {

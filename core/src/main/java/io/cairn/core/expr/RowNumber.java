@@ -6,6 +6,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * A numeric expression evaluated over a {@link RowReader}'s current row without allocating: the
@@ -23,7 +24,11 @@ import java.math.BigInteger;
  * (which the generic path reports as the overflow it is), a DECIMAL stored at a scale above its
  * column's. So every row gets exactly the generic path's value, or its error.
  *
- * <p>A compiled tree keeps each node's last value: one per scan and thread.
+ * <p>{@link #evalBatch} evaluates the same tree over a {@link NumberBatch} of rows, column by
+ * column: each node computes its status and value for every row of the batch in one loop, with the
+ * same rules (and so the same values, and the same rows left to the generic path) as {@link #eval}.
+ *
+ * <p>A compiled tree keeps each node's last value (and its batch vectors): one per scan and thread.
  */
 public abstract class RowNumber {
   /** {@link #eval}: the value is in {@link #value} (exact) or {@link #doubleValue} (floating). */
@@ -65,8 +70,43 @@ public abstract class RowNumber {
     return floating;
   }
 
+  /**
+   * After {@link #evalBatch}: per row of the batch, VALUE, NULL or GENERIC, as {@link #eval} would
+   * return for it.
+   */
+  public byte[] batchStatus;
+
+  /** After {@link #evalBatch}: per row whose status is VALUE, the exact value. */
+  public long[] batchValues;
+
+  /** After {@link #evalBatch}: per row whose status is VALUE, the floating value. */
+  public double[] batchDoubles;
+
   /** Evaluates over the reader's current row: VALUE, NULL or GENERIC. */
   public abstract int eval(RowReader row);
+
+  /**
+   * Evaluates rows {@code [0, n)} of {@code batch} (which has read every column this tree reads:
+   * see {@link #addColumns}) into {@link #batchStatus} and {@link #batchValues} or {@link
+   * #batchDoubles}; the arrays belong to this node (or to the batch) and are rewritten by the next
+   * call.
+   */
+  public abstract void evalBatch(NumberBatch batch, int n);
+
+  /** Declares the columns this tree reads to {@code batch}. */
+  abstract void addColumns(NumberBatch.Columns columns);
+
+  /** The node's own vectors, made on first use. */
+  final void ownVectors() {
+    if (batchStatus == null) {
+      batchStatus = new byte[NumberBatch.CAPACITY];
+      if (floating) {
+        batchDoubles = new double[NumberBatch.CAPACITY];
+      } else {
+        batchValues = new long[NumberBatch.CAPACITY];
+      }
+    }
+  }
 
   /**
    * {@code expr} (over rows of {@code layout}: column references are layout indexes) compiled, or
@@ -215,6 +255,22 @@ public abstract class RowNumber {
     return q;
   }
 
+  /**
+   * A non-NULL DECIMAL column of the reader's row as a long at {@code scale}, or Long.MIN_VALUE
+   * when it must come from the generic path: it does not fit a long there, or is stored at a larger
+   * scale.
+   */
+  static long rescaled(RowReader row, int column, int scale) {
+    if (!row.decimalFitsLong(column)) {
+      return Long.MIN_VALUE;
+    }
+    int stored = row.getScale(column);
+    if (stored > scale) {
+      return Long.MIN_VALUE;
+    }
+    return scaleUp(row.getUnscaledLong(column), stored, scale);
+  }
+
   private static final class DecimalColumn extends RowNumber {
     private final int column;
 
@@ -228,19 +284,24 @@ public abstract class RowNumber {
       if (row.isNull(column)) {
         return NULL;
       }
-      if (!row.decimalFitsLong(column)) {
-        return GENERIC;
-      }
-      int stored = row.getScale(column);
-      if (stored > scale()) {
-        return GENERIC;
-      }
-      long v = scaleUp(row.getUnscaledLong(column), stored, scale());
+      long v = rescaled(row, column, scale());
       if (v == Long.MIN_VALUE) {
         return GENERIC;
       }
       value = v;
       return VALUE;
+    }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      int slot = batch.slot(column);
+      batchStatus = batch.status(slot);
+      batchValues = batch.values(slot);
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      columns.decimal(column, scale());
     }
   }
 
@@ -260,6 +321,18 @@ public abstract class RowNumber {
       value = row.getLong(column);
       return VALUE;
     }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      int slot = batch.slot(column);
+      batchStatus = batch.status(slot);
+      batchValues = batch.values(slot);
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      columns.integer(column);
+    }
   }
 
   private static final class Constant extends RowNumber {
@@ -275,6 +348,18 @@ public abstract class RowNumber {
     public int eval(RowReader row) {
       return isNull ? NULL : VALUE;
     }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      if (batchStatus == null) {
+        ownVectors();
+        Arrays.fill(batchStatus, (byte) (isNull ? NULL : VALUE));
+        Arrays.fill(batchValues, value);
+      }
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {}
   }
 
   /** {@code a op b} computed exactly at {@code exactScale}, then fit to the result type. */
@@ -336,8 +421,37 @@ public abstract class RowNumber {
       if (sb != VALUE) {
         return sb;
       }
-      long x = a.value;
-      long y = b.value;
+      return compute(a.value, b.value);
+    }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      ownVectors();
+      a.evalBatch(batch, n);
+      b.evalBatch(batch, n);
+      byte[] statusA = a.batchStatus;
+      byte[] statusB = b.batchStatus;
+      long[] valuesA = a.batchValues;
+      long[] valuesB = b.batchValues;
+      byte[] status = batchStatus;
+      long[] values = batchValues;
+      for (int i = 0; i < n; i++) {
+        int sa = statusA[i];
+        int s =
+            sa != VALUE ? sa : statusB[i] != VALUE ? statusB[i] : compute(valuesA[i], valuesB[i]);
+        status[i] = (byte) s;
+        values[i] = value;
+      }
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      a.addColumns(columns);
+      b.addColumns(columns);
+    }
+
+    /** {@code x op y} (at the operands' scales) into {@link #value}: VALUE or GENERIC. */
+    private int compute(long x, long y) {
       long exact;
       if (op == Op.TIMES) {
         long hi = Math.multiplyHigh(x, y);
@@ -390,6 +504,18 @@ public abstract class RowNumber {
       doubleValue = row.getDouble(column);
       return VALUE;
     }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      int slot = batch.slot(column);
+      batchStatus = batch.status(slot);
+      batchDoubles = batch.doubles(slot);
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      columns.floating(column);
+    }
   }
 
   private static final class DoubleConstant extends RowNumber {
@@ -405,6 +531,18 @@ public abstract class RowNumber {
     public int eval(RowReader row) {
       return isNull ? NULL : VALUE;
     }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      if (batchStatus == null) {
+        ownVectors();
+        Arrays.fill(batchStatus, (byte) (isNull ? NULL : VALUE));
+        Arrays.fill(batchDoubles, doubleValue);
+      }
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {}
   }
 
   private static final class DoubleBinary extends RowNumber {
@@ -429,10 +567,34 @@ public abstract class RowNumber {
       if (sb != VALUE) {
         return sb;
       }
-      double x = a.doubleValue;
-      double y = b.doubleValue;
-      doubleValue = op == Op.PLUS ? x + y : op == Op.MINUS ? x - y : x * y;
+      doubleValue = compute(a.doubleValue, b.doubleValue);
       return VALUE;
+    }
+
+    @Override
+    public void evalBatch(NumberBatch batch, int n) {
+      ownVectors();
+      a.evalBatch(batch, n);
+      b.evalBatch(batch, n);
+      byte[] statusA = a.batchStatus;
+      byte[] statusB = b.batchStatus;
+      double[] valuesA = a.batchDoubles;
+      double[] valuesB = b.batchDoubles;
+      for (int i = 0; i < n; i++) {
+        int sa = statusA[i];
+        batchStatus[i] = (byte) (sa != VALUE ? sa : statusB[i]);
+        batchDoubles[i] = compute(valuesA[i], valuesB[i]);
+      }
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      a.addColumns(columns);
+      b.addColumns(columns);
+    }
+
+    private double compute(double x, double y) {
+      return op == Op.PLUS ? x + y : op == Op.MINUS ? x - y : x * y;
     }
   }
 }

@@ -121,6 +121,115 @@ class TestRowReaderProperties {
     }
   }
 
+  /**
+   * {@link RowReader#readNumbers} reads each numeric column of a row as the single-column accessors
+   * do: NULL, the long or double, a DECIMAL rescaled exactly to the scale asked for, or UNFIT when
+   * that is not a long (stored at a larger scale, too many digits, or the sentinel Long.MIN_VALUE)
+   * or needs a shift of more than 18 digits.
+   */
+  @Property(tries = 1500)
+  void readNumbersMatchesTheAccessors(@ForAll("cases") Case c) {
+    RowLayout layout = c.layout();
+    RowCodec codec = new RowCodec(layout);
+    RowReader numbers = new RowReader(layout, c.needed());
+    RowReader single = new RowReader(layout, null);
+    java.util.Random random = new java.util.Random(c.seed());
+    List<Integer> columns = new ArrayList<>();
+    List<Byte> kinds = new ArrayList<>();
+    for (int i = 0; i < layout.columnCount(); i++) {
+      switch (layout.columnType(i).name()) {
+        case DECIMAL -> kinds.add(RowReader.DECIMAL_AT_SCALE);
+        case TINYINT,
+                SMALLINT,
+                INTEGER,
+                BIGINT,
+                DATE,
+                TIME,
+                BOOLEAN,
+                INTERVAL_YEAR_MONTH,
+                INTERVAL_DAY_TIME ->
+            kinds.add(RowReader.LONG);
+        case FLOAT, DOUBLE -> kinds.add(RowReader.DOUBLE);
+        default -> {
+          continue;
+        }
+      }
+      columns.add(i);
+    }
+    int m = columns.size();
+    int[] columnArray = columns.stream().mapToInt(i -> i).toArray();
+    byte[] kindArray = new byte[m];
+    int[] scales = new int[m];
+    for (int k = 0; k < m; k++) {
+      kindArray[k] = kinds.get(k);
+      scales[k] = random.nextInt(21);
+    }
+    int rows = c.rows().size();
+    byte[][] status = new byte[m][rows + 2];
+    long[][] longs = new long[m][rows + 2];
+    double[][] doubles = new double[m][rows + 2];
+    for (int r = 0; r < rows; r++) {
+      Object[] row = c.rows().get(r);
+      Bytes key = layout.hiddenRowId() ? RowCodec.encodeRowId(r) : codec.encodeKey(row);
+      Bytes value = codec.encodeValue(row);
+      TestingBuffers.reset(numbers, key, value, c.offset() + r, c.kind());
+      TestingBuffers.reset(single, key, value, c.offset(), TestingBuffers.Kind.HEAP);
+      int at = r + 1; // not the first position: the row argument must be honoured
+      numbers.readNumbers(columnArray, kindArray, scales, status, longs, doubles, at);
+      for (int k = 0; k < m; k++) {
+        int column = columnArray[k];
+        String what = "column " + column + " " + layout.columnType(column) + " row " + r;
+        if (single.isNull(column)) {
+          assertThat(status[k][at]).as(what).isEqualTo(RowReader.NUMBER_NULL);
+          continue;
+        }
+        switch (kindArray[k]) {
+          case RowReader.DECIMAL_AT_SCALE -> {
+            Long expected = null;
+            // rescaling by more than 18 digits is left to the generic path, even for a zero
+            if (single.decimalFitsLong(column)
+                && single.getScale(column) <= scales[k]
+                && scales[k] - single.getScale(column) <= 18) {
+              BigInteger u =
+                  BigInteger.valueOf(single.getUnscaledLong(column))
+                      .multiply(BigInteger.TEN.pow(scales[k] - single.getScale(column)));
+              if (u.bitLength() < 64 && u.longValue() != Long.MIN_VALUE) {
+                expected = u.longValue();
+              }
+            }
+            if (expected == null) {
+              assertThat(status[k][at]).as(what).isEqualTo(RowReader.NUMBER_UNFIT);
+            } else {
+              assertThat(status[k][at]).as(what).isEqualTo(RowReader.NUMBER_VALUE);
+              assertThat(longs[k][at]).as(what).isEqualTo(expected);
+              assertThat(BigDecimal.valueOf(expected, scales[k]))
+                  .as(what)
+                  .isEqualByComparingTo(single.getDecimal(column));
+            }
+          }
+          case RowReader.LONG -> {
+            assertThat(status[k][at]).as(what).isEqualTo(RowReader.NUMBER_VALUE);
+            assertThat(longs[k][at]).as(what).isEqualTo(single.getLong(column));
+          }
+          default -> {
+            assertThat(status[k][at]).as(what).isEqualTo(RowReader.NUMBER_VALUE);
+            assertThat(Double.doubleToRawLongBits(doubles[k][at]))
+                .as(what)
+                .isEqualTo(Double.doubleToRawLongBits(single.getDouble(column)));
+          }
+        }
+      }
+      // the accessors still read the row after readNumbers
+      for (int k = 0; k < m; k++) {
+        int column = columnArray[k];
+        assertThat(numbers.isNull(column)).isEqualTo(single.isNull(column));
+        if (!single.isNull(column) && kindArray[k] == RowReader.LONG) {
+          assertThat(numbers.getLong(column)).isEqualTo(single.getLong(column));
+        }
+      }
+    }
+  }
+
   private static void checkColumn(
       RowReader reader, DataType type, int i, Object expected, Object other) {
     String what = "column " + i + " of type " + type + ": " + expected;

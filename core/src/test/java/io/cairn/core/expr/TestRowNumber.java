@@ -162,6 +162,87 @@ class TestRowNumber {
     }
   }
 
+  /**
+   * {@link RowNumber#evalBatch} over a {@link NumberBatch} gives every row the status and value
+   * {@link RowNumber#eval} gives it, for random exact and floating trees, two trees sharing one
+   * batch (and so their columns), batches of random sizes up to the capacity.
+   */
+  @Test
+  void batchesAgreeWithRowAtATime() {
+    Random random = new Random(20261128);
+    int values = 0;
+    int generic = 0;
+    int trees = 0;
+    while (trees < 300) {
+      Expr[] exprs = {tree(random), tree(random)};
+      RowNumber[] batched = new RowNumber[2];
+      RowNumber[] single = new RowNumber[2];
+      boolean compiled = true;
+      for (int t = 0; t < 2; t++) {
+        batched[t] = RowNumber.compile(exprs[t], LAYOUT);
+        single[t] = RowNumber.compile(exprs[t], LAYOUT);
+        compiled &= batched[t] != null;
+      }
+      if (!compiled) {
+        continue;
+      }
+      trees++;
+      NumberBatch batch = new NumberBatch(List.of(batched), LAYOUT.columnCount());
+      for (int round = 0; round < 2; round++) { // a second batch reuses the nodes' vectors
+        int n = 1 + random.nextInt(random.nextBoolean() ? 8 : NumberBatch.CAPACITY);
+        int[][] status = new int[2][n];
+        long[][] exact = new long[2][n];
+        double[][] floating = new double[2][n];
+        for (int i = 0; i < n; i++) {
+          Object[] row = row(random);
+          RowReader reader =
+              reader(row, TestingBuffers.Kind.values()[i % TestingBuffers.Kind.values().length]);
+          batch.read(reader, i);
+          for (int t = 0; t < 2; t++) {
+            status[t][i] = single[t].eval(reader);
+            exact[t][i] = single[t].value;
+            floating[t][i] = single[t].doubleValue;
+          }
+        }
+        for (int t = 0; t < 2; t++) {
+          RowNumber number = batched[t];
+          number.evalBatch(batch, n);
+          for (int i = 0; i < n; i++) {
+            assertThat((int) number.batchStatus[i])
+                .as("%s row %s", exprs[t], i)
+                .isEqualTo(status[t][i]);
+            if (status[t][i] == RowNumber.VALUE) {
+              values++;
+              if (number.floating()) {
+                assertThat(number.batchDoubles[i]).isEqualTo(floating[t][i]);
+              } else {
+                assertThat(number.batchValues[i])
+                    .as("%s row %s", exprs[t], i)
+                    .isEqualTo(exact[t][i]);
+              }
+            } else if (status[t][i] == RowNumber.GENERIC) {
+              generic++;
+            }
+          }
+        }
+      }
+    }
+    assertThat(values).isGreaterThan(10_000);
+    assertThat(generic).isGreaterThan(100); // the GENERIC rows are compared too
+  }
+
+  /** An exact tree mostly, sometimes a floating one. */
+  private static Expr tree(Random random) {
+    if (random.nextInt(5) > 0) {
+      return exact(random, 3);
+    }
+    Expr f = column(6);
+    Expr other =
+        random.nextBoolean() ? f : new Expr.Literal(random.nextGaussian(), DataType.DOUBLE);
+    Op op = List.of(Op.PLUS, Op.MINUS, Op.TIMES).get(random.nextInt(3));
+    return call(op, f, other, DataType.DOUBLE);
+  }
+
   /** Checks one row; returns the status. */
   private static int check(Expr expr, RowNumber number, Object[] row, TestingBuffers.Kind kind) {
     RowReader reader = reader(row, kind);

@@ -6,7 +6,10 @@ import io.cairn.core.agg.DecimalAccumulator;
 import io.cairn.core.agg.DoubleAccumulator;
 import io.cairn.core.agg.LongAccumulator;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.NumberBatch;
 import io.cairn.core.expr.RowNumber;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,6 +19,15 @@ import java.util.List;
  * or double. Other calls, and a row whose value {@link RowNumber} leaves to the generic path, get
  * the projected row (decoded once per row, only when needed). One per scan; the accumulators it is
  * handed must be those {@code Aggregates.create} made for the calls.
+ *
+ * <p>When some call is a SUM or AVG that {@link RowNumber} compiles (and the rows are a table's,
+ * not joined rows, and nothing reads the row key), rows are fed in batches: {@link #add} reads the
+ * row's numeric columns into a {@link NumberBatch} (each column once, however many calls use it)
+ * and copies its bytes (for a row whose value must come from the generic path), with the
+ * accumulators it goes to; every {@link NumberBatch#CAPACITY} rows, and at {@link #flush()}, which
+ * the caller calls once all rows are read, each call's values are computed for the whole batch in
+ * one loop per expression node ({@link RowNumber#evalBatch}) and added: the same values, in the
+ * same order per accumulator, as one row at a time.
  */
 final class AggregateInputs {
   private static final int GENERIC = 0;
@@ -36,6 +48,18 @@ final class AggregateInputs {
   /** The projected row, when a call needs it. */
   private final Object[] projected;
 
+  /** The rows waiting to be added, or null when rows are added one at a time. */
+  private final RowBatch batch;
+
+  /** The numbers' columns of the batch's rows; null when not batched. */
+  private final NumberBatch numberBatch;
+
+  /** Per batched row: the accumulators it goes to. */
+  private final Accumulator[][] batchTargets;
+
+  /** Per batched row, for COUNT of a column: whether the column is NULL. */
+  private final boolean[][] batchNulls;
+
   AggregateInputs(ProgramRows rows, Accumulator[] accumulators) {
     this.rows = rows;
     this.reader = rows.reader;
@@ -51,6 +75,28 @@ final class AggregateInputs {
     }
     anyGeneric = generic;
     projected = new Object[rows.projection.length];
+    List<RowNumber> batched = new ArrayList<>();
+    for (RowNumber number : numbers) {
+      if (number != null) {
+        batched.add(number);
+      }
+    }
+    if (!batched.isEmpty() && !rows.probes() && !rows.readsKey) {
+      batch = new RowBatch();
+      numberBatch = new NumberBatch(batched, rows.compiled.program.layout().columnCount());
+      batchTargets = new Accumulator[NumberBatch.CAPACITY][];
+      batchNulls = new boolean[kinds.length][];
+      for (int i = 0; i < kinds.length; i++) {
+        if (kinds[i] == COUNT_COLUMN) {
+          batchNulls[i] = new boolean[NumberBatch.CAPACITY];
+        }
+      }
+    } else {
+      batch = null;
+      numberBatch = null;
+      batchTargets = null;
+      batchNulls = null;
+    }
   }
 
   private int kind(AggregateCall call, Accumulator accumulator, int i) {
@@ -100,8 +146,15 @@ final class AggregateInputs {
         || accumulator instanceof DecimalAccumulator;
   }
 
-  /** Adds the reader's current row to {@code accumulators}. */
+  /**
+   * Adds the reader's current row to {@code accumulators}: at once, or in a batch that is added
+   * when full and at {@link #flush()}.
+   */
   void add(Accumulator[] accumulators) {
+    if (batch != null) {
+      addToBatch(accumulators);
+      return;
+    }
     boolean decoded = false;
     if (anyGeneric) {
       rows.projectInto(projected);
@@ -138,5 +191,112 @@ final class AggregateInputs {
         default -> accumulator.add(projected);
       }
     }
+  }
+
+  /**
+   * Puts the reader's current row in the batch: its numbers' columns read into the {@link
+   * NumberBatch} (the row's header was parsed by the filter or the group lookup already), its bytes
+   * copied (for a row whose value must come from the generic path); calls that take the projected
+   * row get it at once.
+   */
+  private void addToBatch(Accumulator[] accumulators) {
+    int row = batch.size();
+    batchTargets[row] = accumulators;
+    numberBatch.read(reader, row);
+    boolean decoded = false;
+    for (int i = 0; i < kinds.length; i++) {
+      if (kinds[i] == COUNT_COLUMN) {
+        batchNulls[i][row] = reader.isNull(columns[i]);
+      } else if (kinds[i] == GENERIC) {
+        if (!decoded) {
+          rows.projectInto(projected);
+          decoded = true;
+        }
+        accumulators[i].add(projected);
+      }
+    }
+    batch.add(rows.currentRow());
+    if (batch.full()) {
+      flush();
+    }
+  }
+
+  /**
+   * Adds the batched rows to their accumulators (nothing when rows are added one at a time); the
+   * caller calls it once every row is read, before it reads the accumulators. Leaves the reader
+   * pointed at a row of the batch.
+   */
+  void flush() {
+    if (batch == null || batch.size() == 0) {
+      return;
+    }
+    int n = batch.size();
+    int projectedRow = -1; // the batch row whose projection {@link #projected} holds
+    for (int i = 0; i < kinds.length; i++) {
+      switch (kinds[i]) {
+        case COUNT_ROW -> {
+          for (int row = 0; row < n; row++) {
+            ((LongAccumulator) batchTargets[row][i]).addLong(1);
+          }
+        }
+        case COUNT_COLUMN -> {
+          boolean[] nulls = batchNulls[i];
+          for (int row = 0; row < n; row++) {
+            if (!nulls[row]) {
+              ((LongAccumulator) batchTargets[row][i]).addLong(1);
+            }
+          }
+        }
+        case NUMBER -> projectedRow = addNumbers(i, n, projectedRow);
+        default -> {} // added with the row
+      }
+    }
+    Arrays.fill(batchTargets, 0, n, null);
+    batch.clear();
+  }
+
+  /** Adds call {@code i}'s values of the batch's {@code n} rows; returns the projected row. */
+  private int addNumbers(int i, int n, int projectedRow) {
+    RowNumber number = numbers[i];
+    number.evalBatch(numberBatch, n);
+    byte[] status = number.batchStatus;
+    Accumulator[][] targets = batchTargets;
+    if (number.floating()) {
+      double[] values = number.batchDoubles;
+      for (int row = 0; row < n; row++) {
+        if (status[row] == RowNumber.VALUE) {
+          ((DoubleAccumulator) targets[row][i]).addDouble(values[row]);
+        } else if (status[row] == RowNumber.GENERIC) {
+          projectedRow = project(row, projectedRow);
+          targets[row][i].add(projected);
+        }
+      }
+      return projectedRow;
+    }
+    long[] values = number.batchValues;
+    int scale = number.scale();
+    boolean longs = scale == 0 && targets[0][i] instanceof LongAccumulator;
+    for (int row = 0; row < n; row++) {
+      if (status[row] == RowNumber.VALUE) {
+        if (longs) {
+          ((LongAccumulator) targets[row][i]).addLong(values[row]);
+        } else {
+          ((DecimalAccumulator) targets[row][i]).addUnscaled(values[row], scale);
+        }
+      } else if (status[row] == RowNumber.GENERIC) {
+        projectedRow = project(row, projectedRow);
+        targets[row][i].add(projected);
+      }
+    }
+    return projectedRow;
+  }
+
+  /** Projects batch row {@code row} into {@link #projected} unless it holds it already. */
+  private int project(int row, int projectedRow) {
+    if (row != projectedRow) {
+      batch.point(reader, row);
+      rows.projectInto(projected);
+    }
+    return row;
   }
 }

@@ -1,5 +1,6 @@
 package io.cairn.store.coprocessor;
 
+import static io.cairn.store.coprocessor.ProgramRows.END;
 import static io.cairn.store.coprocessor.ProgramRows.KEPT;
 import static io.cairn.store.coprocessor.ProgramRows.PAUSED;
 
@@ -176,6 +177,9 @@ final class ProgramGrouping {
         group = entry.value;
       }
       inputs.add(group.accumulators());
+    }
+    if (found == END && inputs != null) {
+      inputs.flush();
     }
     return found;
   }

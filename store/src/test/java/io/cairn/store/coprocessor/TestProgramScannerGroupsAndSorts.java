@@ -281,6 +281,89 @@ class TestProgramScannerGroupsAndSorts {
     }
   }
 
+  @Test
+  void valuesPastALongInTheMiddleOfBatchesTakeTheGenericPath() {
+    // SUM(D * V * V): some rows' products pass a long (the generic path computes them exactly), in
+    // batches of rows that also feed COUNT(*), COUNT(V) and MIN(D) (which decodes each row);
+    // grouped by G, and over all rows without a GROUP BY
+    Random random = new Random(SEED + 1);
+    List<Object[]> rows = randomRows(random, 5_000, 7);
+    for (int i = 0; i < rows.size(); i += 1 + random.nextInt(150)) {
+      rows.get(i)[2] = 2_000_000_000 - random.nextInt(1000);
+      rows.get(i)[3] = new BigDecimal("99999999.99");
+    }
+    DataType wide = DataType.decimal(38, 2);
+    Expr product =
+        new Expr.Call(
+            Op.TIMES,
+            List.of(new Expr.Call(Op.TIMES, List.of(D, V), DataType.decimal(21, 2)), V),
+            wide);
+    List<AggregateCall> calls =
+        List.of(
+            new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, BIGINT),
+            new AggregateCall(AggregateKind.SUM, List.of(1), false, wide),
+            new AggregateCall(AggregateKind.COUNT, List.of(2), false, BIGINT),
+            new AggregateCall(AggregateKind.MIN, List.of(3), false, DataType.decimal(10, 2)));
+    Map<Object, BigDecimal[]> expected = new HashMap<>();
+    BigDecimal[] total = new BigDecimal[] {BigDecimal.ZERO, null, BigDecimal.ZERO, null};
+    for (Object[] row : rows) {
+      for (BigDecimal[] state :
+          List.of(
+              expected.computeIfAbsent(
+                  String.valueOf(row[1]),
+                  k -> new BigDecimal[] {BigDecimal.ZERO, null, BigDecimal.ZERO, null}),
+              total)) {
+        state[0] = state[0].add(BigDecimal.ONE);
+        BigDecimal d = (BigDecimal) row[3];
+        Integer v = (Integer) row[2];
+        if (d != null && v != null) {
+          BigDecimal p = d.multiply(BigDecimal.valueOf(v)).multiply(BigDecimal.valueOf(v));
+          state[1] = state[1] == null ? p : state[1].add(p);
+        }
+        if (v != null) {
+          state[2] = state[2].add(BigDecimal.ONE);
+        }
+        if (d != null) {
+          state[3] = state[3] == null || d.compareTo(state[3]) < 0 ? d : state[3];
+        }
+      }
+    }
+    ScanProgram grouped =
+        new ScanProgram(
+            LAYOUT,
+            Optional.empty(),
+            List.of(G, product, V, D),
+            ScanProgram.NO_LIMIT,
+            0,
+            List.of(0),
+            calls,
+            List.of());
+    try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), grouped, CONTEXT)) {
+      List<Object[]> emitted = readAll(scanner);
+      assertThat(emitted).hasSize(expected.size());
+      for (Object[] row : emitted) {
+        List<Object> key = Arrays.asList(row[0]);
+        BigDecimal[] state = expected.get(String.valueOf(row[0]));
+        assertThat(row[1]).isEqualTo(state[0].longValue());
+        assertSameNumber(row[2], state[1], key);
+        assertThat(row[3]).isEqualTo(state[2].longValue());
+        assertSameNumber(row[4], state[3], key);
+      }
+    }
+    ScanProgram all =
+        new ScanProgram(
+            LAYOUT, Optional.empty(), List.of(G, product, V, D), ScanProgram.NO_LIMIT, calls);
+    try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), all, CONTEXT)) {
+      List<Object[]> emitted = readAll(scanner);
+      assertThat(emitted).hasSize(1);
+      Object[] row = emitted.get(0);
+      assertThat(row[0]).isEqualTo(total[0].longValue());
+      assertSameNumber(row[1], total[1], List.of());
+      assertThat(row[2]).isEqualTo(total[2].longValue());
+      assertSameNumber(row[3], total[3], List.of());
+    }
+  }
+
   private static void assertSameNumber(Object actual, BigDecimal expected, List<Object> key) {
     if (expected == null) {
       assertThat(actual).as("group %s", key).isNull();
