@@ -60,7 +60,7 @@ import java.util.function.LongConsumer;
  * <p>Locks: callers hold none; the parts take the region and map locks they need (see {@code
  * io.cairn.store.table}).
  */
-final class EmbeddedTable implements KvTable {
+final class EmbeddedTable extends ChangeCountedTable {
   private final TableServices services;
   private final long tableId;
   private final String name;
@@ -71,7 +71,6 @@ final class EmbeddedTable implements KvTable {
   private final Flusher flusher;
   private final Compactor compactor;
   private final RegionSplitter splitter;
-
   private final StoreFileWriter files;
 
   /** The local indexes its writes maintain; null when none. */
@@ -84,17 +83,11 @@ final class EmbeddedTable implements KvTable {
   private final TableIndexStatistics indexStatistics;
 
   /**
-   * The sequence id of the last commit to the table ({@link #lastChangeSequence}), recorded by the
-   * commit before it becomes visible; the store's last sequence id when the table was opened or
-   * created (a table created again under its name is not the one read before).
-   */
-  private final java.util.concurrent.atomic.AtomicLong lastChange;
-
-  /**
    * A table over {@code map}'s regions: a new one ({@link #create}) or one read back from its
    * manifest at open ({@link RegionMap#load}).
    */
   EmbeddedTable(TableServices services, RegionMap map) {
+    super(map::ttlMillis, services.mvcc().lastSequenceId());
     this.services = services;
     this.map = map;
     this.tableId = map.tableId();
@@ -102,7 +95,6 @@ final class EmbeddedTable implements KvTable {
     this.statistics =
         new StatisticsKeeper(map::isDropped, TableIndexStatistics.persisting(services, name));
     this.indexStatistics = new TableIndexStatistics(services, name, map, this::expiredAtOrBelow);
-    this.lastChange = new java.util.concurrent.atomic.AtomicLong(services.mvcc().lastSequenceId());
     StoreConfig c = services.config();
     MaintenanceSettings settings =
         new MaintenanceSettings(
@@ -187,20 +179,6 @@ final class EmbeddedTable implements KvTable {
     if (!batch.isEmpty()) {
       services.commits().commit(List.of(this), List.of(batch), durability, services.checkOpen());
     }
-  }
-
-  /**
-   * Records a commit of sequence id {@code sequenceId} to the table; called by {@link Commits}
-   * after it applied the batch and before the batch becomes visible.
-   */
-  void changed(long sequenceId) {
-    lastChange.accumulateAndGet(sequenceId, Math::max);
-  }
-
-  /** The last commit's sequence id; {@link Long#MAX_VALUE} under a TTL (rows expire by time). */
-  @Override
-  public long lastChangeSequence() {
-    return map.ttlMillis() == 0 ? lastChange.get() : Long.MAX_VALUE;
   }
 
   /** Refuses keys in the index key space of a table with local indexes: only commits write them. */
