@@ -76,6 +76,17 @@ public interface KvStore extends AutoCloseable {
     return false;
   }
 
+  /**
+   * The generation of the store's hash caches: it changes whenever caches put earlier ({@link
+   * #putHashCache}) may be gone without {@link #removeHashCache} (a remote store reconnected, its
+   * server dropped the old connection's caches). A caller that keeps a cache across statements
+   * reads it before the put and puts the table again when it differs. Always 0 when scans probe the
+   * caller's own object.
+   */
+  default long hashCacheGeneration() {
+    return 0;
+  }
+
   /** Drops the hash cache {@code cacheId}; nothing when there is none. */
   default void removeHashCache(String cacheId) {}
 

@@ -33,6 +33,18 @@ public interface KvTable {
     return -1;
   }
 
+  /**
+   * A sequence id at or after the table's last change: any two read points at or above it see the
+   * same rows (a commit to the table is counted before it becomes visible). Cheap (no I/O in the
+   * embedded store, one small round trip remote), so that a driver can tell whether what it read
+   * earlier is still what the table holds, e.g. to reuse a join's build side ({@code
+   * exec.JoinBuildCache}). {@link Long#MAX_VALUE} (the default) when the store cannot tell, or the
+   * rows change without commits (a TTL expires them): never the same.
+   */
+  default long lastChangeSequence() {
+    return Long.MAX_VALUE;
+  }
+
   /** Reserves {@code count} consecutive ids, unique within this table, and returns the first. */
   long allocateIds(long count);
 

@@ -157,6 +157,9 @@ final class Commits {
           e.getKey().apply(e.getValue(), entry.sequenceId);
           added += e.getKey().activeMemstoreBytes() - before;
         }
+        for (EmbeddedTable t : owners) {
+          t.changed(entry.sequenceId); // before it is visible: see EmbeddedTable#lastChangeSequence
+        }
         if (d != Durability.SKIP) {
           List<WalEdit> edits = new ArrayList<>();
           for (int i = 0; i < owners.size(); i++) {

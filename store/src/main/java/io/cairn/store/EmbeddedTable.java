@@ -60,7 +60,7 @@ import java.util.function.LongConsumer;
  * <p>Locks: callers hold none; the parts take the region and map locks they need (see {@code
  * io.cairn.store.table}).
  */
-final class EmbeddedTable implements KvTable {
+final class EmbeddedTable extends ChangeCountedTable {
   private final TableServices services;
   private final long tableId;
   private final String name;
@@ -71,7 +71,6 @@ final class EmbeddedTable implements KvTable {
   private final Flusher flusher;
   private final Compactor compactor;
   private final RegionSplitter splitter;
-
   private final StoreFileWriter files;
 
   /** The local indexes its writes maintain; null when none. */
@@ -88,6 +87,7 @@ final class EmbeddedTable implements KvTable {
    * manifest at open ({@link RegionMap#load}).
    */
   EmbeddedTable(TableServices services, RegionMap map) {
+    super(map::ttlMillis, services.mvcc().lastSequenceId());
     this.services = services;
     this.map = map;
     this.tableId = map.tableId();

@@ -53,6 +53,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     super(connection);
     this.sql = sql;
     this.command = prepare(sql);
+    command.keepJoinBuilds();
     discardPreparedControl(); // each execution has its own control and timeout
     this.parameterInfos = List.copyOf(command.parameters());
     this.values = new Object[parameterInfos.size()];
@@ -61,6 +62,23 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
 
   String sql() {
     return sql;
+  }
+
+  /** Closes the statement and frees what its executions kept (their joins' build sides). */
+  @Override
+  public void close() throws SQLException {
+    if (isClosed()) {
+      return;
+    }
+    try {
+      super.close();
+    } finally {
+      try {
+        command.close();
+      } catch (RuntimeException e) {
+        throw JdbcErrors.toSqlException(e);
+      }
+    }
   }
 
   /**
@@ -89,6 +107,8 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
               + fresh.parameters().size()
               + "]; prepare the statement again");
     }
+    command.close();
+    fresh.keepJoinBuilds();
     command = fresh;
     parameterInfos = List.copyOf(fresh.parameters());
     return command;

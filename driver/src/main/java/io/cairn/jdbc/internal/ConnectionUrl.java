@@ -45,6 +45,12 @@ public final class ConnectionUrl {
   public static final String HASH_JOIN_MAX_BYTES = ExecContext.HASH_JOIN_MAX_BYTES_PROPERTY;
 
   /**
+   * Connection property: whether a prepared statement run again reuses its joins' build sides
+   * (true, the default; false: every execution builds and ships its own; see docs/sql.md).
+   */
+  public static final String JOIN_BUILD_REUSE = "joinBuildReuse";
+
+  /**
    * Connection property: the memory (bytes, optionally with k, m or g) that the state of one query
    * in the driver may use, its sorts, joins, aggregations, set operations and windows together
    * (default: no limit of its own, only the JVM-wide one; see docs/sql.md).
@@ -252,6 +258,7 @@ public final class ConnectionUrl {
               || canonical.equals(AGGREGATE_MAX_BYTES)
               || canonical.equals(HASH_JOIN_MAX_BYTES)
               || canonical.equals(QUERY_MEMORY_MAX_BYTES)
+              || canonical.equals(JOIN_BUILD_REUSE)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
                   : canonical.startsWith(STORE_SETTING_PREFIX));
@@ -272,6 +279,8 @@ public final class ConnectionUrl {
                 + HASH_JOIN_MAX_BYTES
                 + ", "
                 + QUERY_MEMORY_MAX_BYTES
+                + ", "
+                + JOIN_BUILD_REUSE
                 + (server
                     ? ", " + String.join(", ", SERVER_PROPERTIES)
                     : " or " + STORE_SETTING_PREFIX + "*")
@@ -336,6 +345,9 @@ public final class ConnectionUrl {
     }
     if (name.equalsIgnoreCase(QUERY_MEMORY_MAX_BYTES)) {
       return QUERY_MEMORY_MAX_BYTES;
+    }
+    if (name.equalsIgnoreCase(JOIN_BUILD_REUSE)) {
+      return JOIN_BUILD_REUSE;
     }
     for (String known : SERVER_PROPERTIES) {
       if (name.equalsIgnoreCase(known)) {

@@ -93,6 +93,12 @@ final class RequestHandler {
               IndexRequests.verify(database(connection), request.getVerifyIndex()));
       case GET_TABLE -> answer.setTableInfo(tableInfo(database(connection), request.getGetTable()));
       case GET_STATISTICS -> answer.setStatistics(statistics(database(connection), request));
+      case GET_CHANGE_SEQUENCE ->
+          answer.setChangeSequence(
+              io.cairn.protocol.ChangeSequence.newBuilder()
+                  .setSequence(
+                      table(database(connection), request.getGetChangeSequence().getTable())
+                          .lastChangeSequence()));
       case ALLOCATE_IDS ->
           answer.setIdRange(allocateIds(database(connection), request.getAllocateIds()));
       case MUTATE -> answer.setMutateResult(mutate(database(connection), request.getMutate()));

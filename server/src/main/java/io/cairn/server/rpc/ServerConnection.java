@@ -1047,6 +1047,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
       case MUTATE ->
           r.getMutate().getBatchesCount() == 0 ? "" : r.getMutate().getBatches(0).getTable();
       case GET_TABLE -> r.getGetTable().getTable();
+      case GET_CHANGE_SEQUENCE -> r.getGetChangeSequence().getTable();
       case ALLOCATE_IDS -> r.getAllocateIds().getTable();
       case ADMIN -> r.getAdmin().getTable();
       case ALTER_TABLE -> r.getAlterTable().getName();

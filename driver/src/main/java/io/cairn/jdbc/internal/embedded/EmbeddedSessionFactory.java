@@ -46,7 +46,8 @@ public final class EmbeddedSessionFactory implements SessionFactory {
     }
     return new DatabaseSession(
             database, durability, parallelism, aggregateMaxBytes, queryMemoryMaxBytes)
-        .withHashJoinMaxBytes(hashJoinMaxBytes);
+        .withHashJoinMaxBytes(hashJoinMaxBytes)
+        .withJoinBuildReuse(DatabaseSession.joinBuildReuse(info));
   }
 
   /** The store directory of {@code file:DIR}: absolute (from the working directory), normalised. */

@@ -33,6 +33,15 @@ public interface PreparedCommand {
     return true;
   }
 
+  /**
+   * Lets its executions keep their joins' build sides for its next execution (a prepared statement
+   * run again), until {@link #close()}.
+   */
+  default void keepJoinBuilds() {}
+
+  /** Frees what its executions kept ({@link #keepJoinBuilds}); its statement closed. */
+  default void close() {}
+
   /** The {@code ?} parameters, in order. */
   List<ParameterInfo> parameters();
 

@@ -8,6 +8,7 @@ import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.KvTable;
 import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.ScanNode;
+import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +35,12 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * The cache is removed from the store when the operator closes: at the statement's end, on failure
- * and on cancel (the executor closes its operators in every case).
+ * and on cancel (the executor closes its operators in every case). Except that a prepared
+ * statement's join whose build side fits its connection's {@link JoinBuildCache} keeps it there:
+ * the next execution with the same values of the build side's parameters probes it again without
+ * running the build side nor shipping it, as long as no table the build side reads changed since
+ * (see {@link JoinBuildCache}); the cache removes it when the statement closes, or when an
+ * execution using it is cancelled.
  */
 final class BroadcastJoin implements Operator {
   private static final Logger log = LoggerFactory.getLogger(BroadcastJoin.class);
@@ -51,6 +57,9 @@ final class BroadcastJoin implements Operator {
 
   /** Whether the probe runs in the store (else in the driver); for tests. */
   private boolean inStore;
+
+  /** The kept build side this execution probes (acquired, released at close), or null. */
+  private JoinBuildCache.Entry kept;
 
   BroadcastJoin(ScanNode node, ExecContext ctx) {
     this.node = node;
@@ -75,7 +84,87 @@ final class BroadcastJoin implements Operator {
   }
 
   private void open() {
+    try {
+      openProbe();
+    } catch (RuntimeException | Error e) {
+      if (kept != null) {
+        // not probed (a put that failed, a cancel): keep no half-used entry
+        ctx.joinBuilds().cache().release(kept, true);
+        kept = null;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The key of the join's build side in the statement's {@link JoinBuildCache}; empty when it may
+   * not be kept: no cache, no read point (then nothing says what it read), a build side that reads
+   * the time or no table, or one over a table the statement's transaction wrote (its rows include
+   * writes nobody else sees).
+   */
+  private java.util.Optional<JoinBuildCache.Key> reuseKey(JoinProbe join) {
+    if (!ctx.joinBuilds().enabled() || ctx.readPoint() == io.cairn.kv.ScanRequest.LATEST) {
+      return java.util.Optional.empty();
+    }
+    BuildSide side = BuildSide.of(join.build());
+    if (side.varies() || side.tables().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    for (String t : side.tables()) {
+      if (ctx.pending().touches(t)) {
+        return java.util.Optional.empty();
+      }
+    }
+    return java.util.Optional.of(new JoinBuildCache.Key(join.build(), side.parameterValues(ctx)));
+  }
+
+  /** Probes the build side kept by an earlier execution ({@link #kept}). */
+  private void probeKept() {
+    JoinHashTable table = kept.table();
+    if (ProbingScan.inDriver(node, ctx)) {
+      probe = ProbingScan.open(node, ctx, hashProbe(node, kept.cacheId()), table);
+      return;
+    }
+    inStore = true;
+    ctx.joinBuilds().cache().ensurePut(kept);
+    probe = ProbingScan.openKept(probing(node.probe().orElseThrow(), table), ctx, table);
+  }
+
+  /**
+   * The probing scan of a table (as a lookup join when it has few keys) and its probe, naming the
+   * cache.
+   */
+  record Probing(ScanNode node, HashProbe probe) {}
+
+  private Probing probing(JoinProbe join, JoinHashTable table, String cacheId) {
+    KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
+    ScanNode probing =
+        LookupKeys.of(join, node.table().layout(), table, kv.approximateRowCount())
+            .map(keys -> node.withKeysAndFilter(keys, node.filter()))
+            .orElse(node);
+    if (probing != node) {
+      log.debug("Join of [{}]: looks up [{}] keys", node.table().qualifiedName(), table.keyCount());
+    }
+    HashProbe hashProbe =
+        hashProbe(probing, cacheId).withKeyFilter(keyFilterPays(join, kv, table.keyCount()));
+    return new Probing(probing, hashProbe);
+  }
+
+  private Probing probing(JoinProbe join, JoinHashTable table) {
+    return probing(join, table, kept.cacheId());
+  }
+
+  private void openProbe() {
     JoinProbe join = node.probe().orElseThrow();
+    java.util.Optional<JoinBuildCache.Key> key = reuseKey(join);
+    if (key.isPresent()) {
+      kept = ctx.joinBuilds().cache().acquire(key.get(), ctx.readPoint());
+      if (kept != null) {
+        log.debug("Join of [{}]: reuses its build side", node.table().qualifiedName());
+        probeKept();
+        return;
+      }
+    }
     memory = ctx.memory().reservation("BROADCAST JOIN (build side rows)");
     JoinHashTable.Builder builder =
         JoinHashTable.builder(join.build().outputTypes().size(), join.buildKeys());
@@ -123,17 +212,22 @@ final class BroadcastJoin implements Operator {
       return;
     }
     inStore = true;
-    KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
-    ScanNode probing =
-        LookupKeys.of(join, node.table().layout(), table, kv.approximateRowCount())
-            .map(keys -> node.withKeysAndFilter(keys, node.filter()))
-            .orElse(node);
-    if (probing != node) {
-      log.debug("Join of [{}]: looks up [{}] keys", node.table().qualifiedName(), table.keyCount());
+    if (key.isPresent()) {
+      JoinBuildCache cache = ctx.joinBuilds().cache();
+      List<String> tables = BuildSide.of(join.build()).tables();
+      kept =
+          cache.offer(key.get(), ctx.joinBuilds().owner(), table, cacheId, ctx.readPoint(), tables);
+      if (kept != null) {
+        // its bytes count in the connection's pool now, for as long as the cache keeps it
+        memory.close();
+        memory = null;
+        cache.ensurePut(kept);
+        probe = ProbingScan.openKept(probing(join, table), ctx, table);
+        return;
+      }
     }
-    HashProbe hashProbe =
-        hashProbe(probing, cacheId).withKeyFilter(keyFilterPays(join, kv, table.keyCount()));
-    probe = ProbingScan.open(probing, ctx, hashProbe, table);
+    Probing probing = probing(join, table, cacheId);
+    probe = ProbingScan.open(probing.node(), ctx, probing.probe(), table);
   }
 
   /**
@@ -174,8 +268,16 @@ final class BroadcastJoin implements Operator {
         probe.close();
       }
     } finally {
-      if (memory != null) {
-        memory.close();
+      try {
+        if (memory != null) {
+          memory.close();
+        }
+      } finally {
+        if (kept != null) {
+          // a cancelled execution keeps nothing: its statement may never run again
+          ctx.joinBuilds().cache().release(kept, ctx.control().isCancelled());
+          kept = null;
+        }
       }
     }
   }

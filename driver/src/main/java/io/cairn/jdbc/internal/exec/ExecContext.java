@@ -23,7 +23,8 @@ import io.cairn.kv.KvTable;
  * store's rows; {@code memory}: the statement's pool ({@link DriverMemory#query}), in which its
  * sorts, joins, aggregations, set operations and windows reserve what they hold; {@code spill}:
  * where its joins, sorts and grouped aggregations write what does not fit there (deleted when the
- * execution is closed).
+ * execution is closed); {@code joinBuilds}: where its broadcast joins keep their build sides for
+ * the statement's next execution ({@link JoinBuildCache.Scope#NONE}: nowhere).
  */
 public record ExecContext(
     KvStore store,
@@ -35,7 +36,8 @@ public record ExecContext(
     long readPoint,
     TransactionWrites pending,
     long hashJoinMaxBytes,
-    SpillSpace spill) {
+    SpillSpace spill,
+    JoinBuildCache.Scope joinBuilds) {
   /**
    * The connection property of {@code hashJoinMaxBytes}: the build side of a join probed in the
    * store ({@link BroadcastJoin}) past which the probe runs in the driver.
@@ -59,6 +61,7 @@ public record ExecContext(
     requireNonNull(control, "control is null");
     requireNonNull(pending, "pending is null");
     requireNonNull(spill, "spill is null");
+    requireNonNull(joinBuilds, "joinBuilds is null");
     if (readPoint < 0) {
       throw new IllegalArgumentException("readPoint must be >= 0: [" + readPoint + "]");
     }
@@ -95,7 +98,8 @@ public record ExecContext(
         readPoint,
         pending,
         DEFAULT_HASH_JOIN_MAX_BYTES,
-        SpillSpace.create());
+        SpillSpace.create(),
+        JoinBuildCache.Scope.NONE);
   }
 
   /** The same context with another {@code hashJoinMaxBytes}. */
@@ -110,7 +114,27 @@ public record ExecContext(
         readPoint,
         pending,
         maxBytes,
-        spill);
+        spill,
+        joinBuilds);
+  }
+
+  /**
+   * The same context keeping its joins' build sides in {@code scope} for later executions of the
+   * same statement ({@link JoinBuildCache}).
+   */
+  public ExecContext withJoinBuilds(JoinBuildCache.Scope scope) {
+    return new ExecContext(
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        readPoint,
+        pending,
+        hashJoinMaxBytes,
+        spill,
+        scope);
   }
 
   /** A context of a statement outside a transaction whose scans each read their own snapshot. */
@@ -163,7 +187,8 @@ public record ExecContext(
         readPoint,
         pending,
         hashJoinMaxBytes,
-        spill);
+        spill,
+        joinBuilds);
   }
 
   /**

@@ -55,6 +55,17 @@ final class ProbingScan implements Operator {
     return new ProbingScan(ctx, id, new TableScan(node, ctx, probe, lookup), null, null);
   }
 
+  /**
+   * Starts the scan of {@code probing} in the store probing a table that a {@link JoinBuildCache}
+   * keeps there as {@code table} (put by it, removed by it): closing closes only the scan.
+   */
+  static ProbingScan openKept(BroadcastJoin.Probing probing, ExecContext ctx, JoinHashTable table) {
+    String id = probing.probe().cacheId();
+    HashCacheLookup lookup = cache -> cache.equals(id) ? table : null;
+    return new ProbingScan(
+        ctx, null, new TableScan(probing.node(), ctx, probing.probe(), lookup), null, null);
+  }
+
   @Override
   public Object[] next() {
     return scan != null ? scan.next() : overlay.next();

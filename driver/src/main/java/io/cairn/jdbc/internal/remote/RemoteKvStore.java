@@ -152,6 +152,12 @@ final class RemoteKvStore implements KvStore {
     }
   }
 
+  /** The generation of the network connection: a reconnect's server holds none of the caches. */
+  @Override
+  public long hashCacheGeneration() {
+    return connection.awaitChannel().generation();
+  }
+
   /** RemoveHashCache without waiting (a broken connection dropped its caches already). */
   @Override
   public void removeHashCache(String cacheId) {

@@ -151,6 +151,33 @@ final class RemoteKvTable implements KvTable, AsyncPageScans {
   }
 
   /**
+   * Asks the server (GetChangeSequence, not cached: a write by any connection must show); {@link
+   * Long#MAX_VALUE} when the server does not know the request (an older server).
+   */
+  @Override
+  public long lastChangeSequence() {
+    Response response;
+    try {
+      response =
+          connection()
+              .callAndWait(
+                  Request.newBuilder()
+                      .setGetChangeSequence(
+                          io.cairn.protocol.GetChangeSequence.newBuilder().setTable(name)),
+                  "GetChangeSequence " + name);
+    } catch (io.cairn.core.error.CairnException e) {
+      if (e.errorCode() == io.cairn.core.error.ErrorCode.PROTOCOL_ERROR) {
+        return Long.MAX_VALUE;
+      }
+      throw e;
+    }
+    if (!response.hasChangeSequence()) {
+      throw RemoteCatalog.unexpected("GetChangeSequence", "ChangeSequence", response);
+    }
+    return response.getChangeSequence().getSequence();
+  }
+
+  /**
    * Asks the server (GetStatistics); cached for a second, so that a burst of queries planning and
    * cutting scans over this table asks once.
    */

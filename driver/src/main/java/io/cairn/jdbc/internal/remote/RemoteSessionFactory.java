@@ -30,6 +30,7 @@ public final class RemoteSessionFactory implements SessionFactory {
             parallelism,
             aggregateMaxBytes,
             queryMemoryMaxBytes)
-        .withHashJoinMaxBytes(hashJoinMaxBytes);
+        .withHashJoinMaxBytes(hashJoinMaxBytes)
+        .withJoinBuildReuse(DatabaseSession.joinBuildReuse(info));
   }
 }

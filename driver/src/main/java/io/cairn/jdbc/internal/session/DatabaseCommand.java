@@ -20,6 +20,7 @@ import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.ProgressListener;
 import io.cairn.jdbc.internal.engine.ResultCursor;
 import io.cairn.jdbc.internal.exec.ExecContext;
+import io.cairn.jdbc.internal.exec.JoinBuildCache;
 import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
@@ -68,6 +69,11 @@ final class DatabaseCommand implements PreparedCommand {
   /** What the plan depends on (catalog version, tables, row counts); null: nothing. */
   private final PlannedStatement planned;
 
+  /**
+   * Whether its executions keep their joins' build sides for the next ({@link #keepJoinBuilds}).
+   */
+  private volatile boolean keepsJoinBuilds;
+
   DatabaseCommand(DatabaseSession session, StatementPlan plan, List<String> warnings) {
     this(session, null, plan, warnings);
   }
@@ -81,6 +87,18 @@ final class DatabaseCommand implements PreparedCommand {
     this.planned = planned;
     this.plan = plan;
     this.warnings = List.copyOf(warnings);
+  }
+
+  @Override
+  public void keepJoinBuilds() {
+    keepsJoinBuilds = true;
+  }
+
+  @Override
+  public void close() {
+    if (keepsJoinBuilds) {
+      session.dropJoinBuilds(this);
+    }
   }
 
   @Override
@@ -256,7 +274,8 @@ final class DatabaseCommand implements PreparedCommand {
             session.parallelism(),
             session.aggregateMaxBytes(),
             session.queryMemory())
-        .withHashJoinMaxBytes(session.hashJoinMaxBytes());
+        .withHashJoinMaxBytes(session.hashJoinMaxBytes())
+        .withJoinBuilds(keepsJoinBuilds ? session.joinBuilds(this) : JoinBuildCache.Scope.NONE);
   }
 
   /**

@@ -11,6 +11,7 @@ import io.cairn.jdbc.internal.engine.PreparedCommand;
 import io.cairn.jdbc.internal.engine.Session;
 import io.cairn.jdbc.internal.exec.DriverMemory;
 import io.cairn.jdbc.internal.exec.ExecContext;
+import io.cairn.jdbc.internal.exec.JoinBuildCache;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvSnapshot;
@@ -154,6 +155,67 @@ public final class DatabaseSession implements Session {
 
   long hashJoinMaxBytes() {
     return hashJoinMaxBytes;
+  }
+
+  /** Whether prepared statements keep their joins' build sides; see {@link #joinBuilds}. */
+  private boolean joinBuildReuse = true;
+
+  /** The kept build sides; created by the first statement that keeps one. */
+  private JoinBuildCache joinBuilds;
+
+  /**
+   * The {@value ConnectionUrl#JOIN_BUILD_REUSE} connection property: true (the default) or false.
+   *
+   * @throws CairnException INVALID_URL when it is neither
+   */
+  public static boolean joinBuildReuse(Properties info) {
+    String value = info == null ? null : info.getProperty(ConnectionUrl.JOIN_BUILD_REUSE);
+    if (value == null || value.strip().equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (value.strip().equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new CairnException(
+        ErrorCode.INVALID_URL,
+        "Property ["
+            + ConnectionUrl.JOIN_BUILD_REUSE
+            + "]: expected [true] or [false], found ["
+            + value
+            + "]");
+  }
+
+  /** Sets the session's {@code joinBuildReuse} (the factories, from the connection property). */
+  public DatabaseSession withJoinBuildReuse(boolean reuse) {
+    this.joinBuildReuse = reuse;
+    return this;
+  }
+
+  /**
+   * Where the executions of {@code command} keep their joins' build sides for its next execution:
+   * the connection's {@link JoinBuildCache} (at most {@code hashJoinMaxBytes} in all, counted in
+   * the connection's memory), or nowhere when the connection property turned it off.
+   */
+  synchronized JoinBuildCache.Scope joinBuilds(Object command) {
+    if (!joinBuildReuse || closed) {
+      return JoinBuildCache.Scope.NONE;
+    }
+    if (joinBuilds == null) {
+      joinBuilds = new JoinBuildCache(database.store(), memory, hashJoinMaxBytes);
+    }
+    return joinBuilds.scope(command);
+  }
+
+  /** Drops the build sides {@code command} kept (its statement closed). */
+  synchronized void dropJoinBuilds(Object command) {
+    if (joinBuilds != null) {
+      joinBuilds.dropOwner(command);
+    }
+  }
+
+  /** The connection's kept build sides (for tests), or null when none were kept. */
+  public synchronized JoinBuildCache joinBuildCache() {
+    return joinBuilds;
   }
 
   /** The memory one grouped aggregation of this session may use in the driver. */
@@ -403,7 +465,15 @@ public final class DatabaseSession implements Session {
       try {
         endTransaction();
       } finally {
-        database.release();
+        try {
+          synchronized (this) {
+            if (joinBuilds != null) {
+              joinBuilds.close();
+            }
+          }
+        } finally {
+          database.release();
+        }
       }
     }
   }
