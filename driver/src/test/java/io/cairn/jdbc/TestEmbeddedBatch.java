@@ -167,4 +167,48 @@ class TestEmbeddedBatch {
     connection.setAutoCommit(true);
     assertThat(rows()).isEqualTo(rows);
   }
+
+  @Test
+  void upsertBatchCastsEachParameterAsOneStatementDoes() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.executeUpdate(
+          "CREATE TABLE N (ID BIGINT PRIMARY KEY, S SMALLINT, D DOUBLE, C CHAR(4), V VARCHAR(3),"
+              + " B BOOLEAN, M DECIMAL(6,2))");
+    }
+    Object[] values = {(short) 3, 2, "ab", "xyz", true, 1.5};
+    try (PreparedStatement ps =
+        connection.prepareStatement("UPSERT INTO N VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      // the same values in a batch (row 7) and alone (row 17), of other classes than the columns'
+      for (long id : new long[] {7, 17}) {
+        ps.setObject(1, (int) id);
+        for (int i = 0; i < values.length; i++) {
+          ps.setObject(i + 2, values[i]);
+        }
+        if (id == 7) {
+          ps.addBatch();
+          SQLException tooBig =
+              catchThrowableOfType(() -> ps.setObject(2, 70_000), SQLException.class);
+          assertThat(tooBig.getSQLState()).isEqualTo("22003"); // numeric value out of range
+          assertThat(ps.executeBatch()).containsExactly(1);
+        } else {
+          assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+      }
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT * FROM N ORDER BY ID")) {
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int c = 2; c <= 7; c++) {
+          row.add(rs.getObject(c));
+        }
+        rows.add(row);
+      }
+    }
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0)).isEqualTo(rows.get(1));
+    assertThat(((Number) rows.get(0).get(0)).intValue()).isEqualTo(3);
+    assertThat(rows.get(0).get(1)).isEqualTo(2.0);
+  }
 }

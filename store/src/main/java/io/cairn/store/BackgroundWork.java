@@ -1,6 +1,7 @@
 package io.cairn.store;
 
 import io.cairn.store.region.Region;
+import io.cairn.store.stats.StatisticsKeeper;
 import io.cairn.store.stats.StatisticsTable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,6 +50,12 @@ final class BackgroundWork {
   private final ScheduledThreadPoolExecutor statisticsWorker = statisticsWorker();
 
   private final Set<Region> statisticsQueued = ConcurrentHashMap.newKeySet();
+
+  /**
+   * No background collection starts before this time ({@link System#nanoTime}): the last one's
+   * duration times {@link StatisticsKeeper#BACKGROUND_PAUSE_FACTOR} after its end.
+   */
+  private volatile long statisticsIdleUntilNanos = System.nanoTime();
 
   private BackgroundWork(BooleanSupplier closed, boolean flushes) {
     this.closed = closed;
@@ -113,29 +120,51 @@ final class BackgroundWork {
 
   /**
    * Collects the region's statistics again in the background (enough was written since the last
-   * collection); at most one queued per region, one running at a time for the whole store, and a
-   * region's collections take at most a tenth of the time (each waits nine times the previous one's
-   * duration after it), so a table growing fast is not read over and over.
+   * collection); at most one queued per region, one running at a time for the whole store, and the
+   * collections take at most a tenth of the time, each region's and all of them together: after a
+   * collection neither that region nor any other is collected before nine times its duration passed
+   * ({@link StatisticsKeeper#BACKGROUND_PAUSE_FACTOR}). So a table growing fast (a load that fills
+   * and splits many regions) is not read over and over, and the work of statistics stays a small
+   * share of the load's.
    */
   void requestStatistics(EmbeddedTable table, Region region) {
     if (closed.getAsBoolean() || !statisticsQueued.add(region)) {
       return;
     }
-    long delay = Math.max(0, region.statisticsPausedUntilNanos() - System.nanoTime());
+    scheduleStatistics(table, region, statisticsWait(region));
+  }
+
+  /** Nanoseconds until the region may be collected again: its own pause and the worker's. */
+  private long statisticsWait(Region region) {
+    return Math.max(region.statisticsPausedUntilNanos(), statisticsIdleUntilNanos)
+        - System.nanoTime();
+  }
+
+  private void scheduleStatistics(EmbeddedTable table, Region region, long delayNanos) {
     try {
       statisticsWorker.schedule(
           () -> {
-            statisticsQueued.remove(region);
             if (closed.getAsBoolean()) {
+              statisticsQueued.remove(region);
               return;
             }
+            long wait = statisticsWait(region);
+            if (wait > 0) { // another region's collection ran meanwhile: still queued, later
+              scheduleStatistics(table, region, wait);
+              return;
+            }
+            statisticsQueued.remove(region);
+            long start = System.nanoTime();
             try {
               table.collectRegion(region);
             } catch (RuntimeException e) {
               LOG.warn("Statistics of {} failed", region, e);
             }
+            long end = System.nanoTime();
+            statisticsIdleUntilNanos =
+                end + StatisticsKeeper.BACKGROUND_PAUSE_FACTOR * (end - start);
           },
-          delay,
+          Math.max(0, delayNanos),
           TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       statisticsQueued.remove(region);

@@ -35,7 +35,10 @@ final class JavaTypes {
 
   /** Throws INTERNAL_ERROR unless {@code value} is null or of {@code type}'s Java class. */
   static void check(int columnIndex, DataType type, Object value) {
-    check("column [" + columnIndex + "]", type, value);
+    // the name is made only for the message: this runs for every value encoded
+    if (value != null && !javaClass(type).isInstance(value)) {
+      check("column [" + columnIndex + "]", type, value);
+    }
   }
 
   /** As {@link #check(int, DataType, Object)}; {@code what} names the value in the message. */

@@ -254,9 +254,25 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
     return parameterInfos.get(index - 1).type();
   }
 
+  /** "parameter 1", ... made once: a batch of many rows sets each parameter of each row. */
+  private static final String[] PARAMETER_NAMES = new String[64];
+
+  static {
+    for (int i = 0; i < PARAMETER_NAMES.length; i++) {
+      PARAMETER_NAMES[i] = "parameter " + i;
+    }
+  }
+
+  /** How messages name parameter {@code index} (1-based). */
+  private static String parameterName(int index) {
+    return index >= 0 && index < PARAMETER_NAMES.length
+        ? PARAMETER_NAMES[index]
+        : "parameter " + index;
+  }
+
   private void set(int index, Object value) throws SQLException {
     DataType type = parameterType(index);
-    values[index - 1] = JdbcValues.toParameter(value, type, "parameter " + index);
+    values[index - 1] = JdbcValues.toParameter(value, type, parameterName(index));
   }
 
   @Override
@@ -383,7 +399,7 @@ public final class CairnPreparedStatement extends CairnStatement implements Prep
       throws SQLException {
     DataType parameterType = parameterType(index);
     TypeName target = JdbcTypes.typeName(targetSqlType);
-    String what = "parameter " + index;
+    String what = parameterName(index);
     Object v = JdbcValues.toParameter(x, DataType.of(target), what);
     if (v instanceof BigDecimal d && scaleOrLength >= 0) {
       v = d.setScale(scaleOrLength, RoundingMode.HALF_UP);

@@ -3,9 +3,11 @@ package io.cairn.store.memstore;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.kv.Mutation;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,6 +61,34 @@ public final class Memstore {
     }
     if (sequenceId > maxSequenceId) {
       maxSequenceId = sequenceId;
+    }
+  }
+
+  /**
+   * Adds a batch's mutations at {@code sequenceId} as {@link #put} and {@link #delete} would one by
+   * one (a key twice: the later mutation replaces the earlier), accounting the batch's size and
+   * sequence id once rather than per cell.
+   */
+  public void apply(List<Mutation> mutations, long sequenceId) {
+    long grown = 0;
+    try {
+      for (Mutation m : mutations) {
+        Bytes key = requireNonNull(m.key(), "key is null");
+        Object cell = m instanceof Mutation.Put put ? put.value() : TOMBSTONE;
+        Object previous = cells.put(new CellKey(key, sequenceId), cell);
+        grown += size(key, cell) - (previous == null ? 0 : size(key, previous));
+      }
+    } finally {
+      heapSize.addAndGet(grown); // what was added, also when a failure stops the batch (rollback)
+    }
+    if (!mutations.isEmpty()) {
+      // one writer at a time (the region's lock): plain read-modify-write of the volatiles is safe
+      if (sequenceId < minSequenceId) {
+        minSequenceId = sequenceId;
+      }
+      if (sequenceId > maxSequenceId) {
+        maxSequenceId = sequenceId;
+      }
     }
   }
 

@@ -254,20 +254,14 @@ public final class Region {
 
   /** Adds the batch's cells at {@code sequenceId}. Caller holds the write lock. */
   public void apply(List<Mutation> mutations, long sequenceId) {
-    Memstore active = state.active();
+    state.active().apply(mutations, sequenceId);
     long bytes = 0;
     long rows = 0;
     for (Mutation m : mutations) {
       if (!indexSpace || !IndexKeys.isEntry(m.key())) {
         rows++; // an index entry is not a row
       }
-      if (m instanceof Mutation.Put put) {
-        active.put(put.key(), sequenceId, put.value());
-        bytes += put.key().length() + put.value().length();
-      } else {
-        active.delete(m.key(), sequenceId);
-        bytes += m.key().length();
-      }
+      bytes += m.key().length() + (m instanceof Mutation.Put put ? put.value().length() : 0);
     }
     // one writer at a time: the caller holds the write lock
     changedRows += rows;

@@ -1,6 +1,9 @@
 package io.cairn.store.stats;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.util.Arrays;
 
 /**
@@ -88,43 +91,83 @@ public final class DistinctSketch {
   }
 
   /**
-   * A 64-bit hash of a decoded value, equal for equal values: numbers by their numeric value (a
-   * BigDecimal without its trailing zeros), strings by their characters, byte arrays by their
-   * bytes, anything else by its {@code hashCode}, each mixed by MurmurHash3's finalizer.
+   * A 64-bit hash of a decoded value, equal for equal values and equal to what the collection
+   * computes from a row's bytes ({@link #hashLong}, {@link #hashDouble}, {@link #hashDecimal},
+   * {@link #hashBytesHash}): integers, dates (epoch day) and times (nano of day) by their long,
+   * floating point numbers by their double, decimals by their numeric value (without trailing
+   * zeros), strings by the {@code 31 * h + b} hash of their UTF-8 bytes (as {@code
+   * RowReader.hashBytes}), byte arrays likewise, anything else by its {@code hashCode}; each mixed
+   * by MurmurHash3's finalizer.
    */
   public static long hash(Object value) {
     if (value instanceof Long
         || value instanceof Integer
         || value instanceof Short
         || value instanceof Byte) {
-      return mix(((Number) value).longValue());
+      return hashLong(((Number) value).longValue());
     }
     if (value instanceof Double d) {
-      return mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+      return hashDouble(d);
     }
     if (value instanceof Float f) {
-      return mix(Double.doubleToLongBits(f == 0.0f ? 0.0 : f.doubleValue()));
+      return hashDouble(f.doubleValue());
     }
     if (value instanceof BigDecimal b) {
       BigDecimal s = b.signum() == 0 ? BigDecimal.ZERO : b.stripTrailingZeros();
+      if (s.unscaledValue().bitLength() < Long.SIZE) {
+        return hashDecimal(s.unscaledValue().longValue(), s.scale());
+      }
       return mix(s.unscaledValue().hashCode() * 31L + s.scale())
           ^ mix(s.unscaledValue().longValue());
     }
     if (value instanceof CharSequence s) {
-      long h = 0xcbf29ce484222325L;
-      for (int i = 0; i < s.length(); i++) {
-        h = (h ^ s.charAt(i)) * 0x100000001b3L;
-      }
-      return mix(h);
+      return hashBytesHash(polynomial(s.toString().getBytes(StandardCharsets.UTF_8)));
     }
     if (value instanceof byte[] b) {
-      long h = 0xcbf29ce484222325L;
-      for (byte x : b) {
-        h = (h ^ (x & 0xff)) * 0x100000001b3L;
-      }
-      return mix(h);
+      return hashBytesHash(polynomial(b));
+    }
+    if (value instanceof LocalDate d) {
+      return hashLong(d.toEpochDay());
+    }
+    if (value instanceof LocalTime t) {
+      return hashLong(t.toNanoOfDay());
     }
     return mix(value.hashCode());
+  }
+
+  /** The hash of an integer, a date's epoch day or a time's nano of day. */
+  public static long hashLong(long value) {
+    return mix(value);
+  }
+
+  /** The hash of a FLOAT (widened) or DOUBLE. */
+  public static long hashDouble(double value) {
+    return mix(Double.doubleToLongBits(value == 0.0 ? 0.0 : value));
+  }
+
+  /** The hash of the decimal {@code unscaled * 10^-scale}, equal for equal numeric values. */
+  public static long hashDecimal(long unscaled, int scale) {
+    if (unscaled == 0) {
+      return mix(mix(0) + 0);
+    }
+    while (unscaled % 10 == 0) {
+      unscaled /= 10;
+      scale--;
+    }
+    return mix(mix(unscaled) + scale);
+  }
+
+  /** The hash of a string or byte string whose bytes have the {@code 31 * h + b} hash {@code h}. */
+  public static long hashBytesHash(int h) {
+    return mix(h);
+  }
+
+  private static int polynomial(byte[] bytes) {
+    int h = 1;
+    for (byte b : bytes) {
+      h = 31 * h + (b & 0xFF);
+    }
+    return h;
   }
 
   private static long mix(long k) {

@@ -1,6 +1,5 @@
 package io.cairn.store.stats;
 
-import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.TableStatistics;
@@ -251,7 +250,12 @@ public final class StatisticsKeeper {
                 (long) rows.keyLength() + rows.valueLength());
             if (columnCollector != null) {
               columnCollector.addRow(
-                  Bytes.copyOf(rows.keyArray(), rows.keyOffset(), rows.keyLength()), value(rows));
+                  rows.keyArray(),
+                  rows.keyOffset(),
+                  rows.keyLength(),
+                  rows.valueBuffer(),
+                  rows.valueOffset(),
+                  rows.valueLength());
             }
           }
         } finally {
@@ -278,13 +282,6 @@ public final class StatisticsKeeper {
     } finally {
       region.maintenanceLock().unlock();
     }
-  }
-
-  /** A copy of the cursor's current value. */
-  private static Bytes value(RowCursor rows) {
-    byte[] v = new byte[rows.valueLength()];
-    rows.valueBuffer().get(rows.valueOffset(), v);
-    return Bytes.wrap(v);
   }
 
   /**

@@ -52,6 +52,9 @@ public final class WriteRouter {
    */
   public static void checkConditions(
       Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
+    if (!anyCondition(batch)) {
+      return; // a blind write (a load's batch): nothing to check, no map of its keys to fill
+    }
     Map<Bytes, Boolean> pending = batch.size() > 1 ? new HashMap<>() : null;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
@@ -82,6 +85,15 @@ public final class WriteRouter {
         pending.put(m.key(), m instanceof Mutation.Put);
       }
     }
+  }
+
+  private static boolean anyCondition(List<Mutation> batch) {
+    for (Mutation m : batch) {
+      if (m.condition().kind() != Mutation.Condition.Kind.NONE) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Adds the batch's mutations to {@code edits} as log edits of table {@code tableId}. */

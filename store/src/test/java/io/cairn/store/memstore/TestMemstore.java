@@ -62,4 +62,39 @@ class TestMemstore {
     assertThat(scan(m, KeyRange.ALL, 1)).isEmpty();
     assertThat(m.cellCount()).isEqualTo(1);
   }
+
+  @Test
+  void aBatchAppliedAtOnceEqualsItsMutationsOneByOne() {
+    java.util.Random random = new java.util.Random(42);
+    Memstore batched = new Memstore();
+    Memstore single = new Memstore();
+    for (long seq = 1; seq <= 30; seq++) {
+      List<io.cairn.kv.Mutation> batch = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        Bytes key = b("k" + random.nextInt(40));
+        batch.add(
+            random.nextInt(4) == 0
+                ? new io.cairn.kv.Mutation.Delete(key)
+                : new io.cairn.kv.Mutation.Put(key, b("v" + seq + "." + i)));
+      }
+      batched.apply(batch, seq * 2);
+      for (io.cairn.kv.Mutation m : batch) {
+        if (m instanceof io.cairn.kv.Mutation.Put p) {
+          single.put(p.key(), seq * 2, p.value());
+        } else {
+          single.delete(m.key(), seq * 2);
+        }
+      }
+      for (long readPoint = 0; readPoint <= seq * 2 + 1; readPoint += 7) {
+        assertThat(scan(batched, KeyRange.ALL, readPoint))
+            .isEqualTo(scan(single, KeyRange.ALL, readPoint));
+      }
+      assertThat(batched.cellCount()).isEqualTo(single.cellCount());
+      assertThat(batched.heapSize()).isEqualTo(single.heapSize());
+      assertThat(batched.minSequenceId()).isEqualTo(2);
+      assertThat(batched.maxSequenceId()).isEqualTo(seq * 2);
+    }
+    batched.apply(List.of(), 999);
+    assertThat(batched.maxSequenceId()).as("an empty batch adds nothing").isEqualTo(60);
+  }
 }

@@ -49,8 +49,12 @@ public final class LoadCommand implements Callable<Integer> {
       description = "Tables to load, e.g. lineitem,orders. Default: all eight.")
   List<String> tables = new ArrayList<>(TpchSchema.TABLES);
 
-  @Option(names = "--threads", description = "Parallel writers. Default: the number of cores.")
-  int threads = Runtime.getRuntime().availableProcessors();
+  @Option(
+      names = "--threads",
+      description =
+          "Parallel writers. Default: twice the number of cores (a writer waits for the log and"
+              + " for its region's lock between batches).")
+  int threads = 2 * Runtime.getRuntime().availableProcessors();
 
   @Override
   @SuppressForbidden(reason = "command-line output")
@@ -67,6 +71,11 @@ public final class LoadCommand implements Callable<Integer> {
                 + name
                 + "]");
       }
+    }
+    if (threads < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "Invalid value for option '--threads': expected >= 1, found [" + threads + "]");
     }
     if (scaleFactor <= 0) {
       throw new CommandLine.ParameterException(

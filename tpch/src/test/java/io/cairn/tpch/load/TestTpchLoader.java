@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.tpch.CairnTool;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -12,6 +13,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TestTpchLoader {
   private static final double SF = 0.001;
@@ -51,6 +53,35 @@ class TestTpchLoader {
   }
 
   @Test
+  void aFileStoreKeepsEveryRowLoadedByManyWritersAfterItIsOpenedAgain(@TempDir Path dir)
+      throws SQLException {
+    // each writer's batches are atomic writes of their own (autocommit), logged before they return
+    String file = "jdbc:cairn:file:" + dir.resolve("store");
+    String mem = "jdbc:cairn:mem:tpch-loader-file";
+    TpchLoader.load(file, 0.01, List.of("LINEITEM"), 4, n -> {});
+    TpchLoader.load(mem, 0.01, List.of("LINEITEM"), 1, n -> {});
+    String sql =
+        "SELECT COUNT(*), SUM(L_EXTENDEDPRICE), SUM(L_ORDERKEY * 7 + L_LINENUMBER),"
+            + " COUNT(DISTINCT L_COMMENT) FROM LINEITEM";
+    List<Object> expected = row(mem, sql);
+    assertThat(expected.get(0)).isEqualTo(60_175L);
+    assertThat(row(file, sql)).isEqualTo(expected);
+  }
+
+  private static List<Object> row(String url, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      List<Object> out = new java.util.ArrayList<>();
+      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+        out.add(rs.getObject(i));
+      }
+      return out;
+    }
+  }
+
+  @Test
   void sameDataInAnotherDatabase() throws SQLException {
     String cairn = "jdbc:cairn:mem:tpch-loader-h2";
     String h2 = "jdbc:h2:mem:tpch-loader;DB_CLOSE_DELAY=-1";
@@ -76,5 +107,6 @@ class TestTpchLoader {
         .hasMessageContaining("Scale factor");
     assertThat(CairnTool.run("tpch", "load", "--tables", "nope", "--sf", "0.001")).isEqualTo(2);
     assertThat(CairnTool.run("tpch", "load", "--sf", "0")).isEqualTo(2);
+    assertThat(CairnTool.run("tpch", "load", "--threads", "0", "--sf", "0.001")).isEqualTo(2);
   }
 }

@@ -259,9 +259,30 @@ final class DatabaseCommand implements PreparedCommand {
     Object[] values = new Object[types.size()];
     for (int i = 0; i < values.length; i++) {
       Object v = parameters.get(i);
-      values[i] = v == null ? null : Values.castParameter(v, types.get(i));
+      values[i] = v == null ? null : castParameter(v, types.get(i));
     }
     return values;
+  }
+
+  /**
+   * {@link Values#castParameter}, but a number of exactly its type's class or a string for a string
+   * type (what the driver's PreparedStatement already converted it to; a string parameter is cast
+   * to the type without its length, which keeps a string as it is) is taken as it is: a batch casts
+   * every value of every row.
+   */
+  private static Object castParameter(Object v, DataType type) {
+    boolean same =
+        switch (type.name()) {
+          case BIGINT -> v instanceof Long;
+          case INTEGER -> v instanceof Integer;
+          case SMALLINT -> v instanceof Short;
+          case TINYINT -> v instanceof Byte;
+          case DOUBLE -> v instanceof Double;
+          case BOOLEAN -> v instanceof Boolean;
+          case CHAR, VARCHAR -> v instanceof String; // cast to the type without its length
+          default -> false;
+        };
+    return same ? v : Values.castParameter(v, type);
   }
 
   private ExecContext context(List<Object> parameters, ExecutionControl control) {
