@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.kv.KeyRange;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.cell.RowCursor;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -29,6 +32,15 @@ public final class VisibleRows implements RowCursor {
   private int keyLength;
   private byte[] rowScratch = new byte[64];
 
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /** {@link #stopPrefix} of a stop row shorter than 8 bytes (or none): compare whole rows. */
+  private static final long NO_PREFIX = 0;
+
+  /** The stop row's first 8 bytes, big-endian, or NO_PREFIX. */
+  private final long stopPrefix;
+
   public VisibleRows(CellCursor cursor, KeyRange range, long readPoint) {
     this(cursor, range, readPoint, -1);
   }
@@ -41,6 +53,7 @@ public final class VisibleRows implements RowCursor {
     this.cursor = requireNonNull(cursor, "cursor is null");
     this.range = requireNonNull(range, "range is null");
     this.stop = range.stop().isEmpty() ? null : range.stop().peekArray();
+    this.stopPrefix = stop != null && stop.length >= 8 ? (long) LONG_BE.get(stop, 0) : NO_PREFIX;
     this.readPoint = readPoint;
     this.expiredAtOrBelow = expiredAtOrBelow;
   }
@@ -60,8 +73,7 @@ public final class VisibleRows implements RowCursor {
       byte[] row = cursor.rowArray();
       int offset = cursor.rowOffset();
       int length = cursor.rowLength();
-      if (stop != null
-          && Arrays.compareUnsigned(row, offset, offset + length, stop, 0, stop.length) >= 0) {
+      if (stop != null && !belowStop(row, offset, length)) {
         break;
       }
       long sequenceId = cursor.sequenceId();
@@ -87,6 +99,21 @@ public final class VisibleRows implements RowCursor {
     }
     close();
     return false;
+  }
+
+  /**
+   * Whether {@code row[offset, offset + length)} sorts before the stop row: decided by the first 8
+   * bytes of each as unsigned big-endian longs when both have 8 (rows of a chunk mostly differ from
+   * its stop row there), else compared whole.
+   */
+  private boolean belowStop(byte[] row, int offset, int length) {
+    if (length >= 8 && stopPrefix != NO_PREFIX) {
+      long prefix = (long) LONG_BE.get(row, offset);
+      if (prefix != stopPrefix) {
+        return Long.compareUnsigned(prefix, stopPrefix) < 0;
+      }
+    }
+    return Arrays.compareUnsigned(row, offset, offset + length, stop, 0, stop.length) < 0;
   }
 
   /**

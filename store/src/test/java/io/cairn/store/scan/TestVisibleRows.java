@@ -117,11 +117,19 @@ class TestVisibleRows {
     return MergingCursor.of(sources);
   }
 
-  /** Short rows over a small alphabet: shared prefixes, and many versions of the same row. */
+  /**
+   * Rows over a small alphabet with bytes above 0x7f: short ones (many versions of the same row),
+   * and ones of 6 to 12 bytes whose first bytes come from two letters (rows and stop rows sharing
+   * their first 8 bytes, or not, or shorter than 8: every case of the stop check).
+   */
   private static Bytes randomRow(Random random) {
-    byte[] row = new byte[random.nextInt(4)];
+    boolean longRow = random.nextInt(3) == 0;
+    byte[] row = new byte[longRow ? 6 + random.nextInt(7) : random.nextInt(4)];
     for (int i = 0; i < row.length; i++) {
-      row[i] = (byte) ("ab\u0000\u00ff".charAt(random.nextInt(4)));
+      row[i] =
+          longRow && i < 7
+              ? (byte) ("a\u00ff".charAt(random.nextInt(2)))
+              : (byte) ("ab\u0000\u00ff".charAt(random.nextInt(4)));
     }
     return Bytes.wrap(row);
   }
