@@ -39,7 +39,7 @@ final class AggregateInputs {
   private final RowReader reader;
   private final int[] kinds;
   private final int[] columns;
-  private final RowNumber[] numbers;
+  private RowNumber[] numbers;
   private final int[] arguments;
 
   /** Whether some call always takes the projected row. */
@@ -47,6 +47,9 @@ final class AggregateInputs {
 
   /** The projected row, when a call needs it. */
   private final Object[] projected;
+
+  /** What the batches use, or null when rows are added one at a time (or once finished). */
+  private Kit kit;
 
   /** The rows waiting to be added, or null when rows are added one at a time. */
   private final RowBatch batch;
@@ -75,27 +78,59 @@ final class AggregateInputs {
     }
     anyGeneric = generic;
     projected = new Object[rows.projection.length];
-    List<RowNumber> batched = new ArrayList<>();
+    boolean anyNumber = false;
     for (RowNumber number : numbers) {
-      if (number != null) {
-        batched.add(number);
-      }
+      anyNumber |= number != null;
     }
-    if (!batched.isEmpty() && !rows.probes() && !rows.readsKey) {
-      batch = new RowBatch();
-      numberBatch = new NumberBatch(batched, rows.compiled.program.layout().columnCount());
-      batchTargets = new Accumulator[NumberBatch.CAPACITY][];
-      batchNulls = new boolean[kinds.length][];
-      for (int i = 0; i < kinds.length; i++) {
-        if (kinds[i] == COUNT_COLUMN) {
-          batchNulls[i] = new boolean[NumberBatch.CAPACITY];
-        }
+    if (anyNumber && !rows.probes() && !rows.readsKey) {
+      // the batch's arrays, vectors and trees come from the last scan of the program that
+      // finished, when there is one: a chunked scan runs the program hundreds of times
+      Kit kit = rows.compiled.borrowAggregateKit();
+      if (kit == null || kit.numbers.length != numbers.length) {
+        kit = new Kit(numbers, kinds, rows.compiled.program.layout().columnCount());
       }
+      this.kit = kit;
+      numbers = kit.numbers;
+      batch = kit.batch;
+      numberBatch = kit.numberBatch;
+      batchTargets = kit.targets;
+      batchNulls = kit.nulls;
     } else {
+      kit = null;
       batch = null;
       numberBatch = null;
       batchTargets = null;
       batchNulls = null;
+    }
+  }
+
+  /**
+   * What a batched aggregation needs besides its accumulators: the compiled trees (with their
+   * vectors), the row batch and the column vectors; handed from one scan of a program to the next
+   * through its {@link CompiledProgram}.
+   */
+  static final class Kit {
+    final RowNumber[] numbers;
+    final RowBatch batch = new RowBatch();
+    final NumberBatch numberBatch;
+    final Accumulator[][] targets = new Accumulator[NumberBatch.CAPACITY][];
+    final boolean[][] nulls;
+
+    Kit(RowNumber[] numbers, int[] kinds, int columnCount) {
+      this.numbers = numbers.clone();
+      List<RowNumber> batched = new ArrayList<>();
+      for (RowNumber number : numbers) {
+        if (number != null) {
+          batched.add(number);
+        }
+      }
+      numberBatch = new NumberBatch(batched, columnCount);
+      nulls = new boolean[kinds.length][];
+      for (int i = 0; i < kinds.length; i++) {
+        if (kinds[i] == COUNT_COLUMN) {
+          nulls[i] = new boolean[NumberBatch.CAPACITY];
+        }
+      }
     }
   }
 
@@ -152,6 +187,9 @@ final class AggregateInputs {
    */
   void add(Accumulator[] accumulators) {
     if (batch != null) {
+      if (kit == null) {
+        throw new IllegalStateException("Rows added to finished aggregate inputs");
+      }
       addToBatch(accumulators);
       return;
     }
@@ -253,6 +291,19 @@ final class AggregateInputs {
     }
     Arrays.fill(batchTargets, 0, n, null);
     batch.clear();
+  }
+
+  /**
+   * {@link #flush()}, once every row is read, and hands the batch's arrays to the program's next
+   * scan; nothing may be added afterwards.
+   */
+  void finish() {
+    flush();
+    if (kit != null) {
+      Kit done = kit;
+      kit = null;
+      rows.compiled.giveBackAggregateKit(done);
+    }
   }
 
   /** Adds call {@code i}'s values of the batch's {@code n} rows; returns the projected row. */

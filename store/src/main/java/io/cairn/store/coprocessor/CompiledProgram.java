@@ -70,6 +70,9 @@ final class CompiledProgram {
 
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
+  /** An aggregation's batch arrays handed back by a finished scan, for the next one. */
+  private final AtomicReference<AggregateInputs.Kit> spareAggregateKit = new AtomicReference<>();
+
   private CompiledProgram(ScanProgram program) {
     this.program = program;
     int columnCount = program.layout().columnCount();
@@ -147,6 +150,18 @@ final class CompiledProgram {
 
   void giveBack(RowReader reader) {
     spare.compareAndSet(null, reader);
+  }
+
+  /**
+   * The batch arrays an aggregation of this program handed back ({@link AggregateInputs.Kit}), or
+   * null; one is kept, as for readers.
+   */
+  AggregateInputs.Kit borrowAggregateKit() {
+    return (AggregateInputs.Kit) spareAggregateKit.getAndSet(null);
+  }
+
+  void giveBackAggregateKit(AggregateInputs.Kit kit) {
+    spareAggregateKit.compareAndSet(null, kit);
   }
 
   /**

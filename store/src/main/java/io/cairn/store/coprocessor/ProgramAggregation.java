@@ -71,7 +71,7 @@ final class ProgramAggregation {
     if (found == PAUSED) {
       return ProgramScanner.NOT_YET;
     }
-    inputs.flush();
+    inputs.finish();
     aggregated = true;
     Object[] result = new Object[partialWidth];
     int at = 0;

@@ -179,7 +179,7 @@ final class ProgramGrouping {
       inputs.add(group.accumulators());
     }
     if (found == END && inputs != null) {
-      inputs.flush();
+      inputs.finish();
     }
     return found;
   }

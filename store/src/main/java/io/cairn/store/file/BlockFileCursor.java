@@ -5,6 +5,7 @@ import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * A cursor over a block file. It keeps the path from the root index down to the current data block
@@ -36,10 +37,21 @@ final class BlockFileCursor implements CellCursor {
   private boolean closed;
   private byte[] currentRow = new byte[64];
 
-  /** The current data block's bytes when its memory is direct; reused from block to block. */
-  private byte[] scratch = new byte[0];
+  /**
+   * Arrays of closed cursors for the copies of new ones (a chunked scan opens a cursor per chunk):
+   * a few, of at most {@value #MAX_SPARE_BYTES} bytes each.
+   */
+  private static final ArrayBlockingQueue<byte[]> SPARE_SCRATCH = new ArrayBlockingQueue<>(16);
 
-  private ByteBuffer scratchView = ByteBuffer.wrap(scratch);
+  private static final int MAX_SPARE_BYTES = 1 << 20;
+
+  private static final byte[] NO_BYTES = new byte[0];
+  private static final ByteBuffer NO_BUFFER = ByteBuffer.wrap(NO_BYTES).asReadOnlyBuffer();
+
+  /** The current data block's bytes when its memory is direct; reused from block to block. */
+  private byte[] scratch = NO_BYTES;
+
+  private ByteBuffer scratchView = NO_BUFFER;
 
   BlockFileCursor(
       Path path,
@@ -197,12 +209,17 @@ final class BlockFileCursor implements CellCursor {
   }
 
   /**
-   * {@code block}'s payload in {@link #scratch} (grown when needed), as a block needing no release.
+   * {@code block}'s payload in {@link #scratch} (a spare array of a closed cursor, or a new one
+   * with room to spare, when too small), as a block needing no release.
    */
   private Block copyToScratch(Block block) {
     int length = block.length();
     if (scratch.length < length) {
-      scratch = new byte[Math.max(length, 2 * scratch.length)];
+      byte[] spare = SPARE_SCRATCH.poll();
+      scratch =
+          spare != null && spare.length >= length
+              ? spare
+              : new byte[Math.max((length + (length >> 2) + 4095) & ~4095, 2 * scratch.length)];
       scratchView = ByteBuffer.wrap(scratch);
     }
     block.buffer().get(block.start(), scratch, 0, length);
@@ -329,6 +346,11 @@ final class BlockFileCursor implements CellCursor {
     closed = true;
     exhausted = true;
     releaseDataBlock();
+    if (scratch.length > 0 && scratch.length <= MAX_SPARE_BYTES) {
+      SPARE_SCRATCH.offer(scratch); // dropped when enough are kept
+    }
+    scratch = NO_BYTES;
+    scratchView = NO_BUFFER;
     for (int depth = 1; depth < levels; depth++) {
       if (indexPath[depth] != null) {
         indexPath[depth].block().release();
