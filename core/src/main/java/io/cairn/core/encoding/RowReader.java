@@ -397,6 +397,15 @@ public final class RowReader {
   }
 
   /**
+   * A non-NULL DECIMAL column as an unscaled long at {@code scale}, exactly, or Long.MIN_VALUE when
+   * it does not fit one there, is stored at a larger scale or would be shifted by more than 18
+   * digits (what {@link #readNumbers} calls NUMBER_UNFIT).
+   */
+  public long getUnscaledAt(int column, int scale) {
+    return unscaledAt(column, locateNonNull(column), scale);
+  }
+
+  /**
    * The DECIMAL column starting at {@code start} as an unscaled long at {@code scale}, or
    * Long.MIN_VALUE when it does not fit one there, is stored at a larger scale or would be shifted
    * by more than 18 digits. A value column with a one-byte scale and at most 8 bytes of unscaled
@@ -421,9 +430,10 @@ public final class RowReader {
   }
 
   /**
-   * {@code v} at scale {@code from} rescaled exactly to {@code to} (at least from), or MIN_VALUE.
+   * {@code v} at scale {@code from} rescaled exactly to {@code to} (at least from), or
+   * Long.MIN_VALUE when the result does not fit a long or the shift is more than 18 digits.
    */
-  private static long rescale(long v, int from, int to) {
+  public static long rescale(long v, int from, int to) {
     if (from == to) {
       return v;
     }

@@ -18,15 +18,6 @@ public final class NumberBatch {
   /** Rows in a batch, at most. */
   public static final int CAPACITY = 1024;
 
-  static {
-    // the reader's statuses are the ones RowNumber gives its nodes' rows
-    if (RowReader.NUMBER_VALUE != RowNumber.VALUE
-        || RowReader.NUMBER_NULL != RowNumber.NULL
-        || RowReader.NUMBER_UNFIT != RowNumber.GENERIC) {
-      throw new AssertionError("RowReader's number statuses differ from RowNumber's");
-    }
-  }
-
   private static final byte DECIMAL = RowReader.DECIMAL_AT_SCALE;
   private static final byte INTEGER = RowReader.LONG;
   private static final byte DOUBLE = RowReader.DOUBLE;

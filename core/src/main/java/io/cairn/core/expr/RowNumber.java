@@ -32,13 +32,16 @@ import java.util.Arrays;
  */
 public abstract class RowNumber {
   /** {@link #eval}: the value is in {@link #value} (exact) or {@link #doubleValue} (floating). */
-  public static final int VALUE = 0;
+  public static final int VALUE = RowReader.NUMBER_VALUE;
 
   /** {@link #eval}: the value is NULL. */
-  public static final int NULL = 1;
+  public static final int NULL = RowReader.NUMBER_NULL;
 
-  /** {@link #eval}: evaluate this row with the generic path. */
-  public static final int GENERIC = 2;
+  /**
+   * {@link #eval}: evaluate this row with the generic path (a column the reader cannot give as a
+   * long: its NUMBER_UNFIT, which a {@link NumberBatch} passes on as this status).
+   */
+  public static final int GENERIC = RowReader.NUMBER_UNFIT;
 
   /** The largest number of digits an exact value keeps. */
   static final int MAX_DIGITS = 18;
@@ -218,27 +221,6 @@ public abstract class RowNumber {
     return null;
   }
 
-  /**
-   * {@code v} at scale {@code from} rescaled to {@code to}, exactly (to at least from), or
-   * Long.MIN_VALUE when it does not fit.
-   */
-  static long scaleUp(long v, int from, int to) {
-    if (from == to) {
-      return v;
-    }
-    int digits = to - from;
-    if (digits > MAX_DIGITS) {
-      return Long.MIN_VALUE;
-    }
-    long p = POWERS_OF_TEN[digits];
-    long hi = Math.multiplyHigh(v, p);
-    long lo = v * p;
-    if ((hi != 0 || lo < 0) && (hi != -1 || lo >= 0)) {
-      return Long.MIN_VALUE;
-    }
-    return lo;
-  }
-
   /** {@code v} divided by 10^digits, rounded half away from zero (BigDecimal's HALF_UP). */
   static long roundDown(long v, int digits) {
     if (digits > MAX_DIGITS) {
@@ -255,22 +237,6 @@ public abstract class RowNumber {
     return q;
   }
 
-  /**
-   * A non-NULL DECIMAL column of the reader's row as a long at {@code scale}, or Long.MIN_VALUE
-   * when it must come from the generic path: it does not fit a long there, or is stored at a larger
-   * scale.
-   */
-  static long rescaled(RowReader row, int column, int scale) {
-    if (!row.decimalFitsLong(column)) {
-      return Long.MIN_VALUE;
-    }
-    int stored = row.getScale(column);
-    if (stored > scale) {
-      return Long.MIN_VALUE;
-    }
-    return scaleUp(row.getUnscaledLong(column), stored, scale);
-  }
-
   private static final class DecimalColumn extends RowNumber {
     private final int column;
 
@@ -284,7 +250,7 @@ public abstract class RowNumber {
       if (row.isNull(column)) {
         return NULL;
       }
-      long v = rescaled(row, column, scale());
+      long v = row.getUnscaledAt(column, scale());
       if (v == Long.MIN_VALUE) {
         return GENERIC;
       }
@@ -460,8 +426,8 @@ public abstract class RowNumber {
           return GENERIC;
         }
       } else {
-        x = scaleUp(x, a.scale(), exactScale);
-        y = scaleUp(y, b.scale(), exactScale);
+        x = RowReader.rescale(x, a.scale(), exactScale);
+        y = RowReader.rescale(y, b.scale(), exactScale);
         if (x == Long.MIN_VALUE || y == Long.MIN_VALUE) {
           return GENERIC;
         }
@@ -473,7 +439,7 @@ public abstract class RowNumber {
       }
       long r;
       if (exactScale <= scale()) {
-        r = scaleUp(exact, exactScale, scale());
+        r = RowReader.rescale(exact, exactScale, scale());
         if (r == Long.MIN_VALUE) {
           return GENERIC;
         }

@@ -28,7 +28,13 @@ final class BlockFileCursor implements CellCursor {
   private final CachePolicy policy;
   private final boolean decoderKnowsSameRow;
 
+  /** The current data block when held (a heap block); null when copied to {@link #scratch}. */
   private Block dataBlock;
+
+  /** The current data block's offset in the file, or NO_BLOCK. */
+  private long dataOffset = NO_BLOCK;
+
+  private static final long NO_BLOCK = -1;
   private boolean positioned;
 
   /** Not on a cell: before the first seek, at the end, after an error or close. */
@@ -97,7 +103,7 @@ final class BlockFileCursor implements CellCursor {
       }
       offset = index.childOffset(entry);
       loadDataBlock(offset, index.childOnDiskSize(entry));
-      offset = dataBlock.offset();
+      offset = dataOffset;
       if (decoder.seek(key)) {
         exhausted = false;
         return true;
@@ -190,30 +196,33 @@ final class BlockFileCursor implements CellCursor {
   /**
    * Makes the data block at {@code offset} current. A block in direct memory (the off-heap cache, a
    * pooled read buffer) is copied into the cursor's heap array and released at once: decoding then
-   * reads a plain array (much cheaper per cell than a direct buffer's checked gets and copies), and
-   * the cursor holds no cache memory between calls.
+   * reads a plain array, and the cursor holds no cache memory between calls. A heap block is held
+   * (and decoded where it is) until the cursor moves past it.
    */
   private void loadDataBlock(long offset, int size) {
     releaseDataBlock();
     Block block = source.readBlock(offset, size, BlockType.DATA, policy);
-    if (block.buffer().isDirect()) {
-      Block read = block;
-      try {
-        block = copyToScratch(read);
-      } finally {
-        read.release();
-      }
+    dataOffset = block.offset();
+    if (!block.buffer().isDirect()) {
+      dataBlock = block;
+      decoder.reset(block.buffer(), block.start(), block.length());
+      return;
     }
-    dataBlock = block;
-    decoder.reset(dataBlock);
+    int length = block.length();
+    try {
+      ensureScratch(length);
+      block.buffer().get(block.start(), scratch, 0, length);
+    } finally {
+      block.release();
+    }
+    decoder.reset(scratchView, 0, length);
   }
 
   /**
-   * {@code block}'s payload in {@link #scratch} (a spare array of a closed cursor, or a new one
-   * with room to spare, when too small), as a block needing no release.
+   * Makes {@link #scratch} hold at least {@code length} bytes: a spare array of a closed cursor, or
+   * a new one with room to spare.
    */
-  private Block copyToScratch(Block block) {
-    int length = block.length();
+  private void ensureScratch(int length) {
     if (scratch.length < length) {
       byte[] spare = SPARE_SCRATCH.poll();
       scratch =
@@ -222,12 +231,10 @@ final class BlockFileCursor implements CellCursor {
               : new byte[Math.max((length + (length >> 2) + 4095) & ~4095, 2 * scratch.length)];
       scratchView = ByteBuffer.wrap(scratch);
     }
-    block.buffer().get(block.start(), scratch, 0, length);
-    return new Block(
-        BlockType.DATA, block.offset(), block.onDiskSize(), scratchView, 0, length, null);
   }
 
   private void releaseDataBlock() {
+    dataOffset = NO_BLOCK;
     if (dataBlock != null) {
       Block block = dataBlock;
       dataBlock = null;
@@ -236,7 +243,7 @@ final class BlockFileCursor implements CellCursor {
   }
 
   private long currentOffset(long fallback) {
-    return dataBlock != null ? dataBlock.offset() : fallback;
+    return dataOffset != NO_BLOCK ? dataOffset : fallback;
   }
 
   @Override

@@ -53,17 +53,23 @@ abstract class DataBlockDecoder {
     return valueBuffer;
   }
 
-  /** Positions before the first cell of {@code block}. */
-  void reset(Block block) {
-    blockStart = block.start();
-    cellsEnd = cellsEnd(block);
-    in.reset(block.buffer(), blockStart, cellsEnd);
+  /**
+   * Positions before the first cell of the block whose payload is {@code buffer[start, start +
+   * length)}.
+   */
+  void reset(ByteBuffer buffer, int start, int length) {
+    blockStart = start;
+    cellsEnd = cellsEnd(buffer, start, length);
+    in.reset(buffer, blockStart, cellsEnd);
     resetState();
   }
 
-  /** Where the cells of {@code block} end (the payload's end unless a trailer follows). */
-  int cellsEnd(Block block) {
-    return block.start() + block.length();
+  /**
+   * Where the cells of the block {@code buffer[start, start + length)} end (the payload's end
+   * unless a trailer follows).
+   */
+  int cellsEnd(ByteBuffer buffer, int start, int length) {
+    return start + length;
   }
 
   /** Forgets the previous cell (start of a block). */

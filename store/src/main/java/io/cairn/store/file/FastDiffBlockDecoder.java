@@ -47,18 +47,17 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
   private int restartCount;
 
   @Override
-  int cellsEnd(Block block) {
-    int start = block.start();
-    int end = start + block.length();
+  int cellsEnd(ByteBuffer buffer, int start, int length) {
+    int end = start + length;
     restartCount = 0;
-    if (block.length() == 0 || (block.buffer().get(start) & RESTART) == 0) {
+    if (length == 0 || (buffer.get(start) & RESTART) == 0) {
       return end;
     }
-    if (block.length() < 5) {
+    if (length < 5) {
       throw new IllegalArgumentException("FAST_DIFF block shorter than its restart count");
     }
-    int n = block.buffer().getInt(end - 4);
-    if (n < 1 || n > (block.length() - 4) / 5) {
+    int n = buffer.getInt(end - 4);
+    if (n < 1 || n > (length - 4) / 5) {
       throw new IllegalArgumentException("FAST_DIFF restart count out of range: [" + n + "]");
     }
     restartCount = n;

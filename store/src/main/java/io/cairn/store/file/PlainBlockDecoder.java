@@ -13,16 +13,16 @@ final class PlainBlockDecoder extends DataBlockDecoder {
   }
 
   @Override
-  int cellsEnd(Block block) {
-    int end = block.start() + block.length();
+  int cellsEnd(ByteBuffer buffer, int start, int length) {
+    int end = start + length;
     if (!rowIndex) {
       return end;
     }
-    if (block.length() < 4) {
+    if (length < 4) {
       throw new IllegalArgumentException("ROW_INDEX block shorter than its cell count");
     }
-    int n = block.buffer().getInt(end - 4);
-    if (n < 0 || n > (block.length() - 4) / 4) {
+    int n = buffer.getInt(end - 4);
+    if (n < 0 || n > (length - 4) / 4) {
       throw new IllegalArgumentException("ROW_INDEX cell count out of range: [" + n + "]");
     }
     cellCount = n;

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Sorts and top-N of scan programs whose keys are plain columns, which the store sorts as bytes
@@ -75,9 +77,12 @@ class TestProgramSortBytes {
 
   private static final long SEED = Long.getLong("cairn.test.seed", System.nanoTime());
 
-  static {
-    System.err.println("TestProgramSortBytes seed: " + SEED + " (-Dcairn.test.seed=" + SEED + ")");
-  }
+  /** A failure names the seed that reproduces it. */
+  @RegisterExtension
+  static final TestExecutionExceptionHandler SEED_ON_FAILURE =
+      (context, e) -> {
+        throw new AssertionError("seed " + SEED + " (-Dcairn.test.seed=" + SEED + ")", e);
+      };
 
   private static final String[] STRINGS = {
     "", "a", "a ", "ab", "b", "\u0000", "a\u0000b", "é", "\uE000", "\uFFFD", "\uD83D\uDE00", "z"

@@ -63,7 +63,6 @@ class TestRegionColumnStatisticsCollector {
   @Test
   void countsFromTheBytesWhatTheDecodedRowsGive() {
     long seed = System.nanoTime();
-    System.out.println("TestRegionColumnStatisticsCollector seed " + seed);
     Random random = new Random(seed);
     RowCodec codec = new RowCodec(LAYOUT);
     for (int round = 0; round < 20; round++) {
@@ -89,7 +88,9 @@ class TestRegionColumnStatisticsCollector {
       RegionColumnStatistics counted = collector.finish(7, 1_000);
       RegionColumnStatistics expected = model.finish(7, 1_000);
       assertThat(counted).as("seed %s round %s", seed, round).isNotNull();
-      assertThat(counted.columns()).hasSameSizeAs(expected.columns());
+      assertThat(counted.columns())
+          .as("seed %s round %s", seed, round)
+          .hasSameSizeAs(expected.columns());
       for (int c = 0; c < TYPES.size(); c++) {
         RegionColumnStatistics.Column got = counted.columns().get(c);
         RegionColumnStatistics.Column want = expected.columns().get(c);
