@@ -13,10 +13,9 @@ import java.util.concurrent.ArrayBlockingQueue;
  * through the index and the {@link BlockSource}, never by scanning. Cells are decoded without
  * allocation: the row into the decoder's reusable array, the value viewed in the block itself
  * (NONE, PREFIX, ROW_INDEX) or rebuilt in the decoder when {@link #valueBuffer()} asks for it
- * (FAST_DIFF). A data block in direct memory is copied to a heap array of the cursor and released
- * as soon as it is read, so values are views of that array; a heap block (on-heap cache) is held
- * while current. The cursor holds the index blocks on its path, releasing each as it moves past it
- * and all of them at close, on error paths too. Not thread-safe.
+ * (FAST_DIFF). Each data block is copied to a heap array of the cursor and released as soon as it
+ * is read, so values are views of that array. The cursor holds the index blocks on its path,
+ * releasing each as it moves past it and all of them at close, on error paths too. Not thread-safe.
  */
 final class BlockFileCursor implements CellCursor {
   private final Path path;
@@ -27,9 +26,6 @@ final class BlockFileCursor implements CellCursor {
   private final DataBlockDecoder decoder;
   private final CachePolicy policy;
   private final boolean decoderKnowsSameRow;
-
-  /** The current data block when held (a heap block); null when copied to {@link #scratch}. */
-  private Block dataBlock;
 
   /** The current data block's offset in the file, or NO_BLOCK. */
   private long dataOffset = NO_BLOCK;
@@ -54,7 +50,7 @@ final class BlockFileCursor implements CellCursor {
   private static final byte[] NO_BYTES = new byte[0];
   private static final ByteBuffer NO_BUFFER = ByteBuffer.wrap(NO_BYTES).asReadOnlyBuffer();
 
-  /** The current data block's bytes when its memory is direct; reused from block to block. */
+  /** A copy of the current data block's payload; reused from block to block. */
   private byte[] scratch = NO_BYTES;
 
   private ByteBuffer scratchView = NO_BUFFER;
@@ -194,28 +190,22 @@ final class BlockFileCursor implements CellCursor {
   }
 
   /**
-   * Makes the data block at {@code offset} current. A block in direct memory (the off-heap cache, a
-   * pooled read buffer) is copied into the cursor's heap array and released at once: decoding then
-   * reads a plain array, and the cursor holds no cache memory between calls. A heap block is held
-   * (and decoded where it is) until the cursor moves past it.
+   * Makes the data block at {@code offset} current: its payload is copied into the cursor's heap
+   * array and the block released at once, so decoding reads a plain array (no buffer bounds or
+   * bulk-copy stubs per cell) and the cursor holds no cache memory between calls.
    */
   private void loadDataBlock(long offset, int size) {
-    releaseDataBlock();
+    dataOffset = NO_BLOCK;
     Block block = source.readBlock(offset, size, BlockType.DATA, policy);
-    dataOffset = block.offset();
-    if (!block.buffer().isDirect()) {
-      dataBlock = block;
-      decoder.reset(block.buffer(), block.start(), block.length());
-      return;
-    }
     int length = block.length();
     try {
       ensureScratch(length);
       block.buffer().get(block.start(), scratch, 0, length);
+      dataOffset = block.offset();
     } finally {
       block.release();
     }
-    decoder.reset(scratchView, 0, length);
+    decoder.reset(scratch, scratchView, 0, length);
   }
 
   /**
@@ -230,15 +220,6 @@ final class BlockFileCursor implements CellCursor {
               ? spare
               : new byte[Math.max((length + (length >> 2) + 4095) & ~4095, 2 * scratch.length)];
       scratchView = ByteBuffer.wrap(scratch);
-    }
-  }
-
-  private void releaseDataBlock() {
-    dataOffset = NO_BLOCK;
-    if (dataBlock != null) {
-      Block block = dataBlock;
-      dataBlock = null;
-      block.release();
     }
   }
 
@@ -352,7 +333,7 @@ final class BlockFileCursor implements CellCursor {
     }
     closed = true;
     exhausted = true;
-    releaseDataBlock();
+    dataOffset = NO_BLOCK;
     if (scratch.length > 0 && scratch.length <= MAX_SPARE_BYTES) {
       SPARE_SCRATCH.offer(scratch); // dropped when enough are kept
     }

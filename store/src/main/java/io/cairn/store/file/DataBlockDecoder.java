@@ -1,7 +1,10 @@
 package io.cairn.store.file;
 
-import io.cairn.store.io.ByteBufferInput;
+import io.cairn.store.io.ByteArrayInput;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -15,7 +18,14 @@ import java.util.Arrays;
  * #next()} or {@link #seek}, which the cursor reports as corruption of the block.
  */
 abstract class DataBlockDecoder {
-  final ByteBufferInput in = new ByteBufferInput();
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+  final ByteArrayInput in = new ByteArrayInput();
+
+  /** A buffer over {@code in}'s array, for values read in place. */
+  ByteBuffer view;
+
   int blockStart;
   int cellsEnd;
 
@@ -54,21 +64,24 @@ abstract class DataBlockDecoder {
   }
 
   /**
-   * Positions before the first cell of the block whose payload is {@code buffer[start, start +
-   * length)}.
+   * Positions before the first cell of the block whose payload is {@code data[start, start +
+   * length)}; {@code view} is a buffer over all of {@code data} (values read in place are views of
+   * it).
    */
-  void reset(ByteBuffer buffer, int start, int length) {
+  void reset(byte[] data, ByteBuffer view, int start, int length) {
+    this.view = view;
     blockStart = start;
-    cellsEnd = cellsEnd(buffer, start, length);
-    in.reset(buffer, blockStart, cellsEnd);
+    in.reset(data, start, start + length);
+    cellsEnd = cellsEnd(start, length);
+    in.reset(data, blockStart, cellsEnd);
     resetState();
   }
 
   /**
-   * Where the cells of the block {@code buffer[start, start + length)} end (the payload's end
+   * Where the cells of the block {@code in.array()[start, start + length)} end (the payload's end
    * unless a trailer follows).
    */
-  int cellsEnd(ByteBuffer buffer, int start, int length) {
+  int cellsEnd(int start, int length) {
     return start + length;
   }
 
@@ -121,8 +134,16 @@ abstract class DataBlockDecoder {
    * growing it (keeping its first {@code at} bytes) when needed.
    */
   final void copyRow(int from, int at, int length) {
-    rowArray = grow(rowArray, at + length, at);
-    in.buffer().get(from, rowArray, at, length);
+    byte[] row = rowArray;
+    byte[] data = in.array();
+    if (length <= 16 && at + 16 <= row.length && from + 16 <= data.length) {
+      // a row's suffix is a few bytes: two 8-byte words (the bytes past the row are scratch)
+      LONG.set(row, at, (long) LONG.get(data, from));
+      LONG.set(row, at + 8, (long) LONG.get(data, from + 8));
+      return;
+    }
+    rowArray = row = grow(row, at + length + 16, at);
+    System.arraycopy(data, from, row, at, length);
   }
 
   static byte[] grow(byte[] array, int needed, int keep) {

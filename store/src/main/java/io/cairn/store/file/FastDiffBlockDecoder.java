@@ -8,7 +8,6 @@ import static io.cairn.store.file.FastDiffBlockEncoder.SAME_ROW_LENGTH;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_SEQUENCE_ID;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_VALUE_LENGTH;
 
-import io.cairn.store.io.ByteBufferInput;
 import java.nio.ByteBuffer;
 
 /**
@@ -47,16 +46,16 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
   private int restartCount;
 
   @Override
-  int cellsEnd(ByteBuffer buffer, int start, int length) {
+  int cellsEnd(int start, int length) {
     int end = start + length;
     restartCount = 0;
-    if (length == 0 || (buffer.get(start) & RESTART) == 0) {
+    if (length == 0 || (in.array()[start] & RESTART) == 0) {
       return end;
     }
     if (length < 5) {
       throw new IllegalArgumentException("FAST_DIFF block shorter than its restart count");
     }
-    int n = buffer.getInt(end - 4);
+    int n = in.intAt(end - 4);
     if (n < 1 || n > (length - 4) / 5) {
       throw new IllegalArgumentException("FAST_DIFF restart count out of range: [" + n + "]");
     }
@@ -83,9 +82,12 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
   ByteBuffer valueBuffer() {
     if (valueValid < valueLength) {
       // the current cell is a put (a delete has length 0) whose suffix is in the current block
-      in.buffer()
-          .get(
-              suffixStart + valueValid - suffixShared, value, valueValid, valueLength - valueValid);
+      System.arraycopy(
+          in.array(),
+          suffixStart + valueValid - suffixShared,
+          value,
+          valueValid,
+          valueLength - valueValid);
       valueValid = valueLength;
     }
     return valueView;
@@ -93,91 +95,187 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
 
   @Override
   boolean next() {
-    if (!in.hasRemaining()) {
+    // the block is read through locals (array, position, limit) and written back once per cell;
+    // a varint of one byte, nearly all of them, is read inline
+    byte[] b = in.array();
+    int p = in.position();
+    int limit = in.limit();
+    if (p >= limit) {
       return false;
     }
-    int flags = in.readUnsignedByte();
-    if ((flags & RESERVED) != 0
-        || (flags & (SAME_ROW | SAME_ROW_LENGTH)) == (SAME_ROW | SAME_ROW_LENGTH)
-        || ((flags & RESTART) != 0 && restartCount == 0)) {
-      throw new IllegalArgumentException("Invalid FAST_DIFF flags [" + flags + "]");
+    int flags = b[p++] & 0xFF;
+    if ((flags & (RESERVED | RESTART | SAME_ROW)) != 0) {
+      checkFlags(flags);
+      if ((flags & RESTART) != 0) {
+        resetState();
+      }
     }
-    if ((flags & RESTART) != 0) {
-      resetState();
-    }
-    delete = (flags & DELETE) != 0;
+    boolean isDelete = (flags & DELETE) != 0;
+    delete = isDelete;
+    int row = rowLength;
     if ((flags & SAME_ROW) != 0) {
       // the row of the previous cell, or the empty row after a restart
-      sameRowAsPrevious = rowLength == lastRowLength;
+      sameRowAsPrevious = row == lastRowLength;
     } else {
-      int shared = in.readVarintInt();
-      int length = (flags & SAME_ROW_LENGTH) != 0 ? rowLength : in.readVarintInt();
-      if (shared > rowLength || shared > length) {
-        throw new IllegalArgumentException(
-            "Shared row prefix ["
-                + shared
-                + "] out of range: rows of ["
-                + rowLength
-                + "] and ["
-                + length
-                + "] bytes");
+      int shared;
+      if (p < limit && (shared = b[p]) >= 0) {
+        p++;
+      } else {
+        shared = varintInt(b, p, limit);
+        p = varintEnd;
+      }
+      int length;
+      if ((flags & SAME_ROW_LENGTH) != 0) {
+        length = row;
+      } else if (p < limit && (length = b[p]) >= 0) {
+        p++;
+      } else {
+        length = varintInt(b, p, limit);
+        p = varintEnd;
+      }
+      if (shared > row || shared > length) {
+        throw sharedOutOfRange("row", shared, row, length);
       }
       int suffixLength = length - shared;
-      int rowSuffixStart = in.skip(suffixLength);
+      if (suffixLength > limit - p) {
+        throw pastEnd(suffixLength, p, limit);
+      }
       // the array still holds the previous cell's row (a restart only forgets its length), and a
-      // row that shares a prefix differs right after it unless a writer encoded it oddly
+      // row that shares a prefix differs right after it unless a writer encoded it oddly (its first
+      // byte is compared here, the rest only when that is equal too)
       sameRowAsPrevious =
-          length == lastRowLength && equalsRow(in.buffer(), rowSuffixStart, shared, length);
-      copyRow(rowSuffixStart, shared, suffixLength);
+          length == lastRowLength
+              && (suffixLength == 0 || b[p] == rowArray[shared])
+              && equalsRow(b, p, shared, length);
+      copyRow(p, shared, suffixLength);
+      p += suffixLength;
       rowLength = length;
+      row = length;
     }
-    lastRowLength = rowLength;
+    lastRowLength = row;
     if ((flags & SAME_SEQUENCE_ID) == 0) {
-      long zigzag = in.readVarint();
+      long zigzag;
+      if (p < limit && (zigzag = b[p]) >= 0) {
+        p++;
+      } else {
+        zigzag = varint(b, p);
+        p = varintEnd;
+      }
       long delta = (zigzag >>> 1) ^ -(zigzag & 1);
       sequenceId = readSequenceId(sequenceId + delta);
     }
-    if (delete) {
+    if (isDelete) {
       if ((flags & SAME_VALUE_LENGTH) != 0) {
         throw new IllegalArgumentException("Delete with a value length flag");
       }
       valueLength = 0;
     } else {
-      int shared = in.readVarintInt();
-      int length = (flags & SAME_VALUE_LENGTH) != 0 ? previousValueLength : in.readVarintInt();
-      if (shared > previousValueLength || shared > length) {
-        throw new IllegalArgumentException(
-            "Shared value prefix ["
-                + shared
-                + "] out of range: values of ["
-                + previousValueLength
-                + "] and ["
-                + length
-                + "] bytes");
+      int shared;
+      if (p < limit && (shared = b[p]) >= 0) {
+        p++;
+      } else {
+        shared = varintInt(b, p, limit);
+        p = varintEnd;
       }
-      int start = in.skip(length - shared);
-      if (length > value.length) {
-        value = grow(value, length, valueValid);
-        valueView = ByteBuffer.wrap(value);
+      int previous = previousValueLength;
+      int length;
+      if ((flags & SAME_VALUE_LENGTH) != 0) {
+        length = previous;
+      } else if (p < limit && (length = b[p]) >= 0) {
+        p++;
+      } else {
+        length = varintInt(b, p, limit);
+        p = varintEnd;
       }
-      if (shared > valueValid) {
-        // the shared prefix's bytes the array lacks are the last put's, still in this block
-        in.buffer()
-            .get(suffixStart + valueValid - suffixShared, value, valueValid, shared - valueValid);
+      if (shared > previous || shared > length) {
+        throw sharedOutOfRange("value", shared, previous, length);
+      }
+      int suffix = length - shared;
+      if (suffix > limit - p) {
+        throw pastEnd(suffix, p, limit);
+      }
+      if (length > value.length || shared > valueValid) {
+        keepSharedValue(b, shared, length);
       }
       valueValid = shared;
       suffixShared = shared;
-      suffixStart = start;
+      suffixStart = p;
       previousValueLength = length;
       valueLength = length;
+      p += suffix;
     }
+    in.position(p);
     return true;
   }
 
-  /** Whether {@code buffer[from, ...)} equals {@code rowArray[shared, length)}. */
-  private boolean equalsRow(ByteBuffer buffer, int from, int shared, int length) {
+  /**
+   * Makes {@link #value} hold {@code length} bytes and the {@code shared} bytes the new put shares
+   * with the last one: those it lacks are the last put's, still in this block.
+   */
+  private void keepSharedValue(byte[] b, int shared, int length) {
+    if (length > value.length) {
+      value = grow(value, length, valueValid);
+      valueView = ByteBuffer.wrap(value);
+    }
+    int valid = valueValid;
+    if (shared > valid) {
+      System.arraycopy(b, suffixStart + valid - suffixShared, value, valid, shared - valid);
+    }
+  }
+
+  private static IllegalArgumentException sharedOutOfRange(
+      String what, int shared, int previous, int length) {
+    return new IllegalArgumentException(
+        "Shared "
+            + what
+            + " prefix ["
+            + shared
+            + "] out of range: "
+            + what
+            + "s of ["
+            + previous
+            + "] and ["
+            + length
+            + "] bytes");
+  }
+
+  /** Checks flags that have a reserved, RESTART or SAME_ROW bit. */
+  private void checkFlags(int flags) {
+    if ((flags & RESERVED) != 0
+        || (flags & (SAME_ROW | SAME_ROW_LENGTH)) == (SAME_ROW | SAME_ROW_LENGTH)
+        || ((flags & RESTART) != 0 && restartCount == 0)) {
+      throw new IllegalArgumentException("Invalid FAST_DIFF flags [" + flags + "]");
+    }
+  }
+
+  /** Where the last {@link #varintInt} ended. */
+  private int varintEnd;
+
+  /** The varint at {@code b[p]}, of at most {@code limit - p} bytes, in [0, Integer.MAX_VALUE]. */
+  private int varintInt(byte[] b, int p, int limit) {
+    in.position(p);
+    int value = in.readVarintInt();
+    varintEnd = in.position();
+    return value;
+  }
+
+  /** The varint at {@code b[p]} ({@link #varintEnd} set). */
+  private long varint(byte[] b, int p) {
+    in.position(p);
+    long value = in.readVarint();
+    varintEnd = in.position();
+    return value;
+  }
+
+  private static IllegalArgumentException pastEnd(int length, int p, int limit) {
+    return new IllegalArgumentException(
+        "[" + length + "] bytes wanted at [" + p + "], slice ends at [" + limit + "]");
+  }
+
+  /** Whether {@code data[from, ...)} equals {@code rowArray[shared, length)}. */
+  private boolean equalsRow(byte[] data, int from, int shared, int length) {
     for (int i = shared; i < length; i++) {
-      if (buffer.get(from + i - shared) != rowArray[i]) {
+      if (data[from + i - shared] != rowArray[i]) {
         return false;
       }
     }
@@ -231,11 +329,11 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     }
     int length = (flags & SAME_ROW_LENGTH) != 0 ? 0 : in.readVarintInt();
     int start = in.skip(length);
-    return ByteBufferInput.compareUnsigned(in.buffer(), start, length, target);
+    return in.compareUnsigned(start, length, target);
   }
 
   private int restartOffset(int index) {
-    int offset = in.buffer().getInt(cellsEnd + 4 * index);
+    int offset = in.intAt(cellsEnd + 4 * index);
     if (offset < 0 || offset >= cellsEnd - blockStart) {
       throw new IllegalArgumentException("FAST_DIFF restart offset out of range: [" + offset + "]");
     }

@@ -1,8 +1,5 @@
 package io.cairn.store.file;
 
-import io.cairn.store.io.ByteBufferInput;
-import java.nio.ByteBuffer;
-
 /** Decodes NONE and ROW_INDEX blocks (see {@link PlainBlockEncoder}); rows and values in place. */
 final class PlainBlockDecoder extends DataBlockDecoder {
   private final boolean rowIndex;
@@ -13,7 +10,7 @@ final class PlainBlockDecoder extends DataBlockDecoder {
   }
 
   @Override
-  int cellsEnd(ByteBuffer buffer, int start, int length) {
+  int cellsEnd(int start, int length) {
     int end = start + length;
     if (!rowIndex) {
       return end;
@@ -21,7 +18,7 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     if (length < 4) {
       throw new IllegalArgumentException("ROW_INDEX block shorter than its cell count");
     }
-    int n = buffer.getInt(end - 4);
+    int n = in.intAt(end - 4);
     if (n < 0 || n > (length - 4) / 4) {
       throw new IllegalArgumentException("ROW_INDEX cell count out of range: [" + n + "]");
     }
@@ -47,7 +44,7 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     delete = readType(in.readUnsignedByte()) == 1;
     valueLength = in.readVarintInt();
     valueOffset = in.skip(valueLength);
-    valueBuffer = in.buffer();
+    valueBuffer = view;
     if (delete && valueLength != 0) {
       throw new IllegalArgumentException("Delete with a value");
     }
@@ -59,17 +56,16 @@ final class PlainBlockDecoder extends DataBlockDecoder {
     if (!rowIndex) {
       return super.seek(target);
     }
-    ByteBuffer data = in.buffer();
     int offsetsStart = cellsEnd;
     int low = 0;
     int high = cellCount;
     // First cell whose row >= target.
     while (low < high) {
       int mid = (low + high) >>> 1;
-      in.position(cellOffset(data, offsetsStart, mid));
+      in.position(cellOffset(offsetsStart, mid));
       int length = in.readVarintInt();
       int start = in.skip(length);
-      if (ByteBufferInput.compareUnsigned(data, start, length, target) < 0) {
+      if (in.compareUnsigned(start, length, target) < 0) {
         low = mid + 1;
       } else {
         high = mid;
@@ -80,12 +76,12 @@ final class PlainBlockDecoder extends DataBlockDecoder {
       in.position(cellsEnd);
       return false;
     }
-    in.position(cellOffset(data, offsetsStart, low));
+    in.position(cellOffset(offsetsStart, low));
     return next();
   }
 
-  private int cellOffset(ByteBuffer data, int offsetsStart, int index) {
-    int offset = data.getInt(offsetsStart + 4 * index);
+  private int cellOffset(int offsetsStart, int index) {
+    int offset = in.intAt(offsetsStart + 4 * index);
     if (offset < 0 || offset >= cellsEnd - blockStart) {
       throw new IllegalArgumentException("ROW_INDEX cell offset out of range: [" + offset + "]");
     }

@@ -32,7 +32,7 @@ final class PrefixBlockDecoder extends DataBlockDecoder {
     delete = readType(in.readUnsignedByte()) == 1;
     valueLength = in.readVarintInt();
     valueOffset = in.skip(valueLength);
-    valueBuffer = in.buffer();
+    valueBuffer = view;
     if (delete && valueLength != 0) {
       throw new IllegalArgumentException("Delete with a value");
     }

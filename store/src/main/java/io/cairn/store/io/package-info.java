@@ -4,8 +4,9 @@
  * markers) and the parsing of {@code cairn.*} settings. Uses no other package of the store.
  *
  * <p>The static helpers are stateless and thread-safe; a {@link io.cairn.store.io.ByteArrayOutput}
- * or {@link io.cairn.store.io.ByteBufferInput} is used by one thread. Nothing here takes a lock, so
- * any of it may be called under any lock of the packages above (the WAL writes its marker with
- * {@link io.cairn.store.io.AtomicFiles} under the marker's lock).
+ * {@link io.cairn.store.io.ByteBufferInput} or {@link io.cairn.store.io.ByteArrayInput} is used by
+ * one thread. Nothing here takes a lock, so any of it may be called under any lock of the packages
+ * above (the WAL writes its marker with {@link io.cairn.store.io.AtomicFiles} under the marker's
+ * lock).
  */
 package io.cairn.store.io;

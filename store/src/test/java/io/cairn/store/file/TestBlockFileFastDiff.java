@@ -179,7 +179,7 @@ class TestBlockFileFastDiff extends BaseBlockFileTest {
     assertThat(restarts).isGreaterThan(2);
     assertThat(buffer.getInt(offsetsStart)).isZero();
     FastDiffBlockDecoder decoder = new FastDiffBlockDecoder();
-    decoder.reset(buffer, 0, payload.length);
+    decoder.reset(payload, buffer, 0, payload.length);
     List<Integer> restartCells = new ArrayList<>();
     int next = 0;
     for (int i = 0; decoder.next(); i++) {
