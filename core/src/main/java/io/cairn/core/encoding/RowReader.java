@@ -666,6 +666,34 @@ public final class RowReader {
     return h;
   }
 
+  /**
+   * {@link #shortBytes} of a column whose bytes do not fit a long: more than 7, or a key column.
+   */
+  public static final long NOT_SHORT = -1;
+
+  /**
+   * The bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY value column as one long when there
+   * are at most 7: their count in the top byte, the bytes big-endian in the low 7 (so columns with
+   * equal bytes give equal longs, and different bytes different ones); {@link #NOT_SHORT} for
+   * longer bytes and for key columns (whose bytes are escaped). Allocates nothing.
+   */
+  public long shortBytes(int column) {
+    int start = locateNonNull(column);
+    TypeName type = typeNames[column];
+    if (!type.isString() && type != TypeName.VARBINARY) {
+      throw wrongType(column, "bytes");
+    }
+    int length = ends[column] - start;
+    if (keyColumn[column] || length > 7) {
+      return NOT_SHORT;
+    }
+    long bytes = 0;
+    for (int i = 0; i < length; i++) {
+      bytes = (bytes << 8) | byteAt(start + i);
+    }
+    return ((long) length << 56) | bytes;
+  }
+
   // ---------------------------------------------------------------- allocating accessors
 
   /**

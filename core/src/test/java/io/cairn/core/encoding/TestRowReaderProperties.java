@@ -281,6 +281,12 @@ class TestRowReaderProperties {
         byte[] bytes = bytes(expected);
         // key (escaped) and value columns hash their plain bytes alike
         assertThat(reader.hashBytes(i)).as(what).isEqualTo(hashOf(bytes));
+        assertThat(reader.shortBytes(i))
+            .as(what)
+            .isEqualTo(
+                reader.layout().isKeyColumn(i) || bytes.length > 7
+                    ? RowReader.NOT_SHORT
+                    : packed(bytes));
         List<byte[]> others = new ArrayList<>();
         others.add(bytes);
         others.add(concat(bytes, new byte[] {' ', ' '}));
@@ -301,6 +307,12 @@ class TestRowReaderProperties {
       }
       default -> {}
     }
+  }
+
+  /** The length in the top byte, the bytes as an unsigned big-endian number below it. */
+  private static long packed(byte[] bytes) {
+    long number = bytes.length == 0 ? 0 : new BigInteger(1, bytes).longValueExact();
+    return ((long) bytes.length << 56) | number;
   }
 
   private static int hashOf(byte[] bytes) {

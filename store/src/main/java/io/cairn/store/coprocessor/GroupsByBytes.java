@@ -11,16 +11,25 @@ import java.util.List;
 /**
  * The groups of a grouped aggregation whose key columns are plain columns of integer, date, time,
  * boolean or string types, found from the row's bytes without allocating: a key is hashed and
- * compared through {@link RowReader}'s primitive accessors ({@code getLong}, {@code hashBytes},
- * {@code compareBytes}) in an open-addressing table; only a new group decodes its key values. Equal
- * keys are those GroupKey finds equal: equal longs, equal bytes (strings as UTF-8), NULL equal to
- * NULL. Groups are kept in the order they were found. Not thread-safe.
+ * compared through {@link RowReader}'s primitive accessors ({@code getLong}, {@code shortBytes},
+ * and for bytes longer than 7 {@code hashBytes} and {@code compareBytes}) in an open-addressing
+ * table; only a new group decodes its key values. Equal keys are those GroupKey finds equal: equal
+ * longs, equal bytes (strings as UTF-8), NULL equal to NULL. Groups are kept in the order they were
+ * found. Not thread-safe.
  *
  * @param <G> what the caller keeps per group
  */
 final class GroupsByBytes<G> {
   private final int[] columns;
   private final boolean[] bytes;
+
+  /**
+   * The current row's key as {@link #hash} read it, for {@link #matches}: per key column whether it
+   * is NULL, and its long ({@code getLong}, or {@link RowReader#shortBytes} for bytes).
+   */
+  private final boolean[] rowNulls;
+
+  private final long[] rowLongs;
   private final List<Entry<G>> entries = new ArrayList<>();
   private int[] slots = new int[64];
 
@@ -43,6 +52,8 @@ final class GroupsByBytes<G> {
   private GroupsByBytes(int[] columns, boolean[] bytes) {
     this.columns = columns;
     this.bytes = bytes;
+    this.rowNulls = new boolean[columns.length];
+    this.rowLongs = new long[columns.length];
   }
 
   /**
@@ -95,6 +106,7 @@ final class GroupsByBytes<G> {
         entry.nulls[k] = true;
       } else if (bytes[k]) {
         entry.bytes[k] = v instanceof String s ? s.getBytes(UTF_8) : (byte[]) v;
+        entry.longs[k] = row.shortBytes(columns[k]);
       } else {
         entry.longs[k] = row.getLong(columns[k]);
       }
@@ -127,36 +139,51 @@ final class GroupsByBytes<G> {
     return entries;
   }
 
+  /**
+   * The hash of the current row's key, read into {@link #rowNulls} and {@link #rowLongs} on the
+   * way: bytes of up to 7 hash as their {@link RowReader#shortBytes} long, longer ones (and those
+   * of key columns) by {@link RowReader#hashBytes}; a column is always one or the other for equal
+   * bytes.
+   */
   private int hash(RowReader row) {
     int h = 1;
     for (int k = 0; k < columns.length; k++) {
       int column = columns[k];
       int part;
-      if (row.isNull(column)) {
+      boolean isNull = row.isNull(column);
+      rowNulls[k] = isNull;
+      if (isNull) {
         part = 0x5bd1e995;
-      } else if (bytes[k]) {
-        part = row.hashBytes(column);
       } else {
-        part = Long.hashCode(row.getLong(column) * 0x9E3779B97F4A7C15L);
+        long v = bytes[k] ? row.shortBytes(column) : row.getLong(column);
+        rowLongs[k] = v;
+        part =
+            bytes[k] && v == RowReader.NOT_SHORT
+                ? row.hashBytes(column)
+                : Long.hashCode(v * 0x9E3779B97F4A7C15L);
       }
       h = 31 * h + part;
     }
     return h ^ (h >>> 16);
   }
 
+  /** Whether the row {@link #hash} read last has the key of {@code entry}. */
   private boolean matches(Entry<G> entry, RowReader row) {
     for (int k = 0; k < columns.length; k++) {
-      int column = columns[k];
-      boolean isNull = row.isNull(column);
+      boolean isNull = rowNulls[k];
       if (isNull != entry.nulls[k]) {
         return false;
       }
       if (isNull) {
         continue;
       }
+      long v = rowLongs[k];
+      if (v != entry.longs[k]) {
+        return false;
+      }
       if (bytes[k]
-          ? row.compareBytes(column, entry.bytes[k], false) != 0
-          : row.getLong(column) != entry.longs[k]) {
+          && v == RowReader.NOT_SHORT
+          && row.compareBytes(columns[k], entry.bytes[k], false) != 0) {
         return false;
       }
     }

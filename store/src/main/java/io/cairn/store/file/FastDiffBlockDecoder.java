@@ -8,6 +8,7 @@ import static io.cairn.store.file.FastDiffBlockEncoder.SAME_ROW_LENGTH;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_SEQUENCE_ID;
 import static io.cairn.store.file.FastDiffBlockEncoder.SAME_VALUE_LENGTH;
 
+import io.cairn.store.io.ByteArrayInput;
 import java.nio.ByteBuffer;
 
 /**
@@ -117,20 +118,11 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       // the row of the previous cell, or the empty row after a restart
       sameRowAsPrevious = row == lastRowLength;
     } else {
-      int shared;
-      if (p < limit && (shared = b[p]) >= 0) {
-        p++;
-      } else {
-        shared = varintInt(b, p, limit);
-        p = varintEnd;
-      }
-      int length;
-      if ((flags & SAME_ROW_LENGTH) != 0) {
-        length = row;
-      } else if (p < limit && (length = b[p]) >= 0) {
-        p++;
-      } else {
-        length = varintInt(b, p, limit);
+      int shared = uint(b, p, limit);
+      p = varintEnd;
+      int length = row;
+      if ((flags & SAME_ROW_LENGTH) == 0) {
+        length = uint(b, p, limit);
         p = varintEnd;
       }
       if (shared > row || shared > length) {
@@ -154,13 +146,8 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     }
     lastRowLength = row;
     if ((flags & SAME_SEQUENCE_ID) == 0) {
-      long zigzag;
-      if (p < limit && (zigzag = b[p]) >= 0) {
-        p++;
-      } else {
-        zigzag = varint(b, p);
-        p = varintEnd;
-      }
+      long zigzag = ulong(b, p, limit);
+      p = varintEnd;
       long delta = (zigzag >>> 1) ^ -(zigzag & 1);
       sequenceId = readSequenceId(sequenceId + delta);
     }
@@ -170,21 +157,12 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
       }
       valueLength = 0;
     } else {
-      int shared;
-      if (p < limit && (shared = b[p]) >= 0) {
-        p++;
-      } else {
-        shared = varintInt(b, p, limit);
-        p = varintEnd;
-      }
+      int shared = uint(b, p, limit);
+      p = varintEnd;
       int previous = previousValueLength;
-      int length;
-      if ((flags & SAME_VALUE_LENGTH) != 0) {
-        length = previous;
-      } else if (p < limit && (length = b[p]) >= 0) {
-        p++;
-      } else {
-        length = varintInt(b, p, limit);
+      int length = previous;
+      if ((flags & SAME_VALUE_LENGTH) == 0) {
+        length = uint(b, p, limit);
         p = varintEnd;
       }
       if (shared > previous || shared > length) {
@@ -248,10 +226,48 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     }
   }
 
-  /** Where the last {@link #varintInt} ended. */
+  /** Where the last varint read ended. */
   private int varintEnd;
 
-  /** The varint at {@code b[p]}, of at most {@code limit - p} bytes, in [0, Integer.MAX_VALUE]. */
+  /**
+   * The varint at {@code b[p]}, of at most {@code limit - p} bytes, in [0, Integer.MAX_VALUE]; sets
+   * {@link #varintEnd}. One and two bytes (lengths up to 16,383), nearly all of them, are read
+   * here; longer ones by {@link ByteArrayInput}, which checks them.
+   */
+  private int uint(byte[] b, int p, int limit) {
+    if (p + 1 < limit) {
+      int first = b[p];
+      if (first >= 0) {
+        varintEnd = p + 1;
+        return first;
+      }
+      int second = b[p + 1];
+      if (second >= 0) {
+        varintEnd = p + 2;
+        return (first & 0x7F) | (second << 7);
+      }
+    }
+    return varintInt(b, p, limit);
+  }
+
+  /** {@link #uint} of a varint of up to 64 bits. */
+  private long ulong(byte[] b, int p, int limit) {
+    if (p + 1 < limit) {
+      int first = b[p];
+      if (first >= 0) {
+        varintEnd = p + 1;
+        return first;
+      }
+      int second = b[p + 1];
+      if (second >= 0) {
+        varintEnd = p + 2;
+        return (first & 0x7F) | (second << 7);
+      }
+    }
+    return varint(b, p);
+  }
+
+  /** The varint at {@code b[p]} read by {@link ByteArrayInput}, in [0, Integer.MAX_VALUE]. */
   private int varintInt(byte[] b, int p, int limit) {
     in.position(p);
     int value = in.readVarintInt();

@@ -66,20 +66,37 @@ class TestProgramScannerGroupsAndSorts {
         "TestProgramScannerGroupsAndSorts seed: " + SEED + " (-Dcairn.test.seed=" + SEED + ")");
   }
 
-  /** Random rows: G one of {@code groups} strings or NULL, V, D and S sometimes NULL. */
+  /**
+   * Random rows: G one of {@code groups} strings ({@link #groupName}) or NULL, V, D and S sometimes
+   * NULL.
+   */
   private static List<Object[]> randomRows(Random random, int count, int groups) {
     List<Object[]> rows = new ArrayList<>();
     for (long k = 1; k <= count; k++) {
       rows.add(
           new Object[] {
             k,
-            random.nextInt(10) == 0 ? null : "g" + random.nextInt(groups),
+            random.nextInt(10) == 0 ? null : groupName(random.nextInt(groups)),
             random.nextInt(7) == 0 ? null : random.nextInt(2001) - 1000,
             random.nextInt(9) == 0 ? null : BigDecimal.valueOf(random.nextInt(2_000_000), 2),
             random.nextInt(5) == 0 ? null : Long.toString(random.nextLong() & 0xffffff, 36)
           });
     }
     return rows;
+  }
+
+  /**
+   * Group {@code n}'s name: bytes of every length around the 7 a group table packs into a long (the
+   * empty string, 7 bytes, 8 and more sharing their first 7, multi-byte UTF-8).
+   */
+  private static String groupName(int n) {
+    return switch (n % 5) {
+      case 0 -> "g" + n;
+      case 1 -> "abcdefg" + n; // 8 bytes or more, the first 7 shared
+      case 2 -> n / 5 < 8 ? "abcdefg".substring(0, n / 5) : "h" + n; // "" to 7 bytes
+      case 3 -> "\u00e9t\u00e9" + n; // 2-byte characters
+      default -> "x" + n + "y".repeat(n / 5 % 10);
+    };
   }
 
   private static List<Object[]> readAll(ProgramScanner scanner) {
