@@ -302,6 +302,11 @@ public final class Aggregates {
       }
     }
 
+    @Override
+    public void addUnscaledSum(long sum, int scale, long count) {
+      addUnscaled(sum, scale);
+    }
+
     /** The exact sum so far, or null when nothing was added. */
     private BigDecimal exact() {
       BigDecimal longPart = unscaled.value();
@@ -452,9 +457,14 @@ public final class Aggregates {
 
     @Override
     public void addUnscaled(long value, int scale) {
-      count++;
-      if (!unscaled.add(value, scale)) {
-        decimalSum = decimalSum.add(BigDecimal.valueOf(value, scale));
+      addUnscaledSum(value, scale, 1);
+    }
+
+    @Override
+    public void addUnscaledSum(long sum, int scale, long rows) {
+      count += rows;
+      if (!unscaled.add(sum, scale)) {
+        decimalSum = decimalSum.add(BigDecimal.valueOf(sum, scale));
       }
     }
 

@@ -8,4 +8,11 @@ package io.cairn.core.agg;
  */
 public interface DecimalAccumulator extends Accumulator {
   void addUnscaled(long unscaled, int scale);
+
+  /**
+   * Adds {@code count} (at least 1) rows whose arguments, as unscaled values at {@code scale}, sum
+   * exactly to {@code sum}: the same as {@link #addUnscaled} of each of them (an exact sum does not
+   * depend on the order of its terms; AVG counts {@code count} rows).
+   */
+  void addUnscaledSum(long sum, int scale, long count);
 }

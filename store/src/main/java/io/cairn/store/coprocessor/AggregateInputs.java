@@ -27,7 +27,9 @@ import java.util.List;
  * accumulators it goes to; every {@link NumberBatch#CAPACITY} rows, and at {@link #flush()}, which
  * the caller calls once all rows are read, each call's values are computed for the whole batch in
  * one loop per expression node ({@link RowNumber#evalBatch}) and added: the same values, in the
- * same order per accumulator, as one row at a time.
+ * same order per accumulator, as one row at a time, but that a batch of rows of at most {@link
+ * #MAX_GROUPS} groups adds a DECIMAL call's values summed exactly per group (an exact sum does not
+ * depend on the order of its terms).
  */
 final class AggregateInputs {
   private static final int GENERIC = 0;
@@ -116,6 +118,17 @@ final class AggregateInputs {
     final Accumulator[][] targets = new Accumulator[NumberBatch.CAPACITY][];
     final boolean[][] nulls;
 
+    /** Per batched row: the index of its targets among {@link #distinct}. */
+    final int[] groups = new int[NumberBatch.CAPACITY];
+
+    /** The batch's distinct targets (groups), while there are at most {@link #MAX_GROUPS}. */
+    final Accumulator[][] distinct = new Accumulator[MAX_GROUPS][];
+
+    /** Per distinct target: the exact sum of a call's unscaled values, and how many. */
+    final long[] sums = new long[MAX_GROUPS];
+
+    final long[] counts = new long[MAX_GROUPS];
+
     Kit(RowNumber[] numbers, int[] kinds, int columnCount) {
       this.numbers = numbers.clone();
       List<RowNumber> batched = new ArrayList<>();
@@ -133,6 +146,18 @@ final class AggregateInputs {
       }
     }
   }
+
+  /**
+   * Batches with rows of at most this many groups add a DECIMAL call's values summed per group (one
+   * {@link DecimalAccumulator#addUnscaledSum} per group instead of an add per row).
+   */
+  static final int MAX_GROUPS = 8;
+
+  /** How many of the kit's {@code distinct} targets the batch has, or -1: more than MAX_GROUPS. */
+  private int distinctCount;
+
+  /** The index among the distinct targets of the last row added. */
+  private int lastGroup;
 
   private int kind(AggregateCall call, Accumulator accumulator, int i) {
     if (call.distinct()) {
@@ -240,6 +265,9 @@ final class AggregateInputs {
   private void addToBatch(Accumulator[] accumulators) {
     int row = batch.size();
     batchTargets[row] = accumulators;
+    if (distinctCount >= 0) {
+      kit.groups[row] = groupOf(accumulators);
+    }
     numberBatch.read(reader, row);
     boolean decoded = false;
     for (int i = 0; i < kinds.length; i++) {
@@ -257,6 +285,30 @@ final class AggregateInputs {
     if (batch.full()) {
       flush();
     }
+  }
+
+  /**
+   * The index of {@code accumulators} among the batch's distinct targets, added when new; sets
+   * {@link #distinctCount} to -1 when there are more than {@link #MAX_GROUPS}.
+   */
+  private int groupOf(Accumulator[] accumulators) {
+    Accumulator[][] distinct = kit.distinct;
+    if (distinctCount > 0 && distinct[lastGroup] == accumulators) {
+      return lastGroup;
+    }
+    for (int g = 0; g < distinctCount; g++) {
+      if (distinct[g] == accumulators) {
+        lastGroup = g;
+        return g;
+      }
+    }
+    if (distinctCount == MAX_GROUPS) {
+      distinctCount = -1;
+      return -1;
+    }
+    distinct[distinctCount] = accumulators;
+    lastGroup = distinctCount;
+    return distinctCount++;
   }
 
   /**
@@ -290,6 +342,8 @@ final class AggregateInputs {
       }
     }
     Arrays.fill(batchTargets, 0, n, null);
+    Arrays.fill(kit.distinct, null);
+    distinctCount = 0;
     batch.clear();
   }
 
@@ -327,6 +381,9 @@ final class AggregateInputs {
     long[] values = number.batchValues;
     int scale = number.scale();
     boolean longs = scale == 0 && targets[0][i] instanceof LongAccumulator;
+    if (!longs && distinctCount > 0) {
+      return addSumsPerGroup(i, n, projectedRow, values, status, scale);
+    }
     for (int row = 0; row < n; row++) {
       if (status[row] == RowNumber.VALUE) {
         if (longs) {
@@ -337,6 +394,46 @@ final class AggregateInputs {
       } else if (status[row] == RowNumber.GENERIC) {
         projectedRow = project(row, projectedRow);
         targets[row][i].add(projected);
+      }
+    }
+    return projectedRow;
+  }
+
+  /**
+   * {@link #addNumbers} of a DECIMAL call for a batch of at most {@link #MAX_GROUPS} groups: the
+   * values of each group summed exactly in a long (a sum about to overflow is added and started
+   * again), then added once per group; a row of the generic path is added at once.
+   */
+  private int addSumsPerGroup(
+      int i, int n, int projectedRow, long[] values, byte[] status, int scale) {
+    int[] groups = kit.groups;
+    long[] sums = kit.sums;
+    long[] counts = kit.counts;
+    Accumulator[][] distinct = kit.distinct;
+    Arrays.fill(sums, 0, distinctCount, 0);
+    Arrays.fill(counts, 0, distinctCount, 0);
+    for (int row = 0; row < n; row++) {
+      if (status[row] == RowNumber.VALUE) {
+        int g = groups[row];
+        long sum = sums[g];
+        long value = values[row];
+        long r = sum + value;
+        if (((sum ^ r) & (value ^ r)) < 0) {
+          // overflow only when both terms have the sign the result lacks
+          ((DecimalAccumulator) distinct[g][i]).addUnscaledSum(sum, scale, counts[g]);
+          r = value;
+          counts[g] = 0;
+        }
+        sums[g] = r;
+        counts[g]++;
+      } else if (status[row] == RowNumber.GENERIC) {
+        projectedRow = project(row, projectedRow);
+        batchTargets[row][i].add(projected);
+      }
+    }
+    for (int g = 0; g < distinctCount; g++) {
+      if (counts[g] > 0) {
+        ((DecimalAccumulator) distinct[g][i]).addUnscaledSum(sums[g], scale, counts[g]);
       }
     }
     return projectedRow;

@@ -381,6 +381,65 @@ class TestProgramScannerGroupsAndSorts {
     }
   }
 
+  @Test
+  void sumsPerGroupThatPassALongInTheMiddleOfBatches() {
+    // few groups (at most 8 in a batch: each DECIMAL call's values summed per group in a long),
+    // values that each fit a long but whose sums pass one after three rows, of both signs; SUM and
+    // AVG (sum and count) of D * V against BigDecimal arithmetic
+    Random random = new Random(SEED + 2);
+    List<Object[]> rows = randomRows(random, 6_000, 5);
+    for (int i = 0; i < rows.size(); i += 1 + random.nextInt(4)) {
+      Object[] row = rows.get(i);
+      row[3] = new BigDecimal(random.nextBoolean() ? "99999999.99" : "-99999999.99");
+      row[2] = 300_000_000 + random.nextInt(100_000_000); // D * V: about 4e18 unscaled
+    }
+    DataType wide = DataType.decimal(38, 2);
+    Expr product = new Expr.Call(Op.TIMES, List.of(D, V), wide);
+    List<AggregateCall> calls =
+        List.of(
+            new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, BIGINT),
+            new AggregateCall(AggregateKind.SUM, List.of(1), false, wide),
+            new AggregateCall(AggregateKind.AVG, List.of(1), false, DataType.decimal(38, 6)));
+    Map<String, BigDecimal[]> expected = new HashMap<>();
+    for (Object[] row : rows) {
+      BigDecimal[] state =
+          expected.computeIfAbsent(
+              String.valueOf(row[1]),
+              k -> new BigDecimal[] {BigDecimal.ZERO, null, BigDecimal.ZERO});
+      state[0] = state[0].add(BigDecimal.ONE);
+      BigDecimal d = (BigDecimal) row[3];
+      Integer v = (Integer) row[2];
+      if (d != null && v != null) {
+        BigDecimal p = d.multiply(BigDecimal.valueOf(v));
+        state[1] = state[1] == null ? p : state[1].add(p);
+        state[2] = state[2].add(BigDecimal.ONE);
+      }
+    }
+    assertThat(expected.size()).isLessThanOrEqualTo(AggregateInputs.MAX_GROUPS);
+    ScanProgram grouped =
+        new ScanProgram(
+            LAYOUT,
+            Optional.empty(),
+            List.of(G, product),
+            ScanProgram.NO_LIMIT,
+            0,
+            List.of(0),
+            calls,
+            List.of());
+    try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), grouped, CONTEXT)) {
+      List<Object[]> emitted = readAll(scanner);
+      assertThat(emitted).hasSize(expected.size());
+      for (Object[] row : emitted) {
+        List<Object> key = Arrays.asList(row[0]);
+        BigDecimal[] state = expected.get(String.valueOf(row[0]));
+        assertThat(row[1]).isEqualTo(state[0].longValue());
+        assertSameNumber(row[2], state[1], key);
+        assertSameNumber(row[3], state[1], key); // AVG's partial: its sum, then its count
+        assertThat(row[4]).as("group %s", key).isEqualTo(state[2].longValue());
+      }
+    }
+  }
+
   private static void assertSameNumber(Object actual, BigDecimal expected, List<Object> key) {
     if (expected == null) {
       assertThat(actual).as("group %s", key).isNull();
