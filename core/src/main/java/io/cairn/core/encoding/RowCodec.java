@@ -14,9 +14,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * Encodes rows of one {@link RowLayout} into a (key, value) cell and back. The formats are
@@ -54,13 +52,7 @@ public final class RowCodec {
       keyOrders[i] = key.order();
       KeyEncoding.checkKeyType(keyTypes[i]);
     }
-    valueIndexes =
-        IntStream.range(0, layout.columnCount())
-            .filter(i -> !layout.isKeyColumn(i))
-            .boxed()
-            .sorted(Comparator.comparingInt(i -> layout.columns().get(i).columnId()))
-            .mapToInt(Integer::intValue)
-            .toArray();
+    valueIndexes = valueIndexesById(layout);
     valueIds = new int[valueIndexes.length];
     for (int i = 0; i < valueIndexes.length; i++) {
       valueIds[i] = layout.columns().get(valueIndexes[i]).columnId();
@@ -72,6 +64,36 @@ public final class RowCodec {
         throw new IllegalArgumentException("Duplicate column id [" + valueIds[i] + "]");
       }
     }
+  }
+
+  /**
+   * The layout indexes of the value (non-key) columns sorted by column id: a plain loop, since a
+   * codec is made for every execution of a statement (a point lookup's key range needs one).
+   */
+  static int[] valueIndexesById(RowLayout layout) {
+    int n = layout.columnCount();
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      count += layout.isKeyColumn(i) ? 0 : 1;
+    }
+    int[] indexes = new int[count];
+    for (int i = 0, at = 0; i < n; i++) {
+      if (!layout.isKeyColumn(i)) {
+        indexes[at++] = i;
+      }
+    }
+    List<RowLayout.ColumnLayout> columns = layout.columns();
+    for (int i = 1; i < count; i++) { // insertion sort: few columns, usually in id order already
+      int index = indexes[i];
+      int id = columns.get(index).columnId();
+      int j = i - 1;
+      while (j >= 0 && columns.get(indexes[j]).columnId() > id) {
+        indexes[j + 1] = indexes[j];
+        j--;
+      }
+      indexes[j + 1] = index;
+    }
+    return indexes;
   }
 
   public RowLayout layout() {

@@ -12,9 +12,7 @@ import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Objects;
-import java.util.stream.IntStream;
 
 /**
  * Reads the columns of one row at a time straight from its key and value bytes (format in this
@@ -201,13 +199,7 @@ public final class RowReader {
       keyColumn[column.columnIndex()] = true;
       keyMasks[column.columnIndex()] = column.order() == SortOrder.DESC ? 0xFF : 0;
     }
-    valueIndexes =
-        IntStream.range(0, columnCount)
-            .filter(i -> !keyColumn[i])
-            .boxed()
-            .sorted(Comparator.comparingInt(i -> layout.columns().get(i).columnId()))
-            .mapToInt(Integer::intValue)
-            .toArray();
+    valueIndexes = RowCodec.valueIndexesById(layout);
     valueIds = new int[valueIndexes.length];
     for (int i = 0; i < valueIndexes.length; i++) {
       valueIds[i] = layout.columns().get(valueIndexes[i]).columnId();
