@@ -91,6 +91,16 @@ public final class RowReader {
   /** Layout indexes of the key columns in key order. */
   private final int[] keyIndexes;
 
+  /**
+   * The length of a key whose components are all of fixed width and not NULL (a marker byte and the
+   * value's bytes each), or -1 when a key column has a variable width; such a key's spans are at
+   * fixed places ({@link #fixedKeyStarts}, {@link #fixedKeyWidths}, per key component).
+   */
+  private final int fixedKeyLength;
+
+  private final int[] fixedKeyStarts;
+  private final int[] fixedKeyWidths;
+
   /** Layout indexes of the value columns sorted by column id, and those ids (ascending). */
   private final int[] valueIndexes;
 
@@ -199,6 +209,16 @@ public final class RowReader {
       keyColumn[column.columnIndex()] = true;
       keyMasks[column.columnIndex()] = column.order() == SortOrder.DESC ? 0xFF : 0;
     }
+    fixedKeyStarts = new int[keyIndexes.length];
+    fixedKeyWidths = new int[keyIndexes.length];
+    int fixed = 0;
+    for (int k = 0; k < keyIndexes.length && fixed >= 0; k++) {
+      int width = fixedKeyWidth(typeNames[keyIndexes[k]]);
+      fixedKeyStarts[k] = fixed + 1;
+      fixedKeyWidths[k] = width;
+      fixed = width < 0 ? -1 : fixed + 1 + width;
+    }
+    fixedKeyLength = layout.hiddenRowId() ? -1 : fixed;
     valueIndexes = RowCodec.valueIndexesById(layout);
     valueIds = new int[valueIndexes.length];
     for (int i = 0; i < valueIndexes.length; i++) {
@@ -784,8 +804,27 @@ public final class RowReader {
     return start;
   }
 
-  /** Finds every key component's span, checking the bytes as KeyEncoding.decode does. */
+  /** The bytes of a key component's value of type {@code type}, or -1 when they vary. */
+  private static int fixedKeyWidth(TypeName type) {
+    return switch (type) {
+      case BOOLEAN, TINYINT -> 1;
+      case SMALLINT -> 2;
+      case INTEGER, FLOAT, DATE -> 4;
+      case BIGINT, DOUBLE, TIME -> 8;
+      case TIMESTAMP -> 12;
+      default -> -1;
+    };
+  }
+
+  /**
+   * Finds every key component's span, checking the bytes as KeyEncoding.decode does: at fixed
+   * places when every component has a fixed width and the key has their length and value markers,
+   * else component by component.
+   */
   private void parseKey() {
+    if (keyLimit - keyOffset == fixedKeyLength && parseFixedKey()) {
+      return;
+    }
     int p = keyOffset;
     for (int index : keyIndexes) {
       int mask = keyMasks[index];
@@ -811,6 +850,30 @@ public final class RowReader {
       spanStamps[index] = generation;
     }
     keyParsed = true;
+  }
+
+  /**
+   * Sets the spans of a key of {@link #fixedKeyLength} bytes whose components all have a value
+   * marker; false (nothing set) when one does not (a NULL component: the general parse decides).
+   */
+  private boolean parseFixedKey() {
+    int[] indexes = keyIndexes;
+    for (int k = 0; k < indexes.length; k++) {
+      int index = indexes[k];
+      int marker = (key[keyOffset + fixedKeyStarts[k] - 1] & 0xFF) ^ keyMasks[index];
+      if (marker != KeyEncoding.VALUE_MARKER) {
+        return false;
+      }
+    }
+    for (int k = 0; k < indexes.length; k++) {
+      int index = indexes[k];
+      int start = keyOffset + fixedKeyStarts[k];
+      starts[index] = start;
+      ends[index] = start + fixedKeyWidths[k];
+      spanStamps[index] = generation;
+    }
+    keyParsed = true;
+    return true;
   }
 
   private int skipKeyValue(int p, TypeName type, int mask) {
