@@ -114,7 +114,7 @@ final class LogicalOptimizer {
   /** {@code rel}, converted from a validated statement, through every rule phase in order. */
   RelNode optimize(RelNode rel) {
     HepPlanner subqueries = hep(subqueryProgram());
-    subqueries.setRoot(rel);
+    subqueries.setRoot(SubQueryJoins.rewrite(rel, cluster.getRexBuilder()));
     RelNode result = subqueries.findBestExp();
     RelBuilder relBuilder =
         RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
