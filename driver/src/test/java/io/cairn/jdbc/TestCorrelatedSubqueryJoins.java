@@ -17,7 +17,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (TPC-H Q21's shape) run as SEMI and ANTI hash joins with the comparison as the join's residual:
  * their answers against the rows expected from the inserted data, evaluated here with SQL's
  * three-valued logic (NULL keys, NULLs in the compared columns on either side, duplicate inner
- * rows), and against the same condition written as a COUNT subquery. Run embedded and, in the
+ * rows), and against the same condition written as a COUNT subquery. Each query runs as planned
+ * (the small outer table O builds a mark join that I's scan probes in the store) and with
+ * NO_SERVER_JOIN (the driver's hash join, building I); with the roles reversed (I outside), I's
+ * scan probes O's rows as a SEMI or ANTI probe with a residual. Run embedded and, in the
  * remote-contract execution, over a server.
  */
 class TestCorrelatedSubqueryJoins {
@@ -37,32 +40,33 @@ class TestCorrelatedSubqueryJoins {
         "CREATE TABLE O (ID INTEGER PRIMARY KEY, K INTEGER, S INTEGER, T INTEGER, G INTEGER)"
             + " SPLIT ON (100, 200)",
         "CREATE TABLE I (ID INTEGER PRIMARY KEY, K INTEGER, S INTEGER, A INTEGER, B INTEGER)"
-            + " SPLIT ON (300, 600)",
+            + " SPLIT ON (1000, 2000)",
         "CREATE TABLE P (ID INTEGER PRIMARY KEY, NAME VARCHAR(10))");
     Random random = new Random(SEED);
+    // about four rows of I per key; a sixth of O's keys have none
     for (int id = 0; id < 300; id++) {
       outer.add(
           new Integer[] {
-            id, maybe(random, 240), maybe(random, 6), maybe(random, 8), random.nextInt(5)
+            id, maybe(random, 900), maybe(random, 6), maybe(random, 8), random.nextInt(5)
           });
     }
-    for (int id = 0; id < 800; id++) {
+    for (int id = 0; id < 3000; id++) {
       inner.add(
           new Integer[] {
-            id, maybe(random, 200), maybe(random, 6), maybe(random, 8), maybe(random, 8)
+            id, maybe(random, 750), maybe(random, 6), maybe(random, 8), maybe(random, 8)
           });
     }
     // the cases the NULL rules decide, whatever the seed
     outer.add(new Integer[] {1000, 1000, 1, 1, 0}); // its only candidate's S is NULL
-    inner.add(new Integer[] {1000, 1000, null, 1, 0});
+    inner.add(new Integer[] {5000, 1000, null, 1, 0});
     outer.add(new Integer[] {1001, 1001, null, 1, 0}); // its own S is NULL
-    inner.add(new Integer[] {1001, 1001, 5, 1, 0});
+    inner.add(new Integer[] {5001, 1001, 5, 1, 0});
     outer.add(new Integer[] {1002, null, 1, 1, 0}); // a NULL key: no candidate
-    inner.add(new Integer[] {1002, null, 2, 1, 0});
+    inner.add(new Integer[] {5002, null, 2, 1, 0});
     outer.add(new Integer[] {1003, 1003, 1, 1, 0}); // several matching candidates
-    inner.add(new Integer[] {1003, 1003, 2, 1, 0});
-    inner.add(new Integer[] {1004, 1003, 3, 1, 0});
-    inner.add(new Integer[] {1005, 1003, 4, 1, 0});
+    inner.add(new Integer[] {5003, 1003, 2, 1, 0});
+    inner.add(new Integer[] {5004, 1003, 3, 1, 0});
+    inner.add(new Integer[] {5005, 1003, 4, 1, 0});
     insert("UPSERT INTO O VALUES (?, ?, ?, ?, ?)", outer);
     insert("UPSERT INTO I VALUES (?, ?, ?, ?, ?)", inner);
     for (int id = 0; id < 5; id++) {
@@ -123,9 +127,9 @@ class TestCorrelatedSubqueryJoins {
     Boolean where(Integer[] o, Integer[] i);
   }
 
-  /** Whether some inner row's WHERE is TRUE for {@code o} (EXISTS). */
-  private boolean exists(Integer[] o, Correlation c) {
-    for (Integer[] i : inner) {
+  /** Whether some row of {@code rows} makes {@code c} TRUE for {@code o} (EXISTS). */
+  private static boolean exists(Integer[] o, List<Integer[]> rows, Correlation c) {
+    for (Integer[] i : rows) {
       if (Boolean.TRUE.equals(c.where(o, i))) {
         return true;
       }
@@ -133,10 +137,14 @@ class TestCorrelatedSubqueryJoins {
     return false;
   }
 
-  /** The IDs of the outer rows {@code keep} keeps, as the query's rows. */
-  private List<String> expectedIds(Predicate<Integer[]> keep) {
+  private boolean exists(Integer[] o, Correlation c) {
+    return exists(o, inner, c);
+  }
+
+  /** The IDs of {@code rows} that {@code keep} keeps, as the query's rows. */
+  private static List<String> expectedIds(List<Integer[]> rows, Predicate<Integer[]> keep) {
     List<String> ids = new ArrayList<>();
-    for (Integer[] o : outer) {
+    for (Integer[] o : rows) {
       if (keep.test(o)) {
         ids.add(String.valueOf(o[0]));
       }
@@ -145,19 +153,60 @@ class TestCorrelatedSubqueryJoins {
     return ids;
   }
 
+  private List<String> expectedIds(Predicate<Integer[]> keep) {
+    return expectedIds(outer, keep);
+  }
+
   private List<String> sortedRows(String sql) throws SQLException {
     List<String> rows = new ArrayList<>(db.rows(sql));
     rows.sort(null);
     return rows;
   }
 
-  /** The plan of {@code sql} has a SEMI or ANTI join with a residual, and no value generator. */
-  private void assertJoinsWithResidual(String sql, String kind) throws SQLException {
-    List<String> plan = db.explain(sql);
+  /** {@code select} with NO_SERVER_JOIN: every join runs in the driver. */
+  private static String inTheDriver(String select) {
+    return select.replaceFirst("^SELECT ", "SELECT /*+ NO_SERVER_JOIN */ ");
+  }
+
+  /**
+   * The rows of {@code select} (sorted) as planned and with every join in the driver are {@code
+   * expected}; the plan as planned has the {@code kind} join with a residual as {@code strategy}
+   * ("MARK": a mark join; "SERVER HASH JOIN PROBE": a probe in the store), that in the driver the
+   * driver's hash join with a residual, and neither a value generator.
+   */
+  private void assertAnswers(String select, String kind, String strategy, List<String> expected)
+      throws SQLException {
+    if (TestUrls.remote()) {
+      // a remote connection reads a table's row count at most once a second: the plan's estimates
+      // must see the rows just loaded
+      sleepPastTheRowCountCache();
+    }
+    List<String> plan = db.explain(select);
     assertThat(plan)
         .as(String.join("\n", plan))
-        .anyMatch(l -> l.contains(kind + " ") && l.contains(" FILTER ("))
+        .anyMatch(l -> l.contains(strategy + " " + kind + " ") && l.contains(" FILTER ("))
         .noneMatch(l -> l.contains("DISTINCT ROWS"));
+    List<String> client = db.explain(inTheDriver(select));
+    assertThat(client)
+        .as(String.join("\n", client))
+        .anyMatch(l -> l.contains("CLIENT HASH " + kind + " JOIN ON ") && l.contains(" FILTER ("))
+        .noneMatch(l -> l.contains("PROBE") || l.contains("DISTINCT ROWS"));
+    assertThat(sortedRows(select)).as(select).isEqualTo(expected);
+    assertThat(sortedRows(inTheDriver(select))).as(select).isEqualTo(expected);
+  }
+
+  /** Whether this test waited for its tables' row counts (remote). */
+  private boolean countsFresh;
+
+  private void sleepPastTheRowCountCache() {
+    if (!countsFresh) {
+      countsFresh = true;
+      try {
+        Thread.sleep(1_100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static final String NOT_EQUAL = "I.K = O.K AND I.S <> O.S";
@@ -168,16 +217,30 @@ class TestCorrelatedSubqueryJoins {
     String exists = "SELECT O.ID FROM O WHERE EXISTS (SELECT * FROM I WHERE " + NOT_EQUAL + ")";
     String notExists =
         "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT * FROM I WHERE " + NOT_EQUAL + ")";
-    assertJoinsWithResidual(exists, "SEMI");
-    assertJoinsWithResidual(notExists, "ANTI");
     List<String> kept = expectedIds(o -> exists(o, NOT_EQUAL_WHERE));
     List<String> notKept = expectedIds(o -> !exists(o, NOT_EQUAL_WHERE));
-    assertThat(sortedRows(exists)).isEqualTo(kept);
-    assertThat(sortedRows(notExists)).isEqualTo(notKept);
+    assertAnswers(exists, "SEMI", "MARK", kept);
+    assertAnswers(notExists, "ANTI", "MARK", notKept);
     // the NULL rules, named: a candidate whose residual is UNKNOWN (a NULL S on either side) is
     // no match, and a NULL key has no candidate; several matches keep the row once
     assertThat(kept).doesNotContain("1000", "1001", "1002").contains("1003");
     assertThat(notKept).contains("1000", "1001", "1002").doesNotContain("1003");
+    // the plan: O's rows are the build side, I's scan probes them with the residual
+    assertThat(
+            db.explain(exists).stream()
+                .map(l -> l.replaceAll("CLIENT .*(SCAN OVER [A-Z.]+).*", "$1"))
+                .toList())
+        .containsExactly(
+            "CLIENT PROJECT $0",
+            "    CLIENT MARK SEMI JOIN ON $1 = $3 FILTER ($4 <> $2) (build: left, probed in the"
+                + " store)",
+            "        SCAN OVER PUBLIC.O",
+            "            SERVER PROJECT ID, K, S",
+            "        SCAN OVER PUBLIC.I",
+            "            SERVER HASH JOIN PROBE INNER ON K = $B0 FILTER (S <> $B1) (build:)",
+            "                CLIENT LEFT ROWS $1, $2 NUMBERED",
+            "            SERVER DYNAMIC FILTER K IN (build keys)",
+            "            SERVER PROJECT $B2");
     // the same condition as a count, which Calcite decorrelates another way
     String count = "(SELECT COUNT(*) FROM I WHERE " + NOT_EQUAL + ")";
     assertThat(sortedRows("SELECT O.ID FROM O WHERE " + count + " > 0")).isEqualTo(kept);
@@ -188,12 +251,36 @@ class TestCorrelatedSubqueryJoins {
   void existsAndNotExistsWithALessThan() throws SQLException {
     String where = "I.K = O.K AND I.S < O.S";
     Correlation model = (o, i) -> and(eq(i[1], o[1]), lt(i[2], o[2]));
-    String exists = "SELECT O.ID FROM O WHERE EXISTS (SELECT 1 FROM I WHERE " + where + ")";
-    String notExists = "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT 1 FROM I WHERE " + where + ")";
-    assertJoinsWithResidual(exists, "SEMI");
-    assertJoinsWithResidual(notExists, "ANTI");
-    assertThat(sortedRows(exists)).isEqualTo(expectedIds(o -> exists(o, model)));
-    assertThat(sortedRows(notExists)).isEqualTo(expectedIds(o -> !exists(o, model)));
+    assertAnswers(
+        "SELECT O.ID FROM O WHERE EXISTS (SELECT 1 FROM I WHERE " + where + ")",
+        "SEMI",
+        "MARK",
+        expectedIds(o -> exists(o, model)));
+    assertAnswers(
+        "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT 1 FROM I WHERE " + where + ")",
+        "ANTI",
+        "MARK",
+        expectedIds(o -> !exists(o, model)));
+  }
+
+  /**
+   * With the big table outside, its scan probes the small one's rows in the store: a SEMI or ANTI
+   * probe whose residual the store evaluates per candidate.
+   */
+  @Test
+  void theBigTableOutsideProbesInTheStore() throws SQLException {
+    Correlation model = (i, o) -> and(eq(o[1], i[1]), ne(o[2], i[2]));
+    String where = "O.K = I.K AND O.S <> I.S";
+    assertAnswers(
+        "SELECT I.ID FROM I WHERE EXISTS (SELECT * FROM O WHERE " + where + ")",
+        "SEMI",
+        "SERVER HASH JOIN PROBE",
+        expectedIds(inner, i -> exists(i, outer, model)));
+    assertAnswers(
+        "SELECT I.ID FROM I WHERE NOT EXISTS (SELECT * FROM O WHERE " + where + ")",
+        "ANTI",
+        "SERVER HASH JOIN PROBE",
+        expectedIds(inner, i -> !exists(i, outer, model)));
   }
 
   /**
@@ -210,12 +297,6 @@ class TestCorrelatedSubqueryJoins {
             + ") AND NOT EXISTS (SELECT * FROM I WHERE "
             + NOT_EQUAL
             + " AND I.A > I.B) GROUP BY P.NAME";
-    List<String> plan = db.explain(sql);
-    assertThat(plan)
-        .as(String.join("\n", plan))
-        .anyMatch(l -> l.contains("SEMI ") && l.contains(" FILTER ("))
-        .anyMatch(l -> l.contains("ANTI ") && l.contains(" FILTER ("))
-        .noneMatch(l -> l.contains("DISTINCT ROWS BY [") && l.contains("$B"));
     java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
     for (Integer[] o : outer) {
       if (exists(o, NOT_EQUAL_WHERE) && !exists(o, late)) {
@@ -224,7 +305,9 @@ class TestCorrelatedSubqueryJoins {
     }
     List<String> expected = new ArrayList<>();
     counts.forEach((name, n) -> expected.add(name + "," + n));
-    assertThat(sortedRows(sql)).isNotEmpty().isEqualTo(expected);
+    assertThat(expected).isNotEmpty();
+    assertAnswers(sql, "SEMI", "MARK", expected);
+    assertAnswers(sql, "ANTI", "MARK", expected);
   }
 
   /** A SEMI join never repeats an outer row, however many inner rows match it. */
@@ -243,16 +326,17 @@ class TestCorrelatedSubqueryJoins {
     List<String> expected = new ArrayList<>();
     counts.forEach((k, n) -> expected.add(k + "," + n));
     expected.sort(null);
-    assertThat(sortedRows(sql)).isEqualTo(expected);
+    assertAnswers(sql, "SEMI", "MARK", expected);
   }
 
   @Test
   void inWithAnInequalityCorrelation() throws SQLException {
-    String sql =
-        "SELECT O.ID FROM O WHERE O.T IN (SELECT I.A FROM I WHERE I.K = O.K AND I.S < O.S)";
-    assertJoinsWithResidual(sql, "SEMI");
     Correlation model = (o, i) -> and(eq(i[1], o[1]), lt(i[2], o[2]), eq(o[3], i[3]));
-    assertThat(sortedRows(sql)).isEqualTo(expectedIds(o -> exists(o, model)));
+    assertAnswers(
+        "SELECT O.ID FROM O WHERE O.T IN (SELECT I.A FROM I WHERE I.K = O.K AND I.S < O.S)",
+        "SEMI",
+        "MARK",
+        expectedIds(o -> exists(o, model)));
   }
 
   /**
@@ -261,22 +345,85 @@ class TestCorrelatedSubqueryJoins {
    */
   @Test
   void notInWithNullableColumnsKeepsSqlNullRules() throws SQLException {
-    String sql = "SELECT O.ID FROM O WHERE O.T NOT IN (SELECT I.A FROM I WHERE " + NOT_EQUAL + ")";
-    assertJoinsWithResidual(sql, "ANTI");
     Correlation excluding =
-        (o, i) -> {
-          Boolean member = eq(o[3], i[3]);
-          return and(NOT_EQUAL_WHERE.where(o, i), !Boolean.FALSE.equals(member));
-        };
-    assertThat(sortedRows(sql)).isEqualTo(expectedIds(o -> !exists(o, excluding)));
+        (o, i) -> and(NOT_EQUAL_WHERE.where(o, i), !Boolean.FALSE.equals(eq(o[3], i[3])));
+    assertAnswers(
+        "SELECT O.ID FROM O WHERE O.T NOT IN (SELECT I.A FROM I WHERE " + NOT_EQUAL + ")",
+        "ANTI",
+        "MARK",
+        expectedIds(o -> !exists(o, excluding)));
   }
 
   @Test
   void notInOverColumnsThatCannotBeNull() throws SQLException {
-    String sql =
-        "SELECT O.ID FROM O WHERE O.ID NOT IN (SELECT I.ID FROM I WHERE " + NOT_EQUAL + ")";
-    assertJoinsWithResidual(sql, "ANTI");
     Correlation member = (o, i) -> and(NOT_EQUAL_WHERE.where(o, i), eq(o[0], i[0]));
-    assertThat(sortedRows(sql)).isEqualTo(expectedIds(o -> !exists(o, member)));
+    assertAnswers(
+        "SELECT O.ID FROM O WHERE O.ID NOT IN (SELECT I.ID FROM I WHERE " + NOT_EQUAL + ")",
+        "ANTI",
+        "MARK",
+        expectedIds(o -> !exists(o, member)));
+  }
+
+  /**
+   * In a transaction that wrote to the probed table, the probe runs in the driver over its rows.
+   */
+  @Test
+  void aTransactionSeesItsOwnWritesInTheProbedTable() throws SQLException {
+    String sql = "SELECT O.ID FROM O WHERE EXISTS (SELECT * FROM I WHERE " + NOT_EQUAL + ")";
+    java.sql.Connection c = db.connection();
+    c.setAutoCommit(false);
+    try {
+      // O's row 1000 (K 1000, S 1) gets a candidate whose S differs
+      db.execute("UPSERT INTO I VALUES (6000, 1000, 2, 1, 0)");
+      inner.add(new Integer[] {6000, 1000, 2, 1, 0});
+      List<String> expected = expectedIds(o -> exists(o, NOT_EQUAL_WHERE));
+      assertThat(expected).contains("1000");
+      assertAnswers(sql, "SEMI", "MARK", expected);
+    } finally {
+      c.rollback();
+      c.setAutoCommit(true);
+    }
+    assertThat(sortedRows(sql)).doesNotContain("1000");
+  }
+
+  /**
+   * A mark join whose left rows do not fit the query's memory runs as the driver's hash join (which
+   * spills), with a warning; over a server past {@code hashJoinMaxBytes} its probe runs in passes.
+   */
+  @Test
+  void aMarkJoinOverItsMemoryRunsInTheDriverOrInPasses() throws SQLException {
+    String sql = "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT * FROM I WHERE " + NOT_EQUAL + ")";
+    List<String> expected = expectedIds(o -> !exists(o, NOT_EQUAL_WHERE));
+    assertAnswers(sql, "ANTI", "MARK", expected);
+    assertThat(rowsAndWarnings(";queryMemoryMaxBytes=8k", sql))
+        .satisfies(r -> assertThat(r.rows()).isEqualTo(expected))
+        .satisfies(r -> assertThat(r.warnings()).anyMatch(w -> w.contains("mark join")));
+    RowsAndWarnings passes = rowsAndWarnings(";hashJoinMaxBytes=1k", sql);
+    assertThat(passes.rows()).isEqualTo(expected);
+    if (TestUrls.remote()) {
+      assertThat(passes.warnings()).anyMatch(w -> w.contains("is probed in the store in ["));
+    } else {
+      assertThat(passes.warnings()).isEmpty();
+    }
+  }
+
+  private record RowsAndWarnings(List<String> rows, List<String> warnings) {}
+
+  /** The sorted rows of {@code sql} on a connection with {@code properties}, and its warnings. */
+  private RowsAndWarnings rowsAndWarnings(String properties, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.url() + properties);
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(String.valueOf(rs.getObject(1)));
+      }
+      for (java.sql.SQLWarning w = rs.getWarnings(); w != null; w = w.getNextWarning()) {
+        warnings.add(w.getMessage());
+      }
+    }
+    rows.sort(null);
+    return new RowsAndWarnings(rows, warnings);
   }
 }
