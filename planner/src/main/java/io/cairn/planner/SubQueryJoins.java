@@ -13,6 +13,7 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -26,6 +27,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * EXISTS, NOT EXISTS, IN and NOT IN subqueries of a filter whose correlation mixes equalities with
@@ -77,20 +79,16 @@ final class SubQueryJoins {
     }
     RelNode input = filter.getInput();
     List<RexNode> rest = new ArrayList<>();
-    List<RexNode> conditions = new ArrayList<>();
-    List<RelNode> sources = new ArrayList<>();
-    List<JoinRelType> types = new ArrayList<>();
+    List<SubQueryJoin> joins = new ArrayList<>();
     for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
-      Join join = Join.of(conjunct, input, outer, rexBuilder);
+      SubQueryJoin join = SubQueryJoin.of(conjunct, input, outer, rexBuilder);
       if (join == null) {
         rest.add(conjunct);
       } else {
-        sources.add(join.right());
-        conditions.add(join.condition());
-        types.add(join.type());
+        joins.add(join);
       }
     }
-    if (sources.isEmpty()) {
+    if (joins.isEmpty()) {
       return filter;
     }
     RelNode result = input;
@@ -104,24 +102,24 @@ final class SubQueryJoins {
               ImmutableSet.copyOf(
                   RexUtil.SubQueryFinder.find(condition) != null ? outer : Set.of()));
     }
-    for (int i = 0; i < sources.size(); i++) {
+    for (SubQueryJoin join : joins) {
       // SEMI and ANTI joins keep their left row type: the correlation variables still fit
       result =
           LogicalJoin.create(
               result,
-              sources.get(i),
+              join.right(),
               List.of(),
-              conditions.get(i),
+              join.condition(),
               Set.<CorrelationId>of(),
-              types.get(i));
+              join.type());
     }
     return result;
   }
 
   /** A subquery conjunct as a join: the subquery's source, the join's condition and type. */
-  private record Join(RelNode right, RexNode condition, JoinRelType type) {
+  private record SubQueryJoin(RelNode right, RexNode condition, JoinRelType type) {
     /** The join of {@code conjunct} over {@code input}, or null when it has not the shape. */
-    static Join of(
+    static SubQueryJoin of(
         RexNode conjunct, RelNode input, Set<CorrelationId> outer, RexBuilder rexBuilder) {
       boolean negated = conjunct.isA(SqlKind.NOT);
       RexNode node = negated ? ((RexCall) conjunct).getOperands().get(0) : conjunct;
@@ -130,7 +128,9 @@ final class SubQueryJoins {
         return null;
       }
       for (RexNode operand : subQuery.getOperands()) {
-        if (!RexUtil.isDeterministic(operand) || RexUtil.containsCorrelation(operand)) {
+        if (!RexUtil.isDeterministic(operand)
+            || RexUtil.containsCorrelation(operand)
+            || RexUtil.SubQueryFinder.find(operand) != null) {
           return null;
         }
       }
@@ -187,11 +187,12 @@ final class SubQueryJoins {
      * reads projected (the build side holds nothing else; the field trimmer leaves a filter's
      * fields).
      */
-    private static Join narrowed(RelNode source, RexNode condition, int width, JoinRelType type) {
-      org.apache.calcite.util.ImmutableBitSet used =
+    private static SubQueryJoin narrowed(
+        RelNode source, RexNode condition, int width, JoinRelType type) {
+      ImmutableBitSet used =
           RelOptUtil.InputFinder.bits(condition).get(width, Integer.MAX_VALUE).shift(-width);
       if (used.cardinality() == source.getRowType().getFieldCount()) {
-        return new Join(source, condition, type);
+        return new SubQueryJoin(source, condition, type);
       }
       List<RexNode> fields = new ArrayList<>();
       int[] position = new int[source.getRowType().getFieldCount()];
@@ -200,8 +201,7 @@ final class SubQueryJoins {
         fields.add(RexInputRef.of(field, source.getRowType()));
       }
       RelNode projected =
-          org.apache.calcite.rel.logical.LogicalProject.create(
-              source, List.of(), fields, (List<String>) null, Set.of());
+          LogicalProject.create(source, List.of(), fields, (List<String>) null, Set.of());
       RexNode remapped =
           condition.accept(
               new RexShuttle() {
@@ -213,7 +213,7 @@ final class SubQueryJoins {
                       : new RexInputRef(width + position[i - width], ref.getType());
                 }
               });
-      return new Join(projected, remapped, type);
+      return new SubQueryJoin(projected, remapped, type);
     }
 
     /**
@@ -225,8 +225,8 @@ final class SubQueryJoins {
         return false;
       }
       List<RexNode> operands = ((RexCall) condition).getOperands();
-      org.apache.calcite.util.ImmutableBitSet a = RelOptUtil.InputFinder.bits(operands.get(0));
-      org.apache.calcite.util.ImmutableBitSet b = RelOptUtil.InputFinder.bits(operands.get(1));
+      ImmutableBitSet a = RelOptUtil.InputFinder.bits(operands.get(0));
+      ImmutableBitSet b = RelOptUtil.InputFinder.bits(operands.get(1));
       if (a.isEmpty() || b.isEmpty()) {
         return false;
       }
