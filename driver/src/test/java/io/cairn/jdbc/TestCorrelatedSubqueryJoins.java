@@ -365,6 +365,24 @@ class TestCorrelatedSubqueryJoins {
   }
 
   /**
+   * A mark join probing the right table's first key column with few left keys reads only their rows
+   * (a lookup join), for SEMI and ANTI alike: what is looked up is the right side.
+   */
+  @Test
+  void aMarkJoinOnTheFirstKeyColumnLooksUpFewKeys() throws SQLException {
+    String where = "I.ID = O.K AND I.S <> O.S";
+    Correlation model = (o, i) -> and(eq(i[0], o[1]), ne(i[2], o[2]));
+    String exists =
+        "SELECT O.ID FROM O WHERE O.ID < 20 AND EXISTS (SELECT * FROM I WHERE " + where + ")";
+    String notExists =
+        "SELECT O.ID FROM O WHERE O.ID < 20 AND NOT EXISTS (SELECT * FROM I WHERE " + where + ")";
+    assertAnswers(exists, "SEMI", "MARK", expectedIds(o -> o[0] < 20 && exists(o, model)));
+    assertAnswers(notExists, "ANTI", "MARK", expectedIds(o -> o[0] < 20 && !exists(o, model)));
+    assertThat(db.explain(notExists))
+        .anyMatch(l -> l.contains("SERVER LOOKUP BY ID IN (build keys) WHEN FEW"));
+  }
+
+  /**
    * In a transaction that wrote to the probed table, the probe runs in the driver over its rows.
    */
   @Test
