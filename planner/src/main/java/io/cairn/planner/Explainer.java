@@ -11,6 +11,8 @@ import io.cairn.planner.plan.IndexScan;
 import io.cairn.planner.plan.JoinNode;
 import io.cairn.planner.plan.JoinProbe;
 import io.cairn.planner.plan.KeyBounds;
+import io.cairn.planner.plan.LeftRowsNode;
+import io.cairn.planner.plan.MarkJoinNode;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
@@ -201,20 +203,21 @@ public final class Explainer {
         s.fetch().ifPresent(f -> text.append(" LIMIT ").append(ExprPrinter.print(f, positional)));
         line(lines, depth, text.toString());
       } else if (node instanceof JoinNode j) {
-        String method =
-            j.leftKeys().isEmpty() ? "NESTED LOOP" : j.sortMerge() ? "SORT-MERGE" : "HASH";
-        StringBuilder text = new StringBuilder("CLIENT " + method + " " + j.kind() + " JOIN");
-        if (!j.leftKeys().isEmpty()) {
-          List<String> keys = new ArrayList<>();
-          int leftWidth = j.left().outputTypes().size();
-          for (int i = 0; i < j.leftKeys().size(); i++) {
-            keys.add("$" + j.leftKeys().get(i) + " = $" + (leftWidth + j.rightKeys().get(i)));
-          }
-          text.append(" ON ").append(String.join(" AND ", keys));
-        }
-        j.residual()
-            .ifPresent(r -> text.append(" FILTER ").append(ExprPrinter.print(r, positional)));
-        line(lines, depth, text.toString());
+        line(
+            lines,
+            depth,
+            join(
+                j, j.leftKeys().isEmpty() ? "NESTED LOOP" : j.sortMerge() ? "SORT-MERGE" : "HASH"));
+      } else if (node instanceof MarkJoinNode m) {
+        // the left rows are the build side; the right's scan probes them in the store
+        line(lines, depth, join(m.join(), "MARK") + " (build: left, probed in the store)");
+      } else if (node instanceof LeftRowsNode r) {
+        line(
+            lines,
+            depth,
+            "CLIENT LEFT ROWS "
+                + String.join(", ", r.columns().stream().map(c -> "$" + c).toList())
+                + " NUMBERED");
       } else if (node instanceof SetOpNode s) {
         line(lines, depth, "CLIENT " + s.kind() + (s.all() ? " ALL" : ""));
       } else if (node instanceof WindowNode w) {
@@ -245,6 +248,22 @@ public final class Explainer {
       for (PlanNode input : node.inputs()) {
         node(input, depth + 1, lines);
       }
+    }
+
+    /** The line of a join: method, kind, keys ($i positions) and residual. */
+    private static String join(JoinNode j, String method) {
+      IntFunction<String> positional = i -> "$" + i;
+      StringBuilder text = new StringBuilder("CLIENT " + method + " " + j.kind() + " JOIN");
+      if (!j.leftKeys().isEmpty()) {
+        List<String> keys = new ArrayList<>();
+        int leftWidth = j.left().outputTypes().size();
+        for (int i = 0; i < j.leftKeys().size(); i++) {
+          keys.add("$" + j.leftKeys().get(i) + " = $" + (leftWidth + j.rightKeys().get(i)));
+        }
+        text.append(" ON ").append(String.join(" AND ", keys));
+      }
+      j.residual().ifPresent(r -> text.append(" FILTER ").append(ExprPrinter.print(r, positional)));
+      return text.toString();
     }
 
     /** Names of the table's columns (and the row key pseudo-column) for a scan's expressions. */

@@ -57,6 +57,17 @@ final class Exprs {
     return new ProjectNode(input, exprs);
   }
 
+  /** Sets in {@code into} the index of each column {@code expr} reads. */
+  static void columns(Expr expr, java.util.BitSet into) {
+    if (expr instanceof Expr.ColumnRef ref) {
+      into.set(ref.index());
+    } else if (expr instanceof Expr.Call call) {
+      for (Expr operand : call.operands()) {
+        columns(operand, into);
+      }
+    }
+  }
+
   static Expr and(Expr a, Expr b) {
     return new Expr.Call(Op.AND, List.of(a, b), DataType.BOOLEAN);
   }

@@ -26,13 +26,14 @@ import org.apache.calcite.tools.RelBuilder;
 
 /**
  * The rule phases of {@link QueryPlanner}, between the conversion to relational algebra and the
- * physical plan ({@link PhysicalPlanner}): subqueries removed and decorrelated, unused fields
- * trimmed, unmatched-row outer joins turned into ANTI joins, windows split out of projections,
- * constants folded and common factors pulled out of ORs, filters pushed down with Hep rule programs
- * (again after adding the filters that OR conditions of inner joins imply on each input),
- * aggregates joined with far smaller inputs reduced by semi joins and inner joins ordered ({@link
- * JoinRewrites}, {@link JoinOrder}), and filters pushed down again. Every Hep planner stops when
- * the statement is cancelled. One instance per statement, used by one thread.
+ * physical plan ({@link PhysicalPlanner}): subqueries correlated by equalities and other
+ * comparisons turned into SEMI and ANTI joins ({@link SubQueryJoins}), the others removed and
+ * decorrelated, unused fields trimmed, unmatched-row outer joins turned into ANTI joins, windows
+ * split out of projections, constants folded and common factors pulled out of ORs, filters pushed
+ * down with Hep rule programs (again after adding the filters that OR conditions of inner joins
+ * imply on each input), aggregates joined with far smaller inputs reduced by semi joins and inner
+ * joins ordered ({@link JoinRewrites}, {@link JoinOrder}), and filters pushed down again. Every Hep
+ * planner stops when the statement is cancelled. One instance per statement, used by one thread.
  */
 final class LogicalOptimizer {
   // Rule programs are built per planning: HepProgram has carried execution state in some Calcite
@@ -114,7 +115,7 @@ final class LogicalOptimizer {
   /** {@code rel}, converted from a validated statement, through every rule phase in order. */
   RelNode optimize(RelNode rel) {
     HepPlanner subqueries = hep(subqueryProgram());
-    subqueries.setRoot(rel);
+    subqueries.setRoot(SubQueryJoins.rewrite(rel, cluster.getRexBuilder()));
     RelNode result = subqueries.findBestExp();
     RelBuilder relBuilder =
         RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);

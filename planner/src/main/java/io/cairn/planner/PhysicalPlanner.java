@@ -14,6 +14,8 @@ import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
 import io.cairn.planner.plan.JoinProbe;
+import io.cairn.planner.plan.LeftRowsNode;
+import io.cairn.planner.plan.MarkJoinNode;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
@@ -44,6 +46,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -848,7 +851,90 @@ final class PhysicalPlanner {
               + kind
               + " join, which cannot be its build side: the other side is built");
     }
-    return sortMerge ? node : probing(node, join.getLeft()).orElse(node);
+    if (sortMerge) {
+      return node;
+    }
+    return marked(node, join).or(() -> probing(node, join.getLeft())).orElse(node);
+  }
+
+  /**
+   * A mark join is planned when its left input is estimated to have at most this share of the rows
+   * of its right input.
+   */
+  static final double MARK_SHARE = 0.25;
+
+  /**
+   * A SEMI or ANTI join whose right input is a plain scan of a table and whose left input is
+   * estimated far smaller ({@link #MARK_SHARE}) as a mark join ({@link MarkJoinNode}): the right's
+   * scan probes the left's rows in the store, with the join's residual, and returns the numbers of
+   * those it matches. Not with the NO_SERVER_JOIN hint on a table of either input (its scans belong
+   * to both query blocks), nor when the right's scan reads a local index.
+   */
+  private Optional<PlanNode> marked(JoinNode join, Join rel) {
+    if ((join.kind() != JoinNode.Kind.SEMI && join.kind() != JoinNode.Kind.ANTI)
+        || join.leftKeys().isEmpty()
+        || !(join.right() instanceof ScanNode scan)
+        || scan.probe().isPresent()
+        || scan.index().isPresent()
+        || scan.hasAggregates()
+        || scan.limit() >= 0
+        || scan.offset() != 0
+        || !scan.orderBy().isEmpty()
+        || noServerJoinUnder(rel)) {
+      return Optional.empty();
+    }
+    RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+    Double leftEstimate = mq.getRowCount(rel.getLeft());
+    Double rightEstimate = mq.getRowCount(rel.getRight());
+    if (leftEstimate == null
+        || rightEstimate == null
+        || leftEstimate > rightEstimate * MARK_SHARE) {
+      return Optional.empty();
+    }
+    // the build rows: the left columns the keys and the residual read, then the row's number
+    List<DataType> leftTypes = join.left().outputTypes();
+    java.util.BitSet read = new java.util.BitSet();
+    join.leftKeys().forEach(read::set);
+    join.residual().ifPresent(r -> Exprs.columns(r, read));
+    List<Integer> columns = new ArrayList<>();
+    List<DataType> columnTypes = new ArrayList<>();
+    for (int c = read.nextSetBit(0); c >= 0 && c < leftTypes.size(); c = read.nextSetBit(c + 1)) {
+      columns.add(c);
+      columnTypes.add(leftTypes.get(c));
+    }
+    // the probing scan's joined row: the table's columns, the row key, then the build columns
+    int tableWidth = scan.table().columns().size();
+    List<Expr> joined = new ArrayList<>();
+    for (int c = 0; c < leftTypes.size(); c++) {
+      int position = columns.indexOf(c);
+      joined.add(
+          position < 0
+              ? new Expr.Literal(null, leftTypes.get(c)) // never read
+              : new Expr.ColumnRef(tableWidth + 1 + position, leftTypes.get(c)));
+    }
+    joined.addAll(scan.projection());
+    List<Integer> buildKeys = new ArrayList<>();
+    for (int k : join.leftKeys()) {
+      buildKeys.add(columns.indexOf(k));
+    }
+    List<Expr> probeKeys = new ArrayList<>();
+    for (int k : join.rightKeys()) {
+      probeKeys.add(scan.projection().get(k));
+    }
+    LeftRowsNode leftRows = new LeftRowsNode(columns, columnTypes);
+    JoinProbe probe =
+        new JoinProbe(
+            leftRows,
+            buildKeys,
+            probeKeys,
+            JoinNode.Kind.INNER,
+            join.residual().map(r -> Exprs.inline(r, joined)),
+            false);
+    Expr number =
+        new Expr.ColumnRef(
+            tableWidth + 1 + leftRows.numberColumn(), leftRows.outputTypes().get(columns.size()));
+    ScanNode probing = scan.withProjection(List.of(number)).withProbe(Optional.of(probe));
+    return Optional.of(new MarkJoinNode(join, probing));
   }
 
   /**
@@ -962,6 +1048,22 @@ final class PhysicalPlanner {
     JoinProbe probe =
         new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
     return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
+  }
+
+  /**
+   * Whether some table scan under {@code rel} has NO_SERVER_JOIN (a mark join reads the tables of
+   * both its inputs' query blocks: the hint on either keeps it in the driver).
+   */
+  private boolean noServerJoinUnder(RelNode rel) {
+    if (rel instanceof TableScan scan) {
+      return hinted(scan, Hints.NO_SERVER_JOIN);
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (noServerJoinUnder(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether a table scan of the join's query block has the USE_SORT_MERGE_JOIN hint. */

@@ -15,6 +15,8 @@ public sealed interface PlanNode
         AggregateNode,
         SortNode,
         JoinNode,
+        MarkJoinNode,
+        LeftRowsNode,
         SetOpNode,
         ValuesNode,
         WindowNode {

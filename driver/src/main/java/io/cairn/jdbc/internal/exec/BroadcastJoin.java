@@ -137,6 +137,15 @@ final class BroadcastJoin implements Operator {
   record Probing(ScanNode node, HashProbe probe) {}
 
   private Probing probing(JoinProbe join, JoinHashTable table, String cacheId) {
+    return probing(node, join, table, cacheId, ctx);
+  }
+
+  /**
+   * The probing scan of {@code node}'s table (as a lookup join when {@code table} has few keys) and
+   * its probe of {@code table}, named {@code cacheId}, with the key filter where it pays.
+   */
+  static Probing probing(
+      ScanNode node, JoinProbe join, JoinHashTable table, String cacheId, ExecContext ctx) {
     KvTable kv = ExecContext.kvTable(ctx.store(), node.table());
     ScanNode probing =
         LookupKeys.of(join, node.table().layout(), table, kv.approximateRowCount())

@@ -13,6 +13,8 @@ import io.cairn.core.memory.RowSizes;
 import io.cairn.planner.plan.AggregateNode;
 import io.cairn.planner.plan.FilterNode;
 import io.cairn.planner.plan.JoinNode;
+import io.cairn.planner.plan.LeftRowsNode;
+import io.cairn.planner.plan.MarkJoinNode;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
@@ -100,6 +102,12 @@ public final class Operators {
       return j.sortMerge()
           ? new MergeJoin(j, build(j.left(), ctx), build(j.right(), ctx), ctx)
           : new Join(j, build(j.left(), ctx), build(j.right(), ctx), ctx);
+    }
+    if (node instanceof MarkJoinNode m) {
+      return new MarkJoin(m, build(m.join().left(), ctx), ctx);
+    }
+    if (node instanceof LeftRowsNode) {
+      throw CairnException.internal("The left rows of a mark join are read by their join only");
     }
     if (node instanceof SetOpNode s) {
       List<Operator> inputs = new ArrayList<>();
