@@ -5,6 +5,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.store.region.Mvcc;
 import io.cairn.store.region.Region;
 import io.cairn.store.table.RegionMap;
+import io.cairn.store.table.WriteRouter;
 import io.cairn.store.wal.WalEdit;
 import io.cairn.store.wal.WalRecord;
 import io.cairn.store.wal.WriteAheadLog;
@@ -147,7 +148,7 @@ final class Commits {
           continue; // split while we waited: route again
         }
         for (int i = 0; i < owners.size(); i++) {
-          EmbeddedTable.checkConditions(
+          WriteRouter.checkConditions(
               snapshot[i], batches.get(i), i, mvcc, owners.get(i).expiredAtOrBelow());
         }
         List<List<Mutation>> logged = withIndexChanges(owners, batches, byRegion, ownerOf);

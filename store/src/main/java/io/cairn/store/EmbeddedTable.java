@@ -214,6 +214,7 @@ final class EmbeddedTable extends ChangeCountedTable {
   public void defineIndexes(RowLayout layout, List<IndexSpec> specs) {
     services.checkOpen().run();
     statistics.defineLayout(layout);
+    Arrays.stream(map.regions()).forEach(this::requestColumnStatisticsIfBehind);
     if (!specs.isEmpty()) {
       if (layout.hiddenRowId()) {
         throw new CairnException(
@@ -222,11 +223,17 @@ final class EmbeddedTable extends ChangeCountedTable {
       }
       map.enableIndexSpace();
     }
-    java.util.Set<Integer> ids = new java.util.HashSet<>();
-    specs.forEach(s -> ids.add(s.indexId()));
-    map.setLiveIndexes(ids::contains);
+    map.setLiveIndexes(
+        java.util.Set.copyOf(specs.stream().map(IndexSpec::indexId).toList())::contains);
     indexes = specs.isEmpty() ? null : new IndexMaintainer(layout, specs);
     indexStatistics.define(specs);
+  }
+
+  /** Collects a region whose column statistics are behind: no write may follow (a load's end). */
+  private void requestColumnStatisticsIfBehind(Region region) {
+    if (statistics.columnsBehind(region)) {
+      services.background().requestStatistics(this, region);
+    }
   }
 
   @Override
@@ -269,14 +276,6 @@ final class EmbeddedTable extends ChangeCountedTable {
 
   void addEdits(List<Mutation> batch, List<WalEdit> edits) {
     WriteRouter.addEdits(tableId, batch, edits);
-  }
-
-  /**
-   * See {@link WriteRouter#checkConditions}; callers hold the write locks of the batch's regions.
-   */
-  static void checkConditions(
-      Region[] rs, List<Mutation> batch, int batchIndex, Mvcc mvcc, long expiredAtOrBelow) {
-    WriteRouter.checkConditions(rs, batch, batchIndex, mvcc, expiredAtOrBelow);
   }
 
   @Override
@@ -441,6 +440,7 @@ final class EmbeddedTable extends ChangeCountedTable {
     public void installStatistics(
         Region region, RegionStatistics stats, long coveredRows, long coveredBytes) {
       statistics.install(region, stats, coveredRows, coveredBytes);
+      requestColumnStatisticsIfBehind(region);
     }
 
     @Override

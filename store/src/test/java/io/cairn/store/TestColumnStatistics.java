@@ -133,6 +133,32 @@ class TestColumnStatistics {
   }
 
   @Test
+  void columnStatisticsMissingAtOpenAreCollectedWithoutAWrite() throws InterruptedException {
+    // rows written and flushed before the layout was known (as after a load whose process ended
+    // before its background collections ran): at the next open, defining the layout queues a
+    // collection of each region; no write, no UPDATE STATISTICS
+    try (EmbeddedStore store =
+        EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(Map.of()))) {
+      KvTable t = store.createTable("T", TWO_REGIONS);
+      putRange(t, 0, 10_000, 300, 10);
+      t.flush();
+    }
+    try (EmbeddedStore store =
+        EmbeddedStore.open(dir.resolve("store"), StoreConfig.from(Map.of()))) {
+      KvTable t = store.table("T").orElseThrow();
+      t.defineIndexes(LAYOUT, List.of()); // what the catalog does at open
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (t.columnStatistics().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      List<ColumnStatistics> columns = t.columnStatistics();
+      assertThat(columns).as("collected in the background").hasSize(2);
+      assertThat(columns.get(0).rows()).isEqualTo(10_000);
+      assertThat((double) columns.get(1).distinct()).isCloseTo(270, within(10.0));
+    }
+  }
+
+  @Test
   void theBytesOfARegionsColumnStatisticsReadBackAndDamagedOnesAreUnknown() {
     io.cairn.store.stats.RegionColumnStatistics.Collector c =
         new io.cairn.store.stats.RegionColumnStatistics.Collector(LAYOUT);

@@ -185,6 +185,7 @@ public final class StatisticsKeeper {
     RegionStatistics before = statistics.put(region.regionId(), stats);
     if (columnsBehind(region.regionId(), stats)) {
       // a flush's counts: the columns' are only collected, so the next write asks for a collection
+      // (and the table asks for one at once, see EmbeddedTable.installStatistics)
       region.statisticsCollected(0, 0, 0, 0);
     } else {
       region.statisticsCollected(
@@ -194,6 +195,17 @@ public final class StatisticsKeeper {
           Math.max(STALE_MIN_BYTES, stats.bytes() * STALE_PERCENT / 100));
     }
     listener.changed(before, stats);
+  }
+
+  /**
+   * Whether the region has statistics while its column statistics are missing or counted fewer than
+   * half its rows (see {@link #columnsBehind(long, RegionStatistics)}): a collection is wanted even
+   * if nothing is written to it again (a table loaded by a process that ended before its background
+   * collections ran, then opened).
+   */
+  public boolean columnsBehind(Region region) {
+    RegionStatistics stats = statistics.get(region.regionId());
+    return stats != null && columnsBehind(region.regionId(), stats);
   }
 
   /**
