@@ -252,17 +252,8 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
 
   /** {@link #uint} of a varint of up to 64 bits. */
   private long ulong(byte[] b, int p, int limit) {
-    if (p + 1 < limit) {
-      int first = b[p];
-      if (first >= 0) {
-        varintEnd = p + 1;
-        return first;
-      }
-      int second = b[p + 1];
-      if (second >= 0) {
-        varintEnd = p + 2;
-        return (first & 0x7F) | (second << 7);
-      }
+    if (p + 1 < limit && (b[p] >= 0 || b[p + 1] >= 0)) {
+      return uint(b, p, limit); // one or two bytes
     }
     return varint(b, p);
   }
