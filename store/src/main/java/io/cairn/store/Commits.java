@@ -164,7 +164,7 @@ final class Commits {
         if (d != Durability.SKIP) {
           List<WalEdit> edits = new ArrayList<>();
           for (int i = 0; i < owners.size(); i++) {
-            owners.get(i).addEdits(logged.get(i), edits);
+            WriteRouter.addEdits(owners.get(i).tableId(), logged.get(i), edits);
           }
           ticket = log.enqueue(new WalRecord(entry.sequenceId, edits));
         }

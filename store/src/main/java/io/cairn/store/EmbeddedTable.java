@@ -7,6 +7,7 @@ import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryPool;
+import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.Durability;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
@@ -39,7 +40,6 @@ import io.cairn.store.table.RegionsSnapshot;
 import io.cairn.store.table.StoreFileWriter;
 import io.cairn.store.table.TableFiles;
 import io.cairn.store.table.WriteRouter;
-import io.cairn.store.wal.WalEdit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -272,10 +272,6 @@ final class EmbeddedTable extends ChangeCountedTable {
 
   Region[] peekRegions() {
     return map.regions();
-  }
-
-  void addEdits(List<Mutation> batch, List<WalEdit> edits) {
-    WriteRouter.addEdits(tableId, batch, edits);
   }
 
   @Override
@@ -521,10 +517,7 @@ final class EmbeddedTable extends ChangeCountedTable {
     return map.guidePostWidth();
   }
 
-  /**
-   * At open: statistics read back from SYSTEM.STATS; false when the region is not (or no more)
-   * here.
-   */
+  /** At open: statistics read back from SYSTEM.STATS; false when their region is not here. */
   boolean restoreStatistics(RegionStatistics stats) {
     return statistics.restore(map.regions(), stats);
   }
@@ -542,6 +535,11 @@ final class EmbeddedTable extends ChangeCountedTable {
   @Override
   public TableStatistics statistics() {
     return statistics.tableStatistics(map::regions, guidePostWidth());
+  }
+
+  @Override // without the chunks: a planner checks them at every execution of a cached plan
+  public List<ColumnStatistics> columnStatistics() {
+    return statistics.columnStatistics(map.regions());
   }
 
   @Override

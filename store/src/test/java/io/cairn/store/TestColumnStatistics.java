@@ -50,6 +50,7 @@ class TestColumnStatistics {
       t.updateStatistics();
       List<ColumnStatistics> columns = t.columnStatistics();
       assertThat(columns).hasSize(2);
+      assertThat(columns).as("without the chunks, the same").isEqualTo(t.statistics().columns());
       ColumnStatistics k = columns.get(0);
       assertThat(k.rows()).isEqualTo(10_000);
       assertThat(k.nulls()).isZero();

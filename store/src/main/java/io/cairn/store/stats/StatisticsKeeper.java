@@ -142,7 +142,7 @@ public final class StatisticsKeeper {
    * The table's column statistics over {@code regions}; empty when a region has none (never
    * collected since the layout was defined) or no layout is defined.
    */
-  private List<ColumnStatistics> columnStatistics(Region[] regions) {
+  public List<ColumnStatistics> columnStatistics(Region[] regions) {
     if (layout == null) {
       return List.of();
     }
