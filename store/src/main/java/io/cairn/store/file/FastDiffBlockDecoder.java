@@ -247,7 +247,7 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
         return (first & 0x7F) | (second << 7);
       }
     }
-    return varintInt(b, p, limit);
+    return varintInt(p);
   }
 
   /** {@link #uint} of a varint of up to 64 bits. */
@@ -255,19 +255,22 @@ final class FastDiffBlockDecoder extends DataBlockDecoder {
     if (p + 1 < limit && (b[p] >= 0 || b[p + 1] >= 0)) {
       return uint(b, p, limit); // one or two bytes
     }
-    return varint(b, p);
+    return varint(p);
   }
 
-  /** The varint at {@code b[p]} read by {@link ByteArrayInput}, in [0, Integer.MAX_VALUE]. */
-  private int varintInt(byte[] b, int p, int limit) {
+  /**
+   * The varint at {@code p} read (and checked) by {@link ByteArrayInput}, in [0,
+   * Integer.MAX_VALUE].
+   */
+  private int varintInt(int p) {
     in.position(p);
     int value = in.readVarintInt();
     varintEnd = in.position();
     return value;
   }
 
-  /** The varint at {@code b[p]} ({@link #varintEnd} set). */
-  private long varint(byte[] b, int p) {
+  /** {@link #varintInt} of a varint of up to 64 bits. */
+  private long varint(int p) {
     in.position(p);
     long value = in.readVarint();
     varintEnd = in.position();

@@ -145,6 +145,19 @@ class TestProgramScannerGroupsAndSorts {
         List.of());
   }
 
+  /** GROUP BY the first expression of {@code projection}, no filter, with {@code calls}. */
+  private static ScanProgram groupedByFirst(List<Expr> projection, List<AggregateCall> calls) {
+    return new ScanProgram(
+        LAYOUT,
+        Optional.empty(),
+        projection,
+        ScanProgram.NO_LIMIT,
+        0,
+        List.of(0),
+        calls,
+        List.of());
+  }
+
   /** The partial rows the grouping should emit, keyed by group (null for the NULL group). */
   private static Map<String, List<Object>> expectedGroups(List<Object[]> rows) {
     Map<String, Object[]> states = new HashMap<>();
@@ -345,16 +358,7 @@ class TestProgramScannerGroupsAndSorts {
         }
       }
     }
-    ScanProgram grouped =
-        new ScanProgram(
-            LAYOUT,
-            Optional.empty(),
-            List.of(G, product, V, D),
-            ScanProgram.NO_LIMIT,
-            0,
-            List.of(0),
-            calls,
-            List.of());
+    ScanProgram grouped = groupedByFirst(List.of(G, product, V, D), calls);
     try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), grouped, CONTEXT)) {
       List<Object[]> emitted = readAll(scanner);
       assertThat(emitted).hasSize(expected.size());
@@ -416,16 +420,7 @@ class TestProgramScannerGroupsAndSorts {
       }
     }
     assertThat(expected.size()).isLessThanOrEqualTo(AggregateInputs.MAX_GROUPS);
-    ScanProgram grouped =
-        new ScanProgram(
-            LAYOUT,
-            Optional.empty(),
-            List.of(G, product),
-            ScanProgram.NO_LIMIT,
-            0,
-            List.of(0),
-            calls,
-            List.of());
+    ScanProgram grouped = groupedByFirst(List.of(G, product), calls);
     try (ProgramScanner scanner = new ProgramScanner(new ListRowCursor(rows), grouped, CONTEXT)) {
       List<Object[]> emitted = readAll(scanner);
       assertThat(emitted).hasSize(expected.size());
