@@ -129,6 +129,14 @@ public final class RowFilter {
     return root.eval(row, context) == TRUE;
   }
 
+  /**
+   * The part of this (bound) filter that runs over column vectors, or null when no part of it does;
+   * see {@link VectorFilter}.
+   */
+  public VectorFilter vectorFilter() {
+    return null;
+  }
+
   /** Whether some part of the filter evaluates through the generic, decoding fallback. */
   public boolean hasFallback() {
     return root.hasFallback();
