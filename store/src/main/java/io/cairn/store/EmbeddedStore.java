@@ -579,4 +579,9 @@ public final class EmbeddedStore implements KvStore {
     readContext.pool().close();
     directory.close();
   }
+
+  /** What the store's files are read with (their pool and caches), for tests. */
+  ReadContext readContext() {
+    return readContext;
+  }
 }

@@ -45,6 +45,9 @@ import java.util.TreeSet;
  * @param openSalvage open a damaged store anyway ({@code cairn.open.salvage}, default false):
  *     damaged or missing files are set aside under {@code DIR/salvaged/} and reported ({@link
  *     EmbeddedStore#salvageReport()}, WARN) instead of failing the open with DATA_CORRUPTED
+ * @param vectorCacheBytes the heap that data blocks kept as column vectors may take ({@code
+ *     cairn.vector-cache.size}; default an eighth of the heap; 0: none, scans read rows): what
+ *     filters and aggregates of full scans read instead of decoding each block's cells
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -61,7 +64,8 @@ public record StoreConfig(
     long queryMemoryMaxBytes,
     long queryMemoryWaitMillis,
     long snapshotMaxAgeMillis,
-    boolean openSalvage) {
+    boolean openSalvage,
+    long vectorCacheBytes) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -85,6 +89,10 @@ public record StoreConfig(
 
   public static final String SNAPSHOT_MAX_AGE = Mvcc.SNAPSHOT_MAX_AGE_SETTING;
   public static final String OPEN_SALVAGE = "cairn.open.salvage";
+  public static final String VECTOR_CACHE_SIZE = "cairn.vector-cache.size";
+
+  /** The default of {@link #vectorCacheBytes}, as a fraction of the heap. */
+  public static final double VECTOR_CACHE_HEAP_FRACTION = 0.125;
 
   private static final Set<String> KEYS =
       Set.of(
@@ -103,7 +111,8 @@ public record StoreConfig(
           QUERY_MEMORY_MAX_BYTES,
           QUERY_MEMORY_WAIT,
           SNAPSHOT_MAX_AGE,
-          OPEN_SALVAGE);
+          OPEN_SALVAGE,
+          VECTOR_CACHE_SIZE);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
@@ -123,7 +132,8 @@ public record StoreConfig(
         MemoryPool.heapFraction(QUERY_MEMORY_HEAP_FRACTION),
         1000,
         10 * 60_000L,
-        false);
+        false,
+        (long) (heap * VECTOR_CACHE_HEAP_FRACTION));
   }
 
   /**
@@ -156,7 +166,8 @@ public record StoreConfig(
             size(settings, QUERY_MEMORY_MAX_BYTES, d.queryMemoryMaxBytes, 1024),
             Settings.millis(settings, QUERY_MEMORY_WAIT, d.queryMemoryWaitMillis, 0),
             Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1),
-            bool(settings, OPEN_SALVAGE, d.openSalvage));
+            bool(settings, OPEN_SALVAGE, d.openSalvage),
+            size(settings, VECTOR_CACHE_SIZE, d.vectorCacheBytes, 0));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,

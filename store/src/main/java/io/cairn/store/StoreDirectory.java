@@ -9,6 +9,7 @@ import io.cairn.store.cache.BufferPool;
 import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.BlockFileFormat;
 import io.cairn.store.file.ReadContext;
+import io.cairn.store.file.VectorCache;
 import io.cairn.store.io.AtomicFiles;
 import io.cairn.store.table.TableFiles;
 import io.cairn.store.table.TableManifest;
@@ -364,7 +365,10 @@ public abstract class StoreDirectory implements AutoCloseable {
     ReadContext newReadContext(StoreConfig config) {
       CombinedBlockCache cache =
           new CombinedBlockCache(config.blockCache(), config.bufferPool().poolBytes());
-      return new ReadContext(new BufferPool("reads of " + dir, config.bufferPool()), cache);
+      return new ReadContext(
+          new BufferPool("reads of " + dir, config.bufferPool()),
+          cache,
+          new VectorCache(config.vectorCacheBytes()));
     }
 
     @Override

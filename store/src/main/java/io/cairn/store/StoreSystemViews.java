@@ -8,6 +8,7 @@ import io.cairn.store.cache.BlockCacheStats;
 import io.cairn.store.cache.BufferPoolStats;
 import io.cairn.store.cache.CombinedBlockCache;
 import io.cairn.store.file.ReadContext;
+import io.cairn.store.file.VectorCache;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -110,6 +111,29 @@ final class StoreSystemViews {
             s.evictedBytes(),
             s.notCachedTooLarge(),
             s.notCachedNoSpace()
+          });
+    }
+    VectorCache vectors = readContext.vectors();
+    if (vectors.enabled()) {
+      long hits = vectors.hits();
+      long lookups = hits + vectors.misses();
+      long bytes = vectors.bytes();
+      rows.add(
+          new Object[] {
+            "VECTORS",
+            "heap",
+            (long) vectors.blockCount(),
+            bytes,
+            bytes,
+            vectors.maxBytes(),
+            bytes,
+            hits,
+            vectors.misses(),
+            lookups == 0 ? 0.0 : (double) hits / lookups,
+            vectors.evictions(),
+            0L,
+            0L,
+            0L
           });
     }
     return rows;

@@ -63,6 +63,62 @@ public final class NumberBatch {
     reader.readNumbers(columns, kinds, scales, status, values, doubles, row);
   }
 
+  /** The columns the trees read, as vectors of a run of rows give them. */
+  public List<VectorColumn> vectorColumns() {
+    List<VectorColumn> list = new java.util.ArrayList<>(columns.length);
+    for (int i = 0; i < columns.length; i++) {
+      list.add(new VectorColumn(columns[i], kinds[i], kinds[i] == DECIMAL ? scales[i] : 0));
+    }
+    return list;
+  }
+
+  /**
+   * Copies rows of a run's vectors into the batch: batch row {@code i} (0 <= i < n) gets run row
+   * {@code selection[from + i]}, or {@code from + i} when {@code selection} is null. {@code
+   * columns} is {@link #vectorColumns()} (the same objects, looked up once by the caller).
+   */
+  public void gather(
+      ColumnVectors run, List<VectorColumn> columns, int[] selection, int from, int n) {
+    if (n > CAPACITY) {
+      throw new IllegalArgumentException(
+          "Rows: expected at most " + CAPACITY + ", found [" + n + "]");
+    }
+    for (int slot = 0; slot < this.columns.length; slot++) {
+      NumberVector v = run.numbers(columns.get(slot));
+      byte[] to = status[slot];
+      if (v.status == null) {
+        Arrays.fill(to, 0, n, RowReader.NUMBER_VALUE);
+      } else if (selection == null) {
+        System.arraycopy(v.status, from, to, 0, n);
+      } else {
+        for (int i = 0; i < n; i++) {
+          to[i] = v.status[selection[from + i]];
+        }
+      }
+      if (v.longs != null) {
+        long[] src = v.longs;
+        long[] dst = values[slot];
+        if (selection == null) {
+          System.arraycopy(src, from, dst, 0, n);
+        } else {
+          for (int i = 0; i < n; i++) {
+            dst[i] = src[selection[from + i]];
+          }
+        }
+      } else {
+        double[] src = v.doubles;
+        double[] dst = doubles[slot];
+        if (selection == null) {
+          System.arraycopy(src, from, dst, 0, n);
+        } else {
+          for (int i = 0; i < n; i++) {
+            dst[i] = src[selection[from + i]];
+          }
+        }
+      }
+    }
+  }
+
   /** The slot of layout column {@code column}, which some tree declared. */
   int slot(int column) {
     int slot = slots[column];

@@ -86,6 +86,26 @@ public interface CellCursor extends AutoCloseable {
     return Bytes.wrap(copy);
   }
 
+  /**
+   * When the current cell is the last of its data block: describes the next data block in {@code
+   * run} (its facts and the vectors of the run's columns, built and cached when first asked for)
+   * without moving, and returns true; false when this cursor has no such block to offer (not at a
+   * block's last cell, the next block past the current index block, a NO_CACHE run whose block has
+   * no cached vectors, a cursor of another kind).
+   */
+  default boolean peekBlock(BlockRun run) {
+    return false;
+  }
+
+  /**
+   * Moves past the block {@link #peekBlock} just described without decoding it: the cursor stays on
+   * its current cell, as if that block's cells had been read; the next {@link #advance()} reads the
+   * block after it.
+   */
+  default void skipBlock() {
+    throw new UnsupportedOperationException("This cursor skips no blocks");
+  }
+
   /** Whether {@code cursor}'s current row equals {@code row[offset, offset + length)}. */
   static boolean sameRow(CellCursor cursor, byte[] row, int offset, int length) {
     int start = cursor.rowOffset();

@@ -33,6 +33,22 @@ public interface RowCursor extends AutoCloseable {
 
   int valueLength();
 
+  /**
+   * Whether this cursor's next visible rows, up to some point, are exactly the rows of one data
+   * block, all visible, each the newest version of its row, all before the scan's stop: then the
+   * block is described in {@code run} (its size and vectors) and the caller either reads it there
+   * and calls {@link #skipBlock()}, or goes on with {@link #next()} as if it had not asked. False
+   * when the cursor cannot tell (the default).
+   */
+  default boolean peekBlock(BlockRun run) {
+    return false;
+  }
+
+  /** Moves past the rows of the block {@link #peekBlock} just offered, without reading them. */
+  default void skipBlock() {
+    throw new UnsupportedOperationException("This cursor offers no blocks");
+  }
+
   @Override
   void close();
 }

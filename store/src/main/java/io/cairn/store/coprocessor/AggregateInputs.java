@@ -6,8 +6,10 @@ import io.cairn.core.agg.DecimalAccumulator;
 import io.cairn.core.agg.DoubleAccumulator;
 import io.cairn.core.agg.LongAccumulator;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.ColumnVectors;
 import io.cairn.core.expr.NumberBatch;
 import io.cairn.core.expr.RowNumber;
+import io.cairn.core.expr.VectorColumn;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -204,6 +206,111 @@ final class AggregateInputs {
     }
     return number.scale() == 0 && accumulator instanceof LongAccumulator
         || accumulator instanceof DecimalAccumulator;
+  }
+
+  /**
+   * The columns a block's vectors must have for {@link #addBlock}, or null when some call cannot be
+   * added from vectors (it needs the row, or COUNT of a column).
+   */
+  List<VectorColumn> vectorColumns() {
+    for (int kind : kinds) {
+      if (kind != COUNT_ROW && kind != NUMBER) {
+        return null;
+      }
+    }
+    if (numberBatch == null) {
+      return List.of();
+    }
+    if (vectorColumns == null) {
+      vectorColumns = numberBatch.vectorColumns();
+    }
+    return vectorColumns;
+  }
+
+  private List<VectorColumn> vectorColumns;
+
+  /**
+   * Adds the {@code count} rows of {@code run} at {@code selection[0, count)} (all, in order, when
+   * null) to {@code accumulators}, from the vectors of {@link #vectorColumns()}; false, having
+   * added nothing, when a run of more than a batch's rows or a value the vectors cannot give (a
+   * number that leaves the exact path) asks for the rows to be read one at a time.
+   */
+  boolean addBlock(Accumulator[] accumulators, ColumnVectors run, int[] selection, int count) {
+    if (count > NumberBatch.CAPACITY) {
+      return false;
+    }
+    if (numberBatch != null) {
+      flush();
+      numberBatch.gather(run, vectorColumns, selection, 0, count);
+      for (int i = 0; i < kinds.length; i++) {
+        if (kinds[i] == NUMBER) {
+          RowNumber number = numbers[i];
+          number.evalBatch(numberBatch, count);
+          byte[] status = number.batchStatus;
+          for (int row = 0; row < count; row++) {
+            if (status[row] == RowNumber.GENERIC) {
+              return false;
+            }
+          }
+        }
+      }
+    }
+    for (int i = 0; i < kinds.length; i++) {
+      if (kinds[i] == COUNT_ROW) {
+        LongAccumulator rows = (LongAccumulator) accumulators[i];
+        for (int row = 0; row < count; row++) {
+          rows.addLong(1); // COUNT(*) counts a row per call
+        }
+      } else {
+        addValues(accumulators[i], numbers[i], count);
+      }
+    }
+    return true;
+  }
+
+  /** Adds a number's values of a block, evaluated for its {@code n} rows, to one accumulator. */
+  private static void addValues(Accumulator accumulator, RowNumber number, int n) {
+    byte[] status = number.batchStatus;
+    if (number.floating()) {
+      double[] values = number.batchDoubles;
+      DoubleAccumulator doubles = (DoubleAccumulator) accumulator;
+      for (int row = 0; row < n; row++) {
+        if (status[row] == RowNumber.VALUE) {
+          doubles.addDouble(values[row]);
+        }
+      }
+      return;
+    }
+    long[] values = number.batchValues;
+    int scale = number.scale();
+    if (scale == 0 && accumulator instanceof LongAccumulator longs) {
+      for (int row = 0; row < n; row++) {
+        if (status[row] == RowNumber.VALUE) {
+          longs.addLong(values[row]);
+        }
+      }
+      return;
+    }
+    DecimalAccumulator decimals = (DecimalAccumulator) accumulator;
+    long sum = 0;
+    long count = 0;
+    for (int row = 0; row < n; row++) {
+      if (status[row] == RowNumber.VALUE) {
+        long value = values[row];
+        long r = sum + value;
+        if (((sum ^ r) & (value ^ r)) < 0) {
+          // overflow only when both terms have the sign the result lacks
+          decimals.addUnscaledSum(sum, scale, count);
+          r = value;
+          count = 0;
+        }
+        sum = r;
+        count++;
+      }
+    }
+    if (count > 0) {
+      decimals.addUnscaledSum(sum, scale, count);
+    }
   }
 
   /**

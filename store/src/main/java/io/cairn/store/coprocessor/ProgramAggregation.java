@@ -6,6 +6,7 @@ import static io.cairn.store.coprocessor.ProgramRows.PAUSED;
 import io.cairn.core.agg.Accumulator;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.expr.VectorColumn;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,6 +30,9 @@ final class ProgramAggregation {
   private AggregateInputs inputs;
   private long count;
 
+  /** Whether the rows were told to hand whole blocks to the count. */
+  private boolean sinking;
+
   ProgramAggregation(ProgramRows rows) {
     this.rows = rows;
     this.aggregates = rows.compiled.program.aggregates();
@@ -47,6 +51,15 @@ final class ProgramAggregation {
     }
     int found;
     if (countsOnly) {
+      if (!sinking) {
+        sinking = true;
+        rows.sinkBlocks(
+            (run, selection, n) -> {
+              count += n;
+              return true;
+            },
+            List.of());
+      }
       while ((found = rows.nextKept()) == KEPT) {
         count++;
       }
@@ -64,6 +77,12 @@ final class ProgramAggregation {
         accumulators[i] = Aggregates.create(aggregates.get(i));
       }
       inputs = new AggregateInputs(rows, accumulators);
+      List<VectorColumn> columns = inputs.vectorColumns();
+      if (columns != null) {
+        Accumulator[] targets = accumulators;
+        rows.sinkBlocks(
+            (run, selection, n) -> inputs.addBlock(targets, run, selection, n), columns);
+      }
     }
     while ((found = rows.nextKept()) == KEPT) {
       inputs.add(accumulators);

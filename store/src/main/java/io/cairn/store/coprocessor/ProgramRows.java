@@ -12,10 +12,14 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.KeySetFilter;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
+import io.cairn.core.expr.VectorColumn;
+import io.cairn.core.expr.VectorFilter;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +78,35 @@ final class ProgramRows implements AutoCloseable {
   private final BooleanSupplier closeRequested;
 
   private int sinceCloseCheck;
+
+  /**
+   * What reads whole data blocks as column vectors, or null (no vector filter nor sink, a probe):
+   * at a block boundary the cursor may offer the next block ({@link RowCursor#peekBlock}); its rows
+   * the vector filter rejects all are skipped undecoded, and with a {@link BlockSink} and a filter
+   * that is complete (or none) the sink takes the block's selected rows.
+   */
+  private BlockRun run;
+
+  /** The vectorized part of the filter, or null. */
+  private final VectorFilter vectorFilter;
+
+  /** Takes whole blocks (an aggregation), or null. */
+  private BlockSink sink;
+
+  /** The rows of a block the vector filter selects; grown to the largest block. */
+  private int[] selection = new int[0];
+
+  /** The reader that builds blocks' vectors (borrowed), or null. */
+  private RowReader vectorReader;
+
+  /** Takes the selected rows of a block from its vectors. */
+  interface BlockSink {
+    /**
+     * Adds the {@code count} rows of {@code run} at {@code selection[0, count)} (all rows, in
+     * order, when null); false when it added nothing and the block's rows must be read instead.
+     */
+    boolean add(BlockRun run, int[] selection, int count);
+  }
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -197,6 +230,37 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
+    this.vectorFilter = filter == null || probe != null ? null : filter.vectorFilter();
+    if (vectorFilter != null) {
+      useBlocks(vectorFilter.columns());
+    }
+  }
+
+  /**
+   * Lets {@code sink} take whole blocks whose vectors have {@code columns} (besides the filter's),
+   * when the filter is complete or absent; call before the first row.
+   */
+  void sinkBlocks(BlockSink sink, List<VectorColumn> columns) {
+    if (probe != null || (filter != null && (vectorFilter == null || !vectorFilter.complete()))) {
+      return;
+    }
+    this.sink = sink;
+    List<VectorColumn> all = new ArrayList<>(columns);
+    if (vectorFilter != null) {
+      for (VectorColumn c : vectorFilter.columns()) {
+        if (!all.contains(c)) {
+          all.add(c);
+        }
+      }
+    }
+    useBlocks(all);
+  }
+
+  private void useBlocks(List<VectorColumn> columns) {
+    if (vectorReader == null) {
+      vectorReader = compiled.borrowReader();
+    }
+    run = new BlockRun(compiled.program.layout(), vectorReader, columns);
   }
 
   /**
@@ -367,12 +431,15 @@ final class ProgramRows implements AutoCloseable {
     while (true) {
       if (++sinceCloseCheck >= ProgramScanner.CLOSE_CHECK_INTERVAL) {
         sinceCloseCheck = 0;
-        if (closeRequested.getAsBoolean()) {
+        if (closeRequested.getAsBoolean()) { // checked every interval, or after a block
           throw new CairnException(ErrorCode.OBJECT_CLOSED, "Scanner was closed during the scan");
         }
         if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
           return PAUSED;
         }
+      }
+      if (run != null && rows.peekBlock(run) && takeBlock()) {
+        continue;
       }
       if (!rows.next()) {
         return END;
@@ -391,6 +458,34 @@ final class ProgramRows implements AutoCloseable {
         return KEPT;
       }
     }
+  }
+
+  /**
+   * Handles the block the cursor offers: skips it when the vector filter selects none of its rows,
+   * hands its selected rows to the sink when there is one; false when its rows are to be read one
+   * at a time (some value the vectors cannot give, rows to emit).
+   */
+  private boolean takeBlock() {
+    BlockRun block = run;
+    int n = block.size();
+    if (n == 0 || block.anyUnfit()) {
+      return false;
+    }
+    int selected = n;
+    int[] chosen = null;
+    if (vectorFilter != null) {
+      if (selection.length < n) {
+        selection = new int[Math.max(n, 2 * selection.length)];
+      }
+      chosen = selection;
+      selected = vectorFilter.select(block, chosen);
+    }
+    if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
+      return false;
+    }
+    rows.skipBlock();
+    sinceCloseCheck += n;
+    return true;
   }
 
   /** The projection of the reader's current row; allocates only what it emits. */
@@ -464,6 +559,10 @@ final class ProgramRows implements AutoCloseable {
       closeRowsEarly();
     } finally {
       compiled.giveBack(reader);
+      if (vectorReader != null) {
+        compiled.giveBack(vectorReader);
+        vectorReader = null;
+      }
     }
   }
 }

@@ -1,6 +1,8 @@
 package io.cairn.store.file;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.expr.NumberVector;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -26,6 +28,12 @@ final class BlockFileCursor implements CellCursor {
   private final DataBlockDecoder decoder;
   private final CachePolicy policy;
   private final boolean decoderKnowsSameRow;
+  private final DataBlockEncoding encoding;
+
+  /** The store's vectors of data blocks, and this file's key there. */
+  private final VectorCache vectors;
+
+  private final long fileKey;
 
   /** The current data block's offset in the file, or NO_BLOCK. */
   private long dataOffset = NO_BLOCK;
@@ -61,8 +69,13 @@ final class BlockFileCursor implements CellCursor {
       IndexBlock root,
       int levels,
       DataBlockEncoding encoding,
-      CachePolicy policy) {
+      CachePolicy policy,
+      VectorCache vectors,
+      long fileKey) {
     this.path = path;
+    this.encoding = encoding;
+    this.vectors = vectors;
+    this.fileKey = fileKey;
     this.source = source;
     this.levels = levels;
     this.indexPath = new IndexBlock[levels];
@@ -187,6 +200,93 @@ final class BlockFileCursor implements CellCursor {
     }
     indexPath[depth] = index;
     return index;
+  }
+
+  @Override
+  public boolean peekBlock(BlockRun run) {
+    if (exhausted || closed || !vectors.enabled() || decoder.hasMoreCells()) {
+      return false;
+    }
+    IndexBlock leaf = indexPath[levels - 1];
+    int next = entryPath[levels - 1] + 1;
+    if (next >= leaf.count()) {
+      return false; // the next block is under another index block: read it row by row
+    }
+    long offset = leaf.childOffset(next);
+    BlockVectors block = vectors.get(fileKey, offset);
+    int[] missing = missing(block, run);
+    if (missing.length > 0 || block == null) {
+      if (policy == CachePolicy.NO_CACHE) {
+        return false;
+      }
+      BlockVectors built;
+      Block read = source.readBlock(offset, leaf.childOnDiskSize(next), BlockType.DATA, policy);
+      try {
+        int length = read.length();
+        byte[] data = new byte[length];
+        read.buffer().get(read.start(), data, 0, length);
+        built = BlockVectorBuilder.build(data, length, encoding, run, missing);
+      } catch (RuntimeException e) {
+        throw BlockFileReader.corruptedBlock(path, offset, e);
+      } finally {
+        read.release();
+      }
+      block = vectors.put(fileKey, offset, built);
+    }
+    run.describe(
+        block.rows,
+        block.plain,
+        block.minSequenceId,
+        block.maxSequenceId,
+        block.firstRow,
+        block.lastRow);
+    if (block.plain) {
+      for (int i = 0; i < run.columns().size(); i++) {
+        NumberVector v = block.find(run.key(i));
+        if (v == null) {
+          return false; // evicted meanwhile
+        }
+        run.vector(i, v);
+      }
+    }
+    return true;
+  }
+
+  /** The indexes of {@code run}'s columns that {@code block} (null: none) lacks. */
+  private static int[] missing(BlockVectors block, BlockRun run) {
+    int n = run.columns().size();
+    if (block == null) {
+      int[] all = new int[n];
+      for (int i = 0; i < n; i++) {
+        all[i] = i;
+      }
+      return all;
+    }
+    if (!block.plain) {
+      return new int[0];
+    }
+    int[] missing = new int[n];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (block.find(run.key(i)) == null) {
+        missing[count++] = i;
+      }
+    }
+    return Arrays.copyOf(missing, count);
+  }
+
+  @Override
+  public void skipBlock() {
+    if (exhausted || decoder.hasMoreCells()) {
+      throw new IllegalStateException("skipBlock() without a block peeked");
+    }
+    int next = entryPath[levels - 1] + 1;
+    if (next >= indexPath[levels - 1].count()) {
+      throw new IllegalStateException("skipBlock() past the index block");
+    }
+    // the decoder stays at the last cell of the block before: the next advance() reads the block
+    // after the skipped one
+    entryPath[levels - 1] = next;
   }
 
   /**

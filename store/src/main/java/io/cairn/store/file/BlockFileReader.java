@@ -36,6 +36,7 @@ public final class BlockFileReader implements AutoCloseable {
   private final int indexLevels;
   private final IndexBlock bloomIndex;
   private final FileSeal seal;
+  private final VectorCache vectors;
 
   private BlockFileReader(
       Path path,
@@ -44,8 +45,10 @@ public final class BlockFileReader implements AutoCloseable {
       IndexBlock rootIndex,
       int indexLevels,
       IndexBlock bloomIndex,
-      FileSeal seal) {
+      FileSeal seal,
+      VectorCache vectors) {
     this.path = path;
+    this.vectors = vectors;
     this.seal = seal;
     this.source = source;
     this.info = info;
@@ -235,7 +238,7 @@ public final class BlockFileReader implements AutoCloseable {
     }
     CachingBlockSource source =
         new CachingBlockSource(fileSource, context.cache(), CACHE_IDS.incrementAndGet());
-    return new BlockFileReader(path, source, info, root, levels, bloom, seal);
+    return new BlockFileReader(path, source, info, root, levels, bloom, seal, context.vectors());
   }
 
   private static IndexBlock readIndex(
@@ -444,12 +447,20 @@ public final class BlockFileReader implements AutoCloseable {
    */
   public CellCursor cursor(CachePolicy policy) {
     return new BlockFileCursor(
-        path, source, rootIndex, indexLevels, info.options().encoding(), policy);
+        path,
+        source,
+        rootIndex,
+        indexLevels,
+        info.options().encoding(),
+        policy,
+        vectors,
+        source.cacheId());
   }
 
   /** Closes the file and drops its blocks from the cache (cursors must be closed first). */
   @Override
   public void close() {
+    vectors.evictFile(source.cacheId());
     source.evict();
     source.close();
   }

@@ -81,6 +81,11 @@ final class CachingBlockSource implements BlockSource {
     };
   }
 
+  /** The file's key in the cache. */
+  long cacheId() {
+    return cacheId;
+  }
+
   /** Drops the file's blocks from the cache (they stay valid for readers holding them). */
   void evict() {
     cache.evictFile(cacheId);

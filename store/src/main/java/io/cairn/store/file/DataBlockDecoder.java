@@ -55,6 +55,11 @@ abstract class DataBlockDecoder {
     return false;
   }
 
+  /** Whether a cell follows the current one in this block (false at its last cell). */
+  final boolean hasMoreCells() {
+    return in.hasRemaining();
+  }
+
   /**
    * The buffer holding the current cell's value at {@code [valueOffset, valueOffset +
    * valueLength)}; a decoder that rebuilds values may rebuild it here, so call it before reading.

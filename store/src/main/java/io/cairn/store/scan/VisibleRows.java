@@ -3,6 +3,7 @@ package io.cairn.store.scan;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.CellCursor;
 import io.cairn.store.cell.RowCursor;
 import java.lang.invoke.MethodHandles;
@@ -32,6 +33,15 @@ public final class VisibleRows implements RowCursor {
   private int keyLength;
   private byte[] rowScratch = new byte[64];
 
+  /**
+   * The last row of the blocks skipped since the cursor last moved ({@link #skipBlock}), or null:
+   * the next rows start after it (an older version of it in the next block is not a row).
+   */
+  private byte[] skippedTo;
+
+  /** The last row of the block {@link #peekBlock} offered last, until it is skipped. */
+  private byte[] peekedTo;
+
   private static final VarHandle LONG_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -60,6 +70,7 @@ public final class VisibleRows implements RowCursor {
 
   @Override
   public boolean next() {
+    peekedTo = null;
     if (closed) {
       return false;
     }
@@ -68,6 +79,20 @@ public final class VisibleRows implements RowCursor {
       valid = cursor.seek(range.start());
     } else if (valid) {
       valid = cursor.nextRow();
+      if (skippedTo != null) {
+        while (valid
+            && Arrays.compareUnsigned(
+                    cursor.rowArray(),
+                    cursor.rowOffset(),
+                    cursor.rowOffset() + cursor.rowLength(),
+                    skippedTo,
+                    0,
+                    skippedTo.length)
+                <= 0) {
+          valid = cursor.nextRow();
+        }
+        skippedTo = null;
+      }
     }
     while (valid) {
       byte[] row = cursor.rowArray();
@@ -135,6 +160,47 @@ public final class VisibleRows implements RowCursor {
       }
     } while (cursor.sequenceId() > readPoint);
     return true;
+  }
+
+  /**
+   * Offers the cursor's next data block when its rows are exactly this scan's next rows: every cell
+   * a put of a row of its own, none newer than the read point or expired, the first row after the
+   * current one (and after the blocks skipped since), the last before the stop.
+   */
+  @Override
+  public boolean peekBlock(BlockRun run) {
+    if (closed || !started || !valid || !cursor.peekBlock(run)) {
+      return false;
+    }
+    if (!run.plain()
+        || run.maxSequenceId() > readPoint
+        || (expiredAtOrBelow >= 0 && run.minSequenceId() <= expiredAtOrBelow)) {
+      return false;
+    }
+    byte[] first = run.firstRow();
+    int afterCurrent =
+        skippedTo != null
+            ? Arrays.compareUnsigned(first, skippedTo)
+            : Arrays.compareUnsigned(
+                first, 0, first.length, keyArray, keyOffset, keyOffset + keyLength);
+    if (afterCurrent <= 0) {
+      return false;
+    }
+    if (stop != null && Arrays.compareUnsigned(run.lastRow(), stop) >= 0) {
+      return false;
+    }
+    peekedTo = run.lastRow();
+    return true;
+  }
+
+  @Override
+  public void skipBlock() {
+    if (peekedTo == null) {
+      throw new IllegalStateException("skipBlock() without a block offered");
+    }
+    cursor.skipBlock();
+    skippedTo = peekedTo;
+    peekedTo = null;
   }
 
   @Override

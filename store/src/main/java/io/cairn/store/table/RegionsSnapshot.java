@@ -1,6 +1,7 @@
 package io.cairn.store.table;
 
 import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.cell.RowCursors;
 import io.cairn.store.file.CachePolicy;
@@ -246,6 +247,16 @@ public final class RegionsSnapshot implements RowCursor {
       ss.add(states.get(s[j]));
     }
     return reader.openRegions(rs, ss, range, readPoint, expiredAtOrBelow, policy);
+  }
+
+  @Override
+  public boolean peekBlock(BlockRun run) {
+    return !closed && current.peekBlock(run);
+  }
+
+  @Override
+  public void skipBlock() {
+    current.skipBlock();
   }
 
   @Override

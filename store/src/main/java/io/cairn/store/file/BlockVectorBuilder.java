@@ -1,0 +1,144 @@
+package io.cairn.store.file;
+
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.NumberVector;
+import io.cairn.core.expr.VectorColumn;
+import io.cairn.store.cell.BlockRun;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Builds a {@link BlockVectors} from a data block's payload: one pass over its cells with a decoder
+ * of its own that records the block's facts and, when every cell is a put of a row of its own,
+ * reads the asked-for columns of each row with {@link RowReader#readNumbers} into vectors.
+ */
+final class BlockVectorBuilder {
+  private BlockVectorBuilder() {}
+
+  /**
+   * The initial capacity of the vectors; they grow for larger blocks and are trimmed at the end.
+   */
+  private static final int INITIAL_ROWS = 512;
+
+  /**
+   * The block whose payload is {@code data[0, length)} in {@code encoding}, with the columns of
+   * {@code run} at indexes {@code wanted}.
+   */
+  static BlockVectors build(
+      byte[] data, int length, DataBlockEncoding encoding, BlockRun run, int[] wanted) {
+    DataBlockDecoder decoder = encoding.newDecoder();
+    decoder.reset(data, ByteBuffer.wrap(data), 0, length);
+    boolean knowsSameRow = decoder.knowsSameRow();
+    int m = wanted.length;
+    int[] columns = new int[m];
+    byte[] kinds = new byte[m];
+    int[] scales = new int[m];
+    long[] keys = new long[m];
+    List<VectorColumn> asked = run.columns();
+    for (int i = 0; i < m; i++) {
+      VectorColumn c = asked.get(wanted[i]);
+      columns[i] = c.column();
+      kinds[i] = c.kind();
+      scales[i] = c.scale();
+      keys[i] = run.key(wanted[i]);
+    }
+    int capacity = INITIAL_ROWS;
+    byte[][] status = new byte[m][capacity];
+    long[][] longs = new long[m][];
+    double[][] doubles = new double[m][];
+    for (int i = 0; i < m; i++) {
+      if (kinds[i] == RowReader.DOUBLE) {
+        doubles[i] = new double[capacity];
+      } else {
+        longs[i] = new long[capacity];
+      }
+    }
+    RowReader reader = run.reader();
+    int rows = 0;
+    boolean plain = true;
+    long minSequence = Long.MAX_VALUE;
+    long maxSequence = Long.MIN_VALUE;
+    byte[] first = null;
+    byte[] previous = new byte[0];
+    while (decoder.next()) {
+      long sequence = decoder.sequenceId;
+      minSequence = Math.min(minSequence, sequence);
+      maxSequence = Math.max(maxSequence, sequence);
+      byte[] rowArray = decoder.rowArray;
+      int rowOffset = decoder.rowOffset;
+      int rowLength = decoder.rowLength;
+      if (first == null) {
+        first = Arrays.copyOfRange(rowArray, rowOffset, rowOffset + rowLength);
+      } else if (knowsSameRow
+          ? decoder.sameRowAsPrevious
+          : Arrays.equals(
+              rowArray, rowOffset, rowOffset + rowLength, previous, 0, previous.length)) {
+        plain = false;
+      }
+      if (decoder.delete) {
+        plain = false;
+      }
+      if (!knowsSameRow || !decoder.hasMoreCells()) {
+        previous = Arrays.copyOfRange(rowArray, rowOffset, rowOffset + rowLength);
+      }
+      if (plain && m > 0) {
+        if (rows == capacity) {
+          capacity *= 2;
+          for (int i = 0; i < m; i++) {
+            status[i] = Arrays.copyOf(status[i], capacity);
+            if (longs[i] != null) {
+              longs[i] = Arrays.copyOf(longs[i], capacity);
+            } else {
+              doubles[i] = Arrays.copyOf(doubles[i], capacity);
+            }
+          }
+        }
+        reader.reset(
+            rowArray,
+            rowOffset,
+            rowLength,
+            decoder.valueBuffer(),
+            decoder.valueOffset,
+            decoder.valueLength);
+        reader.readNumbers(columns, kinds, scales, status, longs, doubles, rows);
+      }
+      rows++;
+    }
+    if (first == null) {
+      first = new byte[0];
+      minSequence = 0;
+      maxSequence = 0;
+    }
+    NumberVector[] vectors;
+    if (!plain) {
+      keys = new long[0];
+      vectors = new NumberVector[0];
+    } else {
+      vectors = new NumberVector[m];
+      for (int i = 0; i < m; i++) {
+        vectors[i] = vector(status[i], longs[i], doubles[i], rows);
+      }
+    }
+    return new BlockVectors(rows, plain, minSequence, maxSequence, first, previous, keys, vectors);
+  }
+
+  private static NumberVector vector(byte[] status, long[] longs, double[] doubles, int rows) {
+    int nulls = 0;
+    int unfit = 0;
+    for (int r = 0; r < rows; r++) {
+      byte s = status[r];
+      if (s == RowReader.NUMBER_NULL) {
+        nulls++;
+      } else if (s == RowReader.NUMBER_UNFIT) {
+        unfit++;
+      }
+    }
+    return new NumberVector(
+        nulls == 0 && unfit == 0 ? null : Arrays.copyOf(status, rows),
+        longs == null ? null : Arrays.copyOf(longs, rows),
+        doubles == null ? null : Arrays.copyOf(doubles, rows),
+        nulls,
+        unfit);
+  }
+}

@@ -1,0 +1,250 @@
+package io.cairn.store;
+
+import static io.cairn.store.TestingTables.CODEC;
+import static io.cairn.store.TestingTables.K;
+import static io.cairn.store.TestingTables.LAYOUT;
+import static io.cairn.store.TestingTables.V;
+import static io.cairn.store.TestingTables.delete;
+import static io.cairn.store.TestingTables.key;
+import static io.cairn.store.TestingTables.put;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.Op;
+import io.cairn.core.type.DataType;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvSnapshot;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableSpec;
+import io.cairn.store.cell.RowCursor;
+import io.cairn.store.coprocessor.ProgramScanner;
+import io.cairn.store.file.VectorCache;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Scans whose aggregates (and filters) read whole data blocks as column vectors give the answers of
+ * the same programs run one row at a time: over one compacted file, with rows in the memstore, over
+ * several files, over a file whose blocks hold several versions and tombstones (kept by a
+ * snapshot), at an older read point, over ranges that start and stop inside blocks, and a second
+ * time from the cached vectors.
+ */
+class TestBlockVectorScans {
+  @TempDir Path dir;
+
+  private static final DataType BIGINT = DataType.BIGINT.withNullable(false);
+
+  private static final List<AggregateCall> CALLS =
+      List.of(
+          new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, BIGINT),
+          new AggregateCall(AggregateKind.SUM, List.of(1), false, DataType.BIGINT),
+          new AggregateCall(AggregateKind.SUM, List.of(0), false, DataType.BIGINT));
+
+  private static final List<AggregateCall> COUNT = List.of(CALLS.get(0));
+
+  /** V >= 100 */
+  private static final Expr FILTER =
+      new Expr.Call(
+          Op.GREATER_THAN_OR_EQUAL,
+          List.of(V, new Expr.Literal(100, DataType.INTEGER)),
+          DataType.BOOLEAN);
+
+  private final Random random = new Random(42);
+
+  @Test
+  void blocksReadAsVectorsGiveTheAnswersOfRows() {
+    try (EmbeddedStore store = EmbeddedStore.open(dir.resolve("s"), StoreConfig.defaults())) {
+      KvTable t = store.createTable("T", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
+      List<Mutation> rows = new ArrayList<>();
+      for (long k = 0; k < 8000; k += 2) {
+        rows.add(put(k, k % 7 == 0 ? null : (int) (k * 13 % 1000)));
+      }
+      t.mutate(rows);
+      t.flush();
+      t.compact(true);
+      check(t, ScanRequest.LATEST, "one compacted file");
+      check(t, ScanRequest.LATEST, "one compacted file, vectors cached");
+      VectorCache cache = store.readContext().vectors();
+      assertThat(cache.blockCount()).as("blocks kept as vectors").isGreaterThan(20);
+
+      t.mutate(changes(100, 0, 8400));
+      check(t, ScanRequest.LATEST, "changes in the memstore");
+      t.flush();
+      check(t, ScanRequest.LATEST, "two files");
+      try (KvSnapshot snapshot = store.openSnapshot()) {
+        long before = snapshot.readPoint();
+        t.mutate(changes(300, 5000, 8400));
+        List<Mutation> newer = new ArrayList<>();
+        for (long k = 3001; k < 5000; k += 2) {
+          newer.add(put(k, (int) k % 900));
+        }
+        t.mutate(newer); // blocks of single versions, half of them newer than the snapshot
+        t.flush();
+        t.compact(true); // keeps the versions the snapshot reads, and the tombstones over them
+        check(t, ScanRequest.LATEST, "versions and tombstones in one file");
+        check(t, before, "an older read point");
+      }
+      t.compact(true);
+      check(t, ScanRequest.LATEST, "compacted again");
+    }
+  }
+
+  /**
+   * Rows of which every 37th has two versions in the file: some blocks end with a row's newer
+   * version and the next begins with its older one, which must not be read as another row when the
+   * first block is skipped.
+   */
+  @Test
+  void versionsOfARowAcrossTwoBlocksAreOneRow() {
+    try (EmbeddedStore store = EmbeddedStore.open(dir.resolve("s"), StoreConfig.defaults())) {
+      KvTable t = store.createTable("U", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
+      List<Mutation> rows = new ArrayList<>();
+      for (long k = 0; k < 8000; k += 2) {
+        rows.add(put(k, (int) k % 1000));
+      }
+      t.mutate(rows);
+      try (KvSnapshot snapshot = store.openSnapshot()) {
+        List<Mutation> newer = new ArrayList<>();
+        for (long k = 0; k < 8000; k += 2 * 37) {
+          newer.add(put(k, -1));
+        }
+        t.mutate(newer);
+        t.flush();
+        t.compact(true);
+        check(t, ScanRequest.LATEST, "two versions of some rows");
+        check(t, ScanRequest.LATEST, "two versions of some rows, vectors cached");
+        check(t, snapshot.readPoint(), "the older versions");
+      }
+    }
+  }
+
+  /** {@code n} random puts and deletes of keys in [from, to). */
+  private List<Mutation> changes(int n, int from, int to) {
+    List<Mutation> changes = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long k = from + random.nextInt(to - from);
+      changes.add(random.nextInt(3) == 0 ? delete(k) : put(k, random.nextInt(2000) - 500));
+    }
+    return changes;
+  }
+
+  /** Compares each program over random ranges with the same program over the rows scanned. */
+  private void check(KvTable t, long readPoint, String when) {
+    List<KeyRange> ranges = new ArrayList<>();
+    ranges.add(KeyRange.ALL);
+    for (int i = 0; i < 20; i++) {
+      long a = random.nextInt(8600);
+      long b = a + random.nextInt(4000);
+      ranges.add(new KeyRange(key(a), key(b)));
+    }
+    for (KeyRange range : ranges) {
+      for (Optional<Expr> filter : List.of(Optional.<Expr>empty(), Optional.of(FILTER))) {
+        for (List<AggregateCall> calls : List.of(CALLS, COUNT)) {
+          ScanProgram program =
+              new ScanProgram(LAYOUT, filter, List.of(K, V), ScanProgram.NO_LIMIT, calls);
+          ScanRequest request =
+              new ScanRequest(List.of(range), program, EvalContext.EMPTY, true, readPoint);
+          assertThat(read(t, request))
+              .as("%s: %s over %s", when, calls.size() == 1 ? "COUNT(*)" : "COUNT, SUMs", range)
+              .isEqualTo(rowByRow(t, request));
+        }
+      }
+    }
+  }
+
+  private static List<List<Object>> read(KvTable t, ScanRequest request) {
+    try (RowScanner scanner = t.scan(request)) {
+      return drain(scanner);
+    }
+  }
+
+  private static List<List<Object>> drain(RowScanner scanner) {
+    List<List<Object>> result = new ArrayList<>();
+    for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+      result.add(Arrays.asList(row));
+    }
+    return result;
+  }
+
+  /** The request's program run over a list of the rows a plain scan of its range returns. */
+  private static List<List<Object>> rowByRow(KvTable t, ScanRequest request) {
+    ScanProgram plain = new ScanProgram(LAYOUT, Optional.empty(), List.of(K, V), -1);
+    List<byte[][]> rows = new ArrayList<>();
+    ScanRequest all =
+        new ScanRequest(request.ranges(), plain, EvalContext.EMPTY, true, request.readPoint());
+    for (List<Object> row : read(t, all)) {
+      Object[] values = row.toArray();
+      Bytes k = CODEC.encodeKey(values);
+      Bytes v = CODEC.encodeValue(values);
+      rows.add(new byte[][] {k.toByteArray(), v.toByteArray()});
+    }
+    try (ProgramScanner scanner =
+        new ProgramScanner(new ListCursor(rows), request.program(), EvalContext.EMPTY)) {
+      return drain(scanner);
+    }
+  }
+
+  /** Rows from a list (offers no blocks: the program reads them one at a time). */
+  private static final class ListCursor implements RowCursor {
+    private final List<byte[][]> rows;
+    private int at = -1;
+
+    ListCursor(List<byte[][]> rows) {
+      this.rows = rows;
+    }
+
+    @Override
+    public boolean next() {
+      return ++at < rows.size();
+    }
+
+    @Override
+    public byte[] keyArray() {
+      return rows.get(at)[0];
+    }
+
+    @Override
+    public int keyOffset() {
+      return 0;
+    }
+
+    @Override
+    public int keyLength() {
+      return rows.get(at)[0].length;
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      return ByteBuffer.wrap(rows.get(at)[1]);
+    }
+
+    @Override
+    public int valueOffset() {
+      return 0;
+    }
+
+    @Override
+    public int valueLength() {
+      return rows.get(at)[1].length;
+    }
+
+    @Override
+    public void close() {}
+  }
+}
