@@ -1,21 +1,17 @@
 package io.cairn.store;
 
-import static io.cairn.store.TestingTables.CODEC;
-import static io.cairn.store.TestingTables.K;
-import static io.cairn.store.TestingTables.LAYOUT;
-import static io.cairn.store.TestingTables.V;
-import static io.cairn.store.TestingTables.delete;
-import static io.cairn.store.TestingTables.key;
-import static io.cairn.store.TestingTables.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
@@ -27,6 +23,7 @@ import io.cairn.kv.TableSpec;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.coprocessor.ProgramScanner;
 import io.cairn.store.file.VectorCache;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,21 +46,92 @@ class TestBlockVectorScans {
   @TempDir Path dir;
 
   private static final DataType BIGINT = DataType.BIGINT.withNullable(false);
+  private static final DataType DECIMAL = DataType.decimal(12, 2);
 
-  private static final List<AggregateCall> CALLS =
+  /** K BIGINT key, V INTEGER, S VARCHAR (of 0 to 10 characters), D DECIMAL(12, 2). */
+  private static final RowLayout LAYOUT =
+      new RowLayout(
+          List.of(
+              new RowLayout.ColumnLayout(1, BIGINT),
+              new RowLayout.ColumnLayout(2, DataType.INTEGER),
+              new RowLayout.ColumnLayout(3, DataType.VARCHAR),
+              new RowLayout.ColumnLayout(4, DECIMAL)),
+          List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+          false,
+          1);
+
+  private static final RowCodec CODEC = new RowCodec(LAYOUT);
+  private static final Expr K = new Expr.ColumnRef(0, BIGINT);
+  private static final Expr V = new Expr.ColumnRef(1, DataType.INTEGER);
+  private static final Expr S = new Expr.ColumnRef(2, DataType.VARCHAR);
+  private static final Expr D = new Expr.ColumnRef(3, DECIMAL);
+  private static final List<Expr> PROJECTION = List.of(K, V, S, D);
+
+  private static AggregateCall call(AggregateKind kind, int argument, DataType type) {
+    return new AggregateCall(
+        kind, kind == AggregateKind.COUNT_STAR ? List.of() : List.of(argument), false, type);
+  }
+
+  private static final AggregateCall COUNT_STAR = call(AggregateKind.COUNT_STAR, -1, BIGINT);
+
+  /** Programs as (group by, calls). */
+  private static final List<List<Integer>> GROUP_BYS =
+      List.of(List.of(), List.of(), List.of(2), List.of(1), List.of(2, 1));
+
+  private static final List<List<AggregateCall>> CALLS =
       List.of(
-          new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, BIGINT),
-          new AggregateCall(AggregateKind.SUM, List.of(1), false, DataType.BIGINT),
-          new AggregateCall(AggregateKind.SUM, List.of(0), false, DataType.BIGINT));
+          List.of(COUNT_STAR),
+          List.of(
+              COUNT_STAR,
+              call(AggregateKind.SUM, 1, DataType.BIGINT),
+              call(AggregateKind.SUM, 0, DataType.BIGINT),
+              call(AggregateKind.SUM, 3, DataType.decimal(38, 2)),
+              call(AggregateKind.AVG, 3, DataType.decimal(38, 6))),
+          List.of(COUNT_STAR, call(AggregateKind.SUM, 3, DataType.decimal(38, 2))),
+          List.of(COUNT_STAR, call(AggregateKind.SUM, 0, DataType.BIGINT)),
+          List.of(call(AggregateKind.AVG, 3, DataType.decimal(38, 6))));
 
-  private static final List<AggregateCall> COUNT = List.of(CALLS.get(0));
+  private static Expr compare(Op op, Expr column, Object value, DataType type) {
+    return new Expr.Call(op, List.of(column, new Expr.Literal(value, type)), DataType.BOOLEAN);
+  }
 
-  /** V >= 100 */
-  private static final Expr FILTER =
-      new Expr.Call(
-          Op.GREATER_THAN_OR_EQUAL,
-          List.of(V, new Expr.Literal(100, DataType.INTEGER)),
-          DataType.BOOLEAN);
+  private static Expr and(Expr a, Expr b) {
+    return new Expr.Call(Op.AND, List.of(a, b), DataType.BOOLEAN);
+  }
+
+  private static final List<Optional<Expr>> FILTERS =
+      List.of(
+          Optional.empty(),
+          Optional.of(compare(Op.GREATER_THAN_OR_EQUAL, V, 100, DataType.INTEGER)),
+          Optional.of(
+              and(
+                  compare(Op.LESS_THAN, D, new BigDecimal("50.00"), DECIMAL),
+                  compare(Op.GREATER_THAN, K, 1000L, DataType.BIGINT))),
+          Optional.of(
+              and(
+                  compare(Op.GREATER_THAN, V, 0, DataType.INTEGER),
+                  new Expr.Call(
+                      Op.LIKE,
+                      List.of(S, new Expr.Literal("a%", DataType.VARCHAR)),
+                      DataType.BOOLEAN))));
+
+  private static Bytes key(long k) {
+    return CODEC.encodeKey(new Object[] {k, null, null, null});
+  }
+
+  private Mutation put(long k) {
+    int r = random.nextInt(100);
+    Integer v = r < 10 ? null : random.nextInt(2000) - 500;
+    String s =
+        r % 9 == 0 ? null : r % 13 == 0 ? "abcdefghij" : "abcdefg".substring(0, random.nextInt(4));
+    BigDecimal d = r % 11 == 0 ? null : BigDecimal.valueOf(random.nextInt(20000) - 5000, 2);
+    Object[] row = {k, v, s, d};
+    return new Mutation.Put(CODEC.encodeKey(row), CODEC.encodeValue(row));
+  }
+
+  private static Mutation delete(long k) {
+    return new Mutation.Delete(key(k));
+  }
 
   private final Random random = new Random(42);
 
@@ -73,7 +141,7 @@ class TestBlockVectorScans {
       KvTable t = store.createTable("T", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
       List<Mutation> rows = new ArrayList<>();
       for (long k = 0; k < 8000; k += 2) {
-        rows.add(put(k, k % 7 == 0 ? null : (int) (k * 13 % 1000)));
+        rows.add(put(k));
       }
       t.mutate(rows);
       t.flush();
@@ -92,7 +160,7 @@ class TestBlockVectorScans {
         t.mutate(changes(300, 5000, 8400));
         List<Mutation> newer = new ArrayList<>();
         for (long k = 3001; k < 5000; k += 2) {
-          newer.add(put(k, (int) k % 900));
+          newer.add(put(k));
         }
         t.mutate(newer); // blocks of single versions, half of them newer than the snapshot
         t.flush();
@@ -116,13 +184,13 @@ class TestBlockVectorScans {
       KvTable t = store.createTable("U", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
       List<Mutation> rows = new ArrayList<>();
       for (long k = 0; k < 8000; k += 2) {
-        rows.add(put(k, (int) k % 1000));
+        rows.add(put(k));
       }
       t.mutate(rows);
       try (KvSnapshot snapshot = store.openSnapshot()) {
         List<Mutation> newer = new ArrayList<>();
         for (long k = 0; k < 8000; k += 2 * 37) {
-          newer.add(put(k, -1));
+          newer.add(put(k));
         }
         t.mutate(newer);
         t.flush();
@@ -139,7 +207,7 @@ class TestBlockVectorScans {
     List<Mutation> changes = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       long k = from + random.nextInt(to - from);
-      changes.add(random.nextInt(3) == 0 ? delete(k) : put(k, random.nextInt(2000) - 500));
+      changes.add(random.nextInt(3) == 0 ? delete(k) : put(k));
     }
     return changes;
   }
@@ -148,21 +216,29 @@ class TestBlockVectorScans {
   private void check(KvTable t, long readPoint, String when) {
     List<KeyRange> ranges = new ArrayList<>();
     ranges.add(KeyRange.ALL);
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 10; i++) {
       long a = random.nextInt(8600);
       long b = a + random.nextInt(4000);
       ranges.add(new KeyRange(key(a), key(b)));
     }
     for (KeyRange range : ranges) {
-      for (Optional<Expr> filter : List.of(Optional.<Expr>empty(), Optional.of(FILTER))) {
-        for (List<AggregateCall> calls : List.of(CALLS, COUNT)) {
+      for (Optional<Expr> filter : FILTERS) {
+        for (int p = 0; p < CALLS.size(); p++) {
           ScanProgram program =
-              new ScanProgram(LAYOUT, filter, List.of(K, V), ScanProgram.NO_LIMIT, calls);
+              new ScanProgram(
+                  LAYOUT,
+                  filter,
+                  PROJECTION,
+                  ScanProgram.NO_LIMIT,
+                  0,
+                  GROUP_BYS.get(p),
+                  CALLS.get(p),
+                  List.of());
           ScanRequest request =
               new ScanRequest(List.of(range), program, EvalContext.EMPTY, true, readPoint);
           assertThat(read(t, request))
-              .as("%s: %s over %s", when, calls.size() == 1 ? "COUNT(*)" : "COUNT, SUMs", range)
-              .isEqualTo(rowByRow(t, request));
+              .as("%s: program %d, filter %s, over %s", when, p, filter, range)
+              .containsExactlyInAnyOrderElementsOf(rowByRow(t, request));
         }
       }
     }
@@ -184,7 +260,7 @@ class TestBlockVectorScans {
 
   /** The request's program run over a list of the rows a plain scan of its range returns. */
   private static List<List<Object>> rowByRow(KvTable t, ScanRequest request) {
-    ScanProgram plain = new ScanProgram(LAYOUT, Optional.empty(), List.of(K, V), -1);
+    ScanProgram plain = new ScanProgram(LAYOUT, Optional.empty(), PROJECTION, -1);
     List<byte[][]> rows = new ArrayList<>();
     ScanRequest all =
         new ScanRequest(request.ranges(), plain, EvalContext.EMPTY, true, request.readPoint());

@@ -236,6 +236,24 @@ final class AggregateInputs {
    * number that leaves the exact path) asks for the rows to be read one at a time.
    */
   boolean addBlock(Accumulator[] accumulators, ColumnVectors run, int[] selection, int count) {
+    blockGroups[0] = accumulators;
+    return addBlock(blockGroups, 1, null, run, selection, count);
+  }
+
+  private final Accumulator[][] blockGroups = new Accumulator[1][];
+
+  /**
+   * As {@link #addBlock(Accumulator[], ColumnVectors, int[], int)}, row {@code i} of the {@code
+   * count} going to the accumulators {@code groups[groupOfRow[i]]} (of {@code groupCount}; group 0
+   * when {@code groupOfRow} is null).
+   */
+  boolean addBlock(
+      Accumulator[][] groups,
+      int groupCount,
+      int[] groupOfRow,
+      ColumnVectors run,
+      int[] selection,
+      int count) {
     if (count > NumberBatch.CAPACITY) {
       return false;
     }
@@ -255,61 +273,77 @@ final class AggregateInputs {
         }
       }
     }
+    if (groupSums.length < groupCount) {
+      groupSums = new long[Math.max(groupCount, 2 * groupSums.length)];
+      groupCounts = new long[groupSums.length];
+    }
     for (int i = 0; i < kinds.length; i++) {
       if (kinds[i] == COUNT_ROW) {
-        LongAccumulator rows = (LongAccumulator) accumulators[i];
         for (int row = 0; row < count; row++) {
-          rows.addLong(1); // COUNT(*) counts a row per call
+          // COUNT(*) counts a row per call
+          ((LongAccumulator) groups[groupOfRow == null ? 0 : groupOfRow[row]][i]).addLong(1);
         }
       } else {
-        addValues(accumulators[i], numbers[i], count);
+        addValues(groups, groupCount, groupOfRow, i, numbers[i], count);
       }
     }
     return true;
   }
 
-  /** Adds a number's values of a block, evaluated for its {@code n} rows, to one accumulator. */
-  private static void addValues(Accumulator accumulator, RowNumber number, int n) {
+  /** Per group of a block: the exact sum of a DECIMAL call's values, and how many. */
+  private long[] groupSums = new long[1];
+
+  private long[] groupCounts = new long[1];
+
+  /** Adds call {@code i}'s values of a block, evaluated for its {@code n} rows, to its groups. */
+  private void addValues(
+      Accumulator[][] groups, int groupCount, int[] groupOfRow, int i, RowNumber number, int n) {
     byte[] status = number.batchStatus;
     if (number.floating()) {
       double[] values = number.batchDoubles;
-      DoubleAccumulator doubles = (DoubleAccumulator) accumulator;
       for (int row = 0; row < n; row++) {
         if (status[row] == RowNumber.VALUE) {
-          doubles.addDouble(values[row]);
+          int g = groupOfRow == null ? 0 : groupOfRow[row];
+          ((DoubleAccumulator) groups[g][i]).addDouble(values[row]);
         }
       }
       return;
     }
     long[] values = number.batchValues;
     int scale = number.scale();
-    if (scale == 0 && accumulator instanceof LongAccumulator longs) {
+    if (scale == 0 && groups[0][i] instanceof LongAccumulator) {
       for (int row = 0; row < n; row++) {
         if (status[row] == RowNumber.VALUE) {
-          longs.addLong(values[row]);
+          int g = groupOfRow == null ? 0 : groupOfRow[row];
+          ((LongAccumulator) groups[g][i]).addLong(values[row]);
         }
       }
       return;
     }
-    DecimalAccumulator decimals = (DecimalAccumulator) accumulator;
-    long sum = 0;
-    long count = 0;
+    long[] sums = groupSums;
+    long[] counts = groupCounts;
+    Arrays.fill(sums, 0, groupCount, 0);
+    Arrays.fill(counts, 0, groupCount, 0);
     for (int row = 0; row < n; row++) {
       if (status[row] == RowNumber.VALUE) {
+        int g = groupOfRow == null ? 0 : groupOfRow[row];
+        long sum = sums[g];
         long value = values[row];
         long r = sum + value;
         if (((sum ^ r) & (value ^ r)) < 0) {
           // overflow only when both terms have the sign the result lacks
-          decimals.addUnscaledSum(sum, scale, count);
+          ((DecimalAccumulator) groups[g][i]).addUnscaledSum(sum, scale, counts[g]);
           r = value;
-          count = 0;
+          counts[g] = 0;
         }
-        sum = r;
-        count++;
+        sums[g] = r;
+        counts[g]++;
       }
     }
-    if (count > 0) {
-      decimals.addUnscaledSum(sum, scale, count);
+    for (int g = 0; g < groupCount; g++) {
+      if (counts[g] > 0) {
+        ((DecimalAccumulator) groups[g][i]).addUnscaledSum(sums[g], scale, counts[g]);
+      }
     }
   }
 

@@ -95,6 +95,44 @@ final class GroupsByBytes<G> {
   }
 
   /**
+   * The group of a key given as longs, per key column whether it is NULL ({@code nulls}) and else
+   * its {@code getLong} or, for bytes, its {@link RowReader#shortBytes} (never NOT_SHORT): the
+   * group {@link #find} finds for a row with that key; null when it has none yet.
+   */
+  Entry<G> find(long[] key, boolean[] nulls) {
+    int h = 1;
+    for (int k = 0; k < key.length; k++) {
+      h = 31 * h + (nulls[k] ? 0x5bd1e995 : Long.hashCode(key[k] * 0x9E3779B97F4A7C15L));
+    }
+    int hash = h ^ (h >>> 16);
+    int mask = slots.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int at = slots[slot];
+      if (at == 0) {
+        return null;
+      }
+      Entry<G> entry = entries.get(at - 1);
+      if (entry.hash == hash && matches(entry, key, nulls)) {
+        return entry;
+      }
+    }
+  }
+
+  private static boolean matches(Entry<?> entry, long[] key, boolean[] nulls) {
+    for (int k = 0; k < key.length; k++) {
+      if (entry.nulls[k] != nulls[k] || (!nulls[k] && entry.longs[k] != key[k])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether key column {@code k} is compared by its bytes (a string or binary column). */
+  boolean bytesColumn(int k) {
+    return bytes[k];
+  }
+
+  /**
    * Adds the current row's group, which {@link #find} did not find; {@code keyValues} are its key
    * values as decoded (strings, byte arrays, numbers), in key order.
    */

@@ -10,7 +10,13 @@ import io.cairn.core.agg.Aggregates;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.NumberBatch;
+import io.cairn.core.expr.NumberVector;
+import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.memory.MemoryPool;
+import io.cairn.store.cell.BlockRun;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -60,8 +66,31 @@ final class ProgramGrouping {
   /** How rows reach the accumulators when groups are found by bytes. */
   private AggregateInputs inputs;
 
-  /** One group: its key values and accumulators. */
-  private record Group(Object[] keys, Accumulator[] accumulators) {}
+  /** One group: its key values and accumulators; {@code index} in the order found. */
+  private record Group(Object[] keys, Accumulator[] accumulators, int index) {}
+
+  /** How many groups were found. */
+  private int groupCount;
+
+  /** The key columns as vectors of a block, when blocks are read as vectors; else null. */
+  private VectorColumn[] keyVectors;
+
+  /** Per group found: its index among the groups of the current block, or -1. */
+  private int[] blockSlot = new int[16];
+
+  /** The groups of the current block, by their index there. */
+  private Accumulator[][] blockGroups = new Accumulator[16][];
+
+  /** Per row of the current block: the index of its group there. */
+  private final int[] groupOfRow = new int[NumberBatch.CAPACITY];
+
+  /** A row's key as longs, and the key columns' values of the current block. */
+  private long[] key;
+
+  private long[][] keyValues;
+
+  private boolean[] keyNulls;
+  private byte[][] keyStatus;
 
   ProgramGrouping(ProgramRows rows, long aggregateMaxBytes, MemoryPool memory) {
     this.rows = rows;
@@ -104,7 +133,7 @@ final class ProgramGrouping {
             for (int i = 0; i < keys.length; i++) {
               keys[i] = arguments[keyColumns[i]];
             }
-            group = new Group(keys, newAccumulators());
+            group = new Group(keys, newAccumulators(), groupCount++);
             groups.put(key, group);
           }
           for (Accumulator accumulator : group.accumulators()) {
@@ -168,9 +197,10 @@ final class ProgramGrouping {
           keys[k] = reader.getObject(keyLayoutColumns[k]);
         }
         groupMemory.addGroup(keys, keyPositions(), aggregates.size());
-        group = new Group(keys, newAccumulators());
+        group = new Group(keys, newAccumulators(), groupCount++);
         if (inputs == null) {
           inputs = new AggregateInputs(rows, group.accumulators());
+          sinkBlocks();
         }
         byBytes.add(reader, keys, group);
       } else {
@@ -182,6 +212,88 @@ final class ProgramGrouping {
       inputs.finish();
     }
     return found;
+  }
+
+  /**
+   * Lets the rows hand whole blocks to {@link #addBlock} when every call can be added from vectors
+   * and every key column is read as a long (an integer, date, time or boolean by getLong; a string
+   * or binary by its short bytes).
+   */
+  private void sinkBlocks() {
+    List<VectorColumn> arguments = inputs.vectorColumns();
+    if (arguments == null) {
+      return;
+    }
+    keyVectors = new VectorColumn[keyLayoutColumns.length];
+    key = new long[keyVectors.length];
+    keyValues = new long[keyVectors.length][];
+    keyNulls = new boolean[keyVectors.length];
+    keyStatus = new byte[keyVectors.length][];
+    List<VectorColumn> columns = new ArrayList<>(arguments);
+    for (int k = 0; k < keyVectors.length; k++) {
+      byte kind = byBytes.bytesColumn(k) ? VectorColumn.SHORT_BYTES : RowReader.LONG;
+      keyVectors[k] = new VectorColumn(keyLayoutColumns[k], kind, 0);
+      if (!columns.contains(keyVectors[k])) {
+        columns.add(keyVectors[k]);
+      }
+    }
+    rows.sinkBlocks(this::addBlock, columns);
+  }
+
+  /**
+   * Adds a block's selected rows to their groups; false when a row has a key of no group found yet
+   * or bytes too long for a long (the block's rows are then read one at a time, which adds the
+   * group).
+   */
+  private boolean addBlock(BlockRun run, int[] selection, int count) {
+    if (count > NumberBatch.CAPACITY || byBytes == null) {
+      return false;
+    }
+    int keys = keyVectors.length;
+    long[][] keyValues = this.keyValues;
+    byte[][] keyStatus = this.keyStatus;
+    for (int k = 0; k < keys; k++) {
+      NumberVector v = run.numbers(keyVectors[k]);
+      if (v.unfit > 0) {
+        return false; // bytes too long for a long
+      }
+      keyValues[k] = v.longs;
+      keyStatus[k] = v.status;
+    }
+    if (blockSlot.length < groupCount) {
+      blockSlot = Arrays.copyOf(blockSlot, Math.max(groupCount, 2 * blockSlot.length));
+    }
+    Arrays.fill(blockSlot, 0, groupCount, -1);
+    int found = 0;
+    long[] key = this.key;
+    boolean complete = true;
+    for (int i = 0; i < count; i++) {
+      int row = selection == null ? i : selection[i];
+      for (int k = 0; k < keys; k++) {
+        key[k] = keyValues[k][row];
+        keyNulls[k] = keyStatus[k] != null && keyStatus[k][row] == RowReader.NUMBER_NULL;
+      }
+      GroupsByBytes.Entry<Group> entry = byBytes.find(key, keyNulls);
+      if (entry == null) {
+        complete = false;
+        break;
+      }
+      Group group = entry.value;
+      int slot = blockSlot[group.index()];
+      if (slot < 0) {
+        if (found == blockGroups.length) {
+          blockGroups = Arrays.copyOf(blockGroups, 2 * found);
+        }
+        slot = found++;
+        blockSlot[group.index()] = slot;
+        blockGroups[slot] = group.accumulators();
+      }
+      groupOfRow[i] = slot;
+    }
+    boolean added =
+        complete && inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
+    Arrays.fill(blockGroups, 0, found, null);
+    return added;
   }
 
   private int[] keyPositions() {

@@ -55,6 +55,18 @@ final class BlockVectorBuilder {
       }
     }
     RowReader reader = run.reader();
+    int[] numeric = indexes(kinds, false);
+    int[] shorts = indexes(kinds, true);
+    int[] numericColumns = pick(columns, numeric);
+    byte[] numericKinds = new byte[numeric.length];
+    int[] numericScales = pick(scales, numeric);
+    for (int j = 0; j < numeric.length; j++) {
+      numericKinds[j] = kinds[numeric[j]];
+    }
+    byte[][] numericStatus = new byte[numeric.length][];
+    long[][] numericLongs = new long[numeric.length][];
+    double[][] numericDoubles = new double[numeric.length][];
+    boolean views = false;
     int rows = 0;
     boolean plain = true;
     long minSequence = Long.MAX_VALUE;
@@ -85,6 +97,7 @@ final class BlockVectorBuilder {
       if (plain && m > 0) {
         if (rows == capacity) {
           capacity *= 2;
+          views = false;
           for (int i = 0; i < m; i++) {
             status[i] = Arrays.copyOf(status[i], capacity);
             if (longs[i] != null) {
@@ -101,7 +114,34 @@ final class BlockVectorBuilder {
             decoder.valueBuffer(),
             decoder.valueOffset,
             decoder.valueLength);
-        reader.readNumbers(columns, kinds, scales, status, longs, doubles, rows);
+        if (!views) {
+          // the numeric columns' arrays as readNumbers takes them (again after they grow)
+          for (int j = 0; j < numeric.length; j++) {
+            numericStatus[j] = status[numeric[j]];
+            numericLongs[j] = longs[numeric[j]];
+            numericDoubles[j] = doubles[numeric[j]];
+          }
+          views = true;
+        }
+        reader.readNumbers(
+            numericColumns,
+            numericKinds,
+            numericScales,
+            numericStatus,
+            numericLongs,
+            numericDoubles,
+            rows);
+        for (int i : shorts) {
+          int column = columns[i];
+          if (reader.isNull(column)) {
+            status[i][rows] = RowReader.NUMBER_NULL;
+          } else {
+            long v = reader.shortBytes(column);
+            status[i][rows] =
+                v == RowReader.NOT_SHORT ? RowReader.NUMBER_UNFIT : RowReader.NUMBER_VALUE;
+            longs[i][rows] = v;
+          }
+        }
       }
       rows++;
     }
@@ -121,6 +161,26 @@ final class BlockVectorBuilder {
       }
     }
     return new BlockVectors(rows, plain, minSequence, maxSequence, first, previous, keys, vectors);
+  }
+
+  /** The indexes of the short-bytes kinds ({@code shortBytes}) or of the others. */
+  private static int[] indexes(byte[] kinds, boolean shortBytes) {
+    int[] found = new int[kinds.length];
+    int n = 0;
+    for (int i = 0; i < kinds.length; i++) {
+      if ((kinds[i] == VectorColumn.SHORT_BYTES) == shortBytes) {
+        found[n++] = i;
+      }
+    }
+    return Arrays.copyOf(found, n);
+  }
+
+  private static int[] pick(int[] values, int[] at) {
+    int[] picked = new int[at.length];
+    for (int j = 0; j < at.length; j++) {
+      picked[j] = values[at[j]];
+    }
+    return picked;
   }
 
   private static NumberVector vector(byte[] status, long[] longs, double[] doubles, int rows) {
