@@ -88,9 +88,11 @@ public final class RowFilter {
   }
 
   private final Node root;
+  private final RowLayout layout;
 
-  private RowFilter(Node root) {
+  private RowFilter(Node root, RowLayout layout) {
     this.root = root;
+    this.layout = layout;
   }
 
   /**
@@ -107,7 +109,7 @@ public final class RowFilter {
         filter.type().name() == TypeName.BOOLEAN || generic instanceof ExprCompiler.Constant
             ? compiler.predicate(filter)
             : compiler.generic(filter, generic);
-    return new RowFilter(root);
+    return new RowFilter(root, layout);
   }
 
   /**
@@ -119,7 +121,7 @@ public final class RowFilter {
   public RowFilter bind(EvalContext context) {
     requireNonNull(context, "context is null");
     Node bound = root.bind(context);
-    return bound == root ? this : new RowFilter(bound);
+    return bound == root ? this : new RowFilter(bound, layout);
   }
 
   /**
@@ -131,10 +133,27 @@ public final class RowFilter {
 
   /**
    * The part of this (bound) filter that runs over column vectors, or null when no part of it does;
-   * see {@link VectorFilter}.
+   * see {@link VectorFilter}. A new one per call (it keeps scratch arrays: one per scan and
+   * thread).
+   *
+   * <p>Vectorized: TRUE, FALSE, UNKNOWN; IS [NOT] NULL and BOOLEAN columns; comparisons (every
+   * operator, NULL rules as in {@link #test}) of a column (under CASTs that keep its values) with a
+   * constant: integers and intervals read as longs against an integer, a decimal or a double; FLOAT
+   * and DOUBLE read as doubles against a double or an integer; DECIMAL(p, s) (s at most 18) read as
+   * unscaled longs at s against an integer or a decimal; DATE, TIME and BOOLEAN as longs against
+   * their own type; all exactly, each constant placed once among the column's longs or doubles. IN
+   * lists of longs; two integer or DECIMAL columns read at the same scale; AND (of the children
+   * that are, else a superset: not {@link VectorFilter#complete()}) and OR (when every child is,
+   * completely). Not: TIMESTAMP, strings and VARBINARY, NOT and IS [NOT] TRUE/FALSE, other IN
+   * lists, a DECIMAL against a double, generic fallbacks, and the constants of an unbound filter.
    */
   public VectorFilter vectorFilter() {
-    return null;
+    Vectorizer vectorizer = new Vectorizer(layout);
+    VectorFilter.Part part = root.vector(vectorizer);
+    if (part == null) {
+      return null;
+    }
+    return new VectorFilter(part, vectorizer.complete);
   }
 
   /** Whether some part of the filter evaluates through the generic, decoding fallback. */
@@ -681,6 +700,148 @@ public final class RowFilter {
     return a > 0 ? 1 : -1; // |a * 10^shift| is beyond the long range, so beyond |b|
   }
 
+  // ================================================================ vectors
+
+  /** What {@link Node#vector} reads: the layout's columns as vectors; whether all went in. */
+  private static final class Vectorizer {
+    private final RowLayout layout;
+
+    /** False once some conjunct was left out. */
+    boolean complete = true;
+
+    Vectorizer(RowLayout layout) {
+      this.layout = layout;
+    }
+
+    /**
+     * Layout column {@code column} as a vector, as {@link RowNumber} and {@link NumberBatch} read
+     * it (so that a scan's filter and aggregates share it): a DECIMAL(p, s) at its declared scale
+     * (s at most 18), integers, intervals, DATE, TIME and BOOLEAN as longs, FLOAT and DOUBLE as
+     * doubles; null for other types.
+     */
+    VectorColumn column(int column) {
+      DataType type = layout.columnType(column);
+      return switch (type.name()) {
+        case BOOLEAN,
+                TINYINT,
+                SMALLINT,
+                INTEGER,
+                BIGINT,
+                DATE,
+                TIME,
+                INTERVAL_YEAR_MONTH,
+                INTERVAL_DAY_TIME ->
+            new VectorColumn(column, RowReader.LONG, 0);
+        case FLOAT, DOUBLE -> new VectorColumn(column, RowReader.DOUBLE, 0);
+        case DECIMAL ->
+            type.hasLength()
+                    && type.scale() >= 0
+                    && type.scale() <= 18
+                    && type.scale() <= type.precision()
+                ? new VectorColumn(column, RowReader.DECIMAL_AT_SCALE, type.scale())
+                : null;
+        default -> null;
+      };
+    }
+
+    /** {@link #column(int)} when it is read as {@code kind}, else null. */
+    VectorColumn column(int column, byte kind) {
+      VectorColumn c = column(column);
+      return c != null && c.kind() == kind ? c : null;
+    }
+  }
+
+  /**
+   * The rows whose value {@code v} (an exact vector) has {@code result(op, sign(v - k))} TRUE (EQ,
+   * NE, LT, LE, GT, GE) for a constant {@code k} given by its place among the longs: {@code sign(v
+   * - k)} is {@code Long.compare(v, t)} when {@code v != t} and {@code tie} when {@code v == t}. So
+   * {@code tie} 0 is {@code k == t}, -1 is {@code t < k < t + 1} (with {@code t} MAX_VALUE: k above
+   * every long), 1 is {@code t - 1 < k < t} (with MIN_VALUE: below every long).
+   */
+  private static VectorFilter.Part longValues(VectorColumn column, int op, long t, int tie) {
+    return switch (op) {
+      case EQ -> tie == 0 ? VectorFilter.longValues(column, t, t, false) : none();
+      case NE -> tie == 0 ? VectorFilter.longValues(column, t, t, true) : notNull(column);
+      // v < k: v <= t when k is above t, else v < t
+      case LT -> tie < 0 ? atMost(column, t) : below(column, t);
+      // v <= k: v < t when k is below t, else v <= t
+      case LE -> tie > 0 ? below(column, t) : atMost(column, t);
+      // v > k: v >= t when k is below t, else v > t
+      case GT -> tie > 0 ? atLeast(column, t) : above(column, t);
+      // v >= k: v > t when k is above t, else v >= t
+      case GE -> tie < 0 ? above(column, t) : atLeast(column, t);
+      default -> throw new IllegalArgumentException("Not a value comparison: " + op);
+    };
+  }
+
+  private static VectorFilter.Part atMost(VectorColumn column, long t) {
+    return VectorFilter.longValues(column, Long.MIN_VALUE, t, false);
+  }
+
+  private static VectorFilter.Part below(VectorColumn column, long t) {
+    return t == Long.MIN_VALUE ? none() : atMost(column, t - 1);
+  }
+
+  private static VectorFilter.Part atLeast(VectorColumn column, long t) {
+    return VectorFilter.longValues(column, t, Long.MAX_VALUE, false);
+  }
+
+  private static VectorFilter.Part above(VectorColumn column, long t) {
+    return t == Long.MAX_VALUE ? none() : atLeast(column, t + 1);
+  }
+
+  private static VectorFilter.Part none() {
+    return VectorFilter.constant(false);
+  }
+
+  private static VectorFilter.Part notNull(VectorColumn column) {
+    return VectorFilter.nulls(column, false);
+  }
+
+  /**
+   * The rows whose double value {@code v} has {@code result(op, Values.compareDoubles(v, k))} TRUE
+   * (EQ .. GE): NaN above everything and equal to itself, -0.0 equal to 0.0. As IEEE ranges: for a
+   * number k, {@code v < k} is {@code v <= nextDown(k)}, {@code v <= k} is IEEE's, {@code v > k} is
+   * {@code NOT v <= k} and {@code v >= k} is {@code NOT v < k} (negations keep NaN).
+   */
+  private static VectorFilter.Part doubleValues(VectorColumn column, int op, double k) {
+    double inf = Double.POSITIVE_INFINITY;
+    if (Double.isNaN(k)) {
+      return switch (op) {
+        case LT, NE -> VectorFilter.doubleValues(column, -inf, inf, false); // not NaN
+        case LE -> notNull(column);
+        case GT -> none();
+        case GE, EQ -> VectorFilter.doubleValues(column, -inf, inf, true); // NaN
+        default -> throw new IllegalArgumentException("Not a value comparison: " + op);
+      };
+    }
+    return switch (op) {
+      case EQ -> VectorFilter.doubleValues(column, k, k, false);
+      case NE -> VectorFilter.doubleValues(column, k, k, true);
+      case LT ->
+          k == -inf ? none() : VectorFilter.doubleValues(column, -inf, Math.nextDown(k), false);
+      case LE -> VectorFilter.doubleValues(column, -inf, k, false);
+      case GT -> VectorFilter.doubleValues(column, -inf, k, true);
+      case GE ->
+          k == -inf
+              ? notNull(column)
+              : VectorFilter.doubleValues(column, -inf, Math.nextDown(k), true);
+      default -> throw new IllegalArgumentException("Not a value comparison: " + op);
+    };
+  }
+
+  /** The bit set of {@code Long.compare} results (bit 0: -1, 1: 0, 2: 1) that {@code op} keeps. */
+  private static int signs(int op) {
+    return switch (op) {
+      case EQ, NOT_DISTINCT -> 0b010;
+      case NE, DISTINCT -> 0b101;
+      case LT -> 0b001;
+      case LE -> 0b011;
+      case GT -> 0b100;
+      default -> 0b110;
+    };
+  }
+
   // ================================================================ nodes
 
   /** How a numeric column is read. */
@@ -709,6 +870,14 @@ public final class RowFilter {
     boolean hasFallback() {
       return false;
     }
+
+    /**
+     * The rows for which this node is TRUE, over column vectors, or null when it has no vector
+     * form; a superset when it clears {@code v.complete}.
+     */
+    VectorFilter.Part vector(Vectorizer v) {
+      return null;
+    }
   }
 
   private static final class Const extends Node {
@@ -729,6 +898,11 @@ public final class RowFilter {
     @Override
     int eval(RowReader row, EvalContext context) {
       return result;
+    }
+
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      return VectorFilter.constant(result == TRUE);
     }
 
     @Override
@@ -833,6 +1007,29 @@ public final class RowFilter {
       return bound == children ? this : new And(bound);
     }
 
+    /** The children that have a vector form; a superset of the rows when some have none. */
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      List<VectorFilter.Part> parts = new ArrayList<>();
+      boolean all = true;
+      for (Node child : children) {
+        VectorFilter.Part part = child.vector(v);
+        if (part == null) {
+          all = false;
+        } else {
+          parts.add(part);
+        }
+      }
+      VectorFilter.Part and = VectorFilter.and(parts);
+      if (!all) {
+        v.complete = false;
+        if (VectorFilter.selectsAll(and)) {
+          return null; // nothing of it filters
+        }
+      }
+      return and;
+    }
+
     @Override
     boolean hasFallback() {
       return anyFallback(children);
@@ -868,6 +1065,25 @@ public final class RowFilter {
     Node bind(EvalContext context) {
       Node[] bound = bindAll(children, context);
       return bound == children ? this : new Or(bound);
+    }
+
+    /** Only when every child has a complete vector form (a superset of one would not do). */
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      boolean outer = v.complete;
+      v.complete = true;
+      List<VectorFilter.Part> parts = new ArrayList<>();
+      for (Node child : children) {
+        VectorFilter.Part part = child.vector(v);
+        if (part == null) {
+          v.complete = false;
+          break;
+        }
+        parts.add(part);
+      }
+      boolean complete = v.complete;
+      v.complete = outer;
+      return complete ? VectorFilter.or(parts) : null;
     }
 
     @Override
@@ -963,6 +1179,12 @@ public final class RowFilter {
     }
 
     @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      VectorColumn c = v.column(column, RowReader.LONG);
+      return c == null ? null : VectorFilter.longValues(c, 0, 0, true);
+    }
+
+    @Override
     public String toString() {
       return "#" + column;
     }
@@ -980,6 +1202,12 @@ public final class RowFilter {
     @Override
     int eval(RowReader row, EvalContext context) {
       return row.isNull(column) != negated ? TRUE : FALSE;
+    }
+
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      VectorColumn c = v.column(column);
+      return c == null ? null : VectorFilter.nulls(c, !negated);
     }
 
     @Override
@@ -1011,6 +1239,33 @@ public final class RowFilter {
 
     abstract String constant();
 
+    /** The vector of {@link #column} that {@link #values} reads, or null when there is none. */
+    VectorColumn vectorColumn(Vectorizer v) {
+      return null;
+    }
+
+    /**
+     * The rows whose value compares with the constant as {@code valueOp} (EQ .. GE) says (NULL rows
+     * never: none is TRUE).
+     */
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      throw new UnsupportedOperationException(toString());
+    }
+
+    @Override
+    final VectorFilter.Part vector(Vectorizer v) {
+      VectorColumn c = vectorColumn(v);
+      if (c == null) {
+        return null;
+      }
+      return switch (op) {
+        // NULL IS DISTINCT FROM a constant
+        case DISTINCT -> VectorFilter.or(List.of(VectorFilter.nulls(c, true), values(c, NE)));
+        case NOT_DISTINCT -> values(c, EQ);
+        default -> values(c, op);
+      };
+    }
+
     @Override
     public String toString() {
       return "#" + column + " " + OPERATORS[op] + " " + constant();
@@ -1031,6 +1286,16 @@ public final class RowFilter {
     }
 
     @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      return v.column(column, RowReader.LONG);
+    }
+
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      return longValues(c, valueOp, k, 0);
+    }
+
+    @Override
     String constant() {
       return k + ":long";
     }
@@ -1047,6 +1312,16 @@ public final class RowFilter {
     @Override
     int compare(RowReader row) {
       return Values.compareDoubles(row.getDouble(column), k);
+    }
+
+    @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      return v.column(column, RowReader.DOUBLE);
+    }
+
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      return doubleValues(c, valueOp, k);
     }
 
     @Override
@@ -1070,6 +1345,23 @@ public final class RowFilter {
     }
 
     @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      return v.column(column, RowReader.LONG);
+    }
+
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      if (Double.isNaN(k) || k >= 0x1p63) {
+        return longValues(c, valueOp, Long.MAX_VALUE, -1); // above every long
+      }
+      if (k < -0x1p63) {
+        return longValues(c, valueOp, Long.MIN_VALUE, 1); // below every long
+      }
+      long t = (long) k; // truncated toward zero, exact in this range
+      return longValues(c, valueOp, t, compareLongDouble(t, k));
+    }
+
+    @Override
     String constant() {
       return k + ":double";
     }
@@ -1087,6 +1379,29 @@ public final class RowFilter {
     @Override
     int compare(RowReader row) {
       return -compareLongDouble(k, row.getDouble(column));
+    }
+
+    @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      return v.column(column, RowReader.DOUBLE);
+    }
+
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      double d = k; // the nearest double
+      int sign = compareLongDouble(k, d);
+      if (sign == 0) {
+        return doubleValues(c, valueOp, d); // k is a double
+      }
+      // k lies strictly between two adjacent doubles: below (v < k iff v <= below) and the next
+      double below = sign > 0 ? d : Math.nextDown(d);
+      double inf = Double.POSITIVE_INFINITY;
+      return switch (valueOp) {
+        case EQ -> none();
+        case NE -> notNull(c);
+        case LT, LE -> VectorFilter.doubleValues(c, -inf, below, false);
+        default -> VectorFilter.doubleValues(c, -inf, below, true); // GT, GE: NaN too
+      };
     }
 
     @Override
@@ -1119,6 +1434,39 @@ public final class RowFilter {
         return compareDecimals(row.getUnscaledLong(column), row.getScale(column), unscaled, scale);
       }
       return row.getDecimal(column).compareTo(k); // beyond a long: allocates
+    }
+
+    /** An integer column as longs; a DECIMAL one unscaled at its declared scale. */
+    @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      return v.column(column, integerColumn ? RowReader.LONG : RowReader.DECIMAL_AT_SCALE);
+    }
+
+    /** The constant placed among the column's unscaled values, exactly. */
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      int columnScale = c.scale();
+      long shift = (long) columnScale - scale; // digits the constant gains at the column's scale
+      if (shift >= 0) {
+        if (unscaled == 0 || shift == 0) {
+          return longValues(c, valueOp, unscaled, 0);
+        }
+        if (shift <= 18) {
+          long p = POWERS_OF_TEN[(int) shift];
+          long high = Math.multiplyHigh(unscaled, p);
+          long low = unscaled * p;
+          if ((high == 0 && low >= 0) || (high == -1 && low < 0)) {
+            return longValues(c, valueOp, low, 0);
+          }
+        }
+        // beyond the long range at the column's scale
+        return unscaled > 0
+            ? longValues(c, valueOp, Long.MAX_VALUE, -1)
+            : longValues(c, valueOp, Long.MIN_VALUE, 1);
+      }
+      // more digits than the column: truncated toward zero to t, the rest decides v == t
+      long t = -shift > 18 ? 0 : unscaled / POWERS_OF_TEN[(int) -shift];
+      return longValues(c, valueOp, t, compareDecimals(t, columnScale, unscaled, scale));
     }
 
     @Override
@@ -1254,6 +1602,47 @@ public final class RowFilter {
       };
     }
 
+    /**
+     * Two exact columns whose vectors have one scale (integers, DECIMALs of one declared scale):
+     * their longs compare as their values do.
+     */
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      if (mode != LONG_LONG
+          && mode != LONG_DECIMAL
+          && mode != DECIMAL_LONG
+          && mode != DECIMAL_DECIMAL) {
+        return null;
+      }
+      VectorColumn ca = v.column(a);
+      VectorColumn cb = v.column(b);
+      if (ca == null
+          || cb == null
+          || ca.kind() == RowReader.DOUBLE
+          || cb.kind() == RowReader.DOUBLE
+          || ca.scale() != cb.scale()) {
+        return null;
+      }
+      VectorFilter.Part values = VectorFilter.longLong(ca, cb, signs(op));
+      return switch (op) {
+        case DISTINCT ->
+            VectorFilter.or(
+                List.of(
+                    values,
+                    VectorFilter.and(
+                        List.of(VectorFilter.nulls(ca, true), VectorFilter.nulls(cb, false))),
+                    VectorFilter.and(
+                        List.of(VectorFilter.nulls(ca, false), VectorFilter.nulls(cb, true)))));
+        case NOT_DISTINCT ->
+            VectorFilter.or(
+                List.of(
+                    values,
+                    VectorFilter.and(
+                        List.of(VectorFilter.nulls(ca, true), VectorFilter.nulls(cb, true)))));
+        default -> values;
+      };
+    }
+
     private static int compareDecimalLong(RowReader row, int decimalColumn, long x) {
       if (row.decimalFitsLong(decimalColumn)) {
         return compareDecimals(
@@ -1320,6 +1709,13 @@ public final class RowFilter {
         return TRUE;
       }
       return sawNull ? UNKNOWN : FALSE;
+    }
+
+    /** TRUE only for a value among the keys (a NULL item makes the others UNKNOWN, not TRUE). */
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      VectorColumn c = v.column(column, RowReader.LONG);
+      return c == null ? null : VectorFilter.longIn(c, keys);
     }
 
     @Override

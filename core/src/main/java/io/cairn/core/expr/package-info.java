@@ -4,6 +4,12 @@
  * kept binary form ({@link io.cairn.core.expr.ExprSerializer}: an index's expressions in the
  * catalog).
  *
+ * <p>A scan's filter runs over a row's bytes as a {@link io.cairn.core.expr.RowFilter}; its numeric
+ * part also runs over a block's column vectors ({@link io.cairn.core.expr.ColumnVectors}) as the
+ * {@link io.cairn.core.expr.VectorFilter} that {@link io.cairn.core.expr.RowFilter#vectorFilter()}
+ * gives, which selects the rows for which it is TRUE: exactly those the RowFilter keeps when {@link
+ * io.cairn.core.expr.VectorFilter#complete()}, else a superset for the RowFilter to test.
+ *
  * <h2>What the evaluator expects from the planner</h2>
  *
  * <ul>
