@@ -137,7 +137,18 @@ class TestBlockVectorScans {
 
   @Test
   void blocksReadAsVectorsGiveTheAnswersOfRows() {
-    try (EmbeddedStore store = EmbeddedStore.open(dir.resolve("s"), StoreConfig.defaults())) {
+    blocksGiveTheAnswersOfRows(StoreConfig.defaults(), true);
+  }
+
+  /** A cache of a few blocks: evicting, and once full admitting one block in eight. */
+  @Test
+  void aSmallCacheGivesTheSameAnswers() {
+    blocksGiveTheAnswersOfRows(
+        StoreConfig.from(Map.of(StoreConfig.VECTOR_CACHE_SIZE, "16k")), false);
+  }
+
+  private void blocksGiveTheAnswersOfRows(StoreConfig config, boolean holdsAll) {
+    try (EmbeddedStore store = EmbeddedStore.open(dir.resolve("s"), config)) {
       KvTable t = store.createTable("T", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
       List<Mutation> rows = new ArrayList<>();
       for (long k = 0; k < 8000; k += 2) {
@@ -149,7 +160,12 @@ class TestBlockVectorScans {
       check(t, ScanRequest.LATEST, "one compacted file");
       check(t, ScanRequest.LATEST, "one compacted file, vectors cached");
       VectorCache cache = store.readContext().vectors();
-      assertThat(cache.blockCount()).as("blocks kept as vectors").isGreaterThan(20);
+      if (holdsAll) {
+        assertThat(cache.blockCount()).as("blocks kept as vectors").isGreaterThan(20);
+      } else {
+        assertThat(cache.evictions()).as("blocks evicted").isPositive();
+        assertThat(cache.bytes()).isLessThanOrEqualTo(cache.maxBytes());
+      }
 
       t.mutate(changes(100, 0, 8400));
       check(t, ScanRequest.LATEST, "changes in the memstore");

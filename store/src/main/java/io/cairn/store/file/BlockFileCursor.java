@@ -216,8 +216,8 @@ final class BlockFileCursor implements CellCursor {
     BlockVectors block = vectors.get(fileKey, offset);
     int[] missing = missing(block, run);
     if (missing.length > 0 || block == null) {
-      if (policy == CachePolicy.NO_CACHE) {
-        return false;
+      if (policy == CachePolicy.NO_CACHE || !vectors.admits()) {
+        return false; // read as rows
       }
       BlockVectors built;
       Block read = source.readBlock(offset, leaf.childOnDiskSize(next), BlockType.DATA, policy);

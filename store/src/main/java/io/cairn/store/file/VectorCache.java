@@ -9,8 +9,11 @@ import java.util.Map;
  * within a byte budget ({@code cairn.vector-cache.size}): a scan that asks for a block's vectors
  * builds those missing once (decoding the block's cells and reading the columns asked for) and
  * later scans read them instead of decoding the block. Evicts whole blocks, least recently used
- * first; a file's blocks go when its reader closes. A budget of 0 disables it (scans then read
- * rows). Thread-safe: one lock, taken once per block a scan reaches, not per row.
+ * first; a file's blocks go when its reader closes. Once full it builds only one block in {@value
+ * #FULL_ADMISSION} that it misses (the others are read as rows), so that a scan of more than it
+ * holds, again and again, keeps most of what it holds instead of evicting every block before its
+ * next use. A budget of 0 disables it (scans then read rows). Thread-safe: one lock, taken once per
+ * block a scan reaches, not per row.
  */
 public final class VectorCache {
   /** A cache that keeps nothing. */
@@ -39,6 +42,19 @@ public final class VectorCache {
 
   public long maxBytes() {
     return maxBytes;
+  }
+
+  /** Once full, one missed block in this many is built (and evicts others). */
+  static final int FULL_ADMISSION = 8;
+
+  private long fullMisses;
+
+  /**
+   * Whether a block missed (or missing columns) may be built now: always while the cache has room,
+   * one in {@value #FULL_ADMISSION} once it is full.
+   */
+  synchronized boolean admits() {
+    return maxBytes > 0 && (bytes < maxBytes || fullMisses++ % FULL_ADMISSION == 0);
   }
 
   /** The block of file {@code file} (its cache id) at {@code offset}, or null. */
