@@ -19,6 +19,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
 import io.cairn.kv.TableSpec;
 import io.cairn.store.cell.RowCursor;
 import io.cairn.store.coprocessor.ProgramScanner;
@@ -250,6 +251,20 @@ class TestBlockVectorScans {
         assertThat(read(t, rows))
             .as("%s: rows, filter %s, over %s", when, filter, range)
             .isEqualTo(rowByRow(t, rows));
+        // top-N: blocks whose rows all sort after the N-th row found so far are skipped
+        for (SortKey order : List.of(new SortKey(0, true, false), new SortKey(3, false, true))) {
+          ScanRequest top =
+              new ScanRequest(
+                  List.of(range),
+                  new ScanProgram(
+                      LAYOUT, filter, PROJECTION, 6, 0, List.of(), List.of(), List.of(order)),
+                  EvalContext.EMPTY,
+                  true,
+                  readPoint);
+          assertThat(column(read(t, top), order.column()))
+              .as("%s: top 6 by %s, filter %s, over %s", when, order, filter, range)
+              .isEqualTo(column(rowByRow(t, top), order.column()));
+        }
         for (int p = 0; p < CALLS.size(); p++) {
           ScanProgram program =
               new ScanProgram(
@@ -269,6 +284,14 @@ class TestBlockVectorScans {
         }
       }
     }
+  }
+
+  private static List<Object> column(List<List<Object>> rows, int column) {
+    List<Object> values = new ArrayList<>();
+    for (List<Object> row : rows) {
+      values.add(row.get(column));
+    }
+    return values;
   }
 
   private static List<List<Object>> read(KvTable t, ScanRequest request) {

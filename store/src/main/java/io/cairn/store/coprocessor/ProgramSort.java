@@ -7,6 +7,8 @@ import io.cairn.core.encoding.ByteBuilder;
 import io.cairn.core.encoding.KeyEncoding;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.NumberVector;
+import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
@@ -14,6 +16,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -261,6 +264,7 @@ final class ProgramSort {
         if (capacity < Integer.MAX_VALUE / 2 && capacity >= 0) {
           topCapacity = (int) capacity;
           compactAt = Math.max(2 * topCapacity, topCapacity + 1024);
+          skipBlocksOutOfTheTop();
         } else {
           topCapacity = -1;
         }
@@ -321,6 +325,50 @@ final class ProgramSort {
     int i = emitAt++;
     return rows.projectCopy(
         b.page(i), b.keyOffset(i), b.keyLength(i), b.view(i), b.valueOffset(i), b.valueLength(i));
+  }
+
+  /** The first sort key's column as a block's vector, when a top-N skips blocks; else null. */
+  private VectorColumn prefixVector;
+
+  /**
+   * Lets a top-N whose first key is an integer, date or DECIMAL column skip the blocks read as
+   * vectors whose selected rows all have prefixes above its threshold: rows it would pass over one
+   * by one, decoded first.
+   */
+  private void skipBlocksOutOfTheTop() {
+    int column = keyColumns[0];
+    if (prefixKind == PREFIX_LONG) {
+      prefixVector = new VectorColumn(column, RowReader.LONG, 0);
+    } else if (prefixKind == PREFIX_DECIMAL && decimalScale >= 0 && decimalScale <= 18) {
+      prefixVector = new VectorColumn(column, RowReader.DECIMAL_AT_SCALE, decimalScale);
+    } else {
+      return;
+    }
+    rows.sinkBlocks(this::outOfTheTop, List.of(prefixVector));
+  }
+
+  /**
+   * Whether every selected row of a block has a first-key prefix above the threshold (so none
+   * enters the top: the block is done); false sends the block's rows through one by one.
+   */
+  private boolean outOfTheTop(BlockRun run, int[] selection, int count) {
+    if (threshold == null) {
+      return false;
+    }
+    NumberVector v = run.numbers(prefixVector);
+    if (v.status != null) {
+      return false; // NULLs (or values beyond a long): their prefixes are found row by row
+    }
+    long[] values = v.longs;
+    long flip = keys[0].descending() ? -1L : 0L;
+    long bound = thresholdPrefix;
+    for (int i = 0; i < count; i++) {
+      long prefix = (values[selection == null ? i : selection[i]] ^ Long.MIN_VALUE) ^ flip;
+      if (Long.compareUnsigned(prefix, bound) <= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The current row's prefix of {@link #prefixKind} (not PREFIX_BYTES). */

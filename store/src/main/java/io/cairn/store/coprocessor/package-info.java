@@ -9,6 +9,11 @@
  * streaming aggregation of rows that come grouped, a local index read in its order) and {@code
  * ProgramSort} (sort and top-N). Uses only {@code io.cairn.store.cell} of the store (the {@link
  * io.cairn.store.cell.RowCursor} it reads), with core's expressions, aggregates and memory pools.
+ * Where the cursor offers a whole data block as column vectors ({@link
+ * io.cairn.store.cell.BlockRun}), {@code ProgramRows} selects its rows with the filter's {@link
+ * io.cairn.core.expr.VectorFilter}, skips a block it rejects whole, and hands the selected rows of
+ * the others to an aggregation that can read them from the vectors ({@code AggregateInputs}, {@code
+ * ProgramGrouping}); otherwise it reads the block's rows one at a time.
  *
  * <h2>Threads and locks</h2>
  *

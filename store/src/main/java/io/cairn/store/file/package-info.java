@@ -28,6 +28,12 @@
  * kept decompressed, still encoded) will sit. Golden files of each version are read by a test on
  * every build.
  *
+ * <p>{@link io.cairn.store.file.VectorCache} keeps data blocks as numeric column vectors on the
+ * heap ({@code BlockVectors}, built by {@code BlockVectorBuilder} when a cursor's {@code peekBlock}
+ * first offers the block to a scan): what a scan's filters and aggregates read instead of decoding
+ * the block's cells. It is synchronized (one lock, taken once per block a scan reaches); the
+ * vectors it hands out are immutable.
+ *
  * <h2>Uses, threads and locks</h2>
  *
  * <p>Uses {@code io.cairn.store.io} (checksums, varints, headers), {@code io.cairn.store.cell} (the
