@@ -96,6 +96,17 @@ final class ProgramRows implements AutoCloseable {
   /** The rows of a block the vector filter selects; grown to the largest block. */
   private int[] selection = new int[0];
 
+  /**
+   * While the rows of a block the vector filter selected from are read one at a time: how many of
+   * them are left, the index of the next, and the next of the {@code guidedSelected} selected
+   * indexes in {@link #selection}.
+   */
+  private int guidedLeft;
+
+  private int guidedRow;
+  private int guidedNext;
+  private int guidedSelected;
+
   /** The reader that builds blocks' vectors (borrowed), or null. */
   private RowReader vectorReader;
 
@@ -230,7 +241,7 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
-    this.vectorFilter = filter == null || probe != null ? null : filter.vectorFilter();
+    this.vectorFilter = filter == null ? null : filter.vectorFilter();
     if (vectorFilter != null) {
       useBlocks(vectorFilter.columns());
     }
@@ -438,11 +449,31 @@ final class ProgramRows implements AutoCloseable {
           return PAUSED;
         }
       }
-      if (run != null && rows.peekBlock(run) && takeBlock()) {
+      if (guidedLeft == 0 && run != null && rows.peekBlock(run) && takeBlock()) {
         continue;
       }
       if (!rows.next()) {
         return END;
+      }
+      if (guidedLeft > 0) {
+        // a block whose rows the vector filter selected: the others are passed over undecoded
+        guidedLeft--;
+        int at = guidedRow++;
+        if (guidedNext >= guidedSelected || selection[guidedNext] != at) {
+          continue;
+        }
+        guidedNext++;
+        reader.reset(
+            rows.keyArray(),
+            rows.keyOffset(),
+            rows.keyLength(),
+            rows.valueBuffer(),
+            rows.valueOffset(),
+            rows.valueLength());
+        if (vectorFilter.complete() || filter.test(reader, context)) {
+          return KEPT;
+        }
+        continue;
       }
       if (!readsRows) {
         return KEPT; // COUNT(*) without a filter: the row's bytes are never looked at
@@ -463,7 +494,8 @@ final class ProgramRows implements AutoCloseable {
   /**
    * Handles the block the cursor offers: skips it when the vector filter selects none of its rows,
    * hands its selected rows to the sink when there is one; false when its rows are to be read one
-   * at a time (some value the vectors cannot give, rows to emit).
+   * at a time (some value the vectors cannot give, rows to emit, a probe), then, after a vector
+   * filter, only the rows it selected are decoded and tested.
    */
   private boolean takeBlock() {
     BlockRun block = run;
@@ -481,6 +513,13 @@ final class ProgramRows implements AutoCloseable {
       selected = vectorFilter.select(block, chosen);
     }
     if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
+      if (chosen != null) {
+        // the block's rows are the next ones: only those selected are read
+        guidedLeft = n;
+        guidedRow = 0;
+        guidedNext = 0;
+        guidedSelected = selected;
+      }
       return false;
     }
     rows.skipBlock();
