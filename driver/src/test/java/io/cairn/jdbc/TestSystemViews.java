@@ -76,9 +76,44 @@ class TestSystemViews {
     // whole 520 KiB buckets of the configured 8 MiB
     assertThat(value("SELECT CAPACITY_BYTES FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'L2'"))
         .isBetween(7L << 20, 8L << 20);
-    assertThat(value("SELECT COUNT(*) FROM SYSTEM.BLOCK_CACHE")).isEqualTo(2);
+    assertThat(value("SELECT COUNT(*) FROM SYSTEM.BLOCK_CACHE")).isEqualTo(3); // L1, L2, VECTORS
     assertThat(value("SELECT MAX_BUFFERS FROM SYSTEM.BUFFER_POOL")).isPositive();
     assertThat(value("SELECT USED_BUFFERS FROM SYSTEM.BUFFER_POOL")).isZero();
+  }
+
+  @Test
+  void blocksKeptAsVectorsAreShownAndHit() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.executeUpdate("CREATE TABLE W (K INTEGER PRIMARY KEY, D DECIMAL(10, 2)) BLOCKSIZE=1024");
+      StringBuilder values = new StringBuilder();
+      for (int i = 0; i < 3000; i++) {
+        values.append(i == 0 ? "" : ", ").append("(").append(i).append(", ").append(i % 97);
+        values.append(".25)");
+      }
+      s.executeUpdate("UPSERT INTO W VALUES " + values);
+      connection.commit();
+      s.executeUpdate("FLUSH TABLE W");
+    }
+    String vectors = "FROM SYSTEM.BLOCK_CACHE WHERE LEVEL = 'VECTORS'";
+    String sum = "SELECT SUM(D) FROM W WHERE D > 10";
+    assertThat(value(sum)).isEqualTo(expectedSum());
+    long blocks = value("SELECT BLOCKS " + vectors);
+    assertThat(blocks).as("blocks kept as vectors").isPositive();
+    assertThat(value("SELECT BYTES " + vectors)).isPositive();
+    long hits = value("SELECT HITS " + vectors);
+    assertThat(value(sum)).isEqualTo(expectedSum());
+    assertThat(value("SELECT HITS " + vectors) - hits).isGreaterThanOrEqualTo(blocks);
+    assertThat(value("SELECT CAPACITY_BYTES " + vectors)).isPositive();
+  }
+
+  /** SUM(D) over D > 10 of W's rows, truncated: D = i % 97 + 0.25. */
+  private static long expectedSum() {
+    double sum = 0;
+    for (int i = 0; i < 3000; i++) {
+      double d = i % 97 + 0.25;
+      sum += d > 10 ? d : 0;
+    }
+    return (long) sum;
   }
 
   @Test
@@ -128,7 +163,7 @@ class TestSystemViews {
   void theSystemSchemaIsWrittenAsInPhoenix() throws SQLException {
     // SYSTEM is a keyword of Calcite's parser: unquoted before a dot it names the schema
     assertThat(value("select count(*) from system . block_cache where 'system.x' <> ''"))
-        .isEqualTo(2);
+        .isEqualTo(3);
     assertThat(value("SELECT COUNT(*) FROM \"SYSTEM\".BUFFER_POOL")).isEqualTo(1);
     assertThat(value("SELECT COUNT(*) FROM T /* system.x */ WHERE 'SYSTEM.' = 'SYSTEM.'"))
         .isEqualTo(2000);

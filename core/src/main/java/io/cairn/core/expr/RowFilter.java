@@ -554,9 +554,15 @@ public final class RowFilter {
               || f == TypeName.FLOAT;
       case FLOAT -> f == TypeName.TINYINT || f == TypeName.SMALLINT;
       case DECIMAL ->
-          f.isExactInteger()
-              && (!to.hasLength()
-                  || (to.scale() >= 0 && to.precision() - to.scale() >= integerDigits(f)));
+          (f.isExactInteger()
+                  && (!to.hasLength()
+                      || (to.scale() >= 0 && to.precision() - to.scale() >= integerDigits(f))))
+              || (f == TypeName.DECIMAL
+                  && from.hasLength()
+                  && to.hasLength()
+                  && from.scale() >= 0
+                  && to.scale() >= from.scale()
+                  && to.precision() - to.scale() >= from.precision() - from.scale());
       default -> false;
     };
   }

@@ -160,6 +160,38 @@ class TestRowFilter {
     assertThat(compile(filters.get(6))).hasToString("RowFilter[AND[#3 >= 1:long, #3 <= 10:long]]");
   }
 
+  /**
+   * A DECIMAL column cast to a DECIMAL that holds every value unchanged (as the planner writes
+   * {@code D > 10} with the literal's type) is compared on its bytes and over vectors; a cast that
+   * rounds is not.
+   */
+  @Test
+  void aDecimalColumnWidenedByACastIsComparedDirectly() {
+    Expr widened =
+        call(
+            Op.GREATER_THAN,
+            new Expr.Call(Op.CAST, List.of(PRICE), DataType.decimal(12, 2)),
+            decimal("10.00"));
+    assertThat(compile(widened).hasFallback()).as("%s", compile(widened)).isFalse();
+    assertThat(compile(widened).vectorFilter()).isNotNull();
+    assertThat(compile(widened).vectorFilter().complete()).isTrue();
+    assertThat(test(widened, ROW)).isTrue();
+    assertThat(test(widened, NULLS)).isFalse();
+    Expr moreScale =
+        call(
+            Op.LESS_THAN,
+            new Expr.Call(Op.CAST, List.of(PRICE), DataType.decimal(13, 4)),
+            decimal("12.5001"));
+    assertThat(compile(moreScale).hasFallback()).isFalse();
+    assertThat(test(moreScale, ROW)).isTrue();
+    for (DataType rounding : List.of(DataType.decimal(10, 1), DataType.decimal(9, 2))) {
+      Expr cast =
+          call(Op.GREATER_THAN, new Expr.Call(Op.CAST, List.of(PRICE), rounding), decimal("12.4"));
+      assertThat(compile(cast).hasFallback()).as("CAST to %s", rounding).isTrue();
+      test(cast, ROW);
+    }
+  }
+
   @Test
   void fallsBackForOtherShapesOnlyWhereNeeded() {
     Expr like = call(Op.LIKE, NAME, literal("a%", DataType.VARCHAR));

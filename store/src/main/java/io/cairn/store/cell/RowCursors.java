@@ -96,6 +96,16 @@ public final class RowCursors {
       }
 
       @Override
+      public boolean peekBlock(BlockRun run) {
+        return delegate.peekBlock(run); // a block of the current part, which comes next
+      }
+
+      @Override
+      public void skipBlock() {
+        delegate.skipBlock();
+      }
+
+      @Override
       public void close() {
         for (int i = at; i < parts.size(); i++) {
           parts.get(i).close();
