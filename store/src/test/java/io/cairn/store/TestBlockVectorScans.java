@@ -151,12 +151,15 @@ class TestBlockVectorScans {
   private void blocksGiveTheAnswersOfRows(StoreConfig config, boolean holdsAll) {
     try (EmbeddedStore store = EmbeddedStore.open(dir.resolve("s"), config)) {
       KvTable t = store.createTable("T", new TableSpec(Map.of("BLOCKSIZE", "1024"), List.of()));
-      List<Mutation> rows = new ArrayList<>();
-      for (long k = 0; k < 8000; k += 2) {
-        rows.add(put(k));
+      for (long from = 0; from < 8000; from += 2000) {
+        List<Mutation> rows = new ArrayList<>();
+        for (long k = from; k < from + 2000; k += 2) {
+          rows.add(put(k));
+        }
+        t.mutate(rows);
+        t.flush();
       }
-      t.mutate(rows);
-      t.flush();
+      check(t, ScanRequest.LATEST, "four files of separate key ranges");
       t.compact(true);
       check(t, ScanRequest.LATEST, "one compacted file");
       check(t, ScanRequest.LATEST, "one compacted file, vectors cached");

@@ -1,8 +1,10 @@
 package io.cairn.store.scan;
 
 import io.cairn.core.bytes.Bytes;
+import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.CellCursor;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -104,6 +106,33 @@ public final class MergingCursor implements CellCursor {
         return true;
       }
     }
+  }
+
+  /**
+   * The current source's next block, when every other source's current row comes after that block's
+   * last row: then the block's cells are the merge's next cells (files written one after the other
+   * over separate key ranges, as a load in key order writes them).
+   */
+  @Override
+  public boolean peekBlock(BlockRun run) {
+    if (current == null || !current.peekBlock(run)) {
+      return false;
+    }
+    byte[] last = run.lastRow();
+    for (CellCursor other : heap) {
+      int offset = other.rowOffset();
+      if (Arrays.compareUnsigned(
+              other.rowArray(), offset, offset + other.rowLength(), last, 0, last.length)
+          <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void skipBlock() {
+    current.skipBlock(); // it stays on its cell, still the smallest
   }
 
   @Override
