@@ -261,7 +261,7 @@ final class AggregateInputs {
       flush();
       numberBatch.gather(run, vectorColumns, selection, 0, count);
       for (int i = 0; i < kinds.length; i++) {
-        if (kinds[i] == NUMBER) {
+        if (kinds[i] == NUMBER && sameArgument(i) == i) {
           RowNumber number = numbers[i];
           number.evalBatch(numberBatch, count);
           byte[] status = number.batchStatus;
@@ -284,11 +284,38 @@ final class AggregateInputs {
           ((LongAccumulator) groups[groupOfRow == null ? 0 : groupOfRow[row]][i]).addLong(1);
         }
       } else {
-        addValues(groups, groupCount, groupOfRow, i, numbers[i], count);
+        // a call with the argument of an earlier one (SUM(x) and AVG(x)) takes its values
+        addValues(groups, groupCount, groupOfRow, i, numbers[sameArgument(i)], count);
       }
     }
     return true;
   }
+
+  /**
+   * The first NUMBER call whose argument (projected expression) is call {@code i}'s, which computes
+   * the same values: itself when none before.
+   */
+  private int sameArgument(int i) {
+    if (firstWithArgument == null) {
+      firstWithArgument = new int[kinds.length];
+      for (int c = 0; c < kinds.length; c++) {
+        firstWithArgument[c] = c;
+        for (int e = 0; e < c; e++) {
+          if (kinds[c] == NUMBER
+              && kinds[e] == NUMBER
+              && arguments[e] == arguments[c]
+              && numbers[e].scale() == numbers[c].scale()
+              && numbers[e].floating() == numbers[c].floating()) {
+            firstWithArgument[c] = e;
+            break;
+          }
+        }
+      }
+    }
+    return firstWithArgument[i];
+  }
+
+  private int[] firstWithArgument;
 
   /** Per group of a block: the exact sum of a DECIMAL call's values, and how many. */
   private long[] groupSums = new long[1];

@@ -267,11 +267,20 @@ final class ProgramGrouping {
     int found = 0;
     long[] key = this.key;
     boolean complete = true;
+    int lastSlot = -1; // the group of the row before, while the key stays the same
     for (int i = 0; i < count; i++) {
       int row = selection == null ? i : selection[i];
+      boolean same = lastSlot >= 0;
       for (int k = 0; k < keys; k++) {
-        key[k] = keyValues[k][row];
-        keyNulls[k] = keyStatus[k] != null && keyStatus[k][row] == RowReader.NUMBER_NULL;
+        long v = keyValues[k][row];
+        boolean isNull = keyStatus[k] != null && keyStatus[k][row] == RowReader.NUMBER_NULL;
+        same &= v == key[k] && isNull == keyNulls[k];
+        key[k] = v;
+        keyNulls[k] = isNull;
+      }
+      if (same) {
+        groupOfRow[i] = lastSlot; // rows of a group often come together (an order's lines)
+        continue;
       }
       GroupsByBytes.Entry<Group> entry = byBytes.find(key, keyNulls);
       if (entry == null) {
@@ -289,6 +298,7 @@ final class ProgramGrouping {
         blockGroups[slot] = group.accumulators();
       }
       groupOfRow[i] = slot;
+      lastSlot = slot;
     }
     boolean added =
         complete && inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
