@@ -273,10 +273,6 @@ final class AggregateInputs {
         }
       }
     }
-    if (groupSums.length < groupCount) {
-      groupSums = new long[Math.max(groupCount, 2 * groupSums.length)];
-      groupCounts = new long[groupSums.length];
-    }
     for (int i = 0; i < kinds.length; i++) {
       if (kinds[i] == COUNT_ROW) {
         for (int row = 0; row < count; row++) {
@@ -285,7 +281,7 @@ final class AggregateInputs {
         }
       } else {
         // a call with the argument of an earlier one (SUM(x) and AVG(x)) takes its values
-        addValues(groups, groupCount, groupOfRow, i, numbers[sameArgument(i)], count);
+        blockSums.add(groups, groupCount, groupOfRow, i, numbers[sameArgument(i)], count);
       }
     }
     return true;
@@ -317,62 +313,8 @@ final class AggregateInputs {
 
   private int[] firstWithArgument;
 
-  /** Per group of a block: the exact sum of a DECIMAL call's values, and how many. */
-  private long[] groupSums = new long[1];
-
-  private long[] groupCounts = new long[1];
-
-  /** Adds call {@code i}'s values of a block, evaluated for its {@code n} rows, to its groups. */
-  private void addValues(
-      Accumulator[][] groups, int groupCount, int[] groupOfRow, int i, RowNumber number, int n) {
-    byte[] status = number.batchStatus;
-    if (number.floating()) {
-      double[] values = number.batchDoubles;
-      for (int row = 0; row < n; row++) {
-        if (status[row] == RowNumber.VALUE) {
-          int g = groupOfRow == null ? 0 : groupOfRow[row];
-          ((DoubleAccumulator) groups[g][i]).addDouble(values[row]);
-        }
-      }
-      return;
-    }
-    long[] values = number.batchValues;
-    int scale = number.scale();
-    if (scale == 0 && groups[0][i] instanceof LongAccumulator) {
-      for (int row = 0; row < n; row++) {
-        if (status[row] == RowNumber.VALUE) {
-          int g = groupOfRow == null ? 0 : groupOfRow[row];
-          ((LongAccumulator) groups[g][i]).addLong(values[row]);
-        }
-      }
-      return;
-    }
-    long[] sums = groupSums;
-    long[] counts = groupCounts;
-    Arrays.fill(sums, 0, groupCount, 0);
-    Arrays.fill(counts, 0, groupCount, 0);
-    for (int row = 0; row < n; row++) {
-      if (status[row] == RowNumber.VALUE) {
-        int g = groupOfRow == null ? 0 : groupOfRow[row];
-        long sum = sums[g];
-        long value = values[row];
-        long r = sum + value;
-        if (((sum ^ r) & (value ^ r)) < 0) {
-          // overflow only when both terms have the sign the result lacks
-          ((DecimalAccumulator) groups[g][i]).addUnscaledSum(sum, scale, counts[g]);
-          r = value;
-          counts[g] = 0;
-        }
-        sums[g] = r;
-        counts[g]++;
-      }
-    }
-    for (int g = 0; g < groupCount; g++) {
-      if (counts[g] > 0) {
-        ((DecimalAccumulator) groups[g][i]).addUnscaledSum(sums[g], scale, counts[g]);
-      }
-    }
-  }
+  /** Adds a block's values to its groups. */
+  private final BlockSums blockSums = new BlockSums();
 
   /**
    * Adds the reader's current row to {@code accumulators}: at once, or in a batch that is added

@@ -110,15 +110,6 @@ final class ProgramRows implements AutoCloseable {
   /** The reader that builds blocks' vectors (borrowed), or null. */
   private RowReader vectorReader;
 
-  /** Takes the selected rows of a block from its vectors. */
-  interface BlockSink {
-    /**
-     * Adds the {@code count} rows of {@code run} at {@code selection[0, count)} (all rows, in
-     * order, when null); false when it added nothing and the block's rows must be read instead.
-     */
-    boolean add(BlockRun run, int[] selection, int count);
-  }
-
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
 
