@@ -766,7 +766,7 @@ public final class RowFilter {
    */
   private static VectorFilter.Part longValues(VectorColumn column, int op, long t, int tie) {
     return switch (op) {
-      case EQ -> tie == 0 ? VectorFilter.longValues(column, t, t, false) : none();
+      case EQ -> tie == 0 ? VectorFilter.longValues(column, t, t, false) : none(column);
       case NE -> tie == 0 ? VectorFilter.longValues(column, t, t, true) : notNull(column);
       // v < k: v <= t when k is above t, else v < t
       case LT -> tie < 0 ? atMost(column, t) : below(column, t);
@@ -785,7 +785,7 @@ public final class RowFilter {
   }
 
   private static VectorFilter.Part below(VectorColumn column, long t) {
-    return t == Long.MIN_VALUE ? none() : atMost(column, t - 1);
+    return t == Long.MIN_VALUE ? none(column) : atMost(column, t - 1);
   }
 
   private static VectorFilter.Part atLeast(VectorColumn column, long t) {
@@ -793,11 +793,15 @@ public final class RowFilter {
   }
 
   private static VectorFilter.Part above(VectorColumn column, long t) {
-    return t == Long.MAX_VALUE ? none() : atLeast(column, t + 1);
+    return t == Long.MAX_VALUE ? none(column) : atLeast(column, t + 1);
   }
 
-  private static VectorFilter.Part none() {
-    return VectorFilter.constant(false);
+  /**
+   * No row of {@code column}'s vector: still a part that reads the column, so that a caller that
+   * finds a value beyond the vector's longs there (NUMBER_UNFIT, which might match) reads the rows.
+   */
+  private static VectorFilter.Part none(VectorColumn column) {
+    return VectorFilter.empty(column);
   }
 
   private static VectorFilter.Part notNull(VectorColumn column) {
@@ -816,7 +820,7 @@ public final class RowFilter {
       return switch (op) {
         case LT, NE -> VectorFilter.doubleValues(column, -inf, inf, false); // not NaN
         case LE -> notNull(column);
-        case GT -> none();
+        case GT -> none(column);
         case GE, EQ -> VectorFilter.doubleValues(column, -inf, inf, true); // NaN
         default -> throw new IllegalArgumentException("Not a value comparison: " + op);
       };
@@ -825,7 +829,9 @@ public final class RowFilter {
       case EQ -> VectorFilter.doubleValues(column, k, k, false);
       case NE -> VectorFilter.doubleValues(column, k, k, true);
       case LT ->
-          k == -inf ? none() : VectorFilter.doubleValues(column, -inf, Math.nextDown(k), false);
+          k == -inf
+              ? none(column)
+              : VectorFilter.doubleValues(column, -inf, Math.nextDown(k), false);
       case LE -> VectorFilter.doubleValues(column, -inf, k, false);
       case GT -> VectorFilter.doubleValues(column, -inf, k, true);
       case GE ->
@@ -1403,7 +1409,7 @@ public final class RowFilter {
       double below = sign > 0 ? d : Math.nextDown(d);
       double inf = Double.POSITIVE_INFINITY;
       return switch (valueOp) {
-        case EQ -> none();
+        case EQ -> none(c);
         case NE -> notNull(c);
         case LT, LE -> VectorFilter.doubleValues(c, -inf, below, false);
         default -> VectorFilter.doubleValues(c, -inf, below, true); // GT, GE: NaN too

@@ -102,6 +102,15 @@ public final class VectorFilter {
     return all ? Constant.ALL : Constant.NONE;
   }
 
+  /**
+   * No row, from a comparison of {@code column} that no value of its vector can satisfy: it still
+   * declares the column, whose NUMBER_UNFIT rows (values beyond the longs) the caller must read one
+   * by one.
+   */
+  static Part empty(VectorColumn column) {
+    return new Empty(column);
+  }
+
   /** The rows where {@code column} is NULL ({@code nulls}) or is not. */
   static Part nulls(VectorColumn column, boolean nulls) {
     return new Nulls(column, nulls);
@@ -113,10 +122,10 @@ public final class VectorFilter {
    */
   static Part longValues(VectorColumn column, long lo, long hi, boolean negate) {
     if (lo > hi) {
-      return negate ? nulls(column, false) : Constant.NONE;
+      return negate ? nulls(column, false) : empty(column);
     }
     if (lo == Long.MIN_VALUE && hi == Long.MAX_VALUE) {
-      return negate ? Constant.NONE : nulls(column, false);
+      return negate ? empty(column) : nulls(column, false);
     }
     return new LongRange(column, lo, hi, negate);
   }
@@ -132,7 +141,7 @@ public final class VectorFilter {
   /** The rows where a LONG {@code column} has a value among {@code keys} (sorted, distinct). */
   static Part longIn(VectorColumn column, long[] keys) {
     if (keys.length == 0) {
-      return Constant.NONE;
+      return empty(column);
     }
     if (keys.length == 1) {
       return longValues(column, keys[0], keys[0], false);
@@ -215,7 +224,7 @@ public final class VectorFilter {
     DoubleRange y = (DoubleRange) b;
     double lo = Math.max(x.lo, y.lo);
     double hi = Math.min(x.hi, y.hi);
-    return lo <= hi ? doubleValues(x.column, lo, hi, false) : Constant.NONE;
+    return lo <= hi ? doubleValues(x.column, lo, hi, false) : empty(x.column);
   }
 
   /** Rows TRUE for some part. */
@@ -317,6 +326,23 @@ public final class VectorFilter {
 
     String name() {
       return "#" + column.column();
+    }
+  }
+
+  /** No row, reading a column (see {@link VectorFilter#empty}). */
+  private static final class Empty extends Leaf {
+    Empty(VectorColumn column) {
+      super(column);
+    }
+
+    @Override
+    int select(VectorFilter f, int size, int[] in, int n, int[] out) {
+      return 0;
+    }
+
+    @Override
+    public String toString() {
+      return "EMPTY(" + name() + ")";
     }
   }
 

@@ -302,6 +302,29 @@ class TestVectorFilter {
     assertThat(selection(call(Op.GREATER_THAN, column(P), huge), rows)).isEmpty();
   }
 
+  /**
+   * A comparison no long at the column's scale can satisfy still reads the column, so that a caller
+   * sees its NUMBER_UNFIT rows (values beyond the longs, which may satisfy it) and reads them one
+   * at a time rather than skipping them (found by the random layouts: DECIMAL(38,10) >= 10^18).
+   */
+  @Test
+  void aComparisonNoLongSatisfiesStillReadsItsColumn() {
+    DataType wide = DataType.decimal(38, 10);
+    RowLayout layout =
+        new RowLayout(List.of(new RowLayout.ColumnLayout(1, wide)), List.of(), true, 1);
+    Expr x = new Expr.ColumnRef(0, wide);
+    Expr k = new Expr.Literal(BigDecimal.TEN.pow(18), DataType.of(TypeName.DECIMAL));
+    for (Op op : List.of(Op.GREATER_THAN_OR_EQUAL, Op.GREATER_THAN, Op.EQUALS)) {
+      VectorFilter f =
+          RowFilter.compile(new Expr.Call(op, List.of(x, k), DataType.BOOLEAN), layout)
+              .vectorFilter();
+      assertThat(f).as("%s", op).isNotNull();
+      assertThat(f.columns())
+          .as("%s: %s", op, f)
+          .containsExactly(new VectorColumn(0, RowReader.DECIMAL_AT_SCALE, 10));
+    }
+  }
+
   @Test
   void doublesOrderNaNAboveEverythingAndZerosEqual() {
     double[] values = {
