@@ -84,6 +84,11 @@ final class ProgramGrouping {
   /** Per row of the current block: the index of its group there. */
   private final int[] groupOfRow = new int[NumberBatch.CAPACITY];
 
+  /** Blocks added from their vectors, and blocks sent to the rows instead. */
+  private int blocksAdded;
+
+  private int blocksRefused;
+
   /** A row's key as longs, and the key columns' values of the current block. */
   private long[] key;
 
@@ -303,6 +308,12 @@ final class ProgramGrouping {
     boolean added =
         complete && inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
     Arrays.fill(blockGroups, 0, found, null);
+    if (added) {
+      blocksAdded++;
+    } else if (++blocksRefused >= 8 && blocksRefused > 4 * blocksAdded) {
+      // many groups, each block bringing new ones (GROUP BY a key): the vectors only cost
+      rows.stopSinking();
+    }
     return added;
   }
 

@@ -101,11 +101,7 @@ final class ProgramRows implements AutoCloseable {
    * them are left, the index of the next, and the next of the {@code guidedSelected} selected
    * indexes in {@link #selection}.
    */
-  private int guidedLeft;
-
-  private int guidedRow;
-  private int guidedNext;
-  private int guidedSelected;
+  private int guidedLeft, guidedRow, guidedNext, guidedSelected;
 
   /** The reader that builds blocks' vectors (borrowed), or null. */
   private RowReader vectorReader;
@@ -256,6 +252,12 @@ final class ProgramRows implements AutoCloseable {
       }
     }
     useBlocks(all);
+  }
+
+  /** Stops handing blocks to the sink (which keeps refusing them); a vector filter still skips. */
+  void stopSinking() {
+    sink = null;
+    run = vectorFilter == null ? null : run;
   }
 
   private void useBlocks(List<VectorColumn> columns) {
