@@ -490,12 +490,36 @@ public final class StatisticsKeeper {
   }
 
   private long approximateRowCount(Region[] regions) {
-    // split daughters share their parent's files and memstores: count each one once
+    // split daughters share their parent's files and memstores: count each one once; a daughter
+    // whose statistics are not collected yet counts the shared files whole, so the daughters it
+    // shares them with count by their files too (not by their statistics' half of them)
+    Set<Region> byFiles = Collections.newSetFromMap(new IdentityHashMap<>());
+    Map<StoreFile, List<Region>> users = new IdentityHashMap<>();
+    for (Region r : regions) {
+      if (statistics.get(r.regionId()) == null) {
+        byFiles.add(r);
+      }
+      for (StoreFile f : r.peekState().files()) {
+        users.computeIfAbsent(f, k -> new ArrayList<>()).add(r);
+      }
+    }
+    boolean changed = !byFiles.isEmpty();
+    while (changed) {
+      changed = false;
+      for (List<Region> sharing : users.values()) {
+        if (sharing.size() > 1
+            && sharing.stream().anyMatch(byFiles::contains)
+            && !byFiles.containsAll(sharing)) {
+          byFiles.addAll(sharing);
+          changed = true;
+        }
+      }
+    }
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     long cells = 0;
     for (Region r : regions) {
       RegionStatistics rs = statistics.get(r.regionId());
-      if (rs != null) {
+      if (rs != null && !byFiles.contains(r)) {
         cells += rs.rows() + r.changedRows();
         continue;
       }
