@@ -456,13 +456,7 @@ final class ProgramRows implements AutoCloseable {
           continue;
         }
         guidedNext++;
-        reader.reset(
-            rows.keyArray(),
-            rows.keyOffset(),
-            rows.keyLength(),
-            rows.valueBuffer(),
-            rows.valueOffset(),
-            rows.valueLength());
+        pointReader();
         if (vectorFilter.complete() || filter.test(reader, context)) {
           return KEPT;
         }
@@ -471,17 +465,22 @@ final class ProgramRows implements AutoCloseable {
       if (!readsRows) {
         return KEPT; // COUNT(*) without a filter: the row's bytes are never looked at
       }
-      reader.reset(
-          rows.keyArray(),
-          rows.keyOffset(),
-          rows.keyLength(),
-          rows.valueBuffer(),
-          rows.valueOffset(),
-          rows.valueLength());
+      pointReader();
       if (filter == null || filter.test(reader, context)) {
         return KEPT;
       }
     }
+  }
+
+  /** Points the reader at the cursor's current row (its views: nothing copied). */
+  private void pointReader() {
+    reader.reset(
+        rows.keyArray(),
+        rows.keyOffset(),
+        rows.keyLength(),
+        rows.valueBuffer(),
+        rows.valueOffset(),
+        rows.valueLength());
   }
 
   /**
