@@ -102,7 +102,7 @@ final class GroupsByBytes<G> {
   Entry<G> find(long[] key, boolean[] nulls) {
     int h = 1;
     for (int k = 0; k < key.length; k++) {
-      h = 31 * h + (nulls[k] ? 0x5bd1e995 : Long.hashCode(key[k] * 0x9E3779B97F4A7C15L));
+      h = 31 * h + (nulls[k] ? NULL_PART : part(key[k]));
     }
     int hash = h ^ (h >>> 16);
     int mask = slots.length - 1;
@@ -191,18 +191,23 @@ final class GroupsByBytes<G> {
       boolean isNull = row.isNull(column);
       rowNulls[k] = isNull;
       if (isNull) {
-        part = 0x5bd1e995;
+        part = NULL_PART;
       } else {
         long v = bytes[k] ? row.shortBytes(column) : row.getLong(column);
         rowLongs[k] = v;
-        part =
-            bytes[k] && v == RowReader.NOT_SHORT
-                ? row.hashBytes(column)
-                : Long.hashCode(v * 0x9E3779B97F4A7C15L);
+        part = bytes[k] && v == RowReader.NOT_SHORT ? row.hashBytes(column) : part(v);
       }
       h = 31 * h + part;
     }
     return h ^ (h >>> 16);
+  }
+
+  /** A NULL key column's part of a key's hash. */
+  private static final int NULL_PART = 0x5bd1e995;
+
+  /** A key column's long's part of a key's hash (by row or by longs alike). */
+  private static int part(long v) {
+    return Long.hashCode(v * 0x9E3779B97F4A7C15L);
   }
 
   /** Whether the row {@link #hash} read last has the key of {@code entry}. */

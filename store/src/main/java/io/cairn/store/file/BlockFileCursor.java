@@ -263,7 +263,7 @@ final class BlockFileCursor implements CellCursor {
       return all;
     }
     if (!block.plain) {
-      return new int[0];
+      return NONE_MISSING;
     }
     int[] missing = new int[n];
     int count = 0;
@@ -272,8 +272,11 @@ final class BlockFileCursor implements CellCursor {
         missing[count++] = i;
       }
     }
-    return Arrays.copyOf(missing, count);
+    return count == 0 ? NONE_MISSING : Arrays.copyOf(missing, count);
   }
+
+  /** {@link #missing} of a block that lacks nothing (the common case: no allocation per block). */
+  private static final int[] NONE_MISSING = new int[0];
 
   @Override
   public void skipBlock() {
