@@ -12,6 +12,9 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.HashProbe;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvTable;
@@ -268,6 +271,7 @@ class TestBlockVectorScans {
               .as("%s: top 6 by %s, filter %s, over %s", when, order, filter, range)
               .isEqualTo(column(rowByRow(t, top), order.column()));
         }
+        probes(t, range, filter, readPoint, when);
         for (int p = 0; p < CALLS.size(); p++) {
           ScanProgram program =
               new ScanProgram(
@@ -284,6 +288,70 @@ class TestBlockVectorScans {
           assertThat(read(t, request))
               .as("%s: program %d, filter %s, over %s", when, p, filter, range)
               .containsExactlyInAnyOrderElementsOf(rowByRow(t, request));
+        }
+      }
+    }
+  }
+
+  /**
+   * Joins probed in the scan, INNER and SEMI on V (INTEGER) and on D (DECIMAL(12, 2), keys at
+   * scales 0, 2 and 3), whose key-set filters select blocks' rows from their vectors, and a COUNT
+   * of the joined rows; against the same programs over the rows scanned.
+   */
+  private void probes(
+      KvTable t, KeyRange range, Optional<Expr> filter, long readPoint, String when) {
+    JoinHashTable.Builder ints = JoinHashTable.builder(1, List.of(0));
+    JoinHashTable.Builder decimals = JoinHashTable.builder(1, List.of(0));
+    Random keys = new Random(range.hashCode());
+    for (int i = 0; i < 40; i++) {
+      ints.add(new Object[] {keys.nextInt(2000) - 500});
+      ints.add(new Object[] {keys.nextInt(2000) - 500}); // some twice
+      decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(20000) - 5000, 2)});
+      decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(200) - 50)});
+      decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(200000) - 50000, 3)});
+    }
+    ints.add(new Object[] {null});
+    JoinHashTable byV = ints.build();
+    JoinHashTable byD = decimals.build();
+    HashCacheLookup lookup = id -> id.equals("v") ? byV : id.equals("d") ? byD : null;
+    for (HashProbe.Kind kind : List.of(HashProbe.Kind.INNER, HashProbe.Kind.SEMI)) {
+      for (boolean onV : new boolean[] {true, false}) {
+        Expr probeKey = onV ? V : D;
+        DataType buildType = onV ? DataType.INTEGER : DataType.decimal(12, 3);
+        HashProbe probe =
+            new HashProbe(
+                onV ? "v" : "d",
+                List.of(probeKey),
+                kind,
+                List.of(buildType),
+                Optional.empty(),
+                false);
+        List<Expr> projection =
+            kind == HashProbe.Kind.SEMI
+                ? List.of(K, probeKey)
+                : List.of(K, probeKey, new Expr.ColumnRef(5, buildType));
+        List<List<AggregateCall>> calls = List.of(List.of(), List.of(COUNT_STAR));
+        for (List<AggregateCall> aggregates : calls) {
+          ScanProgram program =
+              new ScanProgram(
+                  LAYOUT,
+                  filter,
+                  projection,
+                  ScanProgram.NO_LIMIT,
+                  0,
+                  List.of(),
+                  aggregates,
+                  List.of(),
+                  Optional.of(probe));
+          ScanRequest request =
+              new ScanRequest(
+                  List.of(range), program, EvalContext.EMPTY, true, readPoint, null, null, lookup);
+          List<List<Object>> expected = rowByRow(t, request);
+          assertThat(read(t, request))
+              .as(
+                  "%s: %s probe on %s, %s, filter %s, over %s",
+                  when, kind, probeKey, aggregates, filter, range)
+              .isEqualTo(expected);
         }
       }
     }
@@ -317,6 +385,7 @@ class TestBlockVectorScans {
     List<byte[][]> rows = new ArrayList<>();
     ScanRequest all =
         new ScanRequest(request.ranges(), plain, EvalContext.EMPTY, true, request.readPoint());
+
     for (List<Object> row : read(t, all)) {
       Object[] values = row.toArray();
       Bytes k = CODEC.encodeKey(values);
@@ -324,7 +393,14 @@ class TestBlockVectorScans {
       rows.add(new byte[][] {k.toByteArray(), v.toByteArray()});
     }
     try (ProgramScanner scanner =
-        new ProgramScanner(new ListCursor(rows), request.program(), EvalContext.EMPTY)) {
+        new ProgramScanner(
+            new ListCursor(rows),
+            request.program(),
+            EvalContext.EMPTY,
+            1 << 24,
+            null,
+            false,
+            request.hashCaches())) {
       return drain(scanner);
     }
   }

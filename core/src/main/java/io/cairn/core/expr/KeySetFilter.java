@@ -29,10 +29,68 @@ public final class KeySetFilter {
 
   private final LongSet keys;
 
-  private KeySetFilter(int column, int scale, LongSet keys) {
+  /** How a data block's column vector holds the column, or null when blocks are not tested. */
+  private final VectorColumn vectorColumn;
+
+  /** The keys as the vector holds them (at the column's declared scale), or null. */
+  private final LongSet vectorKeys;
+
+  /** The least and greatest of {@link #vectorKeys}. */
+  private final long vectorMin, vectorMax;
+
+  private KeySetFilter(int column, int scale, LongSet keys, DataType stored) {
     this.column = column;
     this.scale = scale;
     this.keys = keys;
+    VectorColumn v = VectorColumn.numbersOf(column, stored);
+    this.vectorColumn = v == null || v.kind() == RowReader.DOUBLE ? null : v;
+    this.vectorKeys = vectorColumn == null ? null : atScale(keys, scale, vectorColumn.scale());
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    if (vectorKeys != null) {
+      for (long k : vectorKeys.values()) {
+        min = Math.min(min, k);
+        max = Math.max(max, k);
+      }
+    }
+    this.vectorMin = min;
+    this.vectorMax = max;
+  }
+
+  /**
+   * The keys of {@code set} (longs, or decimals unscaled at {@code from}; -1: longs) as a vector of
+   * a column at scale {@code to} holds the values equal to them: rescaled exactly, the keys with
+   * digits below {@code to} or beyond a long at it left out (no value of the vector equals them).
+   */
+  private static LongSet atScale(LongSet set, int from, int to) {
+    if (from < 0 || from == to) {
+      return set;
+    }
+    LongSet out = new LongSet();
+    for (long k : set.values()) {
+      if (from < to) {
+        if (to - from >= POWERS_OF_TEN.length) {
+          if (k == 0) {
+            out.add(0);
+          }
+          continue;
+        }
+        long p = POWERS_OF_TEN[to - from];
+        long high = Math.multiplyHigh(k, p);
+        long scaled = k * p;
+        if (high == (scaled >> 63)) {
+          out.add(scaled);
+        }
+      } else {
+        long p = from - to >= POWERS_OF_TEN.length ? 0 : POWERS_OF_TEN[from - to];
+        if (k == 0) {
+          out.add(0);
+        } else if (p != 0 && k % p == 0) {
+          out.add(k / p);
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -74,7 +132,7 @@ public final class KeySetFilter {
           return Optional.empty();
         }
       }
-      return Optional.of(new KeySetFilter(ref.index(), -1, set));
+      return Optional.of(new KeySetFilter(ref.index(), -1, set, layout.columnType(ref.index())));
     }
     int scale = 0;
     for (Object k : keys) {
@@ -99,7 +157,7 @@ public final class KeySetFilter {
       }
       set.add(at.unscaledValue().longValue());
     }
-    return Optional.of(new KeySetFilter(ref.index(), scale, set));
+    return Optional.of(new KeySetFilter(ref.index(), scale, set, layout.columnType(ref.index())));
   }
 
   /** Whether the current row of {@code row} may match: its column holds one of the keys. */
@@ -143,6 +201,42 @@ public final class KeySetFilter {
     }
     long p = POWERS_OF_TEN[s - scale];
     return unscaled % p == 0 && keys.contains(unscaled / p);
+  }
+
+  /**
+   * The column a data block's vector must hold for {@link #select}, or null when this filter tests
+   * rows only (a DECIMAL column without a declared scale of at most 18).
+   */
+  public VectorColumn vectorColumn() {
+    return vectorColumn;
+  }
+
+  /**
+   * Of the rows of {@code vector} (a block's {@link #vectorColumn()}, without NUMBER_UNFIT rows) at
+   * {@code in[0, n)}, or of all its rows when {@code in} is null, writes into {@code out} (may be
+   * {@code in}) those whose value is a key, in order, and returns how many: exactly the rows {@link
+   * #test} keeps.
+   */
+  public int select(NumberVector vector, int[] in, int n, int[] out) {
+    long[] x = vector.longs;
+    byte[] status = vector.nulls == 0 ? null : vector.status;
+    LongSet set = vectorKeys;
+    long min = vectorMin;
+    long max = vectorMax;
+    int m = 0;
+    int count = in == null ? x.length : n;
+    for (int k = 0; k < count; k++) {
+      int i = in == null ? k : in[k];
+      long v = x[i];
+      out[m] = i;
+      if (v >= min
+          && v <= max
+          && (status == null || status[i] == RowReader.NUMBER_VALUE)
+          && set.contains(v)) {
+        m++;
+      }
+    }
+    return m;
   }
 
   /** How many distinct keys it holds. */
@@ -232,6 +326,21 @@ public final class KeySetFilter {
 
     LongSet() {
       java.util.Arrays.fill(slots, EMPTY);
+    }
+
+    /** The values held, in no order. */
+    long[] values() {
+      long[] out = new long[size];
+      int n = 0;
+      if (hasEmptyValue) {
+        out[n++] = EMPTY;
+      }
+      for (long v : slots) {
+        if (v != EMPTY) {
+          out[n++] = v;
+        }
+      }
+      return out;
     }
   }
 }

@@ -726,28 +726,7 @@ public final class RowFilter {
      * doubles; null for other types.
      */
     VectorColumn column(int column) {
-      DataType type = layout.columnType(column);
-      return switch (type.name()) {
-        case BOOLEAN,
-                TINYINT,
-                SMALLINT,
-                INTEGER,
-                BIGINT,
-                DATE,
-                TIME,
-                INTERVAL_YEAR_MONTH,
-                INTERVAL_DAY_TIME ->
-            new VectorColumn(column, RowReader.LONG, 0);
-        case FLOAT, DOUBLE -> new VectorColumn(column, RowReader.DOUBLE, 0);
-        case DECIMAL ->
-            type.hasLength()
-                    && type.scale() >= 0
-                    && type.scale() <= 18
-                    && type.scale() <= type.precision()
-                ? new VectorColumn(column, RowReader.DECIMAL_AT_SCALE, type.scale())
-                : null;
-        default -> null;
-      };
+      return VectorColumn.numbersOf(column, layout.columnType(column));
     }
 
     /** {@link #column(int)} when it is read as {@code kind}, else null. */

@@ -1,6 +1,7 @@
 package io.cairn.core.expr;
 
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.type.DataType;
 
 /**
  * A column of a run of rows as a vector reads it: layout column {@code column} read as {@code kind}
@@ -27,5 +28,34 @@ public record VectorColumn(int column, byte kind, int scale) {
       throw new IllegalArgumentException(
           "scale: expected >= 0 for a DECIMAL and 0 otherwise, found [" + scale + "]");
     }
+  }
+
+  /**
+   * How a column of {@code type} at layout index {@code column} is read as a number vector: DECIMAL
+   * at its declared scale (s at most 18), integers, intervals, DATE, TIME and BOOLEAN as longs,
+   * FLOAT and DOUBLE as doubles; null for other types.
+   */
+  public static VectorColumn numbersOf(int column, DataType type) {
+    return switch (type.name()) {
+      case BOOLEAN,
+              TINYINT,
+              SMALLINT,
+              INTEGER,
+              BIGINT,
+              DATE,
+              TIME,
+              INTERVAL_YEAR_MONTH,
+              INTERVAL_DAY_TIME ->
+          new VectorColumn(column, RowReader.LONG, 0);
+      case FLOAT, DOUBLE -> new VectorColumn(column, RowReader.DOUBLE, 0);
+      case DECIMAL ->
+          type.hasLength()
+                  && type.scale() >= 0
+                  && type.scale() <= 18
+                  && type.scale() <= type.precision()
+              ? new VectorColumn(column, RowReader.DECIMAL_AT_SCALE, type.scale())
+              : null;
+      default -> null;
+    };
   }
 }

@@ -54,6 +54,12 @@ class TestKeySetFilter {
     java.util.function.Supplier<Object> prices =
         () -> BigDecimal.valueOf(random.nextInt(5000) - 2500, 2);
     check(2, PRICE, prices, prices);
+    // keys at a lower scale than the column's (integers) and at a higher one (thousandths, some
+    // of them whole cents): the vectors' keys are rescaled to the column's scale
+    java.util.function.Supplier<Object> smallPrices =
+        () -> BigDecimal.valueOf(random.nextInt(400) - 200, 2);
+    check(2, PRICE, () -> BigDecimal.valueOf(random.nextInt(4) - 2), smallPrices);
+    check(2, PRICE, () -> BigDecimal.valueOf(random.nextInt(200) * 5 - 500, 3), smallPrices);
     // keys that fit a long at their largest scale; rows of any size and scale
     check(3, ANY_DECIMAL, () -> anyDecimal(false), () -> anyDecimal(true));
     java.util.function.Supplier<Object> days = () -> LocalDate.ofEpochDay(random.nextInt(400));
@@ -89,7 +95,12 @@ class TestKeySetFilter {
     RowCodec codec = new RowCodec(LAYOUT);
     RowReader reader = new RowReader(LAYOUT, null);
     int matched = 0;
-    for (int i = 0; i < 3000; i++) {
+    int rows = 3000;
+    VectorColumn vc = filter.vectorColumn();
+    byte[][] status = {new byte[rows]};
+    long[][] longs = {new long[rows]};
+    boolean[] expectedRows = new boolean[rows];
+    for (int i = 0; i < rows; i++) {
       Object v = random.nextInt(20) == 0 ? null : values.get();
       Object[] row = {(long) i, 1, BigDecimal.ONE, BigDecimal.ONE, LocalDate.EPOCH, "x"};
       row[column] = v;
@@ -99,12 +110,71 @@ class TestKeySetFilter {
       }
       boolean expected = v != null && hashed.contains(GroupKey.ofRow(new Object[] {v}));
       matched += expected ? 1 : 0;
+      expectedRows[i] = expected;
       for (TestingBuffers.Kind kind : TestingBuffers.Kind.values()) {
         TestingBuffers.reset(reader, codec.encodeKey(row), codec.encodeValue(row), 3, kind);
         assertThat(filter.test(reader)).as("%s of %s over %s", filter, v, kind).isEqualTo(expected);
       }
+      if (vc != null) {
+        reader.readNumbers(
+            new int[] {vc.column()},
+            new byte[] {vc.kind()},
+            new int[] {vc.scale()},
+            status,
+            longs,
+            new double[1][],
+            i);
+      }
     }
     assertThat(matched).as("rows that match, of %s", type).isGreaterThan(10);
+    assertThat(vc == null).as("vector column of %s", type).isEqualTo(column == 3);
+    if (vc != null) {
+      checkVectors(filter, status[0], longs[0], expectedRows);
+    }
+  }
+
+  /**
+   * Over the rows of a vector (unfit rows taken out, as a scan reads those one at a time), with all
+   * rows and with a selection of every other row, select keeps exactly the rows test keeps.
+   */
+  private static void checkVectors(
+      KeySetFilter filter, byte[] status, long[] longs, boolean[] expected) {
+    int n = 0;
+    int nulls = 0;
+    byte[] s = new byte[status.length];
+    long[] x = new long[status.length];
+    boolean[] e = new boolean[status.length];
+    for (int i = 0; i < status.length; i++) {
+      if (status[i] != RowReader.NUMBER_UNFIT) {
+        s[n] = status[i];
+        x[n] = longs[i];
+        e[n] = expected[i];
+        nulls += status[i] == RowReader.NUMBER_NULL ? 1 : 0;
+        n++;
+      }
+    }
+    NumberVector vector =
+        new NumberVector(
+            java.util.Arrays.copyOf(s, n), java.util.Arrays.copyOf(x, n), null, nulls, 0);
+    int[] out = new int[n];
+    int m = filter.select(vector, null, 0, out);
+    List<Integer> all = new ArrayList<>();
+    List<Integer> everyOther = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (e[i]) {
+        all.add(i);
+        if (i % 2 == 0) {
+          everyOther.add(i);
+        }
+      }
+    }
+    assertThat(java.util.Arrays.stream(out, 0, m).boxed().toList()).isEqualTo(all);
+    int[] in = new int[(n + 1) / 2];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = 2 * i;
+    }
+    m = filter.select(vector, in, in.length, in); // in place
+    assertThat(java.util.Arrays.stream(in, 0, m).boxed().toList()).isEqualTo(everyOther);
   }
 
   @Test

@@ -16,10 +16,8 @@ import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.expr.VectorFilter;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
-import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -79,32 +77,14 @@ final class ProgramRows implements AutoCloseable {
 
   private int sinceCloseCheck;
 
-  /**
-   * What reads whole data blocks as column vectors, or null (no vector filter nor sink, a probe):
-   * at a block boundary the cursor may offer the next block ({@link RowCursor#peekBlock}); its rows
-   * the vector filter rejects all are skipped undecoded, and with a {@link BlockSink} and a filter
-   * that is complete (or none) the sink takes the block's selected rows.
-   */
-  private BlockRun run;
+  /** Reads whole data blocks as column vectors when a filter or a sink can use them. */
+  private final ProgramBlocks blocks;
 
-  /** The vectorized part of the filter, or null. */
-  private final VectorFilter vectorFilter;
+  /** Whether a row a block's vectors selected is kept without testing the row filter. */
+  private final boolean selectedKept;
 
-  /** Takes whole blocks (an aggregation), or null. */
-  private BlockSink sink;
-
-  /** The rows of a block the vector filter selects; grown to the largest block. */
-  private int[] selection = new int[0];
-
-  /**
-   * While the rows of a block the vector filter selected from are read one at a time: how many of
-   * them are left, the index of the next, and the next of the {@code guidedSelected} selected
-   * indexes in {@link #selection}.
-   */
-  private int guidedLeft, guidedRow, guidedNext, guidedSelected;
-
-  /** The reader that builds blocks' vectors (borrowed), or null. */
-  private RowReader vectorReader;
+  /** Whether the current row passed the probe's key filter on its block's vectors. */
+  private boolean keyTested;
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -228,10 +208,14 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
-    this.vectorFilter = filter == null ? null : filter.vectorFilter();
-    if (vectorFilter != null) {
-      useBlocks(vectorFilter.columns());
-    }
+    VectorFilter vectorFilter = filter == null ? null : filter.vectorFilter();
+    this.selectedKept = filter == null || (vectorFilter != null && vectorFilter.complete());
+    this.blocks =
+        new ProgramBlocks(
+            rows,
+            compiled,
+            vectorFilter,
+            keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null);
   }
 
   /**
@@ -239,32 +223,14 @@ final class ProgramRows implements AutoCloseable {
    * when the filter is complete or absent; call before the first row.
    */
   void sinkBlocks(BlockSink sink, List<VectorColumn> columns) {
-    if (probe != null || (filter != null && (vectorFilter == null || !vectorFilter.complete()))) {
-      return;
+    if (probe == null && selectedKept) {
+      blocks.sink(sink, columns);
     }
-    this.sink = sink;
-    List<VectorColumn> all = new ArrayList<>(columns);
-    if (vectorFilter != null) {
-      for (VectorColumn c : vectorFilter.columns()) {
-        if (!all.contains(c)) {
-          all.add(c);
-        }
-      }
-    }
-    useBlocks(all);
   }
 
   /** Stops handing blocks to the sink (which keeps refusing them); a vector filter still skips. */
   void stopSinking() {
-    sink = null;
-    run = vectorFilter == null ? null : run;
-  }
-
-  private void useBlocks(List<VectorColumn> columns) {
-    if (vectorReader == null) {
-      vectorReader = compiled.borrowReader();
-    }
-    run = new BlockRun(compiled.program.layout(), vectorReader, columns);
+    blocks.stopSinking();
   }
 
   /**
@@ -357,7 +323,7 @@ final class ProgramRows implements AutoCloseable {
       if (found != KEPT) {
         return found;
       }
-      if (keyFilter != null && !keepsKey()) {
+      if (keyFilter != null && !keyTested && !keepsKey()) {
         continue; // its key is none of the build side's
       }
       Object[] keyRow;
@@ -442,25 +408,27 @@ final class ProgramRows implements AutoCloseable {
           return PAUSED;
         }
       }
-      if (guidedLeft == 0 && run != null && rows.peekBlock(run) && takeBlock()) {
+      int skipped = blocks.skipOffered();
+      if (skipped > 0) {
+        sinceCloseCheck += skipped;
         continue;
       }
       if (!rows.next()) {
         return END;
       }
-      if (guidedLeft > 0) {
-        // a block whose rows the vector filter selected: the others are passed over undecoded
-        guidedLeft--;
-        int at = guidedRow++;
-        if (guidedNext >= guidedSelected || selection[guidedNext] != at) {
+      switch (blocks.guide()) {
+        case ProgramBlocks.PASSED_OVER -> {
+          continue; // a row of a block the vectors rejected: passed over undecoded
+        }
+        case ProgramBlocks.SELECTED -> {
+          pointReader();
+          keyTested = blocks.keyed();
+          if (selectedKept || filter.test(reader, context)) {
+            return KEPT;
+          }
           continue;
         }
-        guidedNext++;
-        pointReader();
-        if (vectorFilter.complete() || filter.test(reader, context)) {
-          return KEPT;
-        }
-        continue;
+        default -> keyTested = false;
       }
       if (!readsRows) {
         return KEPT; // COUNT(*) without a filter: the row's bytes are never looked at
@@ -481,42 +449,6 @@ final class ProgramRows implements AutoCloseable {
         rows.valueBuffer(),
         rows.valueOffset(),
         rows.valueLength());
-  }
-
-  /**
-   * Handles the block the cursor offers: skips it when the vector filter selects none of its rows,
-   * hands its selected rows to the sink when there is one; false when its rows are to be read one
-   * at a time (some value the vectors cannot give, rows to emit, a probe), then, after a vector
-   * filter, only the rows it selected are decoded and tested.
-   */
-  private boolean takeBlock() {
-    BlockRun block = run;
-    int n = block.size();
-    if (n == 0 || block.anyUnfit()) {
-      return false;
-    }
-    int selected = n;
-    int[] chosen = null;
-    if (vectorFilter != null) {
-      if (selection.length < n) {
-        selection = new int[Math.max(n, 2 * selection.length)];
-      }
-      chosen = selection;
-      selected = vectorFilter.select(block, chosen);
-    }
-    if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
-      if (chosen != null) {
-        // the block's rows are the next ones: only those selected are read
-        guidedLeft = n;
-        guidedRow = 0;
-        guidedNext = 0;
-        guidedSelected = selected;
-      }
-      return false;
-    }
-    rows.skipBlock();
-    sinceCloseCheck += n;
-    return true;
   }
 
   /** The projection of the reader's current row; allocates only what it emits. */
@@ -590,10 +522,7 @@ final class ProgramRows implements AutoCloseable {
       closeRowsEarly();
     } finally {
       compiled.giveBack(reader);
-      if (vectorReader != null) {
-        compiled.giveBack(vectorReader);
-        vectorReader = null;
-      }
+      blocks.close();
     }
   }
 }

@@ -1,0 +1,211 @@
+package io.cairn.store.coprocessor;
+
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.KeySetFilter;
+import io.cairn.core.expr.VectorColumn;
+import io.cairn.core.expr.VectorFilter;
+import io.cairn.store.cell.BlockRun;
+import io.cairn.store.cell.RowCursor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The block-at-a-time part of a scan program's rows ({@link ProgramRows}): at a data block boundary
+ * the cursor may offer the next block whole as column vectors ({@link RowCursor#peekBlock}). The
+ * vector filter and a probe's key-set filter select its rows; a block of which they select none is
+ * skipped undecoded; with a {@link BlockSink} (an aggregation, a sort's top-N) and a filter that is
+ * complete (or none) the sink may take the selected rows from the vectors. Otherwise the block's
+ * rows are read one at a time, and {@link #guide()} tells which of them were selected, so that only
+ * those are decoded.
+ *
+ * <p>Used by the scanning thread of its ProgramRows; holds a borrowed reader (the one that builds
+ * blocks' vectors) until {@link #close()}.
+ */
+final class ProgramBlocks {
+  /** {@link #guide()}: the row is not one of a block the filters selected from. */
+  static final int UNGUIDED = 0;
+
+  /** {@link #guide()}: a row of a selected-from block the filters rejected: pass it over. */
+  static final int PASSED_OVER = 1;
+
+  /** {@link #guide()}: a row of a selected-from block the filters selected. */
+  static final int SELECTED = 2;
+
+  private final RowCursor rows;
+  private final CompiledProgram compiled;
+
+  /** The vectorized part of the row filter, or null. */
+  private final VectorFilter vectorFilter;
+
+  /** A probe's key-set filter over blocks, or null (none, or dropped: it kept nearly every row). */
+  private KeySetFilter keys;
+
+  /** Block rows the key filter tested and kept, until it is judged. */
+  private long keysTested, keysKept;
+
+  /** Takes whole blocks (an aggregation, a top-N), or null. */
+  private BlockSink sink;
+
+  /** The blocks asked for, or null when no block is to be offered. */
+  private BlockRun run;
+
+  /** The rows of a block the filters select; grown to the largest block. */
+  private int[] selection = new int[0];
+
+  /**
+   * While the rows of a block the filters selected from are read one at a time: how many of them
+   * are left, the index of the next, and the next of the {@code guidedSelected} selected indexes in
+   * {@link #selection}.
+   */
+  private int guidedLeft, guidedRow, guidedNext, guidedSelected;
+
+  /** Whether the key filter selected the rows of the block being read (see {@link #keyed()}). */
+  private boolean guidedByKeys;
+
+  /** The reader that builds blocks' vectors (borrowed), or null. */
+  private RowReader vectorReader;
+
+  /**
+   * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter} or {@code keys} (a
+   * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) is not null.
+   */
+  ProgramBlocks(
+      RowCursor rows, CompiledProgram compiled, VectorFilter vectorFilter, KeySetFilter keys) {
+    this.rows = rows;
+    this.compiled = compiled;
+    this.vectorFilter = vectorFilter;
+    this.keys = keys;
+    if (vectorFilter != null || keys != null) {
+      use(List.of());
+    }
+  }
+
+  /**
+   * Lets {@code sink} take whole blocks whose vectors have {@code columns} (besides the filters').
+   */
+  void sink(BlockSink sink, List<VectorColumn> columns) {
+    this.sink = sink;
+    use(columns);
+  }
+
+  /** Stops handing blocks to the sink (which keeps refusing them); the filters still skip. */
+  void stopSinking() {
+    sink = null;
+    run = vectorFilter == null && keys == null ? null : run;
+  }
+
+  private void use(List<VectorColumn> columns) {
+    List<VectorColumn> all = new ArrayList<>(columns);
+    if (vectorFilter != null) {
+      for (VectorColumn c : vectorFilter.columns()) {
+        if (!all.contains(c)) {
+          all.add(c);
+        }
+      }
+    }
+    if (keys != null && !all.contains(keys.vectorColumn())) {
+      all.add(keys.vectorColumn());
+    }
+    if (vectorReader == null) {
+      vectorReader = compiled.borrowReader();
+    }
+    run = new BlockRun(compiled.program.layout(), vectorReader, all);
+  }
+
+  /**
+   * Before the cursor moves on: handles the block the cursor offers, if any, unless the rows of one
+   * are being read. Returns how many rows it skipped (the block's, when the filters select none of
+   * them or the sink took them), or 0: then the cursor reads rows, and when the filters selected
+   * from the block, {@link #guide()} tells which.
+   */
+  int skipOffered() {
+    if (guidedLeft > 0 || run == null || !rows.peekBlock(run)) {
+      return 0;
+    }
+    BlockRun block = run;
+    int n = block.size();
+    if (n == 0 || block.anyUnfit()) {
+      return 0;
+    }
+    int selected = n;
+    int[] chosen = null;
+    if (vectorFilter != null || keys != null) {
+      if (selection.length < n) {
+        selection = new int[Math.max(n, 2 * selection.length)];
+      }
+      chosen = selection;
+      selected = vectorFilter == null ? n : vectorFilter.select(block, chosen);
+      guidedByKeys = keys != null;
+      if (keys != null && selected > 0) {
+        int before = selected;
+        selected =
+            keys.select(
+                block.numbers(keys.vectorColumn()),
+                vectorFilter == null ? null : chosen,
+                selected,
+                chosen);
+        judgeKeys(before, selected);
+      }
+    }
+    if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
+      if (chosen != null) {
+        // the block's rows are the next ones: only those selected are read
+        guidedLeft = n;
+        guidedRow = 0;
+        guidedNext = 0;
+        guidedSelected = selected;
+      }
+      return 0;
+    }
+    rows.skipBlock();
+    return n;
+  }
+
+  /**
+   * After {@code ProgramRows.KEY_FILTER_TRIAL} rows of which the key filter kept more than 7 in 8,
+   * it is dropped: nearly every row passes, the test only costs.
+   */
+  private void judgeKeys(int tested, int kept) {
+    if (keysTested < ProgramRows.KEY_FILTER_TRIAL) {
+      keysTested += tested;
+      keysKept += kept;
+      if (keysTested >= ProgramRows.KEY_FILTER_TRIAL && keysKept > keysTested / 8 * 7) {
+        keys = null;
+        if (vectorFilter == null && sink == null) {
+          run = null;
+        }
+      }
+    }
+  }
+
+  /**
+   * After the cursor moved to a row: whether it is one of a block the filters selected from, and if
+   * so whether they selected it (SELECTED: it passed the key filter, if any, and the vector filter,
+   * which, when incomplete, the row filter must still confirm).
+   */
+  int guide() {
+    if (guidedLeft == 0) {
+      return UNGUIDED;
+    }
+    guidedLeft--;
+    int at = guidedRow++;
+    if (guidedNext >= guidedSelected || selection[guidedNext] != at) {
+      return PASSED_OVER;
+    }
+    guidedNext++;
+    return SELECTED;
+  }
+
+  /** Whether the SELECTED rows of the block being read passed the probe's key filter. */
+  boolean keyed() {
+    return guidedByKeys;
+  }
+
+  /** Gives the reader back; once. */
+  void close() {
+    if (vectorReader != null) {
+      compiled.giveBack(vectorReader);
+      vectorReader = null;
+    }
+  }
+}
