@@ -82,8 +82,15 @@ public final class Aggregates {
     return name == TypeName.DOUBLE || name == TypeName.FLOAT;
   }
 
+  private static final int[] NO_ARGUMENTS = new int[0];
+
   public static Accumulator create(AggregateCall call) {
-    int[] args = call.arguments().stream().mapToInt(Integer::intValue).toArray();
+    // once per group of a grouped aggregation: a plain loop, no stream
+    List<Integer> arguments = call.arguments();
+    int[] args = new int[arguments.size()];
+    for (int i = 0; i < args.length; i++) {
+      args[i] = arguments.get(i);
+    }
     if (call.distinct() && call.kind() != AggregateKind.COUNT_STAR) {
       List<Integer> positions = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
@@ -95,7 +102,7 @@ public final class Aggregates {
     }
     DataType type = call.resultType();
     return switch (call.kind()) {
-      case COUNT_STAR -> new CountAccumulator(new int[0], type);
+      case COUNT_STAR -> new CountAccumulator(NO_ARGUMENTS, type);
       case COUNT -> new CountAccumulator(args, type);
       case SUM, SUM0 -> sum(args[0], type, call.kind() == AggregateKind.SUM0);
       case AVG -> new AvgAccumulator(args[0], type);

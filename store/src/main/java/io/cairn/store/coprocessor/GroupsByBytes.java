@@ -5,6 +5,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.type.TypeName;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +24,7 @@ import java.util.List;
 final class GroupsByBytes<G> {
   private final int[] columns;
   private final boolean[] bytes;
+  private final TypeName[] types;
 
   /**
    * The current row's key as {@link #hash} read it, for {@link #matches}: per key column whether it
@@ -49,9 +52,10 @@ final class GroupsByBytes<G> {
     }
   }
 
-  private GroupsByBytes(int[] columns, boolean[] bytes) {
+  private GroupsByBytes(int[] columns, boolean[] bytes, TypeName[] types) {
     this.columns = columns;
     this.bytes = bytes;
+    this.types = types;
     this.rowNulls = new boolean[columns.length];
     this.rowLongs = new long[columns.length];
   }
@@ -62,11 +66,13 @@ final class GroupsByBytes<G> {
    */
   static <G> GroupsByBytes<G> of(int[] columns, RowLayout layout) {
     boolean[] bytes = new boolean[columns.length];
+    TypeName[] types = new TypeName[columns.length];
     for (int k = 0; k < columns.length; k++) {
       if (columns[k] < 0 || columns[k] >= layout.columnCount()) {
         return null;
       }
       TypeName type = layout.columnType(columns[k]).name();
+      types[k] = type;
       switch (type) {
         case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, TIME, BOOLEAN -> bytes[k] = false;
         case CHAR, VARCHAR, VARBINARY -> bytes[k] = true;
@@ -75,7 +81,7 @@ final class GroupsByBytes<G> {
         }
       }
     }
-    return new GroupsByBytes<>(columns.clone(), bytes);
+    return new GroupsByBytes<>(columns.clone(), bytes, types);
   }
 
   /** The group of the reader's current row, or null when it has none yet (see {@link #add}). */
@@ -149,6 +155,10 @@ final class GroupsByBytes<G> {
         entry.longs[k] = row.getLong(columns[k]);
       }
     }
+    return insert(entry, value);
+  }
+
+  private Entry<G> insert(Entry<G> entry, G value) {
     entry.value = value;
     entries.add(entry);
     if (entries.size() * 2 > slots.length) {
@@ -160,6 +170,54 @@ final class GroupsByBytes<G> {
       place(entry.hash, entries.size());
     }
     return entry;
+  }
+
+  /**
+   * Adds the group of a key given as longs (as {@link #find(long[], boolean[])} takes it), which
+   * was not found; {@code keyValues} are its values ({@link #keyValue}).
+   */
+  Entry<G> add(long[] key, boolean[] nulls, Object[] keyValues, G value) {
+    int h = 1;
+    for (int k = 0; k < key.length; k++) {
+      h = 31 * h + (nulls[k] ? NULL_PART : part(key[k]));
+    }
+    Entry<G> entry = new Entry<>(h ^ (h >>> 16), columns.length);
+    for (int k = 0; k < columns.length; k++) {
+      entry.nulls[k] = nulls[k];
+      if (!nulls[k]) {
+        entry.longs[k] = key[k];
+        if (bytes[k]) {
+          Object v = keyValues[k];
+          entry.bytes[k] = v instanceof String str ? str.getBytes(UTF_8) : (byte[]) v;
+        }
+      }
+    }
+    return insert(entry, value);
+  }
+
+  /**
+   * The value of key column {@code k} (as a row decodes it) whose long is {@code v}: its {@code
+   * getLong}, or for bytes its {@link RowReader#shortBytes} (never NOT_SHORT).
+   */
+  Object keyValue(int k, long v) {
+    if (bytes[k]) {
+      int length = (int) (v >>> 56);
+      byte[] b = new byte[length];
+      for (int i = length - 1; i >= 0; i--) {
+        b[i] = (byte) v;
+        v >>>= 8;
+      }
+      return types[k] == TypeName.VARBINARY ? b : new String(b, UTF_8);
+    }
+    return switch (types[k]) {
+      case BOOLEAN -> v != 0;
+      case TINYINT -> (byte) v;
+      case SMALLINT -> (short) v;
+      case INTEGER -> (int) v;
+      case DATE -> LocalDate.ofEpochDay(v);
+      case TIME -> LocalTime.ofNanoOfDay(v);
+      default -> v; // BIGINT
+    };
   }
 
   private void place(int hash, int at) {

@@ -246,9 +246,10 @@ final class ProgramGrouping {
   }
 
   /**
-   * Adds a block's selected rows to their groups; false when a row has a key of no group found yet
-   * or bytes too long for a long (the block's rows are then read one at a time, which adds the
-   * group).
+   * Adds a block's selected rows to their groups, making the groups of keys not found yet from the
+   * key vectors' longs; false when a key's bytes are too long for a long or an argument leaves the
+   * vectors' exact path (the block's rows are then read one at a time; groups it made meanwhile get
+   * their rows from there).
    */
   private boolean addBlock(BlockRun run, int[] selection, int count) {
     if (count > NumberBatch.CAPACITY || byBytes == null) {
@@ -271,7 +272,6 @@ final class ProgramGrouping {
     Arrays.fill(blockSlot, 0, groupCount, -1);
     int found = 0;
     long[] key = this.key;
-    boolean complete = true;
     int lastSlot = -1; // the group of the row before, while the key stays the same
     for (int i = 0; i < count; i++) {
       int row = selection == null ? i : selection[i];
@@ -289,8 +289,7 @@ final class ProgramGrouping {
       }
       GroupsByBytes.Entry<Group> entry = byBytes.find(key, keyNulls);
       if (entry == null) {
-        complete = false;
-        break;
+        entry = addGroup(key, keyNulls);
       }
       Group group = entry.value;
       int slot = blockSlot[group.index()];
@@ -305,16 +304,32 @@ final class ProgramGrouping {
       groupOfRow[i] = slot;
       lastSlot = slot;
     }
-    boolean added =
-        complete && inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
+    boolean added = inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
     Arrays.fill(blockGroups, 0, found, null);
     if (added) {
       blocksAdded++;
     } else if (++blocksRefused >= 8 && blocksRefused > 4 * blocksAdded) {
-      // many groups, each block bringing new ones (GROUP BY a key): the vectors only cost
+      // most blocks need their rows (long strings, numbers past a long): the vectors only cost
       rows.stopSinking();
     }
     return added;
+  }
+
+  /** A new group of a key read from a block's vectors (see {@link GroupsByBytes#keyValue}). */
+  private GroupsByBytes.Entry<Group> addGroup(long[] key, boolean[] nulls) {
+    Object[] keys = new Object[key.length];
+    for (int k = 0; k < keys.length; k++) {
+      keys[k] = nulls[k] ? null : byBytes.keyValue(k, key[k]);
+    }
+    groupMemory.addGroup(keys, keyPositions(), aggregates.size());
+    Group group = new Group(keys, newAccumulators(), groupCount++);
+    if (blockSlot.length < groupCount) {
+      int from = blockSlot.length;
+      blockSlot = Arrays.copyOf(blockSlot, Math.max(groupCount, 2 * from));
+      Arrays.fill(blockSlot, from, blockSlot.length, -1);
+    }
+    blockSlot[group.index()] = -1;
+    return byBytes.add(key, nulls, keys, group);
   }
 
   private int[] keyPositions() {
