@@ -278,6 +278,57 @@ class TestServerGroupsAndSorts {
         .anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [G]"));
   }
 
+  /**
+   * A GROUP BY of a key prefix over thousands of groups: the store emits its groups every thousand
+   * or so as the rows come in key order (a group may go out in two pieces), the driver merges the
+   * pieces; the answers are Java's, with HAVING over the merged sums.
+   */
+  @Test
+  void groupsOfAKeyPrefixEmittedAsTheyEndAreMerged() throws SQLException {
+    db.execute(
+        "CREATE TABLE OL (O BIGINT NOT NULL, L INTEGER NOT NULL, Q DECIMAL(15,2) NOT NULL,"
+            + " PRIMARY KEY (O, L))");
+    Random random = new Random(SEED);
+    Map<Long, BigDecimal> sums = new TreeMap<>();
+    Map<Long, Long> lines = new TreeMap<>();
+    try (PreparedStatement upsert =
+        db.connection().prepareStatement("UPSERT INTO OL VALUES (?, ?, ?)")) {
+      for (long order = 0; order < 6000; order++) {
+        for (int line = 1; line <= 1 + random.nextInt(5); line++) {
+          BigDecimal q = BigDecimal.valueOf(1 + random.nextInt(5000), 2);
+          upsert.setLong(1, order);
+          upsert.setInt(2, line);
+          upsert.setBigDecimal(3, q);
+          upsert.addBatch();
+          sums.merge(order, q, BigDecimal::add);
+          lines.merge(order, 1L, Long::sum);
+        }
+      }
+      upsert.executeBatch();
+    }
+    String sql = "SELECT O, COUNT(*), SUM(Q) FROM OL GROUP BY O HAVING SUM(Q) > 60";
+    assertThat(db.explain(sql))
+        .anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [O]"));
+    Map<Long, String> expected = new TreeMap<>();
+    sums.forEach(
+        (o, q) -> {
+          if (q.compareTo(BigDecimal.valueOf(60)) > 0) {
+            expected.put(o, lines.get(o) + "," + q);
+          }
+        });
+    Map<Long, String> actual = new TreeMap<>();
+    try (Statement s = db.connection().createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        assertThat(actual.put(rs.getLong(1), rs.getLong(2) + "," + rs.getBigDecimal(3)))
+            .as("order %s once", rs.getLong(1))
+            .isNull();
+      }
+    }
+    assertThat(expected).hasSizeGreaterThan(1000);
+    assertThat(actual).isEqualTo(expected);
+  }
+
   @Test
   void sortsAndTopNGiveTheClientResult() throws SQLException {
     for (String order :

@@ -80,7 +80,7 @@ class TestBlockVectorScans {
 
   /** Programs as (group by, calls). */
   private static final List<List<Integer>> GROUP_BYS =
-      List.of(List.of(), List.of(), List.of(2), List.of(1), List.of(2, 1));
+      List.of(List.of(), List.of(), List.of(2), List.of(1), List.of(2, 1), List.of(0));
 
   private static final List<List<AggregateCall>> CALLS =
       List.of(
@@ -93,7 +93,9 @@ class TestBlockVectorScans {
               call(AggregateKind.AVG, 3, DataType.decimal(38, 6))),
           List.of(COUNT_STAR, call(AggregateKind.SUM, 3, DataType.decimal(38, 2))),
           List.of(COUNT_STAR, call(AggregateKind.SUM, 0, DataType.BIGINT)),
-          List.of(call(AggregateKind.AVG, 3, DataType.decimal(38, 6))));
+          List.of(call(AggregateKind.AVG, 3, DataType.decimal(38, 6))),
+          // by the key: groups emitted every GroupsByBytes.EMIT_AT, as the rows come in key order
+          List.of(COUNT_STAR, call(AggregateKind.SUM, 3, DataType.decimal(38, 2))));
 
   private static Expr compare(Op op, Expr column, Object value, DataType type) {
     return new Expr.Call(op, List.of(column, new Expr.Literal(value, type)), DataType.BOOLEAN);

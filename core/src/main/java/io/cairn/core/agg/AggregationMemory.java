@@ -92,6 +92,17 @@ public final class AggregationMemory implements AutoCloseable {
     groups++;
   }
 
+  /**
+   * Forgets the groups counted so far (emitted, dropped): their bytes go back to the reservation.
+   */
+  public void groupsGone() {
+    if (reservation != null) {
+      reservation.free(used);
+    }
+    used = 0;
+    groups = 0;
+  }
+
   /** Gives the reservation's bytes back (the groups are gone); idempotent. */
   @Override
   public void close() {

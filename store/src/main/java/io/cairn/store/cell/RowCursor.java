@@ -34,6 +34,15 @@ public interface RowCursor extends AutoCloseable {
   int valueLength();
 
   /**
+   * Whether the rows come in the order of their keys (a table's rows over ascending ranges, not an
+   * index's entries): rows of equal key prefixes then come together. False when it cannot tell (the
+   * default).
+   */
+  default boolean inKeyOrder() {
+    return false;
+  }
+
+  /**
    * Whether this cursor's next visible rows, up to some point, are exactly the rows of one data
    * block, all visible, each the newest version of its row, all before the scan's stop: then the
    * block is described in {@code run} (its size and vectors) and the caller either reads it there

@@ -33,7 +33,7 @@ final class GroupsByBytes<G> {
   private final boolean[] rowNulls;
 
   private final long[] rowLongs;
-  private final List<Entry<G>> entries = new ArrayList<>();
+  private List<Entry<G>> entries = new ArrayList<>();
   private int[] slots = new int[64];
 
   /** One group: its key as compared, and the caller's value. */
@@ -227,6 +227,14 @@ final class GroupsByBytes<G> {
       slot = (slot + 1) & mask;
     }
     slots[slot] = at;
+  }
+
+  /** The groups in the order they were found; the table starts again empty. */
+  List<Entry<G>> drainAndReset() {
+    List<Entry<G>> found = entries;
+    entries = new ArrayList<>();
+    slots = new int[64];
+    return found;
   }
 
   /** The groups in the order they were found; the table must not be used afterwards. */

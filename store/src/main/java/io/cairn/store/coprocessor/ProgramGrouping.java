@@ -3,12 +3,14 @@ package io.cairn.store.coprocessor;
 import static io.cairn.store.coprocessor.ProgramRows.END;
 import static io.cairn.store.coprocessor.ProgramRows.KEPT;
 import static io.cairn.store.coprocessor.ProgramRows.PAUSED;
+import static io.cairn.store.coprocessor.ProgramRows.YIELDED;
 
 import io.cairn.core.agg.Accumulator;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.NumberBatch;
 import io.cairn.core.expr.NumberVector;
@@ -31,6 +33,12 @@ import java.util.NoSuchElementException;
  * Its groups are counted by an {@link AggregationMemory} (limit {@code cairn.aggregate.max-bytes},
  * AGGREGATE_MEMORY_EXCEEDED past it) in a reservation of the scan's pool. Used by the scanning
  * thread of its {@link ProgramScanner} only.
+ *
+ * <p>When the key is the table's first key columns and the rows come in key order, the groups of
+ * the rows read so far are emitted and dropped whenever they reach {@value #EMIT_AT}: all but the
+ * last are complete, and a group emitted in two pieces is joined by the driver's merge of partial
+ * states (as groups of several chunks are), so a GROUP BY of a key prefix (TPC-H Q18's L_ORDERKEY)
+ * holds a few thousand groups, not millions.
  */
 final class ProgramGrouping {
   private final ProgramRows rows;
@@ -69,8 +77,17 @@ final class ProgramGrouping {
   /** One group: its key values and accumulators; {@code index} in the order found. */
   private record Group(Object[] keys, Accumulator[] accumulators, int index) {}
 
-  /** How many groups were found. */
+  /** How many groups were found (since the last ones were emitted). */
   private int groupCount;
+
+  /** Groups held before they are emitted when the key is a key prefix read in key order. */
+  static final int EMIT_AT = 1024;
+
+  /** Whether the groups are emitted at EMIT_AT (the key is a key prefix read in key order). */
+  private boolean emitsEarly;
+
+  /** Whether the groups being emitted were emitted early (the rows go on after them). */
+  private boolean emittingEarly;
 
   /** The key columns as vectors of a block, when blocks are read as vectors; else null. */
   private VectorColumn[] keyVectors;
@@ -149,12 +166,26 @@ final class ProgramGrouping {
       if (found == PAUSED) {
         return ProgramScanner.NOT_YET;
       }
-      rows.closeRowsEarly();
-      groupOutput = byBytes != null ? drain(byBytes.drain()) : groups.values().iterator();
-      groups = null;
-      byBytes = null;
+      if (found == YIELDED) {
+        // the groups so far go out now; the rows go on after them
+        inputs.flush();
+        groupOutput = drain(byBytes.drainAndReset());
+        groupMemory.groupsGone();
+        groupCount = 0;
+        emittingEarly = true;
+      } else {
+        rows.closeRowsEarly();
+        groupOutput = byBytes != null ? drain(byBytes.drain()) : groups.values().iterator();
+        groups = null;
+        byBytes = null;
+      }
     }
     if (!groupOutput.hasNext()) {
+      if (emittingEarly) {
+        emittingEarly = false;
+        groupOutput = null;
+        return next();
+      }
       groupMemory.close(); // every group emitted: their memory goes now, not at close
       return null;
     }
@@ -182,7 +213,27 @@ final class ProgramGrouping {
     for (int k = 0; k < keyColumns.length; k++) {
       keyLayoutColumns[k] = rows.projectedColumns[keyColumns[k]];
     }
-    return GroupsByBytes.of(keyLayoutColumns, rows.compiled.program.layout());
+    RowLayout layout = rows.compiled.program.layout();
+    emitsEarly = rows.inKeyOrder() && isKeyPrefix(keyLayoutColumns, layout);
+    return GroupsByBytes.of(keyLayoutColumns, layout);
+  }
+
+  /** Whether {@code columns} are the first key columns of {@code layout}, in any order. */
+  private static boolean isKeyPrefix(int[] columns, RowLayout layout) {
+    List<RowLayout.KeyColumn> key = layout.keyColumns();
+    if (layout.hiddenRowId() || columns.length > key.size()) {
+      return false;
+    }
+    for (int k = 0; k < columns.length; k++) {
+      boolean found = false;
+      for (int c : columns) {
+        found |= c == key.get(k).columnIndex();
+      }
+      if (!found) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -208,6 +259,9 @@ final class ProgramGrouping {
           sinkBlocks();
         }
         byBytes.add(reader, keys, group);
+        if (emitsEarly && groupCount >= EMIT_AT) {
+          rows.yieldSoon();
+        }
       } else {
         group = entry.value;
       }
@@ -306,6 +360,9 @@ final class ProgramGrouping {
     }
     boolean added = inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
     Arrays.fill(blockGroups, 0, found, null);
+    if (emitsEarly && groupCount >= EMIT_AT) {
+      rows.yieldSoon();
+    }
     if (added) {
       blocksAdded++;
     } else if (++blocksRefused >= 8 && blocksRefused > 4 * blocksAdded) {

@@ -47,6 +47,12 @@ final class ProgramRows implements AutoCloseable {
   /** {@link #nextKept()}: the deadline passed before a kept row; the cursor has not moved. */
   static final int PAUSED = 2;
 
+  /**
+   * {@link #nextKept()}: the caller asked to get control back soon ({@link #yieldSoon()}) and this
+   * is it; the cursor has not moved.
+   */
+  static final int YIELDED = 3;
+
   static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /** What an empty projection emits for every row. */
@@ -76,6 +82,9 @@ final class ProgramRows implements AutoCloseable {
   private final BooleanSupplier closeRequested;
 
   private int sinceCloseCheck;
+
+  /** Whether {@link #nextKept()} returns YIELDED at its next periodic check. */
+  private boolean yieldSoon;
 
   /** Reads whole data blocks as column vectors when a filter or a sink can use them. */
   private final ProgramBlocks blocks;
@@ -276,6 +285,20 @@ final class ProgramRows implements AutoCloseable {
     return project();
   }
 
+  /**
+   * Asks {@link #nextKept()} to return YIELDED at its next periodic check (within {@value
+   * ProgramScanner#CLOSE_CHECK_INTERVAL} rows or a block): a grouping whose blocks made many groups
+   * emits them.
+   */
+  void yieldSoon() {
+    yieldSoon = true;
+  }
+
+  /** Whether the cursor's rows come in key order ({@link RowCursor#inKeyOrder()}). */
+  boolean inKeyOrder() {
+    return rows.inKeyOrder();
+  }
+
   /** Sets the System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   void deadline(long deadlineNanos) {
     this.deadline = deadlineNanos;
@@ -406,6 +429,10 @@ final class ProgramRows implements AutoCloseable {
         }
         if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
           return PAUSED;
+        }
+        if (yieldSoon) {
+          yieldSoon = false;
+          return YIELDED;
         }
       }
       int skipped = blocks.skipOffered();

@@ -222,6 +222,11 @@ public final class RegionsSnapshot implements RowCursor {
   }
 
   @Override
+  public boolean inKeyOrder() {
+    return reader == RegionReader.ROWS;
+  }
+
+  @Override
   public boolean next() {
     while (!closed && !current.next()) {
       closeCurrent();

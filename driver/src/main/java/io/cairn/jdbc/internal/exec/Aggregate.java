@@ -13,7 +13,6 @@ import io.cairn.jdbc.internal.exec.spill.SpillPartitions;
 import io.cairn.jdbc.internal.exec.spill.SpillRun;
 import io.cairn.planner.plan.AggregateNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,14 +64,24 @@ final class Aggregate implements Operator {
     return accumulators;
   }
 
+  /** One group: its key values (at the output's key positions) and its accumulators. */
+  private record Group(Object[] values, Accumulator[] accumulators) {}
+
   /** The groups of one grouping set, in first-seen order. */
   private static final class SetState {
     final int[] columns;
-    final Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
-    final Map<GroupKey, Object[]> values = new HashMap<>();
 
-    SetState(int[] columns) {
+    /** Per column of {@link #columns}, its position among the output's key values. */
+    final int[] positions;
+
+    final Map<GroupKey, Group> groups = new LinkedHashMap<>();
+
+    SetState(int[] columns, List<Integer> keys) {
       this.columns = columns;
+      this.positions = new int[columns.length];
+      for (int j = 0; j < columns.length; j++) {
+        positions[j] = keys.indexOf(columns[j]);
+      }
     }
   }
 
@@ -91,7 +100,7 @@ final class Aggregate implements Operator {
     }
     List<SetState> sets = new ArrayList<>();
     for (List<Integer> set : node.groupSets()) {
-      sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray()));
+      sets.add(new SetState(set.stream().mapToInt(Integer::intValue).toArray(), keys));
     }
     boolean canSpill = sets.size() == 1 && sets.get(0).columns.length > 0;
     AggregationMemory groupMemory =
@@ -108,8 +117,9 @@ final class Aggregate implements Operator {
       for (Object[] row = input.next(); row != null; row = input.next()) {
         for (SetState set : sets) {
           GroupKey key = GroupKey.of(row, set.columns);
-          Accumulator[] accs = set.groups.get(key);
-          if (accs == null) {
+          Group group = set.groups.get(key);
+          Accumulator[] accs;
+          if (group == null) {
             if (spill != null) {
               spill.write(key, row);
               spilledRows++;
@@ -131,12 +141,13 @@ final class Aggregate implements Operator {
               continue;
             }
             accs = newAccumulators();
-            set.groups.put(key, accs);
             Object[] values = new Object[keys.size()];
-            for (int c : set.columns) {
-              values[keys.indexOf(c)] = row[c];
+            for (int j = 0; j < set.columns.length; j++) {
+              values[set.positions[j]] = row[set.columns[j]];
             }
-            set.values.put(key, values);
+            set.groups.put(key, new Group(values, accs));
+          } else {
+            accs = group.accumulators();
           }
           for (int i = 0; i < accs.length; i++) {
             if (accs[i] == null) {
@@ -177,8 +188,7 @@ final class Aggregate implements Operator {
     for (SetState set : sets) {
       if (set.columns.length == 0 && set.groups.isEmpty()) {
         GroupKey empty = GroupKey.of(new Object[0], set.columns);
-        set.groups.put(empty, newAccumulators());
-        set.values.put(empty, new Object[keys.size()]);
+        set.groups.put(empty, new Group(new Object[keys.size()], newAccumulators()));
       }
     }
     output = rows(sets, keys.size());
@@ -200,7 +210,7 @@ final class Aggregate implements Operator {
   private Iterator<Object[]> rows(List<SetState> sets, int keyCount) {
     return new Iterator<>() {
       private int set;
-      private Iterator<Map.Entry<GroupKey, Accumulator[]>> groups;
+      private Iterator<Group> groups;
       private int seen;
 
       @Override
@@ -209,7 +219,7 @@ final class Aggregate implements Operator {
           if (set >= sets.size()) {
             return false;
           }
-          groups = sets.get(set++).groups.entrySet().iterator();
+          groups = sets.get(set++).groups.values().iterator();
         }
         return true;
       }
@@ -220,10 +230,11 @@ final class Aggregate implements Operator {
           throw new java.util.NoSuchElementException();
         }
         SetState state = sets.get(set - 1);
-        Map.Entry<GroupKey, Accumulator[]> e = groups.next();
-        Accumulator[] accs = e.getValue();
+        Group group = groups.next();
+        groups.remove(); // handed out: its accumulators go with it
+        Accumulator[] accs = group.accumulators();
         Object[] out = new Object[keyCount + accs.length];
-        System.arraycopy(state.values.get(e.getKey()), 0, out, 0, keyCount);
+        System.arraycopy(group.values(), 0, out, 0, keyCount);
         for (int i = 0; i < accs.length; i++) {
           out[keyCount + i] =
               accs[i] == null ? grouping(node.calls().get(i), state) : accs[i].result();
