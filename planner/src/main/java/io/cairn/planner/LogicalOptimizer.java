@@ -144,7 +144,13 @@ final class LogicalOptimizer {
     result = joins.findBestExp();
     HepPlanner again = hep(pushdownProgram());
     again.setRoot(result);
-    return again.findBestExp();
+    result = again.findBestExp();
+    // conditions pushed into an input (an outer join's ON clause over its right side, TPC-H Q13)
+    // leave columns nobody reads above the filter: trimmed again, so the scan does not return them
+    result = new RelFieldTrimmer(validator, relBuilder).trim(result);
+    HepPlanner merged = hep(pushdownProgram());
+    merged.setRoot(result);
+    return merged.findBestExp();
   }
 
   /**

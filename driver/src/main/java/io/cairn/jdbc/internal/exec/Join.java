@@ -11,9 +11,7 @@ import io.cairn.jdbc.internal.exec.spill.SpillPartitions;
 import io.cairn.jdbc.internal.exec.spill.SpillRun;
 import io.cairn.planner.plan.JoinNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Hash join (equi keys) or nested loop, for every join kind. The right input is the build side: its
@@ -51,7 +49,10 @@ final class Join implements Operator {
   private final int[] rightKeys;
   private final MemoryReservation memory;
   private List<Object[]> buildRows;
-  private Map<GroupKey, List<Integer>> buildIndex;
+
+  /** The build rows' hash index, or null (a nested loop). */
+  private JoinIndex buildIndex;
+
   private boolean[] matched;
   private boolean leftDone;
   private int unmatchedPos;
@@ -60,11 +61,12 @@ final class Join implements Operator {
   /** The left row being probed, or null between rows. */
   private Object[] leftRow;
 
-  /** Its candidates in {@link #buildRows}; null: every build row (nested loop). */
-  private List<Integer> candidates;
+  /**
+   * Its next candidate in {@link #buildRows} (-1: none left) through the index, or, for a nested
+   * loop (no index), the position of the next build row.
+   */
+  private int candidate;
 
-  private int candidateCount;
-  private int candidatePos;
   private boolean anyMatch;
 
   /** After a spill: the partitions of each side (null where empty), the next one, its join. */
@@ -144,10 +146,8 @@ final class Join implements Operator {
     }
     matched = new boolean[buildRows.size()];
     if (hashed) {
-      buildIndex = new HashMap<>();
-      for (int i = 0; i < buildRows.size(); i++) {
-        GroupKey key = GroupKey.of(buildRows.get(i), rightKeys);
-        if (!key.hasNull()) {
+      for (Object[] row : buildRows) {
+        if (!anyNull(row, rightKeys)) {
           long bytes = INDEX_ENTRY_BYTES + Operators.SLOT_BYTES * rightKeys.length;
           try {
             memory.add(bytes);
@@ -157,11 +157,20 @@ final class Join implements Operator {
               return;
             }
           }
-          buildIndex.computeIfAbsent(key, k -> new ArrayList<>(1)).add(i);
         }
         step();
       }
+      buildIndex = JoinIndex.of(buildRows, rightKeys);
     }
+  }
+
+  private static boolean anyNull(Object[] row, int[] columns) {
+    for (int c : columns) {
+      if (row[c] == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -239,17 +248,6 @@ final class Join implements Operator {
                 + e.getMessage());
   }
 
-  private List<Integer> candidates(Object[] row) {
-    if (buildIndex == null) {
-      return null;
-    }
-    GroupKey key = GroupKey.of(row, leftKeys);
-    if (key.hasNull()) {
-      return List.of();
-    }
-    return buildIndex.getOrDefault(key, List.of());
-  }
-
   private Object[] concat(Object[] l, Object[] r) {
     Object[] out = new Object[leftWidth + rightWidth];
     if (l != null) {
@@ -270,10 +268,14 @@ final class Join implements Operator {
    * #leftRow} is null).
    */
   private Object[] probeNext() {
-    while (candidatePos < candidateCount) {
+    while (candidate >= 0) {
       step();
-      int index = candidates == null ? candidatePos : candidates.get(candidatePos);
-      candidatePos++;
+      int index = candidate;
+      if (buildIndex != null) {
+        candidate = buildIndex.next(index);
+      } else {
+        candidate = index + 1 < buildRows.size() ? index + 1 : -1;
+      }
       Object[] joined = concat(leftRow, buildRows.get(index));
       if (!matches(joined)) {
         continue;
@@ -286,7 +288,7 @@ final class Join implements Operator {
           leftRow = null;
           return row;
         }
-        case ANTI -> candidatePos = candidateCount; // the row is out
+        case ANTI -> candidate = -1; // the row is out
         default -> {
           return joined;
         }
@@ -358,9 +360,11 @@ final class Join implements Operator {
           leftDone = true;
         } else {
           leftRow = row;
-          candidates = candidates(row);
-          candidateCount = candidates == null ? buildRows.size() : candidates.size();
-          candidatePos = 0;
+          if (buildIndex != null) {
+            candidate = buildIndex.first(row, leftKeys);
+          } else {
+            candidate = buildRows.isEmpty() ? -1 : 0;
+          }
           anyMatch = false;
           step();
           continue;

@@ -1,0 +1,136 @@
+package io.cairn.jdbc.internal.exec;
+
+import io.cairn.core.agg.GroupKey;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The hash index of a join's build rows: per key, its rows as a chain through {@link #next} (in
+ * build order), found by the key of a probe row with {@link GroupKey}'s equality (NULL matches
+ * nothing). A key of one column whose values are all {@code Long}s (or all {@code Integer}s, the
+ * planner's join keys of BIGINT or INTEGER columns) is kept in an open-addressing table of longs:
+ * no key object per build or probe row, no boxed list per key; a probe value of another class
+ * matches nothing there, as GroupKey's equality says. Other keys go through a map of GroupKeys.
+ */
+final class JoinIndex {
+  private static final int NONE = -1;
+
+  /** Per build row, the next build row of the same key, or NONE. */
+  private final int[] next;
+
+  /** The key's class on the long path, else null. */
+  private final Class<?> longClass;
+
+  /** Long path: the slots' keys, and the first row of each slot's key (NONE: empty slot). */
+  private final long[] slotKeys;
+
+  private final int[] slotHeads;
+
+  /** Generic path: the first row of each key. */
+  private final Map<GroupKey, Integer> heads;
+
+  private JoinIndex(
+      int[] next,
+      Class<?> longClass,
+      long[] slotKeys,
+      int[] slotHeads,
+      Map<GroupKey, Integer> heads) {
+    this.next = next;
+    this.longClass = longClass;
+    this.slotKeys = slotKeys;
+    this.slotHeads = slotHeads;
+    this.heads = heads;
+  }
+
+  /** The index of {@code rows} by their {@code keys} columns (rows with a NULL key left out). */
+  static JoinIndex of(List<Object[]> rows, int[] keys) {
+    int n = rows.size();
+    int[] next = new int[n];
+    Arrays.fill(next, NONE);
+    Class<?> longClass = keys.length == 1 ? longClass(rows, keys[0]) : null;
+    if (longClass != null) {
+      int capacity = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
+      long[] slotKeys = new long[capacity];
+      int[] slotHeads = new int[capacity];
+      Arrays.fill(slotHeads, NONE);
+      int mask = capacity - 1;
+      for (int i = n - 1; i >= 0; i--) { // backwards, so that each chain runs in build order
+        Object v = rows.get(i)[keys[0]];
+        if (v == null) {
+          continue;
+        }
+        long k = ((Number) v).longValue();
+        int slot = slot(k, mask);
+        while (slotHeads[slot] != NONE && slotKeys[slot] != k) {
+          slot = (slot + 1) & mask;
+        }
+        next[i] = slotHeads[slot];
+        slotKeys[slot] = k;
+        slotHeads[slot] = i;
+      }
+      return new JoinIndex(next, longClass, slotKeys, slotHeads, null);
+    }
+    Map<GroupKey, Integer> heads = new HashMap<>();
+    for (int i = n - 1; i >= 0; i--) {
+      GroupKey key = GroupKey.of(rows.get(i), keys);
+      if (!key.hasNull()) {
+        Integer old = heads.put(key, i);
+        next[i] = old == null ? NONE : old;
+      }
+    }
+    return new JoinIndex(next, null, null, null, heads);
+  }
+
+  /** Long or Integer when every non-NULL value of {@code column} is of that class, else null. */
+  private static Class<?> longClass(List<Object[]> rows, int column) {
+    Class<?> found = null;
+    for (Object[] row : rows) {
+      Object v = row[column];
+      if (v == null) {
+        continue;
+      }
+      Class<?> c = v.getClass();
+      if ((c != Long.class && c != Integer.class) || (found != null && found != c)) {
+        return null;
+      }
+      found = c;
+    }
+    return found;
+  }
+
+  private static int slot(long k, int mask) {
+    long h = k * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32)) & mask;
+  }
+
+  /** The first build row whose key equals the probe row's {@code keys} columns, or -1. */
+  int first(Object[] probe, int[] keys) {
+    if (longClass != null) {
+      Object v = probe[keys[0]];
+      if (v == null || v.getClass() != longClass) {
+        return NONE;
+      }
+      long k = ((Number) v).longValue();
+      int mask = slotKeys.length - 1;
+      for (int slot = slot(k, mask); ; slot = (slot + 1) & mask) {
+        int head = slotHeads[slot];
+        if (head == NONE || slotKeys[slot] == k) {
+          return head;
+        }
+      }
+    }
+    GroupKey key = GroupKey.of(probe, keys);
+    if (key.hasNull()) {
+      return NONE;
+    }
+    Integer head = heads.get(key);
+    return head == null ? NONE : head;
+  }
+
+  /** The build row after {@code row} with the same key, or -1. */
+  int next(int row) {
+    return next[row];
+  }
+}
