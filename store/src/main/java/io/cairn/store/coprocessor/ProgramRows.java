@@ -108,6 +108,13 @@ final class ProgramRows implements AutoCloseable {
   private final HashProbe probe;
 
   private final JoinHashTable table;
+
+  /**
+   * The table's keys as longs when they are (and the probe is in one pass and not null-aware), or
+   * null: then rows find their build rows by GroupKey.
+   */
+  private final LongProbeIndex longIndex;
+
   private final RowExpression[] probeKeys;
   private final RowExpression residual;
   private final int[] keyPositions;
@@ -193,6 +200,12 @@ final class ProgramRows implements AutoCloseable {
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
       this.keyFilter = keyFilter(probe, table, compiled.program.layout());
+      this.longIndex =
+          probe.partitions() == HashProbe.ALL && !probe.nullAware()
+              ? table
+                  .<Optional<LongProbeIndex>>derived(List.of("long-keys"), LongProbeIndex::of)
+                  .orElse(null)
+              : null;
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
@@ -207,6 +220,7 @@ final class ProgramRows implements AutoCloseable {
       this.keyPositions = null;
       this.keyValues = null;
       this.keyFilter = null;
+      this.longIndex = null;
       this.projectedColumns = compiled.projectedColumns;
     }
     this.readsKey = compiled.readsKey || probe != null;
@@ -363,14 +377,19 @@ final class ProgramRows implements AutoCloseable {
       for (int i = 0; i < keyValues.length; i++) {
         keyValues[i] = probeKeys[i].evaluate(keyRow, context);
       }
-      GroupKey key = GroupKey.of(keyValues, keyPositions);
-      if (!probe.takes(key)) {
-        continue; // another pass probes this row's partition
+      List<Object[]> candidates;
+      if (longIndex != null) {
+        candidates = longIndex.matches(keyValues);
+      } else {
+        GroupKey key = GroupKey.of(keyValues, keyPositions);
+        if (!probe.takes(key)) {
+          continue; // another pass probes this row's partition
+        }
+        if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
+          continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
+        }
+        candidates = table.matches(key);
       }
-      if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
-        continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
-      }
-      List<Object[]> candidates = table.matches(key);
       if (candidates.isEmpty()
           && (probe.kind() == HashProbe.Kind.INNER || probe.kind() == HashProbe.Kind.SEMI)) {
         continue;

@@ -195,6 +195,31 @@ class TestProgramScannerProbe {
     }
   }
 
+  /**
+   * Keys found as longs (LongProbeIndex): two key columns (V twice against B twice), and keys of
+   * another class than the probe's (Long build keys for INTEGER probe values: equal to none).
+   */
+  @Test
+  void keysOfLongsAndOfTwoColumnsProbeLikeANestedLoop() {
+    List<Object[]> build = buildRows(true);
+    JoinHashTable.Builder twice = JoinHashTable.builder(2, List.of(0, 0));
+    build.forEach(twice::add);
+    HashProbe onBoth =
+        new HashProbe(
+            "c1", List.of(V, V), HashProbe.Kind.INNER, BUILD_TYPES, Optional.empty(), false);
+    assertRows(
+        run(program(onBoth, List.of(K, V, B, NAME)), twice.build()),
+        reference(HashProbe.Kind.INNER, build, false, false));
+    JoinHashTable.Builder longs = JoinHashTable.builder(2, List.of(0));
+    for (Object[] row : build) {
+      longs.add(new Object[] {row[0] == null ? null : ((Integer) row[0]).longValue(), row[1]});
+    }
+    HashProbe inner = probe(HashProbe.Kind.INNER, Optional.empty(), false);
+    assertThat(run(program(inner, List.of(K, V, B, NAME)), longs.build())).isEmpty();
+    HashProbe anti = probe(HashProbe.Kind.ANTI, Optional.empty(), false);
+    assertThat(run(program(anti, List.of(K, V)), longs.build())).hasSize(2000);
+  }
+
   @Test
   void notInOverAnEmptyBuildKeepsEveryRow() {
     ScanProgram notIn = program(probe(HashProbe.Kind.ANTI, Optional.empty(), true), List.of(K, V));

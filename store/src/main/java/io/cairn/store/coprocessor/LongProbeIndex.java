@@ -1,0 +1,101 @@
+package io.cairn.store.coprocessor;
+
+import io.cairn.kv.JoinHashTable;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A join hash table's keys of one or two columns whose values are all {@code Long}s or all {@code
+ * Integer}s per column (the planner's keys of BIGINT or INTEGER columns) in an open-addressing
+ * table of longs: a probe row finds its build rows without a key object or a map lookup. Equal to
+ * {@link JoinHashTable#matches}: a NULL value, or a value of another class than its column's (never
+ * equal by GroupKey's equality), matches nothing. Derived once per table ({@link
+ * JoinHashTable#derived}) and shared by the scans that probe it; immutable.
+ */
+final class LongProbeIndex {
+  private static final List<Object[]> NONE = List.of();
+
+  /** Per key column, the class of its values. */
+  private final Class<?>[] classes;
+
+  private final long[] firsts;
+  private final long[] seconds;
+  private final List<Object[]>[] rows;
+  private final int mask;
+
+  @SuppressWarnings("unchecked")
+  private LongProbeIndex(Class<?>[] classes, int capacity) {
+    this.classes = classes;
+    this.firsts = new long[capacity];
+    this.seconds = new long[capacity];
+    this.rows = new List[capacity];
+    this.mask = capacity - 1;
+  }
+
+  /** The index of {@code table}'s keys, or empty when they are not such longs. */
+  static Optional<LongProbeIndex> of(JoinHashTable table) {
+    List<Integer> keyColumns = table.keyColumns();
+    int keys = keyColumns.size();
+    if (keys > 2) {
+      return Optional.empty();
+    }
+    Class<?>[] classes = new Class<?>[keys];
+    for (List<Object[]> group : table.rowsByKey()) {
+      Object[] row = group.get(0);
+      for (int k = 0; k < keys; k++) {
+        Object v = row[keyColumns.get(k)];
+        Class<?> c = v == null ? null : v.getClass();
+        if ((c != Long.class && c != Integer.class) || (classes[k] != null && classes[k] != c)) {
+          return Optional.empty();
+        }
+        classes[k] = c;
+      }
+    }
+    int capacity = Integer.highestOneBit(Math.max(4, 2 * table.keyCount() - 1)) << 1;
+    LongProbeIndex index = new LongProbeIndex(classes, capacity);
+    for (List<Object[]> group : table.rowsByKey()) {
+      Object[] row = group.get(0);
+      long a = ((Number) row[keyColumns.get(0)]).longValue();
+      long b = keys == 2 ? ((Number) row[keyColumns.get(1)]).longValue() : 0;
+      int slot = slot(a, b, index.mask);
+      while (index.rows[slot] != null) {
+        slot = (slot + 1) & index.mask;
+      }
+      index.firsts[slot] = a;
+      index.seconds[slot] = b;
+      index.rows[slot] = group;
+    }
+    return Optional.of(index);
+  }
+
+  private static int slot(long a, long b, int mask) {
+    long h = (a * 0x9E3779B97F4A7C15L) ^ (b * 0xC2B2AE3D27D4EB4FL);
+    return (int) (h ^ (h >>> 29)) & mask;
+  }
+
+  /** The build rows whose key equals {@code values} (one per key column); the list is shared. */
+  List<Object[]> matches(Object[] values) {
+    Object first = values[0];
+    if (first == null || first.getClass() != classes[0]) {
+      return NONE;
+    }
+    long a = ((Number) first).longValue();
+    long b = 0;
+    if (classes.length == 2) {
+      Object second = values[1];
+      if (second == null || second.getClass() != classes[1]) {
+        return NONE;
+      }
+      b = ((Number) second).longValue();
+    }
+    for (int slot = slot(a, b, mask); ; slot = (slot + 1) & mask) {
+      List<Object[]> found = rows[slot];
+      if (found == null) {
+        return NONE;
+      }
+      if (firsts[slot] == a && seconds[slot] == b) {
+        return found;
+      }
+    }
+  }
+}
