@@ -34,6 +34,12 @@ import java.util.Optional;
  * filter sees the decoded row only), probe the hash table (0..n joined rows per row), then the
  * projection, aggregates, order, offset and limit over the joined row (the decoded row, the row key
  * pseudo-column, the build columns).
+ *
+ * <p>{@code having}, with {@code groupBy}: a condition over a group's final row (its key values,
+ * then each call's result) that the reader applies to the merged groups; the store may drop the
+ * groups it knows complete for which it is not TRUE (a GROUP BY of the table's first key columns
+ * over rows in key order, whose groups end where the next begins), so that fewer partial rows
+ * travel. A hint: a store that does not use it sends every group.
  */
 public record ScanProgram(
     RowLayout layout,
@@ -44,7 +50,8 @@ public record ScanProgram(
     List<Integer> groupBy,
     List<AggregateCall> aggregates,
     List<SortKey> orderBy,
-    Optional<HashProbe> probe) {
+    Optional<HashProbe> probe,
+    Optional<Expr> having) {
   public static final long NO_LIMIT = -1;
 
   public ScanProgram {
@@ -55,6 +62,10 @@ public record ScanProgram(
     aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
     orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
     requireNonNull(probe, "probe is null");
+    requireNonNull(having, "having is null");
+    if (having.isPresent() && groupBy.isEmpty()) {
+      throw CairnException.internal("A scan program's HAVING needs a GROUP BY");
+    }
     if (limit < NO_LIMIT) {
       throw CairnException.internal(
           "A scan program's limit: expected >= -1, found [" + limit + "]");
@@ -91,6 +102,30 @@ public record ScanProgram(
     }
   }
 
+  /** A program without a HAVING hint. */
+  public ScanProgram(
+      RowLayout layout,
+      Optional<Expr> filter,
+      List<Expr> projection,
+      long limit,
+      long offset,
+      List<Integer> groupBy,
+      List<AggregateCall> aggregates,
+      List<SortKey> orderBy,
+      Optional<HashProbe> probe) {
+    this(
+        layout,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        probe,
+        Optional.empty());
+  }
+
   /** A program without a probe step. */
   public ScanProgram(
       RowLayout layout,
@@ -107,7 +142,7 @@ public record ScanProgram(
   /** The same program probing {@code newProbe} (empty: none). */
   public ScanProgram withProbe(Optional<HashProbe> newProbe) {
     return new ScanProgram(
-        layout, filter, projection, limit, offset, groupBy, aggregates, orderBy, newProbe);
+        layout, filter, projection, limit, offset, groupBy, aggregates, orderBy, newProbe, having);
   }
 
   /** A program that emits the projected rows in key order. */

@@ -339,6 +339,16 @@ public final class Explainer {
                         : "INTO DISTINCT ROWS BY ")
                     + scan.groupBy().stream().map(projected::apply).toList();
         line(lines, depth + 1, "SERVER AGGREGATE " + into + " COMPUTE " + String.join(", ", calls));
+        if (scan.having().isPresent()) {
+          int keys = scan.groupBy().size();
+          IntFunction<String> groupRow =
+              i -> i < keys ? projected.apply(scan.groupBy().get(i)) : calls.get(i - keys);
+          line(
+              lines,
+              depth + 1,
+              "SERVER FILTER COMPLETE GROUPS BY "
+                  + ExprPrinter.print(scan.having().get(), groupRow));
+        }
         return;
       }
       line(lines, depth + 1, "SERVER PROJECT " + ExprPrinter.printAll(scan.projection(), names));

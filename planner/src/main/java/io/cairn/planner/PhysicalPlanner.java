@@ -346,7 +346,56 @@ final class PhysicalPlanner {
       }
       return scan.withKeysAndFilter(ranges.bounds(), Optional.of(combined));
     }
+    if (input instanceof AggregateNode a
+        && a.step() == AggregateNode.Step.FINAL
+        && a.input() instanceof ScanNode scan
+        && scan.having().isEmpty()
+        && groupsByKeyPrefix(scan)) {
+      // HAVING over groups of the table's first key columns: the store may drop the groups it
+      // knows complete that fail it (the merge applies it too)
+      AggregateNode hinted =
+          new AggregateNode(
+              scan.withHaving(Optional.of(condition)),
+              a.groupKeys(),
+              a.groupSets(),
+              a.calls(),
+              a.filterColumns(),
+              a.step());
+      return new FilterNode(hinted, condition);
+    }
     return new FilterNode(input, condition);
+  }
+
+  /**
+   * Whether {@code scan} groups its table's rows by the table's first key columns (in any order),
+   * so that the rows of a group come together: a grouping scan of the rows, not of an index, whose
+   * keys are plain columns.
+   */
+  private static boolean groupsByKeyPrefix(ScanNode scan) {
+    io.cairn.core.encoding.RowLayout layout = scan.table().layout();
+    List<io.cairn.core.encoding.RowLayout.KeyColumn> key = layout.keyColumns();
+    List<Integer> groupBy = scan.groupBy();
+    if (!scan.hasAggregates()
+        || groupBy.isEmpty()
+        || groupBy.size() > key.size()
+        || layout.hiddenRowId()
+        || scan.index().isPresent()
+        || scan.probe().isPresent()) {
+      return false;
+    }
+    java.util.Set<Integer> columns = new java.util.HashSet<>();
+    for (int g : groupBy) {
+      if (!(scan.projection().get(g) instanceof Expr.ColumnRef ref)) {
+        return false;
+      }
+      columns.add(ref.index());
+    }
+    for (int k = 0; k < groupBy.size(); k++) {
+      if (!columns.contains(key.get(k).columnIndex())) {
+        return false;
+      }
+    }
+    return columns.size() == groupBy.size();
   }
 
   /**

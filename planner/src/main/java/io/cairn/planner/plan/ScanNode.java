@@ -47,6 +47,10 @@ import java.util.Optional;
  * <p>{@code probe}, when present, joins the rows the filter keeps with a broadcast hash join's
  * build side in the store ({@link JoinProbe}); projection, aggregates, order and limit then read
  * the joined row (the table's columns, the row key, the build's columns).
+ *
+ * <p>{@code having}, with {@code groupBy}: the HAVING condition over the merged groups (their key
+ * values, then each call's result), which the store may apply early to groups it knows complete
+ * ({@link #withHaving}).
  */
 public record ScanNode(
     TableDescriptor table,
@@ -61,7 +65,8 @@ public record ScanNode(
     boolean cacheBlocks,
     boolean serial,
     Optional<IndexScan> index,
-    Optional<JoinProbe> probe)
+    Optional<JoinProbe> probe,
+    Optional<Expr> having)
     implements PlanNode {
   public ScanNode {
     requireNonNull(table, "table is null");
@@ -73,6 +78,10 @@ public record ScanNode(
     orderBy = List.copyOf(requireNonNull(orderBy, "orderBy is null"));
     requireNonNull(index, "index is null");
     requireNonNull(probe, "probe is null");
+    requireNonNull(having, "having is null");
+    if (having.isPresent() && groupBy.isEmpty()) {
+      throw CairnException.internal("A scan's HAVING needs a GROUP BY");
+    }
     if (probe.isPresent() && index.isPresent()) {
       throw CairnException.internal("A probing scan reads the table's rows, not an index");
     }
@@ -91,6 +100,61 @@ public record ScanNode(
     if (offset < 0) {
       throw CairnException.internal("A scan's offset must not be negative: [" + offset + "]");
     }
+  }
+
+  /** A scan without a HAVING hint. */
+  public ScanNode(
+      TableDescriptor table,
+      List<KeyBounds> keys,
+      Optional<Expr> filter,
+      List<Expr> projection,
+      long limit,
+      long offset,
+      List<Integer> groupBy,
+      List<AggregateCall> aggregates,
+      List<SortKey> orderBy,
+      boolean cacheBlocks,
+      boolean serial,
+      Optional<IndexScan> index,
+      Optional<JoinProbe> probe) {
+    this(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial,
+        index,
+        probe,
+        Optional.empty());
+  }
+
+  /**
+   * The same grouping scan with a condition over its groups' final rows that the store may apply to
+   * the groups it knows complete (see {@link io.cairn.kv.ScanProgram}); the reader applies it to
+   * the merged groups in any case.
+   */
+  public ScanNode withHaving(Optional<Expr> newHaving) {
+    return new ScanNode(
+        table,
+        keys,
+        filter,
+        projection,
+        limit,
+        offset,
+        groupBy,
+        aggregates,
+        orderBy,
+        cacheBlocks,
+        serial,
+        index,
+        probe,
+        newHaving);
   }
 
   /** A scan without a join probe. */
@@ -141,7 +205,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        newProbe);
+        newProbe,
+        having);
   }
 
   /** A scan that emits the projected rows in key order and may fill the block cache. */
@@ -181,7 +246,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         read,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan emitting {@code newProjection} (expressions over the table row). */
@@ -202,7 +268,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan feeding its projected rows to ungrouped {@code calls}. */
@@ -227,7 +294,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan with other key ranges and filter. */
@@ -245,7 +313,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan stopping after {@code newLimit} rows. */
@@ -263,7 +332,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /**
@@ -284,7 +354,8 @@ public record ScanNode(
         cacheBlocks,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan filling the block cache or not ({@code NO_CACHE}). */
@@ -302,7 +373,8 @@ public record ScanNode(
         cache,
         serial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /** The same scan with its chunks run one at a time in key order, or not ({@code SERIAL}). */
@@ -320,7 +392,8 @@ public record ScanNode(
         cacheBlocks,
         newSerial,
         index,
-        probe);
+        probe,
+        having);
   }
 
   /**

@@ -63,6 +63,7 @@ public final class WirePrograms {
               .setNullsFirst(k.nullsFirst()));
     }
     program.probe().ifPresent(p -> b.setProbe(toProto(p)));
+    program.having().ifPresent(h -> b.setHaving(toProto(h)));
     return b.build();
   }
 
@@ -153,6 +154,11 @@ public final class WirePrograms {
           rethrowAsProtocolError(
               () -> new SortKey(k.getColumn(), k.getDescending(), k.getNullsFirst())));
     }
+    Optional<Expr> having =
+        message.hasHaving()
+            ? Optional.of(
+                fromProto(message.getHaving(), message.getGroupByCount() + aggregates.size()))
+            : Optional.empty();
     // the program checks the rest (indexes in range, no order or limit with aggregates, ...)
     return rethrowAsProtocolError(
         () ->
@@ -165,7 +171,8 @@ public final class WirePrograms {
                 message.getGroupByList(),
                 aggregates,
                 orderBy,
-                probe));
+                probe,
+                having));
   }
 
   public static io.cairn.protocol.DataType toProto(DataType type) {

@@ -14,6 +14,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.Op;
 import io.cairn.core.expr.TestRowFilterProperties;
 import io.cairn.core.type.DataType;
 import io.cairn.kv.ConditionFailedException;
@@ -336,6 +337,27 @@ class TestWireCodec {
                 new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, DataType.BIGINT),
                 new AggregateCall(AggregateKind.MAX, List.of(0), false, layout.columnType(0))));
     assertThat(WirePrograms.fromProto(WirePrograms.toProto(program))).isEqualTo(program);
+    // grouped, with a HAVING hint over the group row (key, COUNT(*), MAX)
+    ScanProgram having =
+        new ScanProgram(
+            layout,
+            Optional.empty(),
+            projection,
+            ScanProgram.NO_LIMIT,
+            0,
+            List.of(0),
+            program.aggregates(),
+            List.of(),
+            Optional.empty(),
+            Optional.of(
+                new Expr.Call(
+                    Op.GREATER_THAN,
+                    List.of(
+                        new Expr.ColumnRef(1, DataType.BIGINT),
+                        new Expr.Literal(2L, DataType.BIGINT)),
+                    DataType.BOOLEAN)));
+    assertThat(WirePrograms.fromProto(WirePrograms.toProto(having))).isEqualTo(having);
+    assertThat(WirePrograms.toProto(having).hasHaving()).isTrue();
   }
 
   /**

@@ -59,6 +59,9 @@ final class CompiledProgram {
 
   final RowExpression residual;
 
+  /** The HAVING hint over a group's final row (keys, then results), or null. */
+  final RowExpression having;
+
   /**
    * The layout columns the probe keys read, and whether they, or any joined-row expression, read
    * the row key.
@@ -119,6 +122,7 @@ final class CompiledProgram {
             .orElse(null);
     this.residual =
         program.probe().flatMap(p -> p.residual()).map(ExprCompiler::compile).orElse(null);
+    this.having = program.having().map(ExprCompiler::compile).orElse(null);
     boolean[] keyRead = new boolean[columnCount];
     program.probe().ifPresent(p -> p.probeKeys().forEach(e -> markColumns(e, keyRead)));
     this.probeKeyColumns = IntStream.range(0, columnCount).filter(i -> keyRead[i]).toArray();
@@ -196,6 +200,9 @@ final class CompiledProgram {
       if (deeperThan(e, depth)) {
         return true;
       }
+    }
+    if (program.having().isPresent() && deeperThan(program.having().get(), depth)) {
+      return true;
     }
     if (program.probe().isPresent()) {
       for (Expr e : program.probe().get().probeKeys()) {

@@ -14,6 +14,7 @@ import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.NumberBatch;
 import io.cairn.core.expr.NumberVector;
+import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.memory.MemoryPool;
 import io.cairn.store.cell.BlockRun;
@@ -169,13 +170,14 @@ final class ProgramGrouping {
       if (found == YIELDED) {
         // the groups so far go out now; the rows go on after them
         inputs.flush();
-        groupOutput = drain(byBytes.drainAndReset());
+        groupOutput = drain(completePassing(byBytes.drainAndReset()));
         groupMemory.groupsGone();
         groupCount = 0;
         emittingEarly = true;
       } else {
         rows.closeRowsEarly();
-        groupOutput = byBytes != null ? drain(byBytes.drain()) : groups.values().iterator();
+        groupOutput =
+            byBytes != null ? drain(completePassing(byBytes.drain())) : groups.values().iterator();
         groups = null;
         byBytes = null;
       }
@@ -405,6 +407,41 @@ final class ProgramGrouping {
       accumulators[i] = Aggregates.create(aggregates.get(i));
     }
     return accumulators;
+  }
+
+  /**
+   * {@code entries} (the groups of a batch, in key order) without the complete groups for which the
+   * program's HAVING hint is not TRUE, when groups are emitted early (rows in key order by the
+   * group keys): every group but the batch's first (which may have begun in an earlier batch or
+   * before the scan's range) and last (which may go on in the next batch or past the range) is
+   * complete. All of them otherwise.
+   */
+  private List<GroupsByBytes.Entry<Group>> completePassing(
+      List<GroupsByBytes.Entry<Group>> entries) {
+    RowExpression having = rows.compiled.having;
+    if (having == null || !emitsEarly || entries.size() <= 2) {
+      return entries;
+    }
+    Object[] row = new Object[keyColumns.length + aggregates.size()];
+    List<GroupsByBytes.Entry<Group>> kept = new ArrayList<>();
+    int last = entries.size() - 1;
+    for (int i = 0; i <= last; i++) {
+      GroupsByBytes.Entry<Group> entry = entries.get(i);
+      if (i == 0 || i == last) {
+        kept.add(entry);
+        continue;
+      }
+      Group group = entry.value;
+      System.arraycopy(group.keys(), 0, row, 0, keyColumns.length);
+      Accumulator[] accumulators = group.accumulators();
+      for (int a = 0; a < accumulators.length; a++) {
+        row[keyColumns.length + a] = accumulators[a].result();
+      }
+      if (Boolean.TRUE.equals(having.evaluate(row, rows.context))) {
+        kept.add(entry);
+      }
+    }
+    return kept;
   }
 
   /** The groups' values in order, each dropped from the list as it is handed out. */

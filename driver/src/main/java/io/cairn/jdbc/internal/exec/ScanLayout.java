@@ -400,6 +400,8 @@ record ScanLayout(
         offset,
         node.groupBy(),
         node.aggregates(),
-        order);
+        order,
+        Optional.empty(),
+        node.having());
   }
 }
