@@ -309,8 +309,7 @@ class TestServerGroupsAndSorts {
     String sql = "SELECT O, COUNT(*), SUM(Q) FROM OL GROUP BY O HAVING SUM(Q) > 60";
     assertThat(db.explain(sql))
         .anySatisfy(l -> assertThat(l).contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [O]"))
-        .anySatisfy(
-            l -> assertThat(l).contains("SERVER FILTER COMPLETE GROUPS BY (SUM(Q) > 60"));
+        .anySatisfy(l -> assertThat(l).contains("SERVER FILTER COMPLETE GROUPS BY (SUM(Q) > 60"));
     Map<Long, String> expected = new TreeMap<>();
     sums.forEach(
         (o, q) -> {
