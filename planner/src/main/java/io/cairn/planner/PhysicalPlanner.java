@@ -372,30 +372,18 @@ final class PhysicalPlanner {
    * keys are plain columns.
    */
   private static boolean groupsByKeyPrefix(ScanNode scan) {
-    io.cairn.core.encoding.RowLayout layout = scan.table().layout();
-    List<io.cairn.core.encoding.RowLayout.KeyColumn> key = layout.keyColumns();
     List<Integer> groupBy = scan.groupBy();
-    if (!scan.hasAggregates()
-        || groupBy.isEmpty()
-        || groupBy.size() > key.size()
-        || layout.hiddenRowId()
-        || scan.index().isPresent()
-        || scan.probe().isPresent()) {
+    if (!scan.hasAggregates() || scan.index().isPresent() || scan.probe().isPresent()) {
       return false;
     }
-    java.util.Set<Integer> columns = new java.util.HashSet<>();
-    for (int g : groupBy) {
-      if (!(scan.projection().get(g) instanceof Expr.ColumnRef ref)) {
+    int[] columns = new int[groupBy.size()];
+    for (int k = 0; k < columns.length; k++) {
+      if (!(scan.projection().get(groupBy.get(k)) instanceof Expr.ColumnRef ref)) {
         return false;
       }
-      columns.add(ref.index());
+      columns[k] = ref.index();
     }
-    for (int k = 0; k < groupBy.size(); k++) {
-      if (!columns.contains(key.get(k).columnIndex())) {
-        return false;
-      }
-    }
-    return columns.size() == groupBy.size();
+    return scan.table().layout().isKeyPrefix(columns);
   }
 
   /**

@@ -62,4 +62,26 @@ public record RowLayout(
     }
     return false;
   }
+
+  /**
+   * Whether {@code columns} (not empty) are this layout's first key columns, in any order: rows
+   * with equal values there are next to each other in key order (none with a hidden row id).
+   */
+  public boolean isKeyPrefix(int[] columns) {
+    if (columns.length == 0 || columns.length > keyColumns.size()) {
+      return false;
+    }
+    // each of the first n key columns among the n columns: they are those, each once
+    for (int k = 0; k < columns.length; k++) {
+      int wanted = keyColumns.get(k).columnIndex();
+      boolean found = false;
+      for (int c : columns) {
+        found |= c == wanted;
+      }
+      if (!found) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

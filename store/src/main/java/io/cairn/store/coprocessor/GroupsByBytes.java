@@ -106,11 +106,7 @@ final class GroupsByBytes<G> {
    * group {@link #find} finds for a row with that key; null when it has none yet.
    */
   Entry<G> find(long[] key, boolean[] nulls) {
-    int h = 1;
-    for (int k = 0; k < key.length; k++) {
-      h = 31 * h + (nulls[k] ? NULL_PART : part(key[k]));
-    }
-    int hash = h ^ (h >>> 16);
+    int hash = hash(key, nulls);
     int mask = slots.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
       int at = slots[slot];
@@ -177,11 +173,7 @@ final class GroupsByBytes<G> {
    * was not found; {@code keyValues} are its values ({@link #keyValue}).
    */
   Entry<G> add(long[] key, boolean[] nulls, Object[] keyValues, G value) {
-    int h = 1;
-    for (int k = 0; k < key.length; k++) {
-      h = 31 * h + (nulls[k] ? NULL_PART : part(key[k]));
-    }
-    Entry<G> entry = new Entry<>(h ^ (h >>> 16), columns.length);
+    Entry<G> entry = new Entry<>(hash(key, nulls), columns.length);
     for (int k = 0; k < columns.length; k++) {
       entry.nulls[k] = nulls[k];
       if (!nulls[k]) {
@@ -264,6 +256,15 @@ final class GroupsByBytes<G> {
         part = bytes[k] && v == RowReader.NOT_SHORT ? row.hashBytes(column) : part(v);
       }
       h = 31 * h + part;
+    }
+    return h ^ (h >>> 16);
+  }
+
+  /** The hash of a key given as longs: the one {@link #hash(RowReader)} gives a row with it. */
+  private static int hash(long[] key, boolean[] nulls) {
+    int h = 1;
+    for (int k = 0; k < key.length; k++) {
+      h = 31 * h + (nulls[k] ? NULL_PART : part(key[k]));
     }
     return h ^ (h >>> 16);
   }

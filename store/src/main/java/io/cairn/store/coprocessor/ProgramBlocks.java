@@ -171,8 +171,10 @@ final class ProgramBlocks {
       keysKept += kept;
       if (keysTested >= ProgramRows.KEY_FILTER_TRIAL && keysKept > keysTested / 8 * 7) {
         keys = null;
-        if (vectorFilter == null && sink == null) {
-          run = null;
+        if (vectorFilter == null) {
+          run = null; // a probing scan has no sink
+        } else {
+          use(List.of()); // the vector filter's columns, no longer the key's
         }
       }
     }

@@ -216,26 +216,8 @@ final class ProgramGrouping {
       keyLayoutColumns[k] = rows.projectedColumns[keyColumns[k]];
     }
     RowLayout layout = rows.compiled.program.layout();
-    emitsEarly = rows.inKeyOrder() && isKeyPrefix(keyLayoutColumns, layout);
+    emitsEarly = rows.inKeyOrder() && layout.isKeyPrefix(keyLayoutColumns);
     return GroupsByBytes.of(keyLayoutColumns, layout);
-  }
-
-  /** Whether {@code columns} are the first key columns of {@code layout}, in any order. */
-  private static boolean isKeyPrefix(int[] columns, RowLayout layout) {
-    List<RowLayout.KeyColumn> key = layout.keyColumns();
-    if (layout.hiddenRowId() || columns.length > key.size()) {
-      return false;
-    }
-    for (int k = 0; k < columns.length; k++) {
-      boolean found = false;
-      for (int c : columns) {
-        found |= c == key.get(k).columnIndex();
-      }
-      if (!found) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
