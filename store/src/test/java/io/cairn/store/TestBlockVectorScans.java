@@ -296,9 +296,10 @@ class TestBlockVectorScans {
   }
 
   /**
-   * Joins probed in the scan, INNER and SEMI on V (INTEGER) and on D (DECIMAL(12, 2), keys at
-   * scales 0, 2 and 3), whose key-set filters select blocks' rows from their vectors, and a COUNT
-   * of the joined rows; against the same programs over the rows scanned.
+   * Joins probed in the scan, INNER, SEMI, LEFT and ANTI on V (INTEGER) and on D (DECIMAL(12, 2),
+   * keys at scales 0, 2 and 3), whose key-set filters select blocks' rows from their vectors and
+   * whose joined rows are read from the vectors, and a COUNT of the joined rows; against the same
+   * programs over the rows scanned.
    */
   private void probes(
       KvTable t, KeyRange range, Optional<Expr> filter, long readPoint, String when) {
@@ -316,7 +317,7 @@ class TestBlockVectorScans {
     JoinHashTable byV = ints.build();
     JoinHashTable byD = decimals.build();
     HashCacheLookup lookup = id -> id.equals("v") ? byV : id.equals("d") ? byD : null;
-    for (HashProbe.Kind kind : List.of(HashProbe.Kind.INNER, HashProbe.Kind.SEMI)) {
+    for (HashProbe.Kind kind : HashProbe.Kind.values()) {
       for (boolean onV : new boolean[] {true, false}) {
         Expr probeKey = onV ? V : D;
         DataType buildType = onV ? DataType.INTEGER : DataType.decimal(12, 3);
@@ -329,7 +330,7 @@ class TestBlockVectorScans {
                 Optional.empty(),
                 false);
         List<Expr> projection =
-            kind == HashProbe.Kind.SEMI
+            kind == HashProbe.Kind.SEMI || kind == HashProbe.Kind.ANTI
                 ? List.of(K, probeKey)
                 : List.of(K, probeKey, new Expr.ColumnRef(5, buildType));
         List<List<AggregateCall>> calls = List.of(List.of(), List.of(COUNT_STAR));

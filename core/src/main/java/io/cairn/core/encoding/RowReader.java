@@ -1,5 +1,6 @@
 package io.cairn.core.encoding;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
@@ -11,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -717,6 +719,10 @@ public final class RowReader {
     if (start == NULL) {
       return null;
     }
+    Object fast = keyColumn[column] ? fastKeyObject(column, start) : fastValueObject(column, start);
+    if (fast != null) {
+      return fast;
+    }
     if (keyColumn[column]) {
       int marker = start - 1;
       ByteReader in = new ByteReader(key, marker, ends[column] - marker);
@@ -733,6 +739,38 @@ public final class RowReader {
       in = new ByteReader(copy);
     }
     return RowCodec.readValue(in, types[column]);
+  }
+
+  /**
+   * {@link #getObject} of a non-NULL key column of the commonest types read in place (no reader, no
+   * copy of its bytes), or null for the others.
+   */
+  private Object fastKeyObject(int column, int start) {
+    return switch (typeNames[column]) {
+      case INTEGER -> (int) keyLong(column, start);
+      case BIGINT -> keyLong(column, start);
+      case DATE -> LocalDate.ofEpochDay(keyLong(column, start));
+      default -> null;
+    };
+  }
+
+  /**
+   * {@link #getObject} of a non-NULL value column of the commonest types read in place, or null for
+   * the others (and for a DECIMAL beyond a long, or a string in a buffer without an array).
+   */
+  private Object fastValueObject(int column, int start) {
+    return switch (typeNames[column]) {
+      case INTEGER -> valueInt32(column, start);
+      case BIGINT -> valueInt64(column, start);
+      case DATE -> LocalDate.ofEpochDay(valueInt32(column, start));
+      case DECIMAL -> {
+        parseDecimal(column);
+        yield decimalFits[column] ? BigDecimal.valueOf(unscaled[column], scales[column]) : null;
+      }
+      case CHAR, VARCHAR ->
+          array == null ? null : new String(array, start, ends[column] - start, UTF_8);
+      default -> null;
+    };
   }
 
   /**

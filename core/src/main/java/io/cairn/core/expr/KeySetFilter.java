@@ -42,9 +42,13 @@ public final class KeySetFilter {
     this.column = column;
     this.scale = scale;
     this.keys = keys;
+    keys.freeze();
     VectorColumn v = VectorColumn.numbersOf(column, stored);
     this.vectorColumn = v == null || v.kind() == RowReader.DOUBLE ? null : v;
     this.vectorKeys = vectorColumn == null ? null : atScale(keys, scale, vectorColumn.scale());
+    if (vectorKeys != null) {
+      vectorKeys.freeze();
+    }
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     if (vectorKeys != null) {
@@ -66,7 +70,7 @@ public final class KeySetFilter {
     if (from < 0 || from == to) {
       return set;
     }
-    LongSet out = new LongSet();
+    LongSet out = new LongSet(set.size);
     for (long k : set.values()) {
       if (from < to) {
         if (to - from >= POWERS_OF_TEN.length) {
@@ -118,7 +122,7 @@ public final class KeySetFilter {
       return Optional.empty();
     }
     TypeName type = layout.columnType(ref.index()).name();
-    LongSet set = new LongSet();
+    LongSet set = new LongSet(keys instanceof java.util.Collection<?> c ? c.size() : 0);
     if (type != TypeName.DECIMAL) {
       for (Object k : keys) {
         if (k == null) {
@@ -254,12 +258,73 @@ public final class KeySetFilter {
         + (scale >= 0 ? " (scale " + scale + ")" : "");
   }
 
-  /** An open-addressing set of longs (linear probing; no boxing). */
+  /**
+   * An open-addressing set of longs (linear probing; no boxing). Once all are added, {@link
+   * #freeze()} may turn it into a bitmap over [min, max] when that takes no more memory than the
+   * slots or at most 1 MiB (keys of a dense range, as join keys often are): a test then reads one
+   * bit of a smaller table, which a cache holds, in the order of the keys.
+   */
   private static final class LongSet {
     private static final long EMPTY = Long.MIN_VALUE;
-    private long[] slots = new long[16];
+
+    /** Bits per key a bitmap may take (the slots take 128 to 256). */
+    private static final long BITMAP_BITS_PER_KEY = 128;
+
+    /**
+     * Bits a bitmap may take whatever the keys (1 MiB): the rows of a scan in key order test bits
+     * in order, each cache line many times, where the slots are hashed.
+     */
+    private static final long BITMAP_BITS = 1L << 23;
+
+    private long[] slots;
     private int size;
     private boolean hasEmptyValue;
+
+    /**
+     * Once frozen and dense: bit {@code v - bitmapMin} is set for each value {@code v}; else null.
+     */
+    private long[] bitmap;
+
+    private long bitmapMin;
+    private long bitmapSpan;
+
+    /** A set sized for {@code expected} values (more may be added). */
+    LongSet(int expected) {
+      slots = new long[Integer.highestOneBit(Math.max(8, expected) * 2 - 1) << 1];
+      java.util.Arrays.fill(slots, EMPTY);
+    }
+
+    /** Ends the adding: the set becomes a bitmap when its values are dense enough. */
+    void freeze() {
+      if (size == 0 || hasEmptyValue || bitmap != null) {
+        return;
+      }
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (long v : slots) {
+        if (v != EMPTY) {
+          min = Math.min(min, v);
+          max = Math.max(max, v);
+        }
+      }
+      long span = max - min + 1; // no overflow check needed when it stays within the bound below
+      if (max - min < 0
+          || span > Math.max(BITMAP_BITS_PER_KEY * size, BITMAP_BITS)
+          || span > (1L << 31)) {
+        return;
+      }
+      long[] bits = new long[(int) ((span + 63) >>> 6)];
+      for (long v : slots) {
+        if (v != EMPTY) {
+          long o = v - min;
+          bits[(int) (o >>> 6)] |= 1L << o;
+        }
+      }
+      bitmapMin = min;
+      bitmapSpan = span;
+      bitmap = bits;
+      slots = null;
+    }
 
     void add(long v) {
       if (v == EMPTY) {
@@ -287,6 +352,11 @@ public final class KeySetFilter {
     }
 
     boolean contains(long v) {
+      long[] bits = bitmap;
+      if (bits != null) {
+        long o = v - bitmapMin;
+        return o >= 0 && o < bitmapSpan && (bits[(int) (o >>> 6)] & (1L << o)) != 0;
+      }
       if (v == EMPTY) {
         return hasEmptyValue;
       }
@@ -324,14 +394,18 @@ public final class KeySetFilter {
       }
     }
 
-    LongSet() {
-      java.util.Arrays.fill(slots, EMPTY);
-    }
-
     /** The values held, in no order. */
     long[] values() {
       long[] out = new long[size];
       int n = 0;
+      if (bitmap != null) {
+        for (int w = 0; w < bitmap.length; w++) {
+          for (long word = bitmap[w]; word != 0; word &= word - 1) {
+            out[n++] = bitmapMin + ((long) w << 6) + Long.numberOfTrailingZeros(word);
+          }
+        }
+        return out;
+      }
       if (hasEmptyValue) {
         out[n++] = EMPTY;
       }

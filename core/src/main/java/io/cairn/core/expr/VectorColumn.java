@@ -2,6 +2,10 @@ package io.cairn.core.expr;
 
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalTime;
 
 /**
  * A column of a run of rows as a vector reads it: layout column {@code column} read as {@code kind}
@@ -56,6 +60,36 @@ public record VectorColumn(int column, byte kind, int scale) {
               ? new VectorColumn(column, RowReader.DECIMAL_AT_SCALE, type.scale())
               : null;
       default -> null;
+    };
+  }
+
+  /**
+   * Row {@code row} of {@code vector} (this column's, of layout type {@code type}) as {@link
+   * RowReader#getObject} returns the column: null for NULL; a DECIMAL at this column's scale (the
+   * declared one, at which SQL writes store it). Not for SHORT_BYTES or NUMBER_UNFIT rows.
+   */
+  public Object objectAt(NumberVector vector, int row, TypeName type) {
+    if (vector.status != null && vector.status[row] != RowReader.NUMBER_VALUE) {
+      if (vector.status[row] == RowReader.NUMBER_NULL) {
+        return null;
+      }
+      throw new IllegalStateException("Row [" + row + "] of " + this + " is not in its vector");
+    }
+    if (kind == RowReader.DOUBLE) {
+      double d = vector.doubles[row];
+      return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
+    }
+    long v = vector.longs[row];
+    return switch (type) {
+      case DECIMAL -> BigDecimal.valueOf(v, scale);
+      case BOOLEAN -> v != 0;
+      case TINYINT -> (byte) v;
+      case SMALLINT -> (short) v;
+      case INTEGER -> (int) v;
+      case DATE -> LocalDate.ofEpochDay(v);
+      case TIME -> LocalTime.ofNanoOfDay(v);
+      case BIGINT, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> v;
+      default -> throw new IllegalArgumentException("No vector of a " + type + " column");
     };
   }
 }

@@ -64,6 +64,14 @@ class TestKeySetFilter {
     check(3, ANY_DECIMAL, () -> anyDecimal(false), () -> anyDecimal(true));
     java.util.function.Supplier<Object> days = () -> LocalDate.ofEpochDay(random.nextInt(400));
     check(4, DataType.DATE, days, days);
+    // dense keys (held as a bitmap over their range) at both ends of a long, rows at both ends
+    // too: a difference from the range's start that overflows must not find a key
+    java.util.function.Supplier<Object> top = () -> Long.MAX_VALUE - random.nextInt(100);
+    java.util.function.Supplier<Object> ends =
+        () -> random.nextBoolean() ? top.get() : Long.MIN_VALUE + random.nextInt(100);
+    check(0, DataType.BIGINT, top, ends);
+    java.util.function.Supplier<Object> bottom = () -> Long.MIN_VALUE + 1 + random.nextInt(100);
+    check(0, DataType.BIGINT, bottom, () -> random.nextBoolean() ? bottom.get() : top.get());
   }
 
   /** Decimals of scales -3..20, some beyond a long, many numerically equal at other scales. */

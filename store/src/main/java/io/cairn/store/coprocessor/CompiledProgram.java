@@ -71,6 +71,12 @@ final class CompiledProgram {
   final boolean probeKeysReadKey;
   final boolean joinedReadsKey;
 
+  /**
+   * The layout columns a probe's joined rows are read for: the projection's, the probe keys' and
+   * the residual's (not the filter's alone).
+   */
+  final int[] joinedColumns;
+
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
   /** An aggregation's batch arrays handed back by a finished scan, for the next one. */
@@ -144,6 +150,15 @@ final class CompiledProgram {
               p.probeKeys().forEach(e -> markColumns(e, needed));
               p.residual().ifPresent(e -> markColumns(e, needed));
             });
+    boolean[] joined = projected.clone();
+    program
+        .probe()
+        .ifPresent(
+            p -> {
+              p.probeKeys().forEach(e -> markColumns(e, joined));
+              p.residual().ifPresent(e -> markColumns(e, joined));
+            });
+    this.joinedColumns = IntStream.range(0, columnCount).filter(i -> joined[i]).toArray();
   }
 
   /** A row reader for one scan: the spare one when free, else a new one. */

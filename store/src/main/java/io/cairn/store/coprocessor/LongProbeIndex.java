@@ -39,24 +39,21 @@ final class LongProbeIndex {
     if (keys > 2) {
       return Optional.empty();
     }
-    Class<?>[] classes = new Class<?>[keys];
-    for (List<Object[]> group : table.rowsByKey()) {
-      Object[] row = group.get(0);
-      for (int k = 0; k < keys; k++) {
-        Object v = row[keyColumns.get(k)];
-        Class<?> c = v == null ? null : v.getClass();
-        if ((c != Long.class && c != Integer.class) || (classes[k] != null && classes[k] != c)) {
-          return Optional.empty();
-        }
-        classes[k] = c;
-      }
-    }
+    int first = keyColumns.get(0);
+    int second = keys == 2 ? keyColumns.get(1) : -1;
     int capacity = Integer.highestOneBit(Math.max(4, 2 * table.keyCount() - 1)) << 1;
-    LongProbeIndex index = new LongProbeIndex(classes, capacity);
+    LongProbeIndex index = new LongProbeIndex(new Class<?>[keys], capacity);
+    Class<?>[] classes = index.classes;
     for (List<Object[]> group : table.rowsByKey()) {
+      // one pass: each key's classes checked as it is placed
       Object[] row = group.get(0);
-      long a = ((Number) row[keyColumns.get(0)]).longValue();
-      long b = keys == 2 ? ((Number) row[keyColumns.get(1)]).longValue() : 0;
+      Object x = row[first];
+      Object y = second < 0 ? null : row[second];
+      if (!fits(x, classes, 0) || (second >= 0 && !fits(y, classes, 1))) {
+        return Optional.empty();
+      }
+      long a = ((Number) x).longValue();
+      long b = second < 0 ? 0 : ((Number) y).longValue();
       int slot = slot(a, b, index.mask);
       while (index.rows[slot] != null) {
         slot = (slot + 1) & index.mask;
@@ -66,6 +63,19 @@ final class LongProbeIndex {
       index.rows[slot] = group;
     }
     return Optional.of(index);
+  }
+
+  /**
+   * Whether {@code value} is a Long or an Integer of the class of key column {@code k}'s other
+   * values (recorded in {@code classes} when it is the first).
+   */
+  private static boolean fits(Object value, Class<?>[] classes, int k) {
+    Class<?> c = value == null ? null : value.getClass();
+    if ((c != Long.class && c != Integer.class) || (classes[k] != null && classes[k] != c)) {
+      return false;
+    }
+    classes[k] = c;
+    return true;
   }
 
   private static int slot(long a, long b, int mask) {

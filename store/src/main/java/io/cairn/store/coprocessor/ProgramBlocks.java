@@ -1,9 +1,13 @@
 package io.cairn.store.coprocessor;
 
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.KeySetFilter;
+import io.cairn.core.expr.NumberVector;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.expr.VectorFilter;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.TypeName;
 import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.util.ArrayList;
@@ -65,6 +69,27 @@ final class ProgramBlocks {
   /** The reader that builds blocks' vectors (borrowed), or null. */
   private RowReader vectorReader;
 
+  /** The columns besides the filters' that blocks are asked for (a sink's, or the rows'). */
+  private List<VectorColumn> extraColumns = List.of();
+
+  /**
+   * When a probe's rows are read from vectors ({@link #rowsFromVectors}): per needed column, its
+   * layout index, its vector column and its type; else null.
+   */
+  private int[] rowColumns;
+
+  private VectorColumn[] rowVectors;
+  private TypeName[] rowTypes;
+
+  /** The vectors of the block whose selected rows {@link #nextVectorRow()} hands out. */
+  private NumberVector[] rowNumbers;
+
+  /** How many of the {@link #selection}'s rows {@link #nextVectorRow()} has left, and the next. */
+  private int vectorRowsLeft, vectorRowNext;
+
+  /** The block row current after {@link #nextVectorRow()}. */
+  private int vectorRow;
+
   /**
    * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter} or {@code keys} (a
    * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) is not null.
@@ -81,6 +106,48 @@ final class ProgramBlocks {
   }
 
   /**
+   * Reads the rows of every block the cursor offers from the vectors of {@code columns} (layout
+   * indexes, each with a {@link VectorColumn#numbersOf} vector): the selected rows of such a block
+   * are handed out by {@link #nextVectorRow()} and read by {@link #readRow}, and the cursor skips
+   * the block undecoded. For a probe whose filter is complete (or absent) and that reads neither
+   * the row key nor columns without a vector; call before the first row.
+   */
+  void rowsFromVectors(int[] columns) {
+    RowLayout layout = compiled.program.layout();
+    rowColumns = columns;
+    rowVectors = new VectorColumn[columns.length];
+    rowTypes = new TypeName[columns.length];
+    rowNumbers = new NumberVector[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      DataType type = layout.columnType(columns[i]);
+      rowVectors[i] = VectorColumn.numbersOf(columns[i], type);
+      rowTypes[i] = type.name();
+    }
+    use(List.of(rowVectors));
+  }
+
+  /**
+   * Moves to the next selected row of the block read from vectors, if one is left: then the current
+   * row is that one ({@link #readRow}), and the cursor is past its block.
+   */
+  boolean nextVectorRow() {
+    if (vectorRowsLeft == 0) {
+      return false;
+    }
+    vectorRowsLeft--;
+    vectorRow = selection[vectorRowNext++];
+    return true;
+  }
+
+  /** Puts the current vector row's columns into {@code row} at their layout indexes. */
+  void readRow(Object[] row) {
+    int at = vectorRow;
+    for (int i = 0; i < rowColumns.length; i++) {
+      row[rowColumns[i]] = rowVectors[i].objectAt(rowNumbers[i], at, rowTypes[i]);
+    }
+  }
+
+  /**
    * Lets {@code sink} take whole blocks whose vectors have {@code columns} (besides the filters').
    */
   void sink(BlockSink sink, List<VectorColumn> columns) {
@@ -88,13 +155,19 @@ final class ProgramBlocks {
     use(columns);
   }
 
+  /** Whether blocks are offered for neither filters nor rows from vectors (only to a sink). */
+  private boolean onlySinking() {
+    return vectorFilter == null && keys == null && rowColumns == null;
+  }
+
   /** Stops handing blocks to the sink (which keeps refusing them); the filters still skip. */
   void stopSinking() {
     sink = null;
-    run = vectorFilter == null && keys == null ? null : run;
+    run = onlySinking() ? null : run;
   }
 
   private void use(List<VectorColumn> columns) {
+    extraColumns = columns;
     List<VectorColumn> all = new ArrayList<>(columns);
     if (vectorFilter != null) {
       for (VectorColumn c : vectorFilter.columns()) {
@@ -119,7 +192,7 @@ final class ProgramBlocks {
    * from the block, {@link #guide()} tells which.
    */
   int skipOffered() {
-    if (guidedLeft > 0 || run == null || !rows.peekBlock(run)) {
+    if (guidedLeft > 0 || vectorRowsLeft > 0 || run == null || !rows.peekBlock(run)) {
       return 0;
     }
     BlockRun block = run;
@@ -129,6 +202,7 @@ final class ProgramBlocks {
     }
     int selected = n;
     int[] chosen = null;
+    guidedByKeys = false;
     if (vectorFilter != null || keys != null) {
       if (selection.length < n) {
         selection = new int[Math.max(n, 2 * selection.length)];
@@ -147,7 +221,17 @@ final class ProgramBlocks {
         judgeKeys(before, selected);
       }
     }
-    if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
+    if (selected > 0 && rowColumns != null) {
+      // a probe's rows: the selected ones are read from the vectors, the block is skipped
+      if (chosen == null) {
+        chosen = selectAll(n);
+      }
+      for (int i = 0; i < rowColumns.length; i++) {
+        rowNumbers[i] = block.numbers(rowVectors[i]);
+      }
+      vectorRowsLeft = selected;
+      vectorRowNext = 0;
+    } else if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
       if (chosen != null) {
         // the block's rows are the next ones: only those selected are read
         guidedLeft = n;
@@ -161,6 +245,17 @@ final class ProgramBlocks {
     return n;
   }
 
+  /** {@link #selection} holding the {@code n} rows of a block. */
+  private int[] selectAll(int n) {
+    if (selection.length < n) {
+      selection = new int[Math.max(n, 2 * selection.length)];
+    }
+    for (int i = 0; i < n; i++) {
+      selection[i] = i;
+    }
+    return selection;
+  }
+
   /**
    * After {@code ProgramRows.KEY_FILTER_TRIAL} rows of which the key filter kept more than 7 in 8,
    * it is dropped: nearly every row passes, the test only costs.
@@ -171,10 +266,10 @@ final class ProgramBlocks {
       keysKept += kept;
       if (keysTested >= ProgramRows.KEY_FILTER_TRIAL && keysKept > keysTested / 8 * 7) {
         keys = null;
-        if (vectorFilter == null) {
+        if (onlySinking()) {
           run = null; // a probing scan has no sink
         } else {
-          use(List.of()); // the vector filter's columns, no longer the key's
+          use(extraColumns); // the other columns, no longer the key's
         }
       }
     }
@@ -198,7 +293,10 @@ final class ProgramBlocks {
     return SELECTED;
   }
 
-  /** Whether the SELECTED rows of the block being read passed the probe's key filter. */
+  /**
+   * Whether the SELECTED rows of the block being read (or the rows {@link #nextVectorRow()} hands
+   * out) passed the probe's key filter.
+   */
   boolean keyed() {
     return guidedByKeys;
   }

@@ -95,6 +95,9 @@ final class ProgramRows implements AutoCloseable {
   /** Whether the current row passed the probe's key filter on its block's vectors. */
   private boolean keyTested;
 
+  /** Whether the current row is one the blocks read from vectors (the reader is not at it). */
+  private boolean fromVectors;
+
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
 
@@ -239,6 +242,20 @@ final class ProgramRows implements AutoCloseable {
             compiled,
             vectorFilter,
             keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null);
+    if (probe != null && selectedKept && !compiled.joinedReadsKey && allVectors(compiled)) {
+      blocks.rowsFromVectors(compiled.joinedColumns);
+    }
+  }
+
+  /** Whether every column a probe's joined rows read has a number vector. */
+  private static boolean allVectors(CompiledProgram compiled) {
+    RowLayout layout = compiled.program.layout();
+    for (int column : compiled.joinedColumns) {
+      if (VectorColumn.numbersOf(column, layout.columnType(column)) == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -364,7 +381,11 @@ final class ProgramRows implements AutoCloseable {
         continue; // its key is none of the build side's
       }
       Object[] keyRow;
-      if (compiled.probeKeysReadKey) {
+      if (fromVectors) {
+        joined = new Object[columnCount + 1 + table.columnCount()];
+        blocks.readRow(joined);
+        keyRow = joined;
+      } else if (compiled.probeKeysReadKey) {
         joined = joinedRow();
         keyRow = joined;
       } else {
@@ -440,6 +461,7 @@ final class ProgramRows implements AutoCloseable {
 
   /** The next row the filter keeps (see {@link #nextKept()}). */
   private int nextFiltered() {
+    fromVectors = false;
     while (true) {
       if (++sinceCloseCheck >= ProgramScanner.CLOSE_CHECK_INTERVAL) {
         sinceCloseCheck = 0;
@@ -453,6 +475,12 @@ final class ProgramRows implements AutoCloseable {
           yieldSoon = false;
           return YIELDED;
         }
+      }
+      if (blocks.nextVectorRow()) {
+        // a probe's row read from its block's vectors: the filter and key filter were applied
+        fromVectors = true;
+        keyTested = true;
+        return KEPT;
       }
       int skipped = blocks.skipOffered();
       if (skipped > 0) {

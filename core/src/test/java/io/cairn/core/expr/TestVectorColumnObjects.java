@@ -1,0 +1,136 @@
+package io.cairn.core.expr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.encoding.RowReader;
+import io.cairn.core.encoding.TestingBuffers;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.core.type.TypeName;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link VectorColumn#objectAt}: a row read from a column's number vector is the object {@link
+ * RowReader#getObject} reads from the row's bytes, for every type that has a vector, in the key
+ * (ascending and descending) and in the value, NULLs included. A probe in the store builds its
+ * joined rows from vectors on this promise.
+ */
+class TestVectorColumnObjects {
+  private static final DataType PRICE = DataType.decimal(15, 2);
+
+  private static final List<DataType> TYPES =
+      List.of(
+          DataType.BIGINT,
+          DataType.DATE,
+          DataType.INTEGER,
+          DataType.BOOLEAN,
+          DataType.TINYINT,
+          DataType.SMALLINT,
+          DataType.INTEGER,
+          DataType.BIGINT,
+          DataType.FLOAT,
+          DataType.DOUBLE,
+          PRICE,
+          DataType.decimal(18, 0),
+          DataType.DATE,
+          DataType.TIME,
+          DataType.of(TypeName.INTERVAL_YEAR_MONTH),
+          DataType.of(TypeName.INTERVAL_DAY_TIME));
+
+  private final Random random = new Random(20261128);
+
+  @Test
+  void vectorRowsAreTheObjectsOfTheRowsBytes() {
+    List<RowLayout.ColumnLayout> columns = new ArrayList<>();
+    for (int i = 0; i < TYPES.size(); i++) {
+      columns.add(new RowLayout.ColumnLayout(i + 1, TYPES.get(i)));
+    }
+    RowLayout layout =
+        new RowLayout(
+            columns,
+            List.of(
+                new RowLayout.KeyColumn(0, SortOrder.ASC),
+                new RowLayout.KeyColumn(1, SortOrder.DESC),
+                new RowLayout.KeyColumn(2, SortOrder.DESC)),
+            false,
+            1);
+    RowCodec codec = new RowCodec(layout);
+    RowReader reader = new RowReader(layout, null);
+    int n = TYPES.size();
+    int rows = 500;
+    int[] indexes = new int[n];
+    byte[] kinds = new byte[n];
+    int[] scales = new int[n];
+    VectorColumn[] vectors = new VectorColumn[n];
+    byte[][] status = new byte[n][rows];
+    long[][] longs = new long[n][rows];
+    double[][] doubles = new double[n][rows];
+    for (int c = 0; c < n; c++) {
+      vectors[c] = VectorColumn.numbersOf(c, TYPES.get(c));
+      indexes[c] = c;
+      kinds[c] = vectors[c].kind();
+      scales[c] = vectors[c].scale();
+    }
+    List<Object[]> expected = new ArrayList<>();
+    for (int r = 0; r < rows; r++) {
+      Object[] row = new Object[n];
+      for (int c = 0; c < n; c++) {
+        row[c] = c < 3 || random.nextInt(8) > 0 ? value(TYPES.get(c)) : null;
+      }
+      TestingBuffers.reset(
+          reader, codec.encodeKey(row), codec.encodeValue(row), 2, TestingBuffers.Kind.HEAP);
+      reader.readNumbers(indexes, kinds, scales, status, longs, doubles, r);
+      Object[] read = new Object[n];
+      for (int c = 0; c < n; c++) {
+        read[c] = reader.getObject(c);
+      }
+      expected.add(read);
+    }
+    for (int c = 0; c < n; c++) {
+      int nulls = 0;
+      for (int r = 0; r < rows; r++) {
+        nulls += status[c][r] == RowReader.NUMBER_NULL ? 1 : 0;
+      }
+      NumberVector vector =
+          new NumberVector(
+              status[c],
+              kinds[c] == RowReader.DOUBLE ? null : longs[c],
+              kinds[c] == RowReader.DOUBLE ? doubles[c] : null,
+              nulls,
+              0);
+      for (int r = 0; r < rows; r++) {
+        Object fromVector = vectors[c].objectAt(vector, r, TYPES.get(c).name());
+        assertThat(Objects.deepEquals(fromVector, expected.get(r)[c]))
+            .as(
+                "column %s (%s), row %s: %s from the vector, %s from the bytes",
+                c, TYPES.get(c), r, fromVector, expected.get(r)[c])
+            .isTrue();
+      }
+    }
+  }
+
+  private Object value(DataType type) {
+    return switch (type.name()) {
+      case BOOLEAN -> random.nextBoolean();
+      case TINYINT -> (byte) random.nextInt();
+      case SMALLINT -> (short) random.nextInt();
+      case INTEGER -> random.nextInt();
+      case BIGINT, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> random.nextLong();
+      case FLOAT -> random.nextFloat() * 1000 - 500;
+      case DOUBLE -> random.nextGaussian() * 1e6;
+      case DECIMAL -> BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000L, type.scale());
+      case DATE -> LocalDate.ofEpochDay(random.nextInt(40_000) - 10_000);
+      case TIME -> LocalTime.ofNanoOfDay(Math.floorMod(random.nextLong(), 86_400_000_000_000L));
+      default -> throw new IllegalArgumentException(type.toString());
+    };
+  }
+}
