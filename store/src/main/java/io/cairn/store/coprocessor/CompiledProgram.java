@@ -8,6 +8,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
+import io.cairn.core.expr.VectorColumn;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import java.util.Comparator;
@@ -76,6 +77,12 @@ final class CompiledProgram {
    * the residual's (not the filter's alone).
    */
   final int[] joinedColumns;
+
+  /**
+   * Whether a probe's joined rows can be read from blocks' vectors: they read neither the row key
+   * nor a column without a number vector.
+   */
+  final boolean joinedVectors;
 
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
@@ -159,6 +166,10 @@ final class CompiledProgram {
               p.residual().ifPresent(e -> markColumns(e, joined));
             });
     this.joinedColumns = IntStream.range(0, columnCount).filter(i -> joined[i]).toArray();
+    this.joinedVectors =
+        !joinedReadsKey
+            && IntStream.of(joinedColumns)
+                .allMatch(i -> VectorColumn.numbersOf(i, program.layout().columnType(i)) != null);
   }
 
   /** A row reader for one scan: the spare one when free, else a new one. */

@@ -1,5 +1,6 @@
 package io.cairn.store.coprocessor;
 
+import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +31,19 @@ final class LongProbeIndex {
     this.seconds = new long[capacity];
     this.rows = new List[capacity];
     this.mask = capacity - 1;
+  }
+
+  /**
+   * The index of {@code table}'s keys for {@code probe}, made once per table for all the scans of a
+   * query; null when they are not such longs, or the probe is null-aware or in passes.
+   */
+  static LongProbeIndex of(HashProbe probe, JoinHashTable table) {
+    if (probe.partitions() != HashProbe.ALL || probe.nullAware()) {
+      return null;
+    }
+    return table
+        .<Optional<LongProbeIndex>>derived(List.of("long-keys"), LongProbeIndex::of)
+        .orElse(null);
   }
 
   /** The index of {@code table}'s keys, or empty when they are not such longs. */

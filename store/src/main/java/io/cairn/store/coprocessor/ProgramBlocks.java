@@ -2,16 +2,20 @@ package io.cairn.store.coprocessor;
 
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.KeySetFilter;
 import io.cairn.core.expr.NumberVector;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.expr.VectorFilter;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
+import io.cairn.kv.HashProbe;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The block-at-a-time part of a scan program's rows ({@link ProgramRows}): at a data block boundary
@@ -145,6 +149,23 @@ final class ProgramBlocks {
     for (int i = 0; i < rowColumns.length; i++) {
       row[rowColumns[i]] = rowVectors[i].objectAt(rowNumbers[i], at, rowTypes[i]);
     }
+  }
+
+  /**
+   * The key-set filter of {@code probe}'s first key over {@code table}'s keys, made once per table
+   * and layout for all the scans of a query; null for LEFT and ANTI probes (which keep the rows
+   * that match nothing) and keys it does not apply to.
+   */
+  static KeySetFilter keyFilter(HashProbe probe, JoinHashTable table, RowLayout layout) {
+    if (!probe.keyFilter()
+        || (probe.kind() != HashProbe.Kind.INNER && probe.kind() != HashProbe.Kind.SEMI)) {
+      return null;
+    }
+    Expr first = probe.probeKeys().get(0);
+    Optional<KeySetFilter> filter =
+        table.derived(
+            List.of("key-set", first, layout), t -> KeySetFilter.of(first, t.keyValues(0), layout));
+    return filter.orElse(null);
   }
 
   /**

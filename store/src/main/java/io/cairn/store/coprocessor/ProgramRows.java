@@ -3,12 +3,10 @@ package io.cairn.store.coprocessor;
 import static io.cairn.store.coprocessor.CompiledProgram.KEY_COLUMN;
 
 import io.cairn.core.agg.GroupKey;
-import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.EvalContext;
-import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.KeySetFilter;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
@@ -20,7 +18,6 @@ import io.cairn.store.cell.RowCursor;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -202,13 +199,8 @@ final class ProgramRows implements AutoCloseable {
       this.residual = compiled.residual;
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
-      this.keyFilter = keyFilter(probe, table, compiled.program.layout());
-      this.longIndex =
-          probe.partitions() == HashProbe.ALL && !probe.nullAware()
-              ? table
-                  .<Optional<LongProbeIndex>>derived(List.of("long-keys"), LongProbeIndex::of)
-                  .orElse(null)
-              : null;
+      this.keyFilter = ProgramBlocks.keyFilter(probe, table, compiled.program.layout());
+      this.longIndex = LongProbeIndex.of(probe, table);
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
@@ -242,20 +234,9 @@ final class ProgramRows implements AutoCloseable {
             compiled,
             vectorFilter,
             keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null);
-    if (probe != null && selectedKept && !compiled.joinedReadsKey && allVectors(compiled)) {
+    if (probe != null && selectedKept && compiled.joinedVectors) {
       blocks.rowsFromVectors(compiled.joinedColumns);
     }
-  }
-
-  /** Whether every column a probe's joined rows read has a number vector. */
-  private static boolean allVectors(CompiledProgram compiled) {
-    RowLayout layout = compiled.program.layout();
-    for (int column : compiled.joinedColumns) {
-      if (VectorColumn.numbersOf(column, layout.columnType(column)) == null) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -271,23 +252,6 @@ final class ProgramRows implements AutoCloseable {
   /** Stops handing blocks to the sink (which keeps refusing them); a vector filter still skips. */
   void stopSinking() {
     blocks.stopSinking();
-  }
-
-  /**
-   * The key-set filter of {@code probe}'s first key over {@code table}'s keys, made once per table
-   * and layout for all the scans of a query; null for LEFT and ANTI probes (which keep the rows
-   * that match nothing) and keys it does not apply to.
-   */
-  private static KeySetFilter keyFilter(HashProbe probe, JoinHashTable table, RowLayout layout) {
-    if (!probe.keyFilter()
-        || (probe.kind() != HashProbe.Kind.INNER && probe.kind() != HashProbe.Kind.SEMI)) {
-      return null;
-    }
-    Expr first = probe.probeKeys().get(0);
-    Optional<KeySetFilter> filter =
-        table.derived(
-            List.of("key-set", first, layout), t -> KeySetFilter.of(first, t.keyValues(0), layout));
-    return filter.orElse(null);
   }
 
   /** Whether the rows are joined rows of a probe step (projected as a whole). */
