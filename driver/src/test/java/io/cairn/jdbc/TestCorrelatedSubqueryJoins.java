@@ -311,6 +311,32 @@ class TestCorrelatedSubqueryJoins {
   }
 
   /** A SEMI join never repeats an outer row, however many inner rows match it. */
+  /**
+   * NOT EXISTS on an equality alone: the right side's distinct keys (what decorrelation makes of
+   * the subquery) are not computed, the inner table's scan probes the outer rows in the store (a
+   * mark join; TPC-H Q22), and the answers are SQL's: a NULL key matches nothing (EXISTS, which
+   * decorrelation makes an inner join with the distinct keys, for comparison).
+   */
+  @Test
+  void notExistsOnAnEqualityNeedsNoDistinct() throws SQLException {
+    String exists = "SELECT O.ID FROM O WHERE EXISTS (SELECT * FROM I WHERE I.K = O.K)";
+    String notExists = "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT * FROM I WHERE I.K = O.K)";
+    if (TestUrls.remote()) {
+      sleepPastTheRowCountCache();
+    }
+    List<String> plan = db.explain(notExists);
+    assertThat(plan)
+        .as(String.join("\n", plan))
+        .anyMatch(l -> l.contains("MARK ANTI JOIN ON "))
+        .noneMatch(l -> l.contains("DISTINCT ROWS"));
+    Correlation equal = (o, i) -> eq(i[1], o[1]);
+    for (String sql : List.of(exists, notExists)) {
+      List<String> expected = expectedIds(o -> exists(o, equal) != (sql == notExists));
+      assertThat(sortedRows(sql)).as(sql).isEqualTo(expected);
+      assertThat(sortedRows(inTheDriver(sql))).as(sql).isEqualTo(expected);
+    }
+  }
+
   @Test
   void existsKeepsEachOuterRowOnce() throws SQLException {
     String sql =

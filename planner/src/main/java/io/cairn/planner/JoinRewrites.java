@@ -10,6 +10,7 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalFilter;
@@ -36,6 +37,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *       null-supplying side that can never be null there (how NOT EXISTS, and NOT IN over columns
  *       that cannot be null, come out of decorrelation) is an ANTI join: the preserved side's rows
  *       that match nothing, with nulls for the other side's columns.
+ *   <li>{@link #semiJoinsWithoutDistinct}: the distinct of a SEMI or ANTI join's right input, which
+ *       only asks whether a row matches, is removed (TPC-H Q22).
  *   <li>{@link #orFiltersOfInputs}: an OR condition of an inner join whose every branch constrains
  *       one input filters that input too (TPC-H Q7).
  *   <li>{@link #reduceAggregates}: an aggregate joined on a group key with a far smaller input
@@ -213,6 +216,80 @@ final class JoinRewrites {
       return projected;
     }
     return LogicalFilter.create(projected, RexUtil.composeConjunction(rexBuilder, rest));
+  }
+
+  /**
+   * {@code rel} with the distinct under its SEMI and ANTI joins removed: a join that only asks
+   * whether a row of the right matches (NOT EXISTS after decorrelation and {@link #antiJoins}:
+   * TPC-H Q22) needs no distinct of the right's keys, since a key met twice matches as once. When
+   * the right input is an aggregate (or a projection of one) and the join condition is equalities
+   * of right columns that are its group keys, the right becomes a projection of the aggregate's
+   * input: its rows can then be scanned in the store probing the left's (a mark join) instead of
+   * being grouped first.
+   */
+  static RelNode semiJoinsWithoutDistinct(RelNode rel, RexBuilder rexBuilder) {
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (node instanceof Join join
+                && (join.getJoinType() == JoinRelType.SEMI
+                    || join.getJoinType() == JoinRelType.ANTI)) {
+              RelNode right = withoutDistinct(join, rexBuilder);
+              if (right != null) {
+                return join.copy(
+                    join.getTraitSet(),
+                    join.getCondition(),
+                    join.getLeft(),
+                    right,
+                    join.getJoinType(),
+                    join.isSemiJoinDone());
+              }
+            }
+            return node;
+          }
+        });
+  }
+
+  /** The right input of {@code join} without its aggregate (see above), or null. */
+  private static RelNode withoutDistinct(Join join, RexBuilder rexBuilder) {
+    RelNode right = join.getRight();
+    Project project = right instanceof Project p ? p : null;
+    if (!((project == null ? right : project.getInput()) instanceof Aggregate aggregate)
+        || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      return null;
+    }
+    JoinInfo info = join.analyzeCondition();
+    if (!info.isEqui()) {
+      return null;
+    }
+    RelNode input = aggregate.getInput();
+    List<RexNode> fields = new ArrayList<>();
+    for (RelDataTypeField field : right.getRowType().getFieldList()) {
+      int i = field.getIndex();
+      if (!info.rightSet().get(i)) {
+        fields.add(rexBuilder.makeNullLiteral(field.getType())); // never read
+        continue;
+      }
+      int groupField = i;
+      if (project != null) {
+        if (!(project.getProjects().get(i) instanceof RexInputRef ref)) {
+          return null;
+        }
+        groupField = ref.getIndex();
+      }
+      if (groupField >= aggregate.getGroupCount()) {
+        return null; // an aggregated value
+      }
+      RexNode key = rexBuilder.makeInputRef(input, aggregate.getGroupSet().nth(groupField));
+      if (!key.getType().equals(field.getType())) {
+        return null;
+      }
+      fields.add(key);
+    }
+    return LogicalProject.create(
+        input, List.of(), fields, right.getRowType().getFieldNames(), Set.of());
   }
 
   /**
