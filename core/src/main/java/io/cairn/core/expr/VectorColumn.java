@@ -4,6 +4,7 @@ import io.cairn.core.encoding.RowReader;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.TypeName;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalTime;
 
@@ -64,9 +65,26 @@ public record VectorColumn(int column, byte kind, int scale) {
   }
 
   /**
+   * How layout column {@code column} of {@code type} is read as a vector when whole rows are read
+   * from vectors: {@link #numbersOf}, or for a CHAR, VARCHAR or VARBINARY value column (not a key
+   * column: its bytes are escaped) SHORT_BYTES; null for other columns.
+   */
+  public static VectorColumn rowsOf(int column, DataType type, boolean keyColumn) {
+    VectorColumn numbers = numbersOf(column, type);
+    if (numbers != null || keyColumn) {
+      return numbers;
+    }
+    TypeName name = type.name();
+    return name.isString() || name == TypeName.VARBINARY
+        ? new VectorColumn(column, SHORT_BYTES, 0)
+        : null;
+  }
+
+  /**
    * Row {@code row} of {@code vector} (this column's, of layout type {@code type}) as {@link
    * RowReader#getObject} returns the column: null for NULL; a DECIMAL at this column's scale (the
-   * declared one, at which SQL writes store it). Not for SHORT_BYTES or NUMBER_UNFIT rows.
+   * declared one, at which SQL writes store it); a string or bytes from SHORT_BYTES. Not for
+   * NUMBER_UNFIT rows.
    */
   public Object objectAt(NumberVector vector, int row, TypeName type) {
     if (vector.status != null && vector.status[row] != RowReader.NUMBER_VALUE) {
@@ -74,6 +92,15 @@ public record VectorColumn(int column, byte kind, int scale) {
         return null;
       }
       throw new IllegalStateException("Row [" + row + "] of " + this + " is not in its vector");
+    }
+    if (kind == SHORT_BYTES) {
+      long v = vector.longs[row];
+      int length = (int) (v >>> 56);
+      byte[] bytes = new byte[length];
+      for (int i = 0; i < length; i++) {
+        bytes[i] = (byte) (v >>> (8 * (length - 1 - i)));
+      }
+      return type == TypeName.VARBINARY ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }
     if (kind == RowReader.DOUBLE) {
       double d = vector.doubles[row];

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link VectorColumn#objectAt}: a row read from a column's number vector is the object {@link
  * RowReader#getObject} reads from the row's bytes, for every type that has a vector, in the key
- * (ascending and descending) and in the value, NULLs included. A probe in the store builds its
- * joined rows from vectors on this promise.
+ * (ascending and descending) and in the value, NULLs included; strings and bytes of at most 7
+ * bytes. A probe in the store builds its joined rows from vectors on this promise.
  */
 class TestVectorColumnObjects {
   private static final DataType PRICE = DataType.decimal(15, 2);
@@ -44,7 +44,10 @@ class TestVectorColumnObjects {
           DataType.DATE,
           DataType.TIME,
           DataType.of(TypeName.INTERVAL_YEAR_MONTH),
-          DataType.of(TypeName.INTERVAL_DAY_TIME));
+          DataType.of(TypeName.INTERVAL_DAY_TIME),
+          DataType.VARCHAR,
+          DataType.chars(9),
+          DataType.VARBINARY);
 
   private final Random random = new Random(20261128);
 
@@ -67,7 +70,6 @@ class TestVectorColumnObjects {
     RowReader reader = new RowReader(layout, null);
     int n = TYPES.size();
     int rows = 500;
-    int[] indexes = new int[n];
     byte[] kinds = new byte[n];
     int[] scales = new int[n];
     VectorColumn[] vectors = new VectorColumn[n];
@@ -75,8 +77,7 @@ class TestVectorColumnObjects {
     long[][] longs = new long[n][rows];
     double[][] doubles = new double[n][rows];
     for (int c = 0; c < n; c++) {
-      vectors[c] = VectorColumn.numbersOf(c, TYPES.get(c));
-      indexes[c] = c;
+      vectors[c] = VectorColumn.rowsOf(c, TYPES.get(c), c < 3);
       kinds[c] = vectors[c].kind();
       scales[c] = vectors[c].scale();
     }
@@ -88,7 +89,24 @@ class TestVectorColumnObjects {
       }
       TestingBuffers.reset(
           reader, codec.encodeKey(row), codec.encodeValue(row), 2, TestingBuffers.Kind.HEAP);
-      reader.readNumbers(indexes, kinds, scales, status, longs, doubles, r);
+      for (int c = 0; c < n; c++) {
+        if (kinds[c] != VectorColumn.SHORT_BYTES) {
+          reader.readNumbers(
+              new int[] {c},
+              new byte[] {kinds[c]},
+              new int[] {scales[c]},
+              new byte[][] {status[c]},
+              new long[][] {longs[c]},
+              new double[][] {doubles[c]},
+              r);
+        } else if (reader.isNull(c)) {
+          status[c][r] = RowReader.NUMBER_NULL; // as a data block's vectors are built
+        } else {
+          longs[c][r] = reader.shortBytes(c);
+          status[c][r] =
+              longs[c][r] == RowReader.NOT_SHORT ? RowReader.NUMBER_UNFIT : RowReader.NUMBER_VALUE;
+        }
+      }
       Object[] read = new Object[n];
       for (int c = 0; c < n; c++) {
         read[c] = reader.getObject(c);
@@ -97,17 +115,26 @@ class TestVectorColumnObjects {
     }
     for (int c = 0; c < n; c++) {
       int nulls = 0;
+      int unfit = 0;
       for (int r = 0; r < rows; r++) {
         nulls += status[c][r] == RowReader.NUMBER_NULL ? 1 : 0;
+        unfit += status[c][r] == RowReader.NUMBER_UNFIT ? 1 : 0;
       }
+      assertThat(unfit > 0).as("column %s has long values", c).isEqualTo(c >= 16);
       NumberVector vector =
           new NumberVector(
               status[c],
               kinds[c] == RowReader.DOUBLE ? null : longs[c],
               kinds[c] == RowReader.DOUBLE ? doubles[c] : null,
               nulls,
-              0);
+              unfit);
       for (int r = 0; r < rows; r++) {
+        if (status[c][r] == RowReader.NUMBER_UNFIT) {
+          // a string of more than 7 bytes: read from the row
+          assertThat(TYPES.get(c).name().isString() || TYPES.get(c).name() == TypeName.VARBINARY)
+              .isTrue();
+          continue;
+        }
         Object fromVector = vectors[c].objectAt(vector, r, TYPES.get(c).name());
         assertThat(Objects.deepEquals(fromVector, expected.get(r)[c]))
             .as(
@@ -130,6 +157,12 @@ class TestVectorColumnObjects {
       case DECIMAL -> BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000L, type.scale());
       case DATE -> LocalDate.ofEpochDay(random.nextInt(40_000) - 10_000);
       case TIME -> LocalTime.ofNanoOfDay(Math.floorMod(random.nextLong(), 86_400_000_000_000L));
+      case VARCHAR, CHAR -> "aé€z0123".substring(0, random.nextInt(9)); // 0 to 12 bytes
+      case VARBINARY -> {
+        byte[] bytes = new byte[random.nextInt(10)];
+        random.nextBytes(bytes);
+        yield bytes;
+      }
       default -> throw new IllegalArgumentException(type.toString());
     };
   }

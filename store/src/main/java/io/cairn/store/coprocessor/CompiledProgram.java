@@ -3,6 +3,7 @@ package io.cairn.store.coprocessor;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
+import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
@@ -83,6 +84,22 @@ final class CompiledProgram {
    * nor a column without a number vector.
    */
   final boolean joinedVectors;
+
+  /**
+   * Whether the projection's rows can be read from blocks' vectors: it reads neither the row key
+   * nor a column without a vector (and some column).
+   */
+  final boolean projectionVectors;
+
+  /** The layout columns the filter reads. */
+  final int[] filterColumns;
+
+  /**
+   * The filter over a row of decoded columns, for rows read from blocks' vectors when the vector
+   * filter is incomplete; null when there is no filter, or it reads the row key or a column without
+   * a vector.
+   */
+  final RowExpression vectorRowFilter;
 
   private final AtomicReference<RowReader> spare = new AtomicReference<>();
 
@@ -166,10 +183,26 @@ final class CompiledProgram {
               p.residual().ifPresent(e -> markColumns(e, joined));
             });
     this.joinedColumns = IntStream.range(0, columnCount).filter(i -> joined[i]).toArray();
-    this.joinedVectors =
-        !joinedReadsKey
-            && IntStream.of(joinedColumns)
-                .allMatch(i -> VectorColumn.numbersOf(i, program.layout().columnType(i)) != null);
+    boolean[] filterRead = new boolean[columnCount];
+    program.filter().ifPresent(f -> markColumns(f, filterRead));
+    this.filterColumns = IntStream.range(0, columnCount).filter(i -> filterRead[i]).toArray();
+    this.vectorRowFilter =
+        program.filter().isPresent()
+                && !reads(program.filter().get(), columnCount)
+                && haveRowVectors(filterColumns, program.layout())
+            ? ExprCompiler.compile(program.filter().get())
+            : null;
+    this.joinedVectors = !joinedReadsKey && haveRowVectors(joinedColumns, program.layout());
+    this.projectionVectors =
+        !readsKey
+            && projectionColumns.length > 0
+            && haveRowVectors(projectionColumns, program.layout());
+  }
+
+  /** Whether each of {@code columns} of {@code layout} has a {@link VectorColumn#rowsOf} vector. */
+  private static boolean haveRowVectors(int[] columns, RowLayout layout) {
+    return IntStream.of(columns)
+        .allMatch(i -> VectorColumn.rowsOf(i, layout.columnType(i), layout.isKeyColumn(i)) != null);
   }
 
   /** A row reader for one scan: the spare one when free, else a new one. */

@@ -85,6 +85,15 @@ final class ProgramBlocks {
   private VectorColumn[] rowVectors;
   private TypeName[] rowTypes;
 
+  /** How many of the first row columns a filter tests before the others are read. */
+  private int filterCount;
+
+  /** Blocks whose vectors did and did not hold every value of the rows' columns. */
+  private int fitBlocks, unfitBlocks;
+
+  /** Unfit blocks after which rows are no longer read from vectors (see {@link #rowsFit}). */
+  private static final int UNFIT_BLOCKS = 4;
+
   /** The vectors of the block whose selected rows {@link #nextVectorRow()} hands out. */
   private NumberVector[] rowNumbers;
 
@@ -111,12 +120,15 @@ final class ProgramBlocks {
 
   /**
    * Reads the rows of every block the cursor offers from the vectors of {@code columns} (layout
-   * indexes, each with a {@link VectorColumn#numbersOf} vector): the selected rows of such a block
-   * are handed out by {@link #nextVectorRow()} and read by {@link #readRow}, and the cursor skips
-   * the block undecoded. For a probe whose filter is complete (or absent) and that reads neither
-   * the row key nor columns without a vector; call before the first row.
+   * indexes, each with a {@link VectorColumn#rowsOf} vector): the selected rows of such a block are
+   * handed out by {@link #nextVectorRow()} and read by {@link #readRow}, and the cursor skips the
+   * block undecoded (a block with a value its vectors do not hold, a string of more than 7 bytes,
+   * is read row by row). For rows whose filter is complete (or absent) and that read neither the
+   * row key nor columns without such a vector; the first {@code filterCount} columns are those a
+   * filter tests on the row ({@link #readFilterColumns}); call before the first row.
    */
-  void rowsFromVectors(int[] columns) {
+  void rowsFromVectors(int[] columns, int filterCount) {
+    this.filterCount = filterCount;
     RowLayout layout = compiled.program.layout();
     rowColumns = columns;
     rowVectors = new VectorColumn[columns.length];
@@ -124,7 +136,7 @@ final class ProgramBlocks {
     rowNumbers = new NumberVector[columns.length];
     for (int i = 0; i < columns.length; i++) {
       DataType type = layout.columnType(columns[i]);
-      rowVectors[i] = VectorColumn.numbersOf(columns[i], type);
+      rowVectors[i] = VectorColumn.rowsOf(columns[i], type, layout.isKeyColumn(columns[i]));
       rowTypes[i] = type.name();
     }
     use(List.of(rowVectors));
@@ -145,8 +157,22 @@ final class ProgramBlocks {
 
   /** Puts the current vector row's columns into {@code row} at their layout indexes. */
   void readRow(Object[] row) {
+    readColumns(row, 0, rowColumns.length);
+  }
+
+  /** {@link #readRow} of the first {@code filterCount} columns only (the filter's). */
+  void readFilterColumns(Object[] row) {
+    readColumns(row, 0, filterCount);
+  }
+
+  /** {@link #readRow} of the columns after the first {@code filterCount}. */
+  void readOtherColumns(Object[] row) {
+    readColumns(row, filterCount, rowColumns.length);
+  }
+
+  private void readColumns(Object[] row, int from, int to) {
     int at = vectorRow;
-    for (int i = 0; i < rowColumns.length; i++) {
+    for (int i = from; i < to; i++) {
       row[rowColumns[i]] = rowVectors[i].objectAt(rowNumbers[i], at, rowTypes[i]);
     }
   }
@@ -218,7 +244,7 @@ final class ProgramBlocks {
     }
     BlockRun block = run;
     int n = block.size();
-    if (n == 0 || block.anyUnfit()) {
+    if (n == 0 || (rowColumns == null ? block.anyUnfit() : filtersUnfit(block))) {
       return 0;
     }
     int selected = n;
@@ -242,7 +268,7 @@ final class ProgramBlocks {
         judgeKeys(before, selected);
       }
     }
-    if (selected > 0 && rowColumns != null) {
+    if (selected > 0 && rowColumns != null && rowsFit(block)) {
       // a probe's rows: the selected ones are read from the vectors, the block is skipped
       if (chosen == null) {
         chosen = selectAll(n);
@@ -264,6 +290,42 @@ final class ProgramBlocks {
     }
     rows.skipBlock();
     return n;
+  }
+
+  /** Whether a filter's column of {@code block} has a value its vector does not hold. */
+  private boolean filtersUnfit(BlockRun block) {
+    if (vectorFilter != null) {
+      for (VectorColumn c : vectorFilter.columns()) {
+        if (block.numbers(c).unfit > 0) {
+          return true;
+        }
+      }
+    }
+    return keys != null && block.numbers(keys.vectorColumn()).unfit > 0;
+  }
+
+  /**
+   * Whether the vectors of {@code block} hold every value of the rows' columns. When they do not
+   * for {@value #UNFIT_BLOCKS} blocks, more than for the others (strings longer than a vector
+   * holds), rows stop being read from vectors: their vectors cost a read of every row besides the
+   * reading of the rows.
+   */
+  private boolean rowsFit(BlockRun block) {
+    for (VectorColumn c : rowVectors) {
+      if (block.numbers(c).unfit > 0) {
+        if (++unfitBlocks >= UNFIT_BLOCKS && unfitBlocks > fitBlocks) {
+          rowColumns = null;
+          if (onlySinking()) {
+            run = null;
+          } else {
+            use(List.of()); // the filters' columns only
+          }
+        }
+        return false;
+      }
+    }
+    fitBlocks++;
+    return true;
   }
 
   /** {@link #selection} holding the {@code n} rows of a block. */

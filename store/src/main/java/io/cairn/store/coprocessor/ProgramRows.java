@@ -19,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 
 /**
  * The row-at-a-time part of a scan program: moves a cursor to the next row the filter keeps, read
@@ -94,6 +95,15 @@ final class ProgramRows implements AutoCloseable {
 
   /** Whether the current row is one the blocks read from vectors (the reader is not at it). */
   private boolean fromVectors;
+
+  /** The columns of a row read from vectors, by layout index (see readRowsFromVectors). */
+  private Object[] vectorRow;
+
+  /** Whether {@link #vectorRow} holds the current row (read to test the filter). */
+  private boolean vectorRowRead;
+
+  /** The filter tested on rows read from vectors (an incomplete vector filter's), or null. */
+  private RowExpression vectorRowFilter;
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -234,8 +244,43 @@ final class ProgramRows implements AutoCloseable {
             compiled,
             vectorFilter,
             keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null);
-    if (probe != null && selectedKept && compiled.joinedVectors) {
-      blocks.rowsFromVectors(compiled.joinedColumns);
+    if (probe != null && compiled.joinedVectors) {
+      readRowsFromVectors(compiled.joinedColumns);
+    }
+  }
+
+  /**
+   * Reads the rows of blocks from their vectors of {@code columns} and, when the vector filter is
+   * incomplete, of the filter's columns, if those have vectors (then the filter is tested on the
+   * decoded row); otherwise rows are read one at a time.
+   */
+  private void readRowsFromVectors(int[] columns) {
+    if (!selectedKept && compiled.vectorRowFilter == null) {
+      return;
+    }
+    int[] all = columns;
+    int filterCount = 0;
+    if (!selectedKept) {
+      // the filter's columns first: the others are read for the rows it keeps
+      all =
+          IntStream.concat(IntStream.of(compiled.filterColumns), IntStream.of(columns))
+              .distinct()
+              .toArray();
+      filterCount = compiled.filterColumns.length;
+      vectorRowFilter = compiled.vectorRowFilter;
+    }
+    blocks.rowsFromVectors(all, filterCount);
+    vectorRow = new Object[columnCount];
+  }
+
+  /**
+   * Reads the projection's rows of blocks from their vectors when it can (its filter complete, its
+   * columns with vectors): for a scan that projects each row it keeps, without an aggregation or a
+   * sort; call before the first row.
+   */
+  void projectFromVectors() {
+    if (probe == null && compiled.projectionVectors) {
+      readRowsFromVectors(compiled.projectionColumns);
     }
   }
 
@@ -347,7 +392,11 @@ final class ProgramRows implements AutoCloseable {
       Object[] keyRow;
       if (fromVectors) {
         joined = new Object[columnCount + 1 + table.columnCount()];
-        blocks.readRow(joined);
+        if (vectorRowRead) {
+          System.arraycopy(vectorRow, 0, joined, 0, columnCount);
+        } else {
+          blocks.readRow(joined);
+        }
         keyRow = joined;
       } else if (compiled.probeKeysReadKey) {
         joined = joinedRow();
@@ -441,7 +490,16 @@ final class ProgramRows implements AutoCloseable {
         }
       }
       if (blocks.nextVectorRow()) {
-        // a probe's row read from its block's vectors: the filter and key filter were applied
+        // a row read from its block's vectors: the key filter was applied, and the filter too
+        // unless it is tested here on the decoded row
+        vectorRowRead = vectorRowFilter != null;
+        if (vectorRowRead) {
+          blocks.readFilterColumns(vectorRow);
+          if (!Boolean.TRUE.equals(vectorRowFilter.evaluate(vectorRow, context))) {
+            continue;
+          }
+          blocks.readOtherColumns(vectorRow);
+        }
         fromVectors = true;
         keyTested = true;
         return KEPT;
@@ -501,6 +559,17 @@ final class ProgramRows implements AutoCloseable {
 
   /** Evaluates the projection over the reader's current row into {@code result}. */
   void projectInto(Object[] result) {
+    if (fromVectors && probe == null) {
+      Object[] row = vectorRow;
+      if (!vectorRowRead) {
+        blocks.readRow(row);
+      }
+      for (int i = 0; i < projection.length; i++) {
+        int column = projectedColumns[i];
+        result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
+      }
+      return;
+    }
     if (probe != null) {
       // a new array for the next joined row, so the values may be shared with it
       for (int i = 0; i < projection.length; i++) {

@@ -197,6 +197,9 @@ public final class ProgramScanner implements RowScanner {
     this.groupRuns = grouped && groupRuns ? new ProgramGroupRuns(this.rows) : null;
     this.sort =
         !aggregates && compiled.order != null ? new ProgramSort(this.rows, this.memory) : null;
+    if (!aggregates && sort == null) {
+      this.rows.projectFromVectors(); // each kept row is projected, nothing else reads it
+    }
   }
 
   @Override
