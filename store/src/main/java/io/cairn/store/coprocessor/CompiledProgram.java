@@ -5,11 +5,14 @@ import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.ExprCompiler;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.RowFilter;
 import io.cairn.core.expr.VectorColumn;
+import io.cairn.kv.HashProbe;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import java.util.Comparator;
@@ -203,6 +206,29 @@ final class CompiledProgram {
   private static boolean haveRowVectors(int[] columns, RowLayout layout) {
     return IntStream.of(columns)
         .allMatch(i -> VectorColumn.rowsOf(i, layout.columnType(i), layout.isKeyColumn(i)) != null);
+  }
+
+  /** Checks that {@code table} is the hash table this program's probe step expects. */
+  void checkProbed(JoinHashTable table) {
+    HashProbe probe = program.probe().orElseThrow();
+    if (table == null) {
+      throw CairnException.internal("A probing scan without its hash table");
+    }
+    if (table.keyColumns().size() != probe.probeKeys().size()
+        || table.columnCount() != probe.buildTypes().size()) {
+      throw CairnException.internal(
+          "Hash cache ["
+              + probe.cacheId()
+              + "]: expected ["
+              + probe.probeKeys().size()
+              + "] keys and ["
+              + probe.buildTypes().size()
+              + "] columns, found ["
+              + table.keyColumns().size()
+              + "] and ["
+              + table.columnCount()
+              + "]");
+    }
   }
 
   /** A row reader for one scan: the spare one when free, else a new one. */

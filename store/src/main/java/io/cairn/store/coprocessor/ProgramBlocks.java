@@ -2,9 +2,11 @@ package io.cairn.store.coprocessor;
 
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.KeySetFilter;
 import io.cairn.core.expr.NumberVector;
+import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.expr.VectorFilter;
 import io.cairn.core.type.DataType;
@@ -16,6 +18,7 @@ import io.cairn.store.cell.RowCursor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * The block-at-a-time part of a scan program's rows ({@link ProgramRows}): at a data block boundary
@@ -85,8 +88,16 @@ final class ProgramBlocks {
   private VectorColumn[] rowVectors;
   private TypeName[] rowTypes;
 
-  /** How many of the first row columns a filter tests before the others are read. */
+  /** How many of the first row columns {@link #rowFilter} tests before the others are read. */
   private int filterCount;
+
+  /** The filter tested on each row read from vectors (an incomplete vector filter's), or null. */
+  private RowExpression rowFilter;
+
+  private EvalContext context;
+
+  /** The row read from vectors last, by layout index. */
+  private Object[] row;
 
   /** Blocks whose vectors did and did not hold every value of the rows' columns. */
   private int fitBlocks, unfitBlocks;
@@ -99,9 +110,6 @@ final class ProgramBlocks {
 
   /** How many of the {@link #selection}'s rows {@link #nextVectorRow()} has left, and the next. */
   private int vectorRowsLeft, vectorRowNext;
-
-  /** The block row current after {@link #nextVectorRow()}. */
-  private int vectorRow;
 
   /**
    * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter} or {@code keys} (a
@@ -121,57 +129,65 @@ final class ProgramBlocks {
   /**
    * Reads the rows of every block the cursor offers from the vectors of {@code columns} (layout
    * indexes, each with a {@link VectorColumn#rowsOf} vector): the selected rows of such a block are
-   * handed out by {@link #nextVectorRow()} and read by {@link #readRow}, and the cursor skips the
-   * block undecoded (a block with a value its vectors do not hold, a string of more than 7 bytes,
-   * is read row by row). For rows whose filter is complete (or absent) and that read neither the
-   * row key nor columns without such a vector; the first {@code filterCount} columns are those a
-   * filter tests on the row ({@link #readFilterColumns}); call before the first row.
+   * handed out by {@link #nextVectorRow()}, and the cursor skips the block undecoded (a block with
+   * a value its vectors do not hold, a string of more than 7 bytes, is read row by row). {@code
+   * filter}, when not null (the vector filter is incomplete), is tested on each selected row, read
+   * first from the vectors of its {@code filterColumns}. For rows that read neither the row key nor
+   * columns without such a vector; call before the first row.
    */
-  void rowsFromVectors(int[] columns, int filterCount) {
-    this.filterCount = filterCount;
+  void rowsFromVectors(
+      int[] columns, int[] filterColumns, RowExpression filter, EvalContext context) {
+    this.rowFilter = filter;
+    this.context = context;
+    // the filter's columns first: the others are read for the rows it keeps
+    int[] all =
+        filter == null
+            ? columns
+            : IntStream.concat(IntStream.of(filterColumns), IntStream.of(columns))
+                .distinct()
+                .toArray();
+    this.filterCount = filter == null ? 0 : filterColumns.length;
     RowLayout layout = compiled.program.layout();
-    rowColumns = columns;
-    rowVectors = new VectorColumn[columns.length];
-    rowTypes = new TypeName[columns.length];
-    rowNumbers = new NumberVector[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      DataType type = layout.columnType(columns[i]);
-      rowVectors[i] = VectorColumn.rowsOf(columns[i], type, layout.isKeyColumn(columns[i]));
+    rowColumns = all;
+    rowVectors = new VectorColumn[all.length];
+    rowTypes = new TypeName[all.length];
+    rowNumbers = new NumberVector[all.length];
+    for (int i = 0; i < all.length; i++) {
+      DataType type = layout.columnType(all[i]);
+      rowVectors[i] = VectorColumn.rowsOf(all[i], type, layout.isKeyColumn(all[i]));
       rowTypes[i] = type.name();
     }
+    row = new Object[layout.columnCount()];
     use(List.of(rowVectors));
   }
 
   /**
-   * Moves to the next selected row of the block read from vectors, if one is left: then the current
-   * row is that one ({@link #readRow}), and the cursor is past its block.
+   * Moves to the next selected row (that the filter keeps) of the block read from vectors, if one
+   * is left: then {@link #vectorRow()} holds it, and the cursor is past its block.
    */
   boolean nextVectorRow() {
-    if (vectorRowsLeft == 0) {
-      return false;
+    while (vectorRowsLeft > 0) {
+      vectorRowsLeft--;
+      int at = selection[vectorRowNext++];
+      readColumns(at, 0, filterCount);
+      if (rowFilter != null && !Boolean.TRUE.equals(rowFilter.evaluate(row, context))) {
+        continue;
+      }
+      readColumns(at, filterCount, rowColumns.length);
+      return true;
     }
-    vectorRowsLeft--;
-    vectorRow = selection[vectorRowNext++];
-    return true;
+    return false;
   }
 
-  /** Puts the current vector row's columns into {@code row} at their layout indexes. */
-  void readRow(Object[] row) {
-    readColumns(row, 0, rowColumns.length);
+  /**
+   * The current vector row's columns at their layout indexes (the others stale); reused from row to
+   * row: copy what is kept.
+   */
+  Object[] vectorRow() {
+    return row;
   }
 
-  /** {@link #readRow} of the first {@code filterCount} columns only (the filter's). */
-  void readFilterColumns(Object[] row) {
-    readColumns(row, 0, filterCount);
-  }
-
-  /** {@link #readRow} of the columns after the first {@code filterCount}. */
-  void readOtherColumns(Object[] row) {
-    readColumns(row, filterCount, rowColumns.length);
-  }
-
-  private void readColumns(Object[] row, int from, int to) {
-    int at = vectorRow;
+  private void readColumns(int at, int from, int to) {
     for (int i = from; i < to; i++) {
       row[rowColumns[i]] = rowVectors[i].objectAt(rowNumbers[i], at, rowTypes[i]);
     }

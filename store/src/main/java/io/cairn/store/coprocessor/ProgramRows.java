@@ -19,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.stream.IntStream;
 
 /**
  * The row-at-a-time part of a scan program: moves a cursor to the next row the filter keeps, read
@@ -95,15 +94,6 @@ final class ProgramRows implements AutoCloseable {
 
   /** Whether the current row is one the blocks read from vectors (the reader is not at it). */
   private boolean fromVectors;
-
-  /** The columns of a row read from vectors, by layout index (see readRowsFromVectors). */
-  private Object[] vectorRow;
-
-  /** Whether {@link #vectorRow} holds the current row (read to test the filter). */
-  private boolean vectorRowRead;
-
-  /** The filter tested on rows read from vectors (an incomplete vector filter's), or null. */
-  private RowExpression vectorRowFilter;
 
   /** The System.nanoTime() after which {@link #nextKept()} pauses, or NO_DEADLINE. */
   private long deadline = NO_DEADLINE;
@@ -186,24 +176,7 @@ final class ProgramRows implements AutoCloseable {
     this.probe = compiled.program.probe().orElse(null);
     this.columnCount = compiled.program.layout().columnCount();
     if (probe != null) {
-      if (table == null) {
-        throw CairnException.internal("A probing scan without its hash table");
-      }
-      if (table.keyColumns().size() != probe.probeKeys().size()
-          || table.columnCount() != probe.buildTypes().size()) {
-        throw CairnException.internal(
-            "Hash cache ["
-                + probe.cacheId()
-                + "]: expected ["
-                + probe.probeKeys().size()
-                + "] keys and ["
-                + probe.buildTypes().size()
-                + "] columns, found ["
-                + table.keyColumns().size()
-                + "] and ["
-                + table.columnCount()
-                + "]");
-      }
+      compiled.checkProbed(table);
       this.table = table;
       this.probeKeys = compiled.probeKeys;
       this.residual = compiled.residual;
@@ -255,22 +228,11 @@ final class ProgramRows implements AutoCloseable {
    * decoded row); otherwise rows are read one at a time.
    */
   private void readRowsFromVectors(int[] columns) {
-    if (!selectedKept && compiled.vectorRowFilter == null) {
-      return;
+    if (selectedKept) {
+      blocks.rowsFromVectors(columns, null, null, context);
+    } else if (compiled.vectorRowFilter != null) {
+      blocks.rowsFromVectors(columns, compiled.filterColumns, compiled.vectorRowFilter, context);
     }
-    int[] all = columns;
-    int filterCount = 0;
-    if (!selectedKept) {
-      // the filter's columns first: the others are read for the rows it keeps
-      all =
-          IntStream.concat(IntStream.of(compiled.filterColumns), IntStream.of(columns))
-              .distinct()
-              .toArray();
-      filterCount = compiled.filterColumns.length;
-      vectorRowFilter = compiled.vectorRowFilter;
-    }
-    blocks.rowsFromVectors(all, filterCount);
-    vectorRow = new Object[columnCount];
   }
 
   /**
@@ -392,11 +354,7 @@ final class ProgramRows implements AutoCloseable {
       Object[] keyRow;
       if (fromVectors) {
         joined = new Object[columnCount + 1 + table.columnCount()];
-        if (vectorRowRead) {
-          System.arraycopy(vectorRow, 0, joined, 0, columnCount);
-        } else {
-          blocks.readRow(joined);
-        }
+        System.arraycopy(blocks.vectorRow(), 0, joined, 0, columnCount);
         keyRow = joined;
       } else if (compiled.probeKeysReadKey) {
         joined = joinedRow();
@@ -490,16 +448,7 @@ final class ProgramRows implements AutoCloseable {
         }
       }
       if (blocks.nextVectorRow()) {
-        // a row read from its block's vectors: the key filter was applied, and the filter too
-        // unless it is tested here on the decoded row
-        vectorRowRead = vectorRowFilter != null;
-        if (vectorRowRead) {
-          blocks.readFilterColumns(vectorRow);
-          if (!Boolean.TRUE.equals(vectorRowFilter.evaluate(vectorRow, context))) {
-            continue;
-          }
-          blocks.readOtherColumns(vectorRow);
-        }
+        // a row read from its block's vectors: the key filter and the filter were applied
         fromVectors = true;
         keyTested = true;
         return KEPT;
@@ -560,10 +509,7 @@ final class ProgramRows implements AutoCloseable {
   /** Evaluates the projection over the reader's current row into {@code result}. */
   void projectInto(Object[] result) {
     if (fromVectors && probe == null) {
-      Object[] row = vectorRow;
-      if (!vectorRowRead) {
-        blocks.readRow(row);
-      }
+      Object[] row = blocks.vectorRow();
       for (int i = 0; i < projection.length; i++) {
         int column = projectedColumns[i];
         result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
