@@ -93,8 +93,20 @@ public record VectorColumn(int column, byte kind, int scale) {
       }
       throw new IllegalStateException("Row [" + row + "] of " + this + " is not in its vector");
     }
-    if (kind == SHORT_BYTES) {
-      long v = vector.longs[row];
+    if (kind == RowReader.DOUBLE) {
+      double d = vector.doubles[row];
+      return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
+    }
+    return valueOf(vector.longs[row], kind == SHORT_BYTES, type, scale);
+  }
+
+  /**
+   * The value of a column of {@code type} (as {@link RowReader#getObject} returns it) whose long is
+   * {@code v}: its {@link RowReader#getLong}, a DECIMAL unscaled at {@code scale}, or with {@code
+   * shortBytes} a string's or bytes' {@link RowReader#shortBytes} (never NOT_SHORT).
+   */
+  public static Object valueOf(long v, boolean shortBytes, TypeName type, int scale) {
+    if (shortBytes) {
       int length = (int) (v >>> 56);
       byte[] bytes = new byte[length];
       for (int i = 0; i < length; i++) {
@@ -102,11 +114,6 @@ public record VectorColumn(int column, byte kind, int scale) {
       }
       return type == TypeName.VARBINARY ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }
-    if (kind == RowReader.DOUBLE) {
-      double d = vector.doubles[row];
-      return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
-    }
-    long v = vector.longs[row];
     return switch (type) {
       case DECIMAL -> BigDecimal.valueOf(v, scale);
       case BOOLEAN -> v != 0;
@@ -116,7 +123,7 @@ public record VectorColumn(int column, byte kind, int scale) {
       case DATE -> LocalDate.ofEpochDay(v);
       case TIME -> LocalTime.ofNanoOfDay(v);
       case BIGINT, INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME -> v;
-      default -> throw new IllegalArgumentException("No vector of a " + type + " column");
+      default -> throw new IllegalArgumentException("No long of a " + type + " column");
     };
   }
 }

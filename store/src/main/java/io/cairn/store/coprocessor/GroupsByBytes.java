@@ -4,9 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.type.TypeName;
-import java.time.LocalDate;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -192,24 +191,7 @@ final class GroupsByBytes<G> {
    * getLong}, or for bytes its {@link RowReader#shortBytes} (never NOT_SHORT).
    */
   Object keyValue(int k, long v) {
-    if (bytes[k]) {
-      int length = (int) (v >>> 56);
-      byte[] b = new byte[length];
-      for (int i = length - 1; i >= 0; i--) {
-        b[i] = (byte) v;
-        v >>>= 8;
-      }
-      return types[k] == TypeName.VARBINARY ? b : new String(b, UTF_8);
-    }
-    return switch (types[k]) {
-      case BOOLEAN -> v != 0;
-      case TINYINT -> (byte) v;
-      case SMALLINT -> (short) v;
-      case INTEGER -> (int) v;
-      case DATE -> LocalDate.ofEpochDay(v);
-      case TIME -> LocalTime.ofNanoOfDay(v);
-      default -> v; // BIGINT
-    };
+    return VectorColumn.valueOf(v, bytes[k], types[k], 0);
   }
 
   private void place(int hash, int at) {
