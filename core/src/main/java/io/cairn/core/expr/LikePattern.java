@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * A compiled LIKE pattern: {@code %} matches any sequence, {@code _} any one character; the escape
  * character (default backslash, as in PostgreSQL and H2; an empty ESCAPE disables escaping) makes
- * the next character literal. Patterns of the shapes {@code abc}, {@code abc%}, {@code %abc} and
- * {@code %abc%} match without regular expressions.
+ * the next character literal. Patterns without {@code _} ({@code abc}, {@code abc%}, {@code
+ * %abc%def%}, ...) match without regular expressions.
  */
 final class LikePattern {
   private LikePattern() {}
@@ -43,6 +43,7 @@ final class LikePattern {
     boolean trailingPercent = false;
     int segments = 0;
     String onlyLiteral = "";
+    java.util.List<String> parts = new java.util.ArrayList<>();
     int i = 0;
     while (i < pattern.length()) {
       int c = pattern.codePointAt(i);
@@ -63,6 +64,7 @@ final class LikePattern {
         if (literal.length() > 0) {
           regex.append(Pattern.quote(literal.toString()));
           onlyLiteral = literal.toString();
+          parts.add(onlyLiteral);
           segments++;
           literal.setLength(0);
         }
@@ -86,6 +88,7 @@ final class LikePattern {
     if (literal.length() > 0) {
       regex.append(Pattern.quote(literal.toString()));
       onlyLiteral = literal.toString();
+      parts.add(onlyLiteral);
       segments++;
     }
     if (underscores == 0 && segments <= 1) {
@@ -106,7 +109,48 @@ final class LikePattern {
         return s -> s.contains(text);
       }
     }
+    if (underscores == 0) {
+      return segmentsInOrder(parts.toArray(new String[0]), leadingPercent, trailingPercent);
+    }
     Pattern compiled = Pattern.compile(regex.toString(), Pattern.DOTALL);
     return s -> compiled.matcher(s).matches();
+  }
+
+  /**
+   * A pattern of literal segments between {@code %}s ({@code %special%requests%}, TPC-H Q13): the
+   * segments found in order, each after the one before, the first at the start unless the pattern
+   * starts with {@code %}, the last at the end unless it ends with one.
+   */
+  private static Predicate<String> segmentsInOrder(
+      String[] parts, boolean leadingPercent, boolean trailingPercent) {
+    return s -> {
+      int pos = 0;
+      int first = 0;
+      int last = parts.length;
+      if (!leadingPercent) {
+        if (!s.startsWith(parts[0])) {
+          return false;
+        }
+        pos = parts[0].length();
+        first = 1;
+      }
+      int end = s.length();
+      if (!trailingPercent && last > first) {
+        String tail = parts[last - 1];
+        end = s.length() - tail.length();
+        if (end < pos || !s.endsWith(tail)) {
+          return false;
+        }
+        last--;
+      }
+      for (int k = first; k < last; k++) {
+        int at = s.indexOf(parts[k], pos);
+        if (at < 0 || at + parts[k].length() > end) {
+          return false;
+        }
+        pos = at + parts[k].length();
+      }
+      return true;
+    };
   }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
  * nothing). A key of one column whose values are all {@code Long}s (or all {@code Integer}s, the
  * planner's join keys of BIGINT or INTEGER columns) is kept in an open-addressing table of longs:
  * no key object per build or probe row, no boxed list per key; a probe value of another class
- * matches nothing there, as GroupKey's equality says. Other keys go through a map of GroupKeys.
+ * matches nothing there, as GroupKey's equality says; keys of a dense range (a table's sequence of
+ * ids) in an array of chain heads by key, probed without hashing. Other keys go through a map of
+ * GroupKeys.
  */
 final class JoinIndex {
   private static final int NONE = -1;
@@ -31,17 +33,35 @@ final class JoinIndex {
   /** Generic path: the first row of each key. */
   private final Map<GroupKey, Integer> heads;
 
+  /** Dense long path: the first row of each key by key minus {@link #denseMin}, or null. */
+  private final int[] denseHeads;
+
+  private final long denseMin;
+
   private JoinIndex(
       int[] next,
       Class<?> longClass,
       long[] slotKeys,
       int[] slotHeads,
       Map<GroupKey, Integer> heads) {
+    this(next, longClass, slotKeys, slotHeads, heads, null, 0);
+  }
+
+  private JoinIndex(
+      int[] next,
+      Class<?> longClass,
+      long[] slotKeys,
+      int[] slotHeads,
+      Map<GroupKey, Integer> heads,
+      int[] denseHeads,
+      long denseMin) {
     this.next = next;
     this.longClass = longClass;
     this.slotKeys = slotKeys;
     this.slotHeads = slotHeads;
     this.heads = heads;
+    this.denseHeads = denseHeads;
+    this.denseMin = denseMin;
   }
 
   /** The index of {@code rows} by their {@code keys} columns (rows with a NULL key left out). */
@@ -52,6 +72,10 @@ final class JoinIndex {
     Class<?> longClass = keys.length == 1 ? longClass(rows, keys[0]) : null;
     if (longClass != null) {
       int capacity = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
+      JoinIndex dense = dense(rows, keys[0], next, longClass, 3L * capacity);
+      if (dense != null) {
+        return dense;
+      }
       long[] slotKeys = new long[capacity];
       int[] slotHeads = new int[capacity];
       Arrays.fill(slotHeads, NONE);
@@ -81,6 +105,39 @@ final class JoinIndex {
       }
     }
     return new JoinIndex(next, null, null, null, heads);
+  }
+
+  /**
+   * The index of keys of a dense range (at most {@code maxSpan} values between the least and the
+   * greatest: no more memory than the slots), as an array of chain heads by key minus the least, or
+   * null.
+   */
+  private static JoinIndex dense(
+      List<Object[]> rows, int column, int[] next, Class<?> longClass, long maxSpan) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (Object[] row : rows) {
+      Object v = row[column];
+      if (v != null) {
+        long k = ((Number) v).longValue();
+        min = Math.min(min, k);
+        max = Math.max(max, k);
+      }
+    }
+    if (min > max || max - min < 0 || max - min >= Math.min(maxSpan, Integer.MAX_VALUE)) {
+      return null;
+    }
+    int[] heads = new int[(int) (max - min + 1)];
+    Arrays.fill(heads, NONE);
+    for (int i = rows.size() - 1; i >= 0; i--) { // backwards: each chain runs in build order
+      Object v = rows.get(i)[column];
+      if (v != null) {
+        int at = (int) (((Number) v).longValue() - min);
+        next[i] = heads[at];
+        heads[at] = i;
+      }
+    }
+    return new JoinIndex(next, longClass, null, null, null, heads, min);
   }
 
   /** Long or Integer when every non-NULL value of {@code column} is of that class, else null. */
@@ -113,6 +170,10 @@ final class JoinIndex {
         return NONE;
       }
       long k = ((Number) v).longValue();
+      if (denseHeads != null) {
+        long at = k - denseMin; // wraps to outside [0, length) for a key far out of the range
+        return at >= 0 && at < denseHeads.length ? denseHeads[(int) at] : NONE;
+      }
       int mask = slotKeys.length - 1;
       for (int slot = slot(k, mask); ; slot = (slot + 1) & mask) {
         int head = slotHeads[slot];

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A join's hash index finds, for every probe row, exactly the build rows a nested loop with
  * GroupKey's equality finds, in build order: keys of Longs and of Integers (the table of longs,
- * with colliding and negative keys, Long.MIN_VALUE, probes of another class), mixed classes,
- * decimals and two columns (the map of GroupKeys), NULLs on both sides.
+ * with colliding and negative keys, Long.MIN_VALUE, probes of another class; the array of a dense
+ * range, probed out of it and across the ends of a long), mixed classes, decimals and two columns
+ * (the map of GroupKeys), NULLs on both sides.
  */
 class TestJoinIndex {
   private final Random random = new Random(20261127);
@@ -34,6 +35,13 @@ class TestJoinIndex {
     check(mixed, mixed, 1);
     check(decimals, decimals, 1);
     check(ints, ints, 2);
+    // keys of a dense range (an array by key): probes below and above it, and far out of it
+    check(ints, () -> nullOr(random.nextInt(60) - 15), 1);
+    Supplier<Object> top = () -> nullOr(Long.MAX_VALUE - random.nextInt(30));
+    check(
+        top,
+        () -> random.nextBoolean() ? top.get() : nullOr(Long.MIN_VALUE + random.nextInt(40)),
+        1);
   }
 
   private Object nullOr(Object v) {
