@@ -312,29 +312,67 @@ class TestCorrelatedSubqueryJoins {
 
   /** A SEMI join never repeats an outer row, however many inner rows match it. */
   /**
-   * NOT EXISTS on an equality alone: the right side's distinct keys (what decorrelation makes of
-   * the subquery) are not computed, the inner table's scan probes the outer rows in the store (a
-   * mark join; TPC-H Q22), and the answers are SQL's: a NULL key matches nothing (EXISTS, which
-   * decorrelation makes an inner join with the distinct keys, for comparison).
+   * EXISTS and NOT EXISTS on an equality alone: the inner table's distinct keys (what decorrelation
+   * makes of the subquery: an inner join with them, or an outer join turned ANTI) are not computed,
+   * the inner table's scan probes the outer rows in the store (a mark join; TPC-H Q4 and Q22), and
+   * the answers are SQL's: a NULL key matches nothing.
    */
   @Test
-  void notExistsOnAnEqualityNeedsNoDistinct() throws SQLException {
+  void existsAndNotExistsOnAnEqualityNeedNoDistinct() throws SQLException {
     String exists = "SELECT O.ID FROM O WHERE EXISTS (SELECT * FROM I WHERE I.K = O.K)";
     String notExists = "SELECT O.ID FROM O WHERE NOT EXISTS (SELECT * FROM I WHERE I.K = O.K)";
     if (TestUrls.remote()) {
       sleepPastTheRowCountCache();
     }
-    List<String> plan = db.explain(notExists);
-    assertThat(plan)
-        .as(String.join("\n", plan))
-        .anyMatch(l -> l.contains("MARK ANTI JOIN ON "))
-        .noneMatch(l -> l.contains("DISTINCT ROWS"));
     Correlation equal = (o, i) -> eq(i[1], o[1]);
     for (String sql : List.of(exists, notExists)) {
-      List<String> expected = expectedIds(o -> exists(o, equal) != (sql == notExists));
+      boolean anti = sql == notExists;
+      List<String> plan = db.explain(sql);
+      assertThat(plan)
+          .as(String.join("\n", plan))
+          .anyMatch(l -> l.contains("MARK " + (anti ? "ANTI" : "SEMI") + " JOIN ON "))
+          .noneMatch(l -> l.contains("DISTINCT ROWS"));
+      List<String> expected = expectedIds(o -> exists(o, equal) != anti);
       assertThat(sortedRows(sql)).as(sql).isEqualTo(expected);
       assertThat(sortedRows(inTheDriver(sql))).as(sql).isEqualTo(expected);
     }
+  }
+
+  /**
+   * A join with grouped rows stays a join where a semi join would change the answer: the query
+   * reads the grouped side's columns, or the groups are finer than the join key (an outer row then
+   * appears once per group of its key).
+   */
+  @Test
+  void aJoinWithGroupsThatIsNotASemiJoinKeepsItsRows() throws SQLException {
+    java.util.Map<Integer, java.util.Set<Integer>> sByK = new java.util.HashMap<>();
+    java.util.Map<Integer, Integer> countByK = new java.util.HashMap<>();
+    for (Integer[] i : inner) {
+      if (i[1] != null) {
+        sByK.computeIfAbsent(i[1], k -> new java.util.HashSet<>()).add(i[2]);
+        countByK.merge(i[1], 1, Integer::sum);
+      }
+    }
+    List<String> counts = new ArrayList<>();
+    List<String> perGroup = new ArrayList<>();
+    for (Integer[] o : outer) {
+      if (o[1] != null && countByK.containsKey(o[1])) {
+        counts.add(o[0] + "," + countByK.get(o[1]));
+        for (int n = 0; n < sByK.get(o[1]).size(); n++) {
+          perGroup.add(String.valueOf(o[0]));
+        }
+      }
+    }
+    counts.sort(null);
+    perGroup.sort(null);
+    assertThat(
+            sortedRows(
+                "SELECT O.ID, X.C FROM O JOIN (SELECT K, COUNT(*) AS C FROM I GROUP BY K) X"
+                    + " ON X.K = O.K"))
+        .isEqualTo(counts);
+    assertThat(
+            sortedRows("SELECT O.ID FROM O JOIN (SELECT K, S FROM I GROUP BY K, S) X ON X.K = O.K"))
+        .isEqualTo(perGroup);
   }
 
   @Test

@@ -27,6 +27,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Rewrites of the joins Calcite's decorrelation leaves, so that more of them run as probes in the
@@ -250,6 +251,89 @@ final class JoinRewrites {
             return node;
           }
         });
+  }
+
+  /**
+   * {@code rel} with its inner joins with the distinct keys of another input turned into SEMI joins
+   * (then read without the distinct, {@link #semiJoinsWithoutDistinct}): a projection of only the
+   * left's columns over an inner join on equalities that cover every group key of an aggregate on
+   * the right (EXISTS after decorrelation: TPC-H Q4) keeps each left row that matches once, as a
+   * semi join does.
+   */
+  static RelNode semiJoinsOfDistinctKeys(RelNode rel, RexBuilder rexBuilder) {
+    return rel.accept(
+        new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            RelNode node = super.visit(other);
+            if (node instanceof Project project
+                && project.getInput() instanceof Join join
+                && join.getJoinType() == JoinRelType.INNER) {
+              RelNode semi = semiOfDistinct(project, join, rexBuilder);
+              if (semi != null) {
+                return semi;
+              }
+            }
+            return node;
+          }
+        });
+  }
+
+  private static RelNode semiOfDistinct(Project project, Join join, RexBuilder rexBuilder) {
+    int leftWidth = join.getLeft().getRowType().getFieldCount();
+    ImmutableBitSet read = RelOptUtil.InputFinder.bits(project.getProjects(), null);
+    if (!read.isEmpty() && read.length() > leftWidth) {
+      return null; // the projection reads the right's columns
+    }
+    RelNode right = join.getRight();
+    Project rightProject = right instanceof Project p ? p : null;
+    if (!((rightProject == null ? right : rightProject.getInput()) instanceof Aggregate aggregate)
+        || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      return null;
+    }
+    JoinInfo info = join.analyzeCondition();
+    if (!info.isEqui()) {
+      return null;
+    }
+    // every group key equated: the right has at most one row per key the join matches
+    ImmutableBitSet.Builder covered = ImmutableBitSet.builder();
+    for (int key : info.rightKeys) {
+      int field = key;
+      if (rightProject != null) {
+        if (!(rightProject.getProjects().get(key) instanceof RexInputRef ref)) {
+          return null;
+        }
+        field = ref.getIndex();
+      }
+      if (field < aggregate.getGroupCount()) {
+        covered.set(field);
+      }
+    }
+    if (covered.build().cardinality() != aggregate.getGroupCount()) {
+      return null;
+    }
+    Join semi =
+        LogicalJoin.create(
+            join.getLeft(),
+            right,
+            join.getHints(),
+            join.getCondition(),
+            Set.<CorrelationId>of(),
+            JoinRelType.SEMI);
+    RelNode withoutDistinct = withoutDistinct(semi, rexBuilder);
+    if (withoutDistinct == null) {
+      return null;
+    }
+    RelNode reading =
+        semi.copy(
+            semi.getTraitSet(),
+            semi.getCondition(),
+            semi.getLeft(),
+            withoutDistinct,
+            JoinRelType.SEMI,
+            false);
+    return project.copy(
+        project.getTraitSet(), reading, project.getProjects(), project.getRowType());
   }
 
   /** The right input of {@code join} without its aggregate (see above), or null. */

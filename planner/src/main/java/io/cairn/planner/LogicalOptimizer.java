@@ -122,6 +122,7 @@ final class LogicalOptimizer {
     result = RelDecorrelator.decorrelateQuery(result, relBuilder);
     result = new RelFieldTrimmer(validator, relBuilder).trim(result);
     result = JoinRewrites.antiJoins(result, cluster.getRexBuilder());
+    result = JoinRewrites.semiJoinsOfDistinctKeys(result, cluster.getRexBuilder());
     result = JoinRewrites.semiJoinsWithoutDistinct(result, cluster.getRexBuilder());
     PlanningThreads.check(cancel);
     HepPlanner windows = hep(windowProgram());

@@ -131,8 +131,10 @@ class TestSubQueryJoins {
   void otherShapesAreLeftToTheDecorrelator() {
     assertThat(explain("SELECT ID FROM L WHERE NOT EXISTS (SELECT 1 FROM J WHERE J.K1 = L.K)"))
         .contains("    SERVER HASH JOIN PROBE ANTI ON K = $B0 (build:)");
+    // (the decorrelator's inner join with the distinct outer keys may become a semi join, but
+    // one without the comparison as its residual)
     assertThat(explain("SELECT ID FROM L WHERE EXISTS (SELECT 1 FROM J WHERE J.K1 < L.K)"))
-        .noneMatch(l -> l.contains("SEMI"));
+        .noneMatch(l -> l.contains("SEMI") && l.contains("FILTER"));
     assertThat(explain("SELECT ID FROM L WHERE K2 NOT IN (SELECT K2 FROM J WHERE J.K1 < L.K)"))
         .noneMatch(l -> l.contains("ANTI"));
     assertThat(
