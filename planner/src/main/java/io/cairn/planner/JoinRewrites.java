@@ -285,34 +285,27 @@ final class JoinRewrites {
     if (!read.isEmpty() && read.length() > leftWidth) {
       return null; // the projection reads the right's columns
     }
-    RelNode right = join.getRight();
-    Project rightProject = right instanceof Project p ? p : null;
-    if (!((rightProject == null ? right : rightProject.getInput()) instanceof Aggregate aggregate)
-        || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      return null;
-    }
+    Distinct distinct = Distinct.of(join.getRight());
     JoinInfo info = join.analyzeCondition();
-    if (!info.isEqui()) {
+    if (distinct == null || !info.isEqui()) {
       return null;
     }
     // every group key equated: the right has at most one row per key the join matches
     ImmutableBitSet.Builder covered = ImmutableBitSet.builder();
     for (int key : info.rightKeys) {
-      int field = key;
-      if (rightProject != null) {
-        if (!(rightProject.getProjects().get(key) instanceof RexInputRef ref)) {
-          return null;
-        }
-        field = ref.getIndex();
-      }
-      if (field < aggregate.getGroupCount()) {
-        covered.set(field);
+      int group = distinct.groupKey(key);
+      if (group >= 0) {
+        covered.set(group);
       }
     }
-    if (covered.build().cardinality() != aggregate.getGroupCount()) {
+    if (covered.build().cardinality() != distinct.aggregate().getGroupCount()) {
       return null;
     }
-    Join semi =
+    RelNode right = distinct.input(info, rexBuilder);
+    if (right == null) {
+      return null;
+    }
+    RelNode semi =
         LogicalJoin.create(
             join.getLeft(),
             right,
@@ -320,60 +313,65 @@ final class JoinRewrites {
             join.getCondition(),
             Set.<CorrelationId>of(),
             JoinRelType.SEMI);
-    RelNode withoutDistinct = withoutDistinct(semi, rexBuilder);
-    if (withoutDistinct == null) {
-      return null;
-    }
-    RelNode reading =
-        semi.copy(
-            semi.getTraitSet(),
-            semi.getCondition(),
-            semi.getLeft(),
-            withoutDistinct,
-            JoinRelType.SEMI,
-            false);
-    return project.copy(
-        project.getTraitSet(), reading, project.getProjects(), project.getRowType());
+    return project.copy(project.getTraitSet(), semi, project.getProjects(), project.getRowType());
   }
 
   /** The right input of {@code join} without its aggregate (see above), or null. */
   private static RelNode withoutDistinct(Join join, RexBuilder rexBuilder) {
-    RelNode right = join.getRight();
-    Project project = right instanceof Project p ? p : null;
-    if (!((project == null ? right : project.getInput()) instanceof Aggregate aggregate)
-        || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      return null;
-    }
+    Distinct distinct = Distinct.of(join.getRight());
     JoinInfo info = join.analyzeCondition();
-    if (!info.isEqui()) {
+    return distinct == null || !info.isEqui() ? null : distinct.input(info, rexBuilder);
+  }
+
+  /** A join's right input that is an aggregate, or a projection of one. */
+  private record Distinct(RelNode right, Project project, Aggregate aggregate) {
+    static Distinct of(RelNode right) {
+      Project project = right instanceof Project p ? p : null;
+      if ((project == null ? right : project.getInput()) instanceof Aggregate aggregate
+          && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
+        return new Distinct(right, project, aggregate);
+      }
       return null;
     }
-    RelNode input = aggregate.getInput();
-    List<RexNode> fields = new ArrayList<>();
-    for (RelDataTypeField field : right.getRowType().getFieldList()) {
-      int i = field.getIndex();
-      if (!info.rightSet().get(i)) {
-        fields.add(rexBuilder.makeNullLiteral(field.getType())); // never read
-        continue;
-      }
-      int groupField = i;
+
+    /** The group key that field {@code field} of the right input is, or -1. */
+    int groupKey(int field) {
+      int group = field;
       if (project != null) {
-        if (!(project.getProjects().get(i) instanceof RexInputRef ref)) {
+        if (!(project.getProjects().get(field) instanceof RexInputRef ref)) {
+          return -1;
+        }
+        group = ref.getIndex();
+      }
+      return group < aggregate.getGroupCount() ? group : -1;
+    }
+
+    /**
+     * A projection of the aggregate's input in the right input's shape: the group keys the join's
+     * equalities read ({@code info}), NULLs for the columns it does not; null when a column it
+     * reads is not a group key of the same type.
+     */
+    RelNode input(JoinInfo info, RexBuilder rexBuilder) {
+      RelNode input = aggregate.getInput();
+      List<RexNode> fields = new ArrayList<>();
+      for (RelDataTypeField field : right.getRowType().getFieldList()) {
+        if (!info.rightSet().get(field.getIndex())) {
+          fields.add(rexBuilder.makeNullLiteral(field.getType())); // never read
+          continue;
+        }
+        int group = groupKey(field.getIndex());
+        if (group < 0) {
+          return null; // an aggregated value or an expression
+        }
+        RexNode key = rexBuilder.makeInputRef(input, aggregate.getGroupSet().nth(group));
+        if (!key.getType().equals(field.getType())) {
           return null;
         }
-        groupField = ref.getIndex();
+        fields.add(key);
       }
-      if (groupField >= aggregate.getGroupCount()) {
-        return null; // an aggregated value
-      }
-      RexNode key = rexBuilder.makeInputRef(input, aggregate.getGroupSet().nth(groupField));
-      if (!key.getType().equals(field.getType())) {
-        return null;
-      }
-      fields.add(key);
+      return LogicalProject.create(
+          input, List.of(), fields, right.getRowType().getFieldNames(), Set.of());
     }
-    return LogicalProject.create(
-        input, List.of(), fields, right.getRowType().getFieldNames(), Set.of());
   }
 
   /**

@@ -49,16 +49,8 @@ public final class KeySetFilter {
     if (vectorKeys != null) {
       vectorKeys.freeze();
     }
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    if (vectorKeys != null) {
-      for (long k : vectorKeys.values()) {
-        min = Math.min(min, k);
-        max = Math.max(max, k);
-      }
-    }
-    this.vectorMin = min;
-    this.vectorMax = max;
+    this.vectorMin = vectorKeys == null ? Long.MAX_VALUE : vectorKeys.min;
+    this.vectorMax = vectorKeys == null ? Long.MIN_VALUE : vectorKeys.max;
   }
 
   /**
@@ -280,12 +272,14 @@ public final class KeySetFilter {
     private int size;
     private boolean hasEmptyValue;
 
-    /**
-     * Once frozen and dense: bit {@code v - bitmapMin} is set for each value {@code v}; else null.
-     */
+    /** Once frozen: the least and greatest value (MAX_VALUE and MIN_VALUE when empty). */
+    private long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+
+    private boolean frozen;
+
+    /** Once frozen and dense: bit {@code v - min} is set for each value {@code v}; else null. */
     private long[] bitmap;
 
-    private long bitmapMin;
     private long bitmapSpan;
 
     /** A set sized for {@code expected} values (more may be added). */
@@ -296,19 +290,23 @@ public final class KeySetFilter {
 
     /** Ends the adding: the set becomes a bitmap when its values are dense enough. */
     void freeze() {
-      if (size == 0 || hasEmptyValue || bitmap != null) {
+      if (frozen) {
         return;
       }
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
+      frozen = true;
       for (long v : slots) {
         if (v != EMPTY) {
           min = Math.min(min, v);
           max = Math.max(max, v);
         }
       }
+      if (hasEmptyValue) {
+        min = EMPTY; // the least long: held apart from the slots, never in a bitmap
+        return;
+      }
       long span = max - min + 1; // no overflow check needed when it stays within the bound below
-      if (max - min < 0
+      if (size == 0
+          || max - min < 0
           || span > Math.max(BITMAP_BITS_PER_KEY * size, BITMAP_BITS)
           || span > (1L << 31)) {
         return;
@@ -320,7 +318,6 @@ public final class KeySetFilter {
           bits[(int) (o >>> 6)] |= 1L << o;
         }
       }
-      bitmapMin = min;
       bitmapSpan = span;
       bitmap = bits;
       slots = null;
@@ -354,7 +351,7 @@ public final class KeySetFilter {
     boolean contains(long v) {
       long[] bits = bitmap;
       if (bits != null) {
-        long o = v - bitmapMin;
+        long o = v - min;
         return o >= 0 && o < bitmapSpan && (bits[(int) (o >>> 6)] & (1L << o)) != 0;
       }
       if (v == EMPTY) {
@@ -401,7 +398,7 @@ public final class KeySetFilter {
       if (bitmap != null) {
         for (int w = 0; w < bitmap.length; w++) {
           for (long word = bitmap[w]; word != 0; word &= word - 1) {
-            out[n++] = bitmapMin + ((long) w << 6) + Long.numberOfTrailingZeros(word);
+            out[n++] = min + ((long) w << 6) + Long.numberOfTrailingZeros(word);
           }
         }
         return out;

@@ -37,12 +37,9 @@ final class LikePattern {
     StringBuilder regex = new StringBuilder(pattern.length() + 8);
     StringBuilder literal = new StringBuilder();
     // shape: the literal segments between wildcards, and which wildcards occur
-    int percents = 0;
     int underscores = 0;
     boolean leadingPercent = false;
     boolean trailingPercent = false;
-    int segments = 0;
-    String onlyLiteral = "";
     java.util.List<String> parts = new java.util.ArrayList<>();
     int i = 0;
     while (i < pattern.length()) {
@@ -63,16 +60,13 @@ final class LikePattern {
       if (c == '%' || c == '_') {
         if (literal.length() > 0) {
           regex.append(Pattern.quote(literal.toString()));
-          onlyLiteral = literal.toString();
-          parts.add(onlyLiteral);
-          segments++;
+          parts.add(literal.toString());
           literal.setLength(0);
         }
         if (c == '%') {
           if (regex.length() == 0) {
             leadingPercent = true;
           }
-          percents++;
           trailingPercent = true;
           regex.append(".*");
         } else {
@@ -87,27 +81,7 @@ final class LikePattern {
     }
     if (literal.length() > 0) {
       regex.append(Pattern.quote(literal.toString()));
-      onlyLiteral = literal.toString();
-      parts.add(onlyLiteral);
-      segments++;
-    }
-    if (underscores == 0 && segments <= 1) {
-      String text = onlyLiteral;
-      if (percents == 0) {
-        return s -> s.equals(text);
-      }
-      if (segments == 0) {
-        return s -> true;
-      }
-      if (percents == 1 && trailingPercent) {
-        return s -> s.startsWith(text);
-      }
-      if (percents == 1 && leadingPercent) {
-        return s -> s.endsWith(text);
-      }
-      if (percents == 2 && leadingPercent && trailingPercent) {
-        return s -> s.contains(text);
-      }
+      parts.add(literal.toString());
     }
     if (underscores == 0) {
       return segmentsInOrder(parts.toArray(new String[0]), leadingPercent, trailingPercent);
@@ -117,12 +91,16 @@ final class LikePattern {
   }
 
   /**
-   * A pattern of literal segments between {@code %}s ({@code %special%requests%}, TPC-H Q13): the
-   * segments found in order, each after the one before, the first at the start unless the pattern
-   * starts with {@code %}, the last at the end unless it ends with one.
+   * A pattern of literal segments between {@code %}s ({@code abc}, {@code abc%}, {@code
+   * %special%requests%}: TPC-H Q13): the segments found in order, each after the one before, the
+   * first at the start unless the pattern starts with {@code %}, the last at the end unless it ends
+   * with one.
    */
   private static Predicate<String> segmentsInOrder(
       String[] parts, boolean leadingPercent, boolean trailingPercent) {
+    if (parts.length == 0) {
+      return leadingPercent ? s -> true : String::isEmpty; // only %s, or the empty pattern
+    }
     return s -> {
       int pos = 0;
       int first = 0;
@@ -135,7 +113,10 @@ final class LikePattern {
         first = 1;
       }
       int end = s.length();
-      if (!trailingPercent && last > first) {
+      if (!trailingPercent) {
+        if (last == first) {
+          return pos == end; // one segment, no %: the whole string
+        }
         String tail = parts[last - 1];
         end = s.length() - tail.length();
         if (end < pos || !s.endsWith(tail)) {

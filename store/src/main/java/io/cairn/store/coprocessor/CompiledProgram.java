@@ -84,7 +84,7 @@ final class CompiledProgram {
 
   /**
    * Whether a probe's joined rows can be read from blocks' vectors: they read neither the row key
-   * nor a column without a number vector.
+   * nor a column without a vector ({@link VectorColumn#rowsOf}).
    */
   final boolean joinedVectors;
 

@@ -80,8 +80,8 @@ final class ProgramBlocks {
   private List<VectorColumn> extraColumns = List.of();
 
   /**
-   * When a probe's rows are read from vectors ({@link #rowsFromVectors}): per needed column, its
-   * layout index, its vector column and its type; else null.
+   * When rows are read from vectors ({@link #rowsFromVectors}): per needed column, its layout
+   * index, its vector column and its type; else null.
    */
   private int[] rowColumns;
 
@@ -267,10 +267,7 @@ final class ProgramBlocks {
     int[] chosen = null;
     guidedByKeys = false;
     if (vectorFilter != null || keys != null) {
-      if (selection.length < n) {
-        selection = new int[Math.max(n, 2 * selection.length)];
-      }
-      chosen = selection;
+      chosen = selection(n);
       selected = vectorFilter == null ? n : vectorFilter.select(block, chosen);
       guidedByKeys = keys != null;
       if (keys != null && selected > 0) {
@@ -285,9 +282,12 @@ final class ProgramBlocks {
       }
     }
     if (selected > 0 && rowColumns != null && rowsFit(block)) {
-      // a probe's rows: the selected ones are read from the vectors, the block is skipped
+      // the selected rows are read from the vectors, the block is skipped
       if (chosen == null) {
-        chosen = selectAll(n);
+        chosen = selection(n);
+        for (int i = 0; i < n; i++) {
+          chosen[i] = i;
+        }
       }
       for (int i = 0; i < rowColumns.length; i++) {
         rowNumbers[i] = block.numbers(rowVectors[i]);
@@ -344,13 +344,10 @@ final class ProgramBlocks {
     return true;
   }
 
-  /** {@link #selection} holding the {@code n} rows of a block. */
-  private int[] selectAll(int n) {
+  /** {@link #selection}, grown to hold {@code n} rows. */
+  private int[] selection(int n) {
     if (selection.length < n) {
       selection = new int[Math.max(n, 2 * selection.length)];
-    }
-    for (int i = 0; i < n; i++) {
-      selection[i] = i;
     }
     return selection;
   }

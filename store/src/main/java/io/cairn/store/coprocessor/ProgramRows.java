@@ -352,18 +352,14 @@ final class ProgramRows implements AutoCloseable {
         continue; // its key is none of the build side's
       }
       Object[] keyRow;
-      if (fromVectors) {
-        joined = new Object[columnCount + 1 + table.columnCount()];
-        System.arraycopy(blocks.vectorRow(), 0, joined, 0, columnCount);
-        keyRow = joined;
-      } else if (compiled.probeKeysReadKey) {
+      if (compiled.probeKeysReadKey) {
         joined = joinedRow();
         keyRow = joined;
       } else {
-        // only the key columns decoded, into the reader's own array: a row that matches nothing
-        // costs no joined row
+        // only the key columns decoded, into the reader's own array (or the row read from
+        // vectors): a row that matches nothing costs no joined row
         joined = null;
-        keyRow = reader.peekDecodedRow(compiled.probeKeyColumns);
+        keyRow = fromVectors ? blocks.vectorRow() : reader.peekDecodedRow(compiled.probeKeyColumns);
       }
       Object[] keyValues = this.keyValues; // GroupKey.of copies them
       for (int i = 0; i < keyValues.length; i++) {
@@ -414,6 +410,10 @@ final class ProgramRows implements AutoCloseable {
   /** A new joined row holding the current row's decoded columns (and row key when read). */
   private Object[] joinedRow() {
     Object[] row = new Object[columnCount + 1 + table.columnCount()];
+    if (fromVectors) {
+      System.arraycopy(blocks.vectorRow(), 0, row, 0, columnCount); // never reads the row key
+      return row;
+    }
     reader.decodeInto(row);
     if (compiled.joinedReadsKey) {
       row[columnCount] = copyKey();
@@ -508,14 +508,6 @@ final class ProgramRows implements AutoCloseable {
 
   /** Evaluates the projection over the reader's current row into {@code result}. */
   void projectInto(Object[] result) {
-    if (fromVectors && probe == null) {
-      Object[] row = blocks.vectorRow();
-      for (int i = 0; i < projection.length; i++) {
-        int column = projectedColumns[i];
-        result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);
-      }
-      return;
-    }
     if (probe != null) {
       // a new array for the next joined row, so the values may be shared with it
       for (int i = 0; i < projection.length; i++) {
@@ -524,8 +516,9 @@ final class ProgramRows implements AutoCloseable {
       return;
     }
     if (!readsKey) {
-      // each projected column decoded once per row, shared by plain columns and expressions
-      Object[] row = reader.peekDecodedRow(projectionColumns);
+      // each projected column decoded once per row (or read from vectors), shared by plain
+      // columns and expressions
+      Object[] row = fromVectors ? blocks.vectorRow() : reader.peekDecodedRow(projectionColumns);
       for (int i = 0; i < projection.length; i++) {
         int column = projectedColumns[i];
         result[i] = column >= 0 ? row[column] : projection[i].evaluate(row, context);

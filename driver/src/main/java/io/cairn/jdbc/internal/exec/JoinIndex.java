@@ -43,15 +43,6 @@ final class JoinIndex {
       Class<?> longClass,
       long[] slotKeys,
       int[] slotHeads,
-      Map<GroupKey, Integer> heads) {
-    this(next, longClass, slotKeys, slotHeads, heads, null, 0);
-  }
-
-  private JoinIndex(
-      int[] next,
-      Class<?> longClass,
-      long[] slotKeys,
-      int[] slotHeads,
       Map<GroupKey, Integer> heads,
       int[] denseHeads,
       long denseMin) {
@@ -69,12 +60,11 @@ final class JoinIndex {
     int n = rows.size();
     int[] next = new int[n];
     Arrays.fill(next, NONE);
-    Class<?> longClass = keys.length == 1 ? longClass(rows, keys[0]) : null;
-    if (longClass != null) {
+    LongKeys longKeys = keys.length == 1 ? LongKeys.of(rows, keys[0]) : null;
+    if (longKeys != null) {
       int capacity = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
-      JoinIndex dense = dense(rows, keys[0], next, longClass, 3L * capacity);
-      if (dense != null) {
-        return dense;
+      if (longKeys.span() <= 3L * capacity) {
+        return dense(rows, keys[0], next, longKeys);
       }
       long[] slotKeys = new long[capacity];
       int[] slotHeads = new int[capacity];
@@ -94,7 +84,7 @@ final class JoinIndex {
         slotKeys[slot] = k;
         slotHeads[slot] = i;
       }
-      return new JoinIndex(next, longClass, slotKeys, slotHeads, null);
+      return new JoinIndex(next, longKeys.type(), slotKeys, slotHeads, null, null, 0);
     }
     Map<GroupKey, Integer> heads = new HashMap<>();
     for (int i = n - 1; i >= 0; i--) {
@@ -104,57 +94,60 @@ final class JoinIndex {
         next[i] = old == null ? NONE : old;
       }
     }
-    return new JoinIndex(next, null, null, null, heads);
+    return new JoinIndex(next, null, null, null, heads, null, 0);
   }
 
   /**
-   * The index of keys of a dense range (at most {@code maxSpan} values between the least and the
-   * greatest: no more memory than the slots), as an array of chain heads by key minus the least, or
-   * null.
+   * The index of keys of a dense range (at most three times as many values between the least and
+   * the greatest as the slots would take: no more memory), as an array of chain heads by key minus
+   * the least.
    */
-  private static JoinIndex dense(
-      List<Object[]> rows, int column, int[] next, Class<?> longClass, long maxSpan) {
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (Object[] row : rows) {
-      Object v = row[column];
-      if (v != null) {
-        long k = ((Number) v).longValue();
-        min = Math.min(min, k);
-        max = Math.max(max, k);
-      }
-    }
-    if (min > max || max - min < 0 || max - min >= Math.min(maxSpan, Integer.MAX_VALUE)) {
-      return null;
-    }
-    int[] heads = new int[(int) (max - min + 1)];
+  private static JoinIndex dense(List<Object[]> rows, int column, int[] next, LongKeys keys) {
+    int[] heads = new int[(int) keys.span()];
     Arrays.fill(heads, NONE);
     for (int i = rows.size() - 1; i >= 0; i--) { // backwards: each chain runs in build order
       Object v = rows.get(i)[column];
       if (v != null) {
-        int at = (int) (((Number) v).longValue() - min);
+        int at = (int) (((Number) v).longValue() - keys.min());
         next[i] = heads[at];
         heads[at] = i;
       }
     }
-    return new JoinIndex(next, longClass, null, null, null, heads, min);
+    return new JoinIndex(next, keys.type(), null, null, null, heads, keys.min());
   }
 
-  /** Long or Integer when every non-NULL value of {@code column} is of that class, else null. */
-  private static Class<?> longClass(List<Object[]> rows, int column) {
-    Class<?> found = null;
-    for (Object[] row : rows) {
-      Object v = row[column];
-      if (v == null) {
-        continue;
+  /**
+   * A key column whose non-NULL values are all Longs or all Integers ({@code type}), with their
+   * least and greatest ({@code min > max}: none).
+   */
+  private record LongKeys(Class<?> type, long min, long max) {
+    /** The column's long keys, or null when a value is of another class. */
+    static LongKeys of(List<Object[]> rows, int column) {
+      Class<?> found = null;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (Object[] row : rows) {
+        Object v = row[column];
+        if (v == null) {
+          continue;
+        }
+        Class<?> c = v.getClass();
+        if ((c != Long.class && c != Integer.class) || (found != null && found != c)) {
+          return null;
+        }
+        found = c;
+        long k = ((Number) v).longValue();
+        min = Math.min(min, k);
+        max = Math.max(max, k);
       }
-      Class<?> c = v.getClass();
-      if ((c != Long.class && c != Integer.class) || (found != null && found != c)) {
-        return null;
-      }
-      found = c;
+      return found == null ? null : new LongKeys(found, min, max);
     }
-    return found;
+
+    /** How many values lie from the least to the greatest; MAX_VALUE when more than an int's. */
+    long span() {
+      long span = max - min + 1;
+      return span <= 0 || span > Integer.MAX_VALUE ? Long.MAX_VALUE : span;
+    }
   }
 
   private static int slot(long k, int mask) {
