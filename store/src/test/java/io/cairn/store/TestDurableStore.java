@@ -101,6 +101,10 @@ class TestDurableStore {
         }
         t.mutate(batch);
         t.flush();
+        // regions split in the background during the flush are flushed too (their daughters')
+        assertThat(t.regions())
+            .as("regions after a flush, round " + round)
+            .allSatisfy(r -> assertThat(r.memstoreBytes()).isZero());
       }
       t.mutate(List.of(delete(7)));
       t.compact(true);
