@@ -68,6 +68,55 @@ final class ScanChunks {
     return units;
   }
 
+  /**
+   * {@code units} (in key order) joined into {@code count} runs of consecutive units of about equal
+   * estimated rows (equal numbers of units when a count is unknown), each one request.
+   */
+  static List<Unit> coalesce(List<Unit> units, int count) {
+    long total = 0;
+    for (Unit u : units) {
+      if (u.rows() < 0) {
+        total = -1;
+        break;
+      }
+      total += u.rows();
+    }
+    List<Unit> out = new ArrayList<>(count);
+    List<KeyRange> ranges = new ArrayList<>();
+    long rows = 0;
+    long bytes = 0;
+    long before = 0; // the rows (units when unknown) of the runs already made
+    for (int i = 0; i < units.size(); i++) {
+      Unit u = units.get(i);
+      for (KeyRange r : u.ranges()) {
+        int last = ranges.size() - 1;
+        if (last >= 0 && ranges.get(last).stop().equals(r.start())) {
+          ranges.set(last, new KeyRange(ranges.get(last).start(), r.stop()));
+        } else {
+          ranges.add(r);
+        }
+      }
+      rows = rows < 0 || u.rows() < 0 ? -1 : rows + u.rows();
+      bytes = bytes < 0 || u.bytes() < 0 ? -1 : bytes + u.bytes();
+      long done = total < 0 ? i + 1 : before + Math.max(0, rows);
+      long whole = total < 0 ? units.size() : total;
+      int left = units.size() - 1 - i;
+      // close this run at the boundary nearest its share: when it reached it, or when the next
+      // unit would pass it by more than this run falls short
+      long share = (out.size() + 1) * whole;
+      long next = left == 0 ? 0 : total < 0 ? 1 : units.get(i + 1).rows();
+      boolean full = done * count >= share || (done + next) * count - share > share - done * count;
+      if (i == units.size() - 1 || (full || left < count - out.size()) && out.size() < count - 1) {
+        out.add(new Unit(ranges, rows, bytes));
+        before = done;
+        ranges = new ArrayList<>();
+        rows = 0;
+        bytes = 0;
+      }
+    }
+    return out;
+  }
+
   /** Whether stop {@code a} is at or before stop {@code b}; an empty stop is after every key. */
   private static boolean stopBefore(Bytes a, Bytes b) {
     if (b.isEmpty()) {

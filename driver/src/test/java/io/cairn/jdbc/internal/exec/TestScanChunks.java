@@ -90,4 +90,54 @@ class TestScanChunks {
         .extracting(ScanChunks.Unit::ranges)
         .containsExactly(ranges);
   }
+
+  private static ScanChunks.Unit unit(int start, int stop, long rows) {
+    return new ScanChunks.Unit(List.of(new KeyRange(key(start), key(stop))), rows, rows * 10);
+  }
+
+  @Test
+  void coalescedUnitsJoinNeighboursOfAboutEqualRowsAndTheirAdjacentRanges() {
+    List<ScanChunks.Unit> units =
+        List.of(
+            unit(1, 2, 100),
+            unit(2, 3, 100),
+            unit(3, 4, 100),
+            unit(5, 6, 100),
+            unit(6, 7, 400),
+            unit(7, 8, 100));
+    List<ScanChunks.Unit> joined = ScanChunks.coalesce(units, 2);
+    assertThat(joined)
+        .extracting(ScanChunks.Unit::ranges)
+        .containsExactly(
+            List.of(new KeyRange(key(1), key(4)), new KeyRange(key(5), key(6))),
+            List.of(new KeyRange(key(6), key(8))));
+    // 900 rows: 400 and 500 (the boundary nearest to 450), not 800 and 100
+    assertThat(joined).extracting(ScanChunks.Unit::rows).containsExactly(400L, 500L);
+    assertThat(joined).extracting(ScanChunks.Unit::bytes).containsExactly(4000L, 5000L);
+  }
+
+  @Test
+  void coalescingMakesTheCountAskedForEvenWhenTheRowsLeanToOneEnd() {
+    List<ScanChunks.Unit> units =
+        List.of(unit(1, 2, 1000), unit(2, 3, 1), unit(3, 4, 1), unit(4, 5, 1));
+    assertThat(ScanChunks.coalesce(units, 3))
+        .extracting(ScanChunks.Unit::rows)
+        .containsExactly(1000L, 1L, 2L);
+    List<ScanChunks.Unit> lastHeavy =
+        List.of(unit(1, 2, 1), unit(2, 3, 1), unit(3, 4, 1), unit(4, 5, 1000));
+    assertThat(ScanChunks.coalesce(lastHeavy, 3))
+        .extracting(ScanChunks.Unit::rows)
+        .containsExactly(2L, 1L, 1000L);
+  }
+
+  @Test
+  void coalescingUnitsOfUnknownRowsCountsUnits() {
+    List<ScanChunks.Unit> units = new ArrayList<>();
+    for (int k = 0; k < 7; k++) {
+      units.add(new ScanChunks.Unit(List.of(KeyRange.point(key(k * 2))), -1, -1));
+    }
+    List<ScanChunks.Unit> joined = ScanChunks.coalesce(units, 3);
+    assertThat(joined).extracting(u -> u.ranges().size()).containsExactly(2, 3, 2);
+    assertThat(joined).extracting(ScanChunks.Unit::rows).containsOnly(-1L);
+  }
 }
