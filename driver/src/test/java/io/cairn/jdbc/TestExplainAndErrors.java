@@ -89,6 +89,22 @@ class TestExplainAndErrors {
   }
 
   @Test
+  void aWithQueryReadTwiceIsComputedOnce() throws SQLException {
+    String sql =
+        "WITH S AS (SELECT NAME, SUM(QTY) AS Q FROM T GROUP BY NAME)"
+            + " SELECT NAME FROM S WHERE Q = (SELECT MAX(Q) FROM S)";
+    List<String> plan = explain(sql);
+    assertThat(plan)
+        .filteredOn(l -> l.contains("SHARED ROWS"))
+        .extracting(String::strip)
+        .containsExactly(
+            "CLIENT SHARED ROWS (COMPUTED ONCE, READ 2 TIMES)",
+            "CLIENT SHARED ROWS (COMPUTED ABOVE)");
+    assertThat(plan).filteredOn(l -> l.contains("FULL SCAN OVER PUBLIC.T")).hasSize(1);
+    assertThat(column(sql)).containsExactly("b");
+  }
+
+  @Test
   void pointLookupOnPrimaryKey() throws SQLException {
     assertThat(explain("SELECT * FROM T WHERE ID = 2"))
         .containsExactly(

@@ -17,13 +17,17 @@ import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ProjectNode;
 import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.SetOpNode;
+import io.cairn.planner.plan.SharedSubplans;
 import io.cairn.planner.plan.SortNode;
 import io.cairn.planner.plan.StatementPlan;
 import io.cairn.planner.plan.ValuesNode;
 import io.cairn.planner.plan.WindowNode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -71,12 +75,18 @@ public final class Explainer {
   private static final class Printer {
     private final Function<ScanNode, ScanInfo> scanInfo;
 
+    /** The statement's shared subplans ({@link SharedSubplans}) and how often each runs. */
+    private Map<PlanNode, Integer> shared = Map.of();
+
+    private final Set<PlanNode> printed = new HashSet<>();
+
     Printer(Function<ScanNode, ScanInfo> scanInfo) {
       this.scanInfo = scanInfo;
     }
 
     void statement(StatementPlan plan, List<String> lines) {
       if (plan instanceof StatementPlan.Query q) {
+        shared = SharedSubplans.of(q.root());
         node(q.root(), 0, lines);
       } else if (plan instanceof StatementPlan.Upsert u) {
         lines.add(
@@ -84,9 +94,11 @@ public final class Explainer {
                 + u.table().qualifiedName()
                 + (u.targetsAllColumns() ? "" : " " + columnNames(u.table(), u.targetColumns()))
                 + u.onDuplicateKey().map(d -> onDuplicateKey(u.table(), d)).orElse(""));
+        shared = SharedSubplans.of(u.source());
         node(u.source(), 1, lines);
       } else if (plan instanceof StatementPlan.Delete d) {
         lines.add("DELETE FROM " + d.table().qualifiedName());
+        shared = SharedSubplans.of(d.source());
         node(d.source(), 1, lines);
       } else if (plan instanceof StatementPlan.AlterTableOptions a) {
         List<String> options = new ArrayList<>();
@@ -142,6 +154,15 @@ public final class Explainer {
     }
 
     private void node(PlanNode node, int depth, List<String> lines) {
+      Integer runs = shared.isEmpty() ? null : shared.get(node);
+      if (runs != null) {
+        if (!printed.add(node)) {
+          line(lines, depth, "CLIENT SHARED ROWS (COMPUTED ABOVE)");
+          return;
+        }
+        line(lines, depth, "CLIENT SHARED ROWS (COMPUTED ONCE, READ " + runs + " TIMES)");
+        depth++;
+      }
       IntFunction<String> positional = i -> "$" + i;
       if (node instanceof ScanNode scan) {
         if (!scan.orderBy().isEmpty()) {

@@ -24,7 +24,9 @@ import io.cairn.kv.KvTable;
  * sorts, joins, aggregations, set operations and windows reserve what they hold; {@code spill}:
  * where its joins, sorts and grouped aggregations write what does not fit there (deleted when the
  * execution is closed); {@code joinBuilds}: where its broadcast joins keep their build sides for
- * the statement's next execution ({@link JoinBuildCache.Scope#NONE}: nowhere).
+ * the statement's next execution ({@link JoinBuildCache.Scope#NONE}: nowhere); {@code shared}: the
+ * rows of its subplans that run more than once, computed once ({@link SharedResults}, set by {@link
+ * QueryExecution}).
  */
 public record ExecContext(
     KvStore store,
@@ -37,7 +39,8 @@ public record ExecContext(
     TransactionWrites pending,
     long hashJoinMaxBytes,
     SpillSpace spill,
-    JoinBuildCache.Scope joinBuilds) {
+    JoinBuildCache.Scope joinBuilds,
+    SharedResults shared) {
   /**
    * The connection property of {@code hashJoinMaxBytes}: the build side of a join probed in the
    * store ({@link BroadcastJoin}) past which the probe runs in the driver.
@@ -62,6 +65,7 @@ public record ExecContext(
     requireNonNull(pending, "pending is null");
     requireNonNull(spill, "spill is null");
     requireNonNull(joinBuilds, "joinBuilds is null");
+    requireNonNull(shared, "shared is null");
     if (readPoint < 0) {
       throw new IllegalArgumentException("readPoint must be >= 0: [" + readPoint + "]");
     }
@@ -99,7 +103,25 @@ public record ExecContext(
         pending,
         DEFAULT_HASH_JOIN_MAX_BYTES,
         SpillSpace.create(),
-        JoinBuildCache.Scope.NONE);
+        JoinBuildCache.Scope.NONE,
+        SharedResults.NONE);
+  }
+
+  /** The same context sharing the rows of {@code results}' subplans. */
+  ExecContext withShared(SharedResults results) {
+    return new ExecContext(
+        store,
+        eval,
+        control,
+        parallelism,
+        aggregateMaxBytes,
+        memory,
+        readPoint,
+        pending,
+        hashJoinMaxBytes,
+        spill,
+        joinBuilds,
+        results);
   }
 
   /** The same context with another {@code hashJoinMaxBytes}. */
@@ -115,7 +137,8 @@ public record ExecContext(
         pending,
         maxBytes,
         spill,
-        joinBuilds);
+        joinBuilds,
+        shared);
   }
 
   /**
@@ -134,7 +157,8 @@ public record ExecContext(
         pending,
         hashJoinMaxBytes,
         spill,
-        scope);
+        scope,
+        shared);
   }
 
   /** A context of a statement outside a transaction whose scans each read their own snapshot. */
@@ -188,7 +212,8 @@ public record ExecContext(
         pending,
         hashJoinMaxBytes,
         spill,
-        joinBuilds);
+        joinBuilds,
+        shared);
   }
 
   /**

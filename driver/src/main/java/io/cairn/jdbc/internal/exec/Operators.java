@@ -78,8 +78,17 @@ public final class Operators {
         public void close() {}
       };
 
-  /** Builds the operator tree of {@code node}. */
+  /**
+   * Builds the operator tree of {@code node}; a subplan the statement runs more than once reads
+   * rows computed once ({@link SharedResults}).
+   */
   static Operator build(PlanNode node, ExecContext ctx) {
+    return ctx.shared().isEmpty()
+        ? buildUnshared(node, ctx)
+        : ctx.shared().operator(node, ctx, () -> buildUnshared(node, ctx));
+  }
+
+  private static Operator buildUnshared(PlanNode node, ExecContext ctx) {
     if (node instanceof ScanNode scan && scan.probe().isPresent()) {
       return new BroadcastJoin(scan, ctx);
     }

@@ -59,7 +59,7 @@ public final class QueryExecution implements ResultCursor {
 
   /** Builds the operators; nothing runs until the first {@link #next()}. */
   public static QueryExecution start(PlanNode plan, ExecContext ctx) {
-    return new QueryExecution(Operators.build(plan, ctx), ctx, Snapshots.LATEST);
+    return start(plan, ctx, Snapshots.LATEST);
   }
 
   /**
@@ -69,13 +69,15 @@ public final class QueryExecution implements ResultCursor {
    */
   public static QueryExecution start(PlanNode plan, ExecContext ctx, KvSnapshot snapshot) {
     Operator root;
+    ExecContext shared;
     try {
-      root = Operators.build(plan, ctx);
+      shared = ctx.withShared(SharedResults.of(plan));
+      root = Operators.build(plan, shared);
     } catch (RuntimeException e) {
       snapshot.close();
       throw e;
     }
-    return new QueryExecution(root, ctx, snapshot);
+    return new QueryExecution(root, shared, snapshot);
   }
 
   /**
@@ -125,6 +127,7 @@ public final class QueryExecution implements ResultCursor {
         root.close();
       } finally {
         try {
+          ctx.shared().close();
           snapshot.close();
         } finally {
           memory.clean();
