@@ -697,7 +697,47 @@ public final class RowReader {
     if (!type.isString() && type != TypeName.VARBINARY) {
       throw wrongType(column, "bytes");
     }
-    int length = ends[column] - start;
+    return shortBytes(column, start, ends[column] - start);
+  }
+
+  /**
+   * {@link #shortBytes} of a non-NULL CHAR or VARCHAR value column without its trailing spaces, as
+   * a comparison that ignores them (a CHAR's) sees it: {@code 'MAIL '} of a CHAR(10) is the long of
+   * {@code 'MAIL'}.
+   */
+  public long shortChars(int column) {
+    int start = locateNonNull(column);
+    if (!typeNames[column].isString()) {
+      throw wrongType(column, "characters");
+    }
+    int end = ends[column];
+    while (end > start && byteAt(end - 1) == ' ') {
+      end--;
+    }
+    return shortBytes(column, start, end - start);
+  }
+
+  /**
+   * The bytes of a non-NULL CHAR or VARCHAR value column (not a key column) without its trailing
+   * spaces, as {@link #shortChars} sees them, copied. Allocates.
+   */
+  public byte[] trimmedChars(int column) {
+    int start = locateNonNull(column);
+    if (!typeNames[column].isString() || keyColumn[column]) {
+      throw wrongType(column, "value characters");
+    }
+    int end = ends[column];
+    while (end > start && byteAt(end - 1) == ' ') {
+      end--;
+    }
+    byte[] out = new byte[end - start];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) byteAt(start + i);
+    }
+    return out;
+  }
+
+  private long shortBytes(int column, int start, int length) {
     if (keyColumn[column] || length > 7) {
       return NOT_SHORT;
     }

@@ -26,7 +26,18 @@ public final class NumberVector {
   /** How many rows are NUMBER_UNFIT (a DECIMAL beyond a long at the scale): read those per row. */
   public final int unfit;
 
+  /**
+   * For a {@link VectorColumn#SHORT_CHARS} column, its values of more than 7 bytes, each once, in
+   * the order first met (a row's long is {@link VectorColumn#LONG_STRING} | its index); else null.
+   */
+  public final byte[][] strings;
+
   public NumberVector(byte[] status, long[] longs, double[] doubles, int nulls, int unfit) {
+    this(status, longs, doubles, nulls, unfit, null);
+  }
+
+  public NumberVector(
+      byte[] status, long[] longs, double[] doubles, int nulls, int unfit, byte[][] strings) {
     if ((longs == null) == (doubles == null)) {
       throw new IllegalArgumentException("A number vector has either longs or doubles");
     }
@@ -38,6 +49,22 @@ public final class NumberVector {
     this.doubles = doubles;
     this.nulls = nulls;
     this.unfit = unfit;
+    if (strings != null && longs == null) {
+      throw new IllegalArgumentException("Long strings are referred to by longs");
+    }
+    this.strings = strings;
+  }
+
+  /** The index of {@code bytes} among {@link #strings}, or -1. */
+  public int stringIndex(byte[] bytes) {
+    if (strings != null) {
+      for (int i = 0; i < strings.length; i++) {
+        if (java.util.Arrays.equals(strings[i], bytes)) {
+          return i;
+        }
+      }
+    }
+    return -1;
   }
 
   /** The number of rows. */
@@ -48,6 +75,12 @@ public final class NumberVector {
   /** Heap bytes the vector holds (its arrays), for a cache's accounting. */
   public long bytes() {
     long b = 16L + size() * 8L;
+    if (strings != null) {
+      b += 16L + strings.length * 8L;
+      for (byte[] string : strings) {
+        b += 16L + string.length;
+      }
+    }
     return status == null ? b : b + 16 + status.length;
   }
 }

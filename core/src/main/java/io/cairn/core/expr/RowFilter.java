@@ -734,6 +734,20 @@ public final class RowFilter {
       VectorColumn c = column(column);
       return c != null && c.kind() == kind ? c : null;
     }
+
+    /**
+     * A string or binary value column's bytes as a vector ({@link VectorColumn#bytesOf}), trimmed
+     * of trailing spaces when {@code trimmed} (a comparison that ignores them); null for a key
+     * column (its bytes are escaped), other types, and a CHAR compared exactly.
+     */
+    VectorColumn bytesColumn(int column, boolean trimmed) {
+      if (layout.isKeyColumn(column)) {
+        return null;
+      }
+      VectorColumn c = VectorColumn.bytesOf(column, layout.columnType(column), trimmed);
+      boolean trims = c != null && c.kind() == VectorColumn.SHORT_CHARS;
+      return c != null && trims == trimmed ? c : null;
+    }
   }
 
   /**
@@ -1502,6 +1516,32 @@ public final class RowFilter {
     @Override
     int compare(RowReader row) {
       return row.compareBytes(column, k, ignoreTrailingSpaces);
+    }
+
+    /**
+     * Equalities only (the longs of short bytes do not order as the bytes do): the column's bytes
+     * as one long each, trimmed of trailing spaces when the comparison ignores them (a CHAR's).
+     */
+    @Override
+    VectorColumn vectorColumn(Vectorizer v) {
+      boolean equality = op == EQ || op == NE || op == DISTINCT || op == NOT_DISTINCT;
+      return equality ? v.bytesColumn(column, ignoreTrailingSpaces) : null;
+    }
+
+    @Override
+    VectorFilter.Part values(VectorColumn c, int valueOp) {
+      if (k.length > 7) {
+        if (c.kind() == VectorColumn.SHORT_CHARS) {
+          return VectorFilter.longString(c, k, valueOp == NE); // among the vector's long strings
+        }
+        // no value that fits a long has these bytes; the others are read row by row
+        return valueOp == EQ ? none(c) : notNull(c);
+      }
+      long t = 0;
+      for (byte b : k) {
+        t = (t << 8) | (b & 0xFF);
+      }
+      return longValues(c, valueOp, ((long) k.length << 56) | t, 0);
     }
 
     @Override

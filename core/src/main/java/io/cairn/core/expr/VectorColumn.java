@@ -12,12 +12,34 @@ import java.time.LocalTime;
  * A column of a run of rows as a vector reads it: layout column {@code column} read as {@code kind}
  * ({@link RowReader#DECIMAL_AT_SCALE} at {@code scale}, {@link RowReader#LONG} or {@link
  * RowReader#DOUBLE}, as {@link RowReader#readNumbers} reads it; or {@link #SHORT_BYTES}, a string
- * or binary column's {@link RowReader#shortBytes}, NUMBER_UNFIT when it does not fit a long; scale
- * 0 but for a DECIMAL).
+ * or binary column's {@link RowReader#shortBytes}, or {@link #SHORT_CHARS}, a string column's
+ * {@link RowReader#shortChars}, NUMBER_UNFIT when it does not fit a long; scale 0 but for a DECIMAL
+ * and a CHAR(n)).
  */
 public record VectorColumn(int column, byte kind, int scale) {
   /** The kind of a CHAR, VARCHAR or VARBINARY column read as {@link RowReader#shortBytes}. */
   public static final byte SHORT_BYTES = 3;
+
+  /**
+   * The kind of a CHAR or VARCHAR column read as {@link RowReader#shortChars} (without trailing
+   * spaces, as CHAR comparisons see it); its {@code scale} is a CHAR(n)'s n, to which {@link
+   * #objectAt} pads the value again (0: a VARCHAR's, read by filters only).
+   */
+  public static final byte SHORT_CHARS = 4;
+
+  /**
+   * The top bit of a SHORT_CHARS row's long for a value of more than 7 bytes: the low 32 bits are
+   * its index among the vector's {@link NumberVector#strings} (a short value's long has its length,
+   * at most 7, in the top byte).
+   */
+  public static final long LONG_STRING = 1L << 63;
+
+  /**
+   * Whether {@code kind} holds the bytes of a string or binary value (SHORT_BYTES, SHORT_CHARS).
+   */
+  public static boolean isShort(byte kind) {
+    return kind == SHORT_BYTES || kind == SHORT_CHARS;
+  }
 
   public VectorColumn {
     if (column < 0) {
@@ -26,12 +48,12 @@ public record VectorColumn(int column, byte kind, int scale) {
     if (kind != RowReader.DECIMAL_AT_SCALE
         && kind != RowReader.LONG
         && kind != RowReader.DOUBLE
-        && kind != SHORT_BYTES) {
-      throw new IllegalArgumentException("kind: expected 0, 1, 2 or 3, found [" + kind + "]");
+        && !isShort(kind)) {
+      throw new IllegalArgumentException("kind: expected 0 to 4, found [" + kind + "]");
     }
-    if (scale < 0 || (kind != RowReader.DECIMAL_AT_SCALE && scale != 0)) {
+    if (scale < 0 || (kind != RowReader.DECIMAL_AT_SCALE && kind != SHORT_CHARS && scale != 0)) {
       throw new IllegalArgumentException(
-          "scale: expected >= 0 for a DECIMAL and 0 otherwise, found [" + scale + "]");
+          "scale: expected >= 0 for a DECIMAL or CHAR and 0 otherwise, found [" + scale + "]");
     }
   }
 
@@ -67,17 +89,31 @@ public record VectorColumn(int column, byte kind, int scale) {
   /**
    * How layout column {@code column} of {@code type} is read as a vector when whole rows are read
    * from vectors: {@link #numbersOf}, or for a CHAR, VARCHAR or VARBINARY value column (not a key
-   * column: its bytes are escaped) SHORT_BYTES; null for other columns.
+   * column: its bytes are escaped) {@link #bytesOf}; null for other columns.
    */
   public static VectorColumn rowsOf(int column, DataType type, boolean keyColumn) {
     VectorColumn numbers = numbersOf(column, type);
     if (numbers != null || keyColumn) {
       return numbers;
     }
+    return bytesOf(column, type, false);
+  }
+
+  /**
+   * How a string or binary value column is read as a vector of its bytes: a CHAR(n) as SHORT_CHARS
+   * (trailing spaces trimmed, padded again when read), a VARCHAR as SHORT_CHARS when {@code
+   * trimmed} (for a comparison that ignores trailing spaces) else SHORT_BYTES, a VARBINARY as
+   * SHORT_BYTES; null for other types.
+   */
+  public static VectorColumn bytesOf(int column, DataType type, boolean trimmed) {
     TypeName name = type.name();
-    return name.isString() || name == TypeName.VARBINARY
-        ? new VectorColumn(column, SHORT_BYTES, 0)
-        : null;
+    if (name == TypeName.CHAR) {
+      return new VectorColumn(column, SHORT_CHARS, type.hasLength() ? type.precision() : 0);
+    }
+    if (name.isString()) {
+      return new VectorColumn(column, trimmed ? SHORT_CHARS : SHORT_BYTES, 0);
+    }
+    return name == TypeName.VARBINARY ? new VectorColumn(column, SHORT_BYTES, 0) : null;
   }
 
   /**
@@ -96,6 +132,16 @@ public record VectorColumn(int column, byte kind, int scale) {
     if (kind == RowReader.DOUBLE) {
       double d = vector.doubles[row];
       return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
+    }
+    if (kind == SHORT_CHARS) {
+      // padded as a CHAR(n) is stored (Values.storeAssign): to n code points
+      long v = vector.longs[row];
+      String trimmed =
+          (v & LONG_STRING) != 0
+              ? new String(vector.strings[(int) v], StandardCharsets.UTF_8)
+              : (String) valueOf(v, true, type, 0);
+      int length = trimmed.codePointCount(0, trimmed.length());
+      return length >= scale ? trimmed : trimmed + " ".repeat(scale - length);
     }
     return valueOf(vector.longs[row], kind == SHORT_BYTES, type, scale);
   }

@@ -138,6 +138,14 @@ public final class VectorFilter {
     return new DoubleRange(column, lo, hi, negate);
   }
 
+  /**
+   * The rows where a SHORT_CHARS {@code column} has the value {@code bytes} of more than 7 bytes
+   * ({@code negate}: has another value).
+   */
+  static Part longString(VectorColumn column, byte[] bytes, boolean negate) {
+    return new LongString(column, bytes.clone(), negate);
+  }
+
   /** The rows where a LONG {@code column} has a value among {@code keys} (sorted, distinct). */
   static Part longIn(VectorColumn column, long[] keys) {
     if (keys.length == 0) {
@@ -356,7 +364,10 @@ public final class VectorFilter {
 
     @Override
     int select(VectorFilter f, int size, int[] in, int n, int[] out) {
-      NumberVector v = f.vectors[slot];
+      return select(f.vectors[slot], nulls, size, in, n, out);
+    }
+
+    static int select(NumberVector v, boolean nulls, int size, int[] in, int n, int[] out) {
       byte[] status = v.status;
       if (status == null || v.nulls == 0) {
         return nulls ? 0 : all(size, in, n, out);
@@ -406,12 +417,20 @@ public final class VectorFilter {
 
     @Override
     int select(VectorFilter f, int size, int[] in, int n, int[] out) {
-      NumberVector v = f.vectors[slot];
+      return select(f.vectors[slot], bias, limit, negate, size, in, n, out);
+    }
+
+    static int select(
+        NumberVector v,
+        long bias,
+        long limit,
+        boolean negate,
+        int size,
+        int[] in,
+        int n,
+        int[] out) {
       long[] x = v.longs;
       byte[] status = v.nulls == 0 ? null : v.status;
-      long bias = this.bias;
-      long limit = this.limit;
-      boolean negate = this.negate;
       int m = 0;
       if (in == null) {
         if (status == null) {
@@ -452,6 +471,38 @@ public final class VectorFilter {
                   ? "<= " + hi
                   : hi == Long.MAX_VALUE ? ">= " + lo : "IN [" + lo + ", " + hi + "]";
       return (negate ? "NOT " : "") + name() + " " + range;
+    }
+  }
+
+  /**
+   * The rows of a {@link VectorColumn#SHORT_CHARS} column whose value is {@code bytes} (over 7
+   * bytes: one of the vector's {@link NumberVector#strings}), or with {@code negate} another value.
+   */
+  private static final class LongString extends Leaf {
+    private final byte[] bytes;
+    private final boolean negate;
+
+    LongString(VectorColumn column, byte[] bytes, boolean negate) {
+      super(column);
+      this.bytes = bytes;
+      this.negate = negate;
+    }
+
+    @Override
+    int select(VectorFilter f, int size, int[] in, int n, int[] out) {
+      NumberVector v = f.vectors[slot];
+      int index = v.stringIndex(bytes);
+      if (index < 0) {
+        return negate ? Nulls.select(v, false, size, in, n, out) : 0;
+      }
+      long t = VectorColumn.LONG_STRING | index;
+      // v == t as LongRange tests it: v - t + MIN <= MIN
+      return LongRange.select(v, Long.MIN_VALUE - t, Long.MIN_VALUE, negate, size, in, n, out);
+    }
+
+    @Override
+    public String toString() {
+      return name() + (negate ? " <> " : " = ") + "[" + bytes.length + " bytes]";
     }
   }
 

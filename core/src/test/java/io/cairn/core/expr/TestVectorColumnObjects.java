@@ -76,7 +76,9 @@ class TestVectorColumnObjects {
     byte[][] status = new byte[n][rows];
     long[][] longs = new long[n][rows];
     double[][] doubles = new double[n][rows];
+    List<List<byte[]>> strings = new ArrayList<>();
     for (int c = 0; c < n; c++) {
+      strings.add(new ArrayList<>());
       vectors[c] = VectorColumn.rowsOf(c, TYPES.get(c), c < 3);
       kinds[c] = vectors[c].kind();
       scales[c] = vectors[c].scale();
@@ -90,7 +92,7 @@ class TestVectorColumnObjects {
       TestingBuffers.reset(
           reader, codec.encodeKey(row), codec.encodeValue(row), 2, TestingBuffers.Kind.HEAP);
       for (int c = 0; c < n; c++) {
-        if (kinds[c] != VectorColumn.SHORT_BYTES) {
+        if (!VectorColumn.isShort(kinds[c])) {
           reader.readNumbers(
               new int[] {c},
               new byte[] {kinds[c]},
@@ -101,6 +103,23 @@ class TestVectorColumnObjects {
               r);
         } else if (reader.isNull(c)) {
           status[c][r] = RowReader.NUMBER_NULL; // as a data block's vectors are built
+        } else if (kinds[c] == VectorColumn.SHORT_CHARS) {
+          // a CHAR's bytes without the padding; those over 7 bytes each once among the strings
+          long v = reader.shortChars(c);
+          if (v == RowReader.NOT_SHORT) {
+            byte[] bytes = reader.trimmedChars(c);
+            List<byte[]> known = strings.get(c);
+            int at = 0;
+            while (at < known.size() && !java.util.Arrays.equals(known.get(at), bytes)) {
+              at++;
+            }
+            if (at == known.size()) {
+              known.add(bytes);
+            }
+            v = VectorColumn.LONG_STRING | at;
+          }
+          longs[c][r] = v;
+          status[c][r] = RowReader.NUMBER_VALUE;
         } else {
           longs[c][r] = reader.shortBytes(c);
           status[c][r] =
@@ -120,14 +139,20 @@ class TestVectorColumnObjects {
         nulls += status[c][r] == RowReader.NUMBER_NULL ? 1 : 0;
         unfit += status[c][r] == RowReader.NUMBER_UNFIT ? 1 : 0;
       }
-      assertThat(unfit > 0).as("column %s has long values", c).isEqualTo(c >= 16);
+      assertThat(unfit > 0)
+          .as("column %s has long values it does not hold", c)
+          .isEqualTo(c == 16 || c == 18);
+      assertThat(strings.get(c).isEmpty())
+          .as("column %s holds long values among its strings", c)
+          .isEqualTo(c != 17);
       NumberVector vector =
           new NumberVector(
               status[c],
               kinds[c] == RowReader.DOUBLE ? null : longs[c],
               kinds[c] == RowReader.DOUBLE ? doubles[c] : null,
               nulls,
-              unfit);
+              unfit,
+              strings.get(c).isEmpty() ? null : strings.get(c).toArray(new byte[0][]));
       for (int r = 0; r < rows; r++) {
         if (status[c][r] == RowReader.NUMBER_UNFIT) {
           // a string of more than 7 bytes: read from the row
@@ -157,7 +182,11 @@ class TestVectorColumnObjects {
       case DECIMAL -> BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000L, type.scale());
       case DATE -> LocalDate.ofEpochDay(random.nextInt(40_000) - 10_000);
       case TIME -> LocalTime.ofNanoOfDay(Math.floorMod(random.nextLong(), 86_400_000_000_000L));
-      case VARCHAR, CHAR -> "aé€z0123".substring(0, random.nextInt(9)); // 0 to 12 bytes
+      case VARCHAR -> "aé€z0123".substring(0, random.nextInt(9)); // 0 to 12 bytes
+      case CHAR -> { // padded to its length, as SQL stores it
+        String chars = "aé€z0123".substring(0, random.nextInt(9));
+        yield chars + " ".repeat(type.precision() - chars.length());
+      }
       case VARBINARY -> {
         byte[] bytes = new byte[random.nextInt(10)];
         random.nextBytes(bytes);

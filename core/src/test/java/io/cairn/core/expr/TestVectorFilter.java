@@ -379,6 +379,60 @@ class TestVectorFilter {
     check(LAYOUT, rows(new Random(3), 50), filter, context, bound);
   }
 
+  /**
+   * Equalities of CHAR and VARCHAR value columns with constants run over the vectors of their
+   * bytes: a CHAR's without its padding (short ones as longs, long ones among the vector's
+   * strings), a VARCHAR's exactly; orderings are left to the rows.
+   */
+  @Test
+  void stringEqualitiesRunOverTheVectorsOfTheirBytes() {
+    RowLayout layout =
+        new RowLayout(
+            List.of(
+                new RowLayout.ColumnLayout(1, DataType.INTEGER),
+                new RowLayout.ColumnLayout(2, DataType.chars(17)),
+                new RowLayout.ColumnLayout(3, DataType.varchar(20))),
+            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+            false,
+            1);
+    String[] chars = {"MAIL", "SHIP", "DELIVER IN PERSON", "COLLECT COD", "AIR REG", "", null};
+    String[] varchars = {"MAIL", "MAIL ", "SHIP", null, "AIR REG"};
+    List<Object[]> rows = new ArrayList<>();
+    Random random = new Random(11);
+    for (int k = 0; k < 200; k++) {
+      String c = chars[random.nextInt(chars.length)];
+      rows.add(
+          new Object[] {
+            k, c == null ? null : c + " ".repeat(17 - c.length()), varchars[random.nextInt(5)]
+          });
+    }
+    Expr charColumn = new Expr.ColumnRef(1, DataType.chars(17));
+    Expr varcharColumn = new Expr.ColumnRef(2, DataType.varchar(20));
+    List<Expr> complete =
+        List.of(
+            call(Op.EQUALS, charColumn, literal("MAIL", DataType.chars(4))),
+            call(Op.EQUALS, charColumn, literal("DELIVER IN PERSON", DataType.chars(17))),
+            call(Op.NOT_EQUALS, charColumn, literal("COLLECT COD   ", DataType.chars(14))),
+            call(Op.NOT_EQUALS, charColumn, literal("MISSING AND LONG", DataType.chars(16))),
+            call(Op.EQUALS, charColumn, literal("", DataType.chars(1))),
+            or(
+                call(Op.EQUALS, charColumn, literal("MAIL", DataType.chars(4))),
+                call(Op.EQUALS, charColumn, literal("SHIP", DataType.chars(4)))),
+            call(Op.EQUALS, varcharColumn, literal("MAIL", DataType.VARCHAR)),
+            call(Op.NOT_EQUALS, varcharColumn, literal("MAIL ", DataType.VARCHAR)),
+            call(Op.EQUALS, varcharColumn, literal("AIR REG", DataType.chars(7))));
+    for (Expr filter : complete) {
+      RowFilter compiled = RowFilter.compile(filter, layout);
+      assertThat(compiled.vectorFilter()).as("%s", filter).isNotNull();
+      assertThat(compiled.vectorFilter().complete()).as("%s", filter).isTrue();
+      Result r = check(layout, rows, compiled, EvalContext.EMPTY, compiled.vectorFilter(), filter);
+      assertThat(r.outcome()).as("%s", filter).isEqualTo(Outcome.COMPLETE);
+    }
+    Expr ordering = call(Op.LESS_THAN, charColumn, literal("MAIL", DataType.chars(4)));
+    RowFilter compiled = RowFilter.compile(ordering, layout);
+    assertThat(compiled.vectorFilter() == null || !compiled.vectorFilter().complete()).isTrue();
+  }
+
   // ================================================================ checking
 
   enum Outcome {
@@ -512,7 +566,9 @@ class TestVectorFilter {
       long[][] longs = new long[c][];
       double[][] doubles = new double[c][];
       Random junk = new Random(n);
+      List<List<byte[]>> strings = new ArrayList<>();
       for (int i = 0; i < c; i++) {
+        strings.add(new ArrayList<>());
         VectorColumn column = columns.get(i);
         indexes[i] = column.column();
         kinds[i] = column.kind();
@@ -536,7 +592,40 @@ class TestVectorFilter {
         Bytes key = codec.encodeKey(row);
         Bytes value = codec.encodeValue(row);
         TestingBuffers.reset(reader, key, value, 1, TestingBuffers.Kind.HEAP);
-        reader.readNumbers(indexes, kinds, scales, status, longs, doubles, r);
+        for (int i = 0; i < c; i++) {
+          if (!VectorColumn.isShort(kinds[i])) {
+            reader.readNumbers(
+                new int[] {indexes[i]},
+                new byte[] {kinds[i]},
+                new int[] {scales[i]},
+                new byte[][] {status[i]},
+                new long[][] {longs[i]},
+                new double[][] {doubles[i]},
+                r);
+          } else if (reader.isNull(indexes[i])) {
+            status[i][r] = RowReader.NUMBER_NULL;
+          } else {
+            // as a data block's vectors hold strings: short ones as longs, a CHAR's long ones
+            // (trimmed) each once among the vector's strings
+            boolean chars = kinds[i] == VectorColumn.SHORT_CHARS;
+            long v = chars ? reader.shortChars(indexes[i]) : reader.shortBytes(indexes[i]);
+            if (v == RowReader.NOT_SHORT && chars) {
+              byte[] bytes = reader.trimmedChars(indexes[i]);
+              List<byte[]> known = strings.get(i);
+              int at = 0;
+              while (at < known.size() && !Arrays.equals(known.get(at), bytes)) {
+                at++;
+              }
+              if (at == known.size()) {
+                known.add(bytes);
+              }
+              v = VectorColumn.LONG_STRING | at;
+            }
+            longs[i][r] = v;
+            status[i][r] =
+                v == RowReader.NOT_SHORT ? RowReader.NUMBER_UNFIT : RowReader.NUMBER_VALUE;
+          }
+        }
       }
       NumberVector[] vectors = new NumberVector[c];
       for (int i = 0; i < c; i++) {
@@ -548,7 +637,13 @@ class TestVectorFilter {
           nulls += status[i][r] == RowReader.NUMBER_NULL ? 1 : 0;
         }
         vectors[i] =
-            new NumberVector(nulls == 0 ? null : status[i], longs[i], doubles[i], nulls, 0);
+            new NumberVector(
+                nulls == 0 ? null : status[i],
+                longs[i],
+                doubles[i],
+                nulls,
+                0,
+                strings.get(i).isEmpty() ? null : strings.get(i).toArray(new byte[0][]));
       }
       return new Block(columns, vectors, n);
     }

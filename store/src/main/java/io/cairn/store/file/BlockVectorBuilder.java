@@ -5,8 +5,11 @@ import io.cairn.core.expr.NumberVector;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.store.cell.BlockRun;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds a {@link BlockVectors} from a data block's payload: one pass over its cells with a decoder
@@ -55,6 +58,14 @@ final class BlockVectorBuilder {
       }
     }
     RowReader reader = run.reader();
+    LongStrings[] strings = new LongStrings[m];
+    boolean[] keyColumn = new boolean[m];
+    for (int i = 0; i < m; i++) {
+      keyColumn[i] = run.layout().isKeyColumn(columns[i]);
+      if (kinds[i] == VectorColumn.SHORT_CHARS) {
+        strings[i] = new LongStrings();
+      }
+    }
     int[] numeric = indexes(kinds, false);
     int[] shorts = indexes(kinds, true);
     int[] numericColumns = pick(columns, numeric);
@@ -136,7 +147,15 @@ final class BlockVectorBuilder {
           if (reader.isNull(column)) {
             status[i][rows] = RowReader.NUMBER_NULL;
           } else {
-            long v = reader.shortBytes(column);
+            long v;
+            if (kinds[i] != VectorColumn.SHORT_CHARS) {
+              v = reader.shortBytes(column);
+            } else {
+              v = reader.shortChars(column);
+              if (v == RowReader.NOT_SHORT && !keyColumn[i]) {
+                v = strings[i].refer(reader.trimmedChars(column));
+              }
+            }
             status[i][rows] =
                 v == RowReader.NOT_SHORT ? RowReader.NUMBER_UNFIT : RowReader.NUMBER_VALUE;
             longs[i][rows] = v;
@@ -157,7 +176,13 @@ final class BlockVectorBuilder {
     } else {
       vectors = new NumberVector[m];
       for (int i = 0; i < m; i++) {
-        vectors[i] = vector(status[i], longs[i], doubles[i], rows);
+        vectors[i] =
+            vector(
+                status[i],
+                longs[i],
+                doubles[i],
+                rows,
+                strings[i] == null ? null : strings[i].values());
       }
     }
     return new BlockVectors(rows, plain, minSequence, maxSequence, first, previous, keys, vectors);
@@ -168,7 +193,7 @@ final class BlockVectorBuilder {
     int[] found = new int[kinds.length];
     int n = 0;
     for (int i = 0; i < kinds.length; i++) {
-      if ((kinds[i] == VectorColumn.SHORT_BYTES) == shortBytes) {
+      if (VectorColumn.isShort(kinds[i]) == shortBytes) {
         found[n++] = i;
       }
     }
@@ -183,7 +208,38 @@ final class BlockVectorBuilder {
     return picked;
   }
 
-  private static NumberVector vector(byte[] status, long[] longs, double[] doubles, int rows) {
+  /**
+   * The values of more than 7 bytes of a SHORT_CHARS column of one block, each once: a row's long
+   * refers to one ({@link VectorColumn#LONG_STRING} | index); past {@value #MAX_LONG_STRINGS}
+   * distinct ones, the others are NUMBER_UNFIT (read row by row), so that a column of unique long
+   * strings does not copy itself into the vectors and a filter's lookup stays short.
+   */
+  private static final class LongStrings {
+    static final int MAX_LONG_STRINGS = 64;
+
+    private final Map<ByteBuffer, Integer> index = new HashMap<>();
+    private final List<byte[]> values = new ArrayList<>();
+
+    long refer(byte[] bytes) {
+      Integer at = index.get(ByteBuffer.wrap(bytes));
+      if (at == null) {
+        if (values.size() >= MAX_LONG_STRINGS) {
+          return RowReader.NOT_SHORT;
+        }
+        at = values.size();
+        values.add(bytes);
+        index.put(ByteBuffer.wrap(bytes), at);
+      }
+      return VectorColumn.LONG_STRING | at;
+    }
+
+    byte[][] values() {
+      return values.isEmpty() ? null : values.toArray(new byte[0][]);
+    }
+  }
+
+  private static NumberVector vector(
+      byte[] status, long[] longs, double[] doubles, int rows, byte[][] strings) {
     int nulls = 0;
     int unfit = 0;
     for (int r = 0; r < rows; r++) {
@@ -199,6 +255,7 @@ final class BlockVectorBuilder {
         longs == null ? null : Arrays.copyOf(longs, rows),
         doubles == null ? null : Arrays.copyOf(doubles, rows),
         nulls,
-        unfit);
+        unfit,
+        strings);
   }
 }
