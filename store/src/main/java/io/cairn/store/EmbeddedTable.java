@@ -366,11 +366,7 @@ final class EmbeddedTable extends ChangeCountedTable {
     flushAll();
   }
 
-  /**
-   * Flushes every region, the daughters of a region split in the background meanwhile included
-   * (before: a region split between reading the regions and flushing it was skipped as retired, and
-   * the memstore its daughters inherited stayed unflushed after flush() returned).
-   */
+  /** Flushes every region, the daughters of a region split in the background meanwhile too. */
   void flushAll() {
     map.forEachRegionOnce(this::flushRegion);
   }

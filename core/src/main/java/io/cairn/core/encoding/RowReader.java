@@ -644,6 +644,27 @@ public final class RowReader {
   }
 
   /**
+   * Whether the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY value column begin with
+   * {@code prefix}. Allocates nothing.
+   */
+  public boolean startsWithBytes(int column, byte[] prefix) {
+    int start = locateNonNull(column);
+    TypeName type = typeNames[column];
+    if (keyColumn[column] || (!type.isString() && type != TypeName.VARBINARY)) {
+      throw wrongType(column, "value bytes");
+    }
+    if (ends[column] - start < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (byteAt(start + i) != (prefix[i] & 0xFF)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * A hash of the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY column as {@link
    * #compareBytes} sees them (a key column's component unescaped): columns whose bytes compare
    * equal hash equally, whether they are key or value columns. Allocates nothing.

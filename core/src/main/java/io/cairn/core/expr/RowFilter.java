@@ -298,7 +298,45 @@ public final class RowFilter {
       if (columnB >= 0 && isConstant(a)) {
         return columnConstant(flip(op), columnB, b.type(), a, generic);
       }
-      return generic;
+      Node prefix = prefixComparison(op, a, b);
+      if (prefix == null) {
+        prefix = prefixComparison(op, b, a);
+      }
+      return prefix != null ? prefix : generic;
+    }
+
+    /**
+     * {@code SUBSTRING(column FROM 1 FOR n) = 'literal'} (or {@code <>}) over a string value
+     * column, the literal of exactly n characters without a trailing space: whether the column's
+     * bytes start with the literal's (UTF-8 is prefix-free, so the first n characters are the
+     * literal exactly when the bytes begin with its bytes), without making the substring (TPC-H
+     * Q22's country codes); null for other comparisons.
+     */
+    private Node prefixComparison(int op, Expr substring, Expr k) {
+      if ((op != EQ && op != NE)
+          || !(substring instanceof Expr.Call call)
+          || call.op() != Op.SUBSTRING
+          || call.operands().size() != 3
+          || !(k instanceof Expr.Literal literal)
+          || !(literal.value() instanceof String s)
+          || !(call.operands().get(1) instanceof Expr.Literal from)
+          || !(call.operands().get(2) instanceof Expr.Literal length)
+          || !Values.isExactInteger(from.value())
+          || !Values.isExactInteger(length.value())
+          || ((Number) from.value()).longValue() != 1) {
+        return null;
+      }
+      int column = columnOperand(call.operands().get(0));
+      if (column < 0
+          || !storedType(column).isString()
+          || layout.isKeyColumn(column)
+          || s.isEmpty()
+          || s.charAt(s.length() - 1) == ' '
+          || !isWellFormed(s)
+          || s.codePointCount(0, s.length()) != ((Number) length.value()).longValue()) {
+        return null;
+      }
+      return new BytesPrefix(column, s.getBytes(UTF_8), op == NE);
     }
 
     private Node columnConstant(int op, int column, DataType columnType, Expr k, Node generic) {
@@ -1547,6 +1585,32 @@ public final class RowFilter {
     @Override
     String constant() {
       return "[" + k.length + " bytes]" + (ignoreTrailingSpaces ? ":char" : "");
+    }
+  }
+
+  /** Whether a string value column's bytes begin with {@code prefix} ({@code negate}: do not). */
+  private static final class BytesPrefix extends Node {
+    private final int column;
+    private final byte[] prefix;
+    private final boolean negate;
+
+    BytesPrefix(int column, byte[] prefix, boolean negate) {
+      this.column = column;
+      this.prefix = prefix;
+      this.negate = negate;
+    }
+
+    @Override
+    int eval(RowReader row, EvalContext context) {
+      if (row.isNull(column)) {
+        return UNKNOWN;
+      }
+      return row.startsWithBytes(column, prefix) != negate ? TRUE : FALSE;
+    }
+
+    @Override
+    public String toString() {
+      return "#" + column + (negate ? " NOT" : "") + " STARTS WITH [" + prefix.length + " bytes]";
     }
   }
 

@@ -161,6 +161,55 @@ class TestRowFilter {
   }
 
   /**
+   * {@code SUBSTRING(column FROM 1 FOR n) = 'literal'} of n characters compares the column's
+   * leading bytes; other lengths, starts, trailing spaces and key columns stay generic, with the
+   * same answers.
+   */
+  @Test
+  void aLeadingSubstringComparedWithALiteralTestsTheBytesPrefix() {
+    Expr charCode = CODE; // CHAR(4) 'ab  '
+    java.util.function.BiFunction<Expr, Integer, Expr> lead =
+        (column, n) ->
+            new Expr.Call(Op.SUBSTRING, List.of(column, integer(1), integer(n)), DataType.VARCHAR);
+    Object[] euro = ROW.clone();
+    euro[7] = "é€  ";
+    List<Expr> prefixes =
+        List.of(
+            call(Op.EQUALS, lead.apply(charCode, 2), literal("ab", DataType.VARCHAR)),
+            call(Op.EQUALS, literal("ab", DataType.VARCHAR), lead.apply(charCode, 2)),
+            call(Op.NOT_EQUALS, lead.apply(charCode, 1), literal("b", DataType.VARCHAR)),
+            call(Op.EQUALS, lead.apply(charCode, 2), literal("é€", DataType.VARCHAR)),
+            call(Op.EQUALS, lead.apply(charCode, 1), literal("é", DataType.chars(1))));
+    for (Expr filter : prefixes) {
+      assertThat(compile(filter).hasFallback()).as("%s", compile(filter)).isFalse();
+      assertThat(compile(filter).toString()).contains("STARTS WITH");
+      test(filter, ROW);
+      test(filter, NULLS);
+      test(filter, euro);
+    }
+    assertThat(test(prefixes.get(0), ROW)).isTrue();
+    assertThat(test(prefixes.get(2), ROW)).isTrue();
+    assertThat(test(prefixes.get(3), euro)).isTrue();
+    assertThat(test(prefixes.get(3), ROW)).isFalse();
+    List<Expr> generic =
+        List.of(
+            call(Op.EQUALS, lead.apply(charCode, 3), literal("ab ", DataType.VARCHAR)),
+            call(Op.EQUALS, lead.apply(charCode, 3), literal("ab", DataType.VARCHAR)),
+            call(
+                Op.EQUALS,
+                new Expr.Call(
+                    Op.SUBSTRING, List.of(charCode, integer(2), integer(1)), DataType.VARCHAR),
+                literal("b", DataType.VARCHAR)),
+            call(Op.EQUALS, lead.apply(NAME, 2), literal("ab", DataType.VARCHAR)));
+    for (Expr filter : generic) {
+      assertThat(compile(filter).toString()).as("%s", filter).doesNotContain("STARTS WITH");
+      test(filter, ROW);
+      test(filter, NULLS);
+      test(filter, euro);
+    }
+  }
+
+  /**
    * A DECIMAL column cast to a DECIMAL that holds every value unchanged (as the planner writes
    * {@code D > 10} with the literal's type) is compared on its bytes and over vectors; a cast that
    * rounds is not.
