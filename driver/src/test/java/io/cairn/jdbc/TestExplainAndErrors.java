@@ -104,6 +104,26 @@ class TestExplainAndErrors {
     assertThat(column(sql)).containsExactly("b");
   }
 
+  /**
+   * A COUNT over an outer join grouped by the preserved side's key counts the other side's rows per
+   * key in its scan first (TPC-H Q13): no joined row per match reaches the driver.
+   */
+  @Test
+  void anOuterJoinsAggregateGroupedByTheKeyRunsBeforeTheJoin() throws SQLException {
+    execute("UPSERT INTO K VALUES ('x', 1, 1.0), ('y', 1, 2.0), ('z', 3, NULL)");
+    String sql = "SELECT T.ID, COUNT(K.C) FROM T LEFT JOIN K ON K.B = T.ID GROUP BY T.ID";
+    assertThat(explain(sql))
+        .anyMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [B] COMPUTE COUNT(C)"));
+    List<String> counts = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql + " ORDER BY T.ID")) {
+      while (rs.next()) {
+        counts.add(rs.getInt(1) + ":" + rs.getLong(2));
+      }
+    }
+    assertThat(counts).containsExactly("1:2", "2:0", "3:0");
+  }
+
   @Test
   void pointLookupOnPrimaryKey() throws SQLException {
     assertThat(explain("SELECT * FROM T WHERE ID = 2"))

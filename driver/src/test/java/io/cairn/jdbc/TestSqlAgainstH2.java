@@ -239,6 +239,17 @@ class TestSqlAgainstH2 {
     "SELECT D, C FROM (SELECT DEPT AS D, COUNT(*) AS C FROM EMP GROUP BY DEPT) T WHERE C > 50",
     "WITH T AS (SELECT DEPT, MAX(SALARY) AS M FROM EMP GROUP BY DEPT)"
         + " SELECT E.ID FROM EMP E JOIN T ON E.DEPT = T.DEPT AND E.SALARY = T.M",
+    // aggregates over an outer join grouped by the preserved side's key: the other side grouped
+    // first (eager aggregation), a COUNT of no match 0, a SUM, MIN or MAX NULL
+    "SELECT D.ID, COUNT(E.ID), SUM(E.SALARY), MIN(E.NAME), MAX(E.SALARY), COUNT(E.SALARY)"
+        + " FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID GROUP BY D.ID",
+    "SELECT C, COUNT(*) FROM (SELECT D.ID, COUNT(E.ID) AS C FROM DEPT D LEFT JOIN EMP E"
+        + " ON E.DEPT = D.ID AND E.ACTIVE GROUP BY D.ID) T GROUP BY C",
+    "SELECT D.ID, D.NAME, COUNT(E.SALARY) FROM EMP E RIGHT JOIN DEPT D ON E.DEPT = D.ID"
+        + " AND E.SALARY > 1000 GROUP BY D.ID, D.NAME",
+    "SELECT D.NAME, COUNT(E.ID) FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID GROUP BY D.NAME",
+    "SELECT D.ID, COUNT(*), COUNT(DISTINCT E.DEPT) FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID"
+        + " GROUP BY D.ID",
     // a WITH query read more than once: computed once, each reader reads all its rows
     "WITH T AS (SELECT DEPT, SUM(SALARY) AS S FROM EMP GROUP BY DEPT)"
         + " SELECT DEPT, S FROM T WHERE S = (SELECT MAX(S) FROM T)",

@@ -147,6 +147,7 @@ final class LogicalOptimizer {
     HepPlanner again = hep(pushdownProgram());
     again.setRoot(result);
     result = again.findBestExp();
+    result = OuterJoinAggregates.rewrite(result, relBuilder, cluster.getMetadataQuery());
     // conditions pushed into an input (an outer join's ON clause over its right side, TPC-H Q13)
     // leave columns nobody reads above the filter: trimmed again, so the scan does not return them
     result = new RelFieldTrimmer(validator, relBuilder).trim(result);

@@ -33,7 +33,9 @@ final class GroupsByBytes<G> {
 
   private final long[] rowLongs;
   private List<Entry<G>> entries = new ArrayList<>();
-  private int[] slots = new int[64];
+
+  /** Open addressing: per slot its entry's hash (high half) and index + 1 (low half); 0: empty. */
+  private long[] slots = new long[64];
 
   /** One group: its key as compared, and the caller's value. */
   static final class Entry<G> {
@@ -86,15 +88,18 @@ final class GroupsByBytes<G> {
   /** The group of the reader's current row, or null when it has none yet (see {@link #add}). */
   Entry<G> find(RowReader row) {
     int hash = hash(row);
-    int mask = slots.length - 1;
+    long[] table = slots;
+    int mask = table.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int at = slots[slot];
-      if (at == 0) {
+      long s = table[slot];
+      if (s == 0) {
         return null;
       }
-      Entry<G> entry = entries.get(at - 1);
-      if (entry.hash == hash && matches(entry, row)) {
-        return entry;
+      if ((int) (s >>> 32) == hash) {
+        Entry<G> entry = entries.get((int) s - 1);
+        if (matches(entry, row)) {
+          return entry;
+        }
       }
     }
   }
@@ -106,15 +111,18 @@ final class GroupsByBytes<G> {
    */
   Entry<G> find(long[] key, boolean[] nulls) {
     int hash = hash(key, nulls);
-    int mask = slots.length - 1;
+    long[] table = slots;
+    int mask = table.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int at = slots[slot];
-      if (at == 0) {
+      long s = table[slot];
+      if (s == 0) {
         return null;
       }
-      Entry<G> entry = entries.get(at - 1);
-      if (entry.hash == hash && matches(entry, key, nulls)) {
-        return entry;
+      if ((int) (s >>> 32) == hash) {
+        Entry<G> entry = entries.get((int) s - 1);
+        if (matches(entry, key, nulls)) {
+          return entry;
+        }
       }
     }
   }
@@ -157,7 +165,7 @@ final class GroupsByBytes<G> {
     entry.value = value;
     entries.add(entry);
     if (entries.size() * 2 > slots.length) {
-      slots = new int[slots.length * 2];
+      slots = new long[slots.length * 2];
       for (int i = 0; i < entries.size(); i++) {
         place(entries.get(i).hash, i + 1);
       }
@@ -200,14 +208,14 @@ final class GroupsByBytes<G> {
     while (slots[slot] != 0) {
       slot = (slot + 1) & mask;
     }
-    slots[slot] = at;
+    slots[slot] = (long) hash << 32 | at;
   }
 
   /** The groups in the order they were found; the table starts again empty. */
   List<Entry<G>> drainAndReset() {
     List<Entry<G>> found = entries;
     entries = new ArrayList<>();
-    slots = new int[64];
+    slots = new long[64];
     return found;
   }
 
