@@ -1,5 +1,6 @@
 package io.cairn.planner;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -11,7 +12,7 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
-import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -128,8 +129,6 @@ final class OuterJoinAggregates {
     b.join(JoinRelType.LEFT, equalities);
     RexBuilder rex = b.getRexBuilder();
     List<RexNode> outputs = new ArrayList<>();
-    List<RelDataType> types = new ArrayList<>();
-    aggregate.getRowType().getFieldList().forEach(f -> types.add(f.getType()));
     for (int column : groupColumns) {
       outputs.add(b.field(column));
     }
@@ -139,16 +138,13 @@ final class OuterJoinAggregates {
       if (aggregate.getAggCallList().get(i).getAggregation().getKind() == SqlKind.COUNT) {
         value =
             rex.makeCall(
-                SqlStdOperatorTable.COALESCE,
-                value,
-                rex.makeBigintLiteral(java.math.BigDecimal.ZERO));
+                SqlStdOperatorTable.COALESCE, value, rex.makeBigintLiteral(BigDecimal.ZERO));
       }
       outputs.add(value);
     }
+    List<RelDataTypeField> fields = aggregate.getRowType().getFieldList();
     for (int i = 0; i < outputs.size(); i++) {
-      if (!outputs.get(i).getType().equals(types.get(i))) {
-        outputs.set(i, rex.makeCast(types.get(i), outputs.get(i)));
-      }
+      outputs.set(i, rex.ensureType(fields.get(i).getType(), outputs.get(i), true));
     }
     b.project(outputs, aggregate.getRowType().getFieldNames(), true);
     return b.build();

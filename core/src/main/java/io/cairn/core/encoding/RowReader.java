@@ -731,11 +731,7 @@ public final class RowReader {
     if (!typeNames[column].isString()) {
       throw wrongType(column, "characters");
     }
-    int end = ends[column];
-    while (end > start && byteAt(end - 1) == ' ') {
-      end--;
-    }
-    return shortBytes(column, start, end - start);
+    return shortBytes(column, start, endWithoutSpaces(column, start) - start);
   }
 
   /**
@@ -747,15 +743,21 @@ public final class RowReader {
     if (!typeNames[column].isString() || keyColumn[column]) {
       throw wrongType(column, "value characters");
     }
-    int end = ends[column];
-    while (end > start && byteAt(end - 1) == ' ') {
-      end--;
-    }
+    int end = endWithoutSpaces(column, start);
     byte[] out = new byte[end - start];
     for (int i = 0; i < out.length; i++) {
       out[i] = (byte) byteAt(start + i);
     }
     return out;
+  }
+
+  /** The end of value column {@code column}'s bytes (from {@code start}) before trailing spaces. */
+  private int endWithoutSpaces(int column, int start) {
+    int end = ends[column];
+    while (end > start && byteAt(end - 1) == ' ') {
+      end--;
+    }
+    return end;
   }
 
   private long shortBytes(int column, int start, int length) {

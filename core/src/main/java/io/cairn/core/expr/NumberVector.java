@@ -1,6 +1,7 @@
 package io.cairn.core.expr;
 
 import io.cairn.core.encoding.RowReader;
+import java.util.Arrays;
 
 /**
  * One numeric column of a run of rows (a data block's), as {@link RowReader#readNumbers} reads each
@@ -59,7 +60,7 @@ public final class NumberVector {
   public int stringIndex(byte[] bytes) {
     if (strings != null) {
       for (int i = 0; i < strings.length; i++) {
-        if (java.util.Arrays.equals(strings[i], bytes)) {
+        if (Arrays.equals(strings[i], bytes)) {
           return i;
         }
       }

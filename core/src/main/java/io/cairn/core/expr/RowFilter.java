@@ -1575,11 +1575,7 @@ public final class RowFilter {
         // no value that fits a long has these bytes; the others are read row by row
         return valueOp == EQ ? none(c) : notNull(c);
       }
-      long t = 0;
-      for (byte b : k) {
-        t = (t << 8) | (b & 0xFF);
-      }
-      return longValues(c, valueOp, ((long) k.length << 56) | t, 0);
+      return longValues(c, valueOp, VectorColumn.shortBytesOf(k), 0);
     }
 
     @Override

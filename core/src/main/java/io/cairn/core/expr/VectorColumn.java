@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalTime;
+import java.util.Arrays;
 
 /**
  * A column of a run of rows as a vector reads it: layout column {@code column} read as {@code kind}
@@ -134,16 +135,47 @@ public record VectorColumn(int column, byte kind, int scale) {
       return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
     }
     if (kind == SHORT_CHARS) {
-      // padded as a CHAR(n) is stored (Values.storeAssign): to n code points
-      long v = vector.longs[row];
-      String trimmed =
-          (v & LONG_STRING) != 0
-              ? new String(vector.strings[(int) v], StandardCharsets.UTF_8)
-              : (String) valueOf(v, true, type, 0);
-      int length = trimmed.codePointCount(0, trimmed.length());
-      return length >= scale ? trimmed : trimmed + " ".repeat(scale - length);
+      return paddedChars(vector, vector.longs[row]);
     }
     return valueOf(vector.longs[row], kind == SHORT_BYTES, type, scale);
+  }
+
+  /**
+   * The CHAR(n) value ({@code scale} n) of a SHORT_CHARS row's long {@code v}, padded again to n
+   * code points as a CHAR is stored (Values.storeAssign): one byte array and one String.
+   */
+  private String paddedChars(NumberVector vector, long v) {
+    byte[] string = (v & LONG_STRING) != 0 ? vector.strings[(int) v] : null;
+    int length = string != null ? string.length : (int) (v >>> 56);
+    int codePoints = 0;
+    for (int i = 0; i < length; i++) {
+      byte b = string != null ? string[i] : shortByte(v, length, i);
+      codePoints += (b & 0xC0) != 0x80 ? 1 : 0; // not a UTF-8 continuation byte
+    }
+    int pad = Math.max(0, scale - codePoints);
+    if (string != null && pad == 0) {
+      return new String(string, StandardCharsets.UTF_8);
+    }
+    byte[] bytes = new byte[length + pad];
+    for (int i = 0; i < length; i++) {
+      bytes[i] = string != null ? string[i] : shortByte(v, length, i);
+    }
+    Arrays.fill(bytes, length, bytes.length, (byte) ' ');
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** The {@link RowReader#shortBytes} long of {@code bytes} (at most 7). */
+  static long shortBytesOf(byte[] bytes) {
+    long v = 0;
+    for (byte b : bytes) {
+      v = (v << 8) | (b & 0xFF);
+    }
+    return ((long) bytes.length << 56) | v;
+  }
+
+  /** Byte {@code i} of the {@code length} bytes a {@link RowReader#shortBytes} long holds. */
+  private static byte shortByte(long v, int length, int i) {
+    return (byte) (v >>> (8 * (length - 1 - i)));
   }
 
   /**
@@ -156,7 +188,7 @@ public record VectorColumn(int column, byte kind, int scale) {
       int length = (int) (v >>> 56);
       byte[] bytes = new byte[length];
       for (int i = 0; i < length; i++) {
-        bytes[i] = (byte) (v >>> (8 * (length - 1 - i)));
+        bytes[i] = shortByte(v, length, i);
       }
       return type == TypeName.VARBINARY ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }

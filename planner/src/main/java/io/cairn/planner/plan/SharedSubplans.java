@@ -19,6 +19,9 @@ public final class SharedSubplans {
    * occurs (it runs once).
    */
   public static Map<PlanNode, Integer> of(PlanNode plan) {
+    if (aggregations(plan) < 2) {
+      return Map.of(); // nothing to share: no node hashed (a point lookup's plan, every execution)
+    }
     Map<PlanNode, Integer> counts = new LinkedHashMap<>();
     count(plan, counts);
     Map<PlanNode, Integer> shared = new LinkedHashMap<>();
@@ -38,6 +41,14 @@ public final class SharedSubplans {
         count(input, counts);
       }
     }
+  }
+
+  private static int aggregations(PlanNode node) {
+    int n = node instanceof AggregateNode ? 1 : 0;
+    for (PlanNode input : node.inputs()) {
+      n += aggregations(input);
+    }
+    return n;
   }
 
   /** An aggregation, under filters, projections and sorts of its rows. */

@@ -33,9 +33,7 @@ final class GroupsByBytes<G> {
 
   private final long[] rowLongs;
   private List<Entry<G>> entries = new ArrayList<>();
-
-  /** Open addressing: per slot its entry's hash (high half) and index + 1 (low half); 0: empty. */
-  private long[] slots = new long[64];
+  private int[] slots = new int[64];
 
   /** One group: its key as compared, and the caller's value. */
   static final class Entry<G> {
@@ -88,18 +86,15 @@ final class GroupsByBytes<G> {
   /** The group of the reader's current row, or null when it has none yet (see {@link #add}). */
   Entry<G> find(RowReader row) {
     int hash = hash(row);
-    long[] table = slots;
-    int mask = table.length - 1;
+    int mask = slots.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      long s = table[slot];
-      if (s == 0) {
+      int at = slots[slot];
+      if (at == 0) {
         return null;
       }
-      if ((int) (s >>> 32) == hash) {
-        Entry<G> entry = entries.get((int) s - 1);
-        if (matches(entry, row)) {
-          return entry;
-        }
+      Entry<G> entry = entries.get(at - 1);
+      if (entry.hash == hash && matches(entry, row)) {
+        return entry;
       }
     }
   }
@@ -111,18 +106,15 @@ final class GroupsByBytes<G> {
    */
   Entry<G> find(long[] key, boolean[] nulls) {
     int hash = hash(key, nulls);
-    long[] table = slots;
-    int mask = table.length - 1;
+    int mask = slots.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      long s = table[slot];
-      if (s == 0) {
+      int at = slots[slot];
+      if (at == 0) {
         return null;
       }
-      if ((int) (s >>> 32) == hash) {
-        Entry<G> entry = entries.get((int) s - 1);
-        if (matches(entry, key, nulls)) {
-          return entry;
-        }
+      Entry<G> entry = entries.get(at - 1);
+      if (entry.hash == hash && matches(entry, key, nulls)) {
+        return entry;
       }
     }
   }
@@ -165,7 +157,7 @@ final class GroupsByBytes<G> {
     entry.value = value;
     entries.add(entry);
     if (entries.size() * 2 > slots.length) {
-      slots = new long[slots.length * 2];
+      slots = new int[slots.length * 2];
       for (int i = 0; i < entries.size(); i++) {
         place(entries.get(i).hash, i + 1);
       }
@@ -208,14 +200,14 @@ final class GroupsByBytes<G> {
     while (slots[slot] != 0) {
       slot = (slot + 1) & mask;
     }
-    slots[slot] = (long) hash << 32 | at;
+    slots[slot] = at;
   }
 
   /** The groups in the order they were found; the table starts again empty. */
   List<Entry<G>> drainAndReset() {
     List<Entry<G>> found = entries;
     entries = new ArrayList<>();
-    slots = new long[64];
+    slots = new int[64];
     return found;
   }
 

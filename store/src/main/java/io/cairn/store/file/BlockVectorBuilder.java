@@ -59,9 +59,8 @@ final class BlockVectorBuilder {
     }
     RowReader reader = run.reader();
     LongStrings[] strings = new LongStrings[m];
-    boolean[] keyColumn = new boolean[m];
     for (int i = 0; i < m; i++) {
-      keyColumn[i] = run.layout().isKeyColumn(columns[i]);
+      // a key column's bytes are escaped: never asked for as SHORT_CHARS (VectorColumn.bytesOf)
       if (kinds[i] == VectorColumn.SHORT_CHARS) {
         strings[i] = new LongStrings();
       }
@@ -152,7 +151,7 @@ final class BlockVectorBuilder {
               v = reader.shortBytes(column);
             } else {
               v = reader.shortChars(column);
-              if (v == RowReader.NOT_SHORT && !keyColumn[i]) {
+              if (v == RowReader.NOT_SHORT) {
                 v = strings[i].refer(reader.trimmedChars(column));
               }
             }
@@ -221,14 +220,15 @@ final class BlockVectorBuilder {
     private final List<byte[]> values = new ArrayList<>();
 
     long refer(byte[] bytes) {
-      Integer at = index.get(ByteBuffer.wrap(bytes));
+      ByteBuffer key = ByteBuffer.wrap(bytes);
+      Integer at = index.get(key);
       if (at == null) {
         if (values.size() >= MAX_LONG_STRINGS) {
           return RowReader.NOT_SHORT;
         }
         at = values.size();
         values.add(bytes);
-        index.put(ByteBuffer.wrap(bytes), at);
+        index.put(key, at);
       }
       return VectorColumn.LONG_STRING | at;
     }

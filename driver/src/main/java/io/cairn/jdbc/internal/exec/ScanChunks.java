@@ -7,6 +7,7 @@ import io.cairn.kv.KeyRange;
 import io.cairn.kv.TableStatistics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Cuts a scan's byte key ranges at the boundaries of a table's chunks ({@link TableStatistics}):
@@ -73,19 +74,14 @@ final class ScanChunks {
    * estimated rows (equal numbers of units when a count is unknown), each one request.
    */
   static List<Unit> coalesce(List<Unit> units, int count) {
-    long total = 0;
-    for (Unit u : units) {
-      if (u.rows() < 0) {
-        total = -1;
-        break;
-      }
-      total += u.rows();
-    }
+    boolean known = units.stream().allMatch(u -> u.rows() >= 0);
+    ToLongFunction<Unit> weight = u -> known ? u.rows() : 1;
+    long whole = units.stream().mapToLong(weight).sum();
     List<Unit> out = new ArrayList<>(count);
     List<KeyRange> ranges = new ArrayList<>();
     long rows = 0;
     long bytes = 0;
-    long before = 0; // the rows (units when unknown) of the runs already made
+    long done = 0; // the weight of the units taken so far
     for (int i = 0; i < units.size(); i++) {
       Unit u = units.get(i);
       for (KeyRange r : u.ranges()) {
@@ -98,17 +94,15 @@ final class ScanChunks {
       }
       rows = rows < 0 || u.rows() < 0 ? -1 : rows + u.rows();
       bytes = bytes < 0 || u.bytes() < 0 ? -1 : bytes + u.bytes();
-      long done = total < 0 ? i + 1 : before + Math.max(0, rows);
-      long whole = total < 0 ? units.size() : total;
+      done += weight.applyAsLong(u);
       int left = units.size() - 1 - i;
       // close this run at the boundary nearest its share: when it reached it, or when the next
       // unit would pass it by more than this run falls short
       long share = (out.size() + 1) * whole;
-      long next = left == 0 ? 0 : total < 0 ? 1 : units.get(i + 1).rows();
+      long next = left == 0 ? 0 : weight.applyAsLong(units.get(i + 1));
       boolean full = done * count >= share || (done + next) * count - share > share - done * count;
       if (i == units.size() - 1 || (full || left < count - out.size()) && out.size() < count - 1) {
         out.add(new Unit(ranges, rows, bytes));
-        before = done;
         ranges = new ArrayList<>();
         rows = 0;
         bytes = 0;

@@ -345,8 +345,11 @@ record ScanLayout(
    * end: their chunks stay as they are.
    */
   static boolean groupsSpreadOverChunks(ScanNode node) {
-    if (node.groupBy().isEmpty() || node.table().hiddenRowId()) {
-      return !node.groupBy().isEmpty();
+    if (node.groupBy().isEmpty()) {
+      return false;
+    }
+    if (node.table().hiddenRowId()) {
+      return true;
     }
     int first = node.table().primaryKey().get(0).columnIndex();
     for (int g : node.groupBy()) {

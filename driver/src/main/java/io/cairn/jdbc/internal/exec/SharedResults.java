@@ -49,7 +49,7 @@ public final class SharedResults implements AutoCloseable {
    * build}'s.
    */
   Operator operator(PlanNode node, ExecContext ctx, Supplier<Operator> build) {
-    Result result = results.isEmpty() ? null : results.get(node);
+    Result result = results.get(node);
     return result == null ? build.get() : new Reader(result, ctx, build);
   }
 
@@ -88,15 +88,12 @@ public final class SharedResults implements AutoCloseable {
           reserved.add(RowSizes.row(row) + Operators.SLOT_BYTES);
           out.add(row);
         }
-      } catch (CairnException e) {
+      } catch (RuntimeException | Error e) {
         reserved.close();
-        if (e.errorCode() == ErrorCode.MEMORY_LIMIT_EXCEEDED) {
+        if (e instanceof CairnException c && c.errorCode() == ErrorCode.MEMORY_LIMIT_EXCEEDED) {
           gone = true; // each reader computes its own, streaming, as without sharing
           return null;
         }
-        throw e;
-      } catch (RuntimeException | Error e) {
-        reserved.close();
         throw e;
       }
       rows = out;
