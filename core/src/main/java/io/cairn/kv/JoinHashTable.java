@@ -15,7 +15,9 @@ import java.util.Map;
  * hashed by the values of {@code keyColumns} (a composite key) with SQL equality ({@link GroupKey}:
  * numerically equal decimals match, byte arrays by content). A row with a NULL key value is kept
  * (counted in {@link #rowCount()}, {@link #hasNullKey()}) but never matches. Immutable once built,
- * so that every scan of a query (every chunk, every thread) probes the same object.
+ * so that every scan of a query (every chunk, every thread) probes the same object. The rows are
+ * kept by column ({@link BuildColumns}) and numbered; a key leads to its first row's number and
+ * {@link #next} to the others.
  *
  * <p>The embedded store probes the very object the driver built; a server decodes its own copy from
  * the protocol's tagged values ({@code io.cairn.protocol.wire.WireHashTables}).
@@ -24,11 +26,18 @@ public final class JoinHashTable {
   /** Estimated bytes of one entry of the hash index (map node, key object, list), per key. */
   static final long ENTRY_BYTES = 96;
 
-  private static final List<Object[]> NONE = List.of();
-
-  private final int columnCount;
   private final int[] keyColumns;
-  private final Map<GroupKey, List<Object[]>> index;
+  private final BuildColumns rows;
+
+  /** Per row, the next row of its key; -1 after the last. */
+  private final int[] next;
+
+  /** The first and last row by key: null when {@link #longs} holds the keys. */
+  private final Map<GroupKey, int[]> index;
+
+  /** The keys when they are longs (one or two BIGINT or INTEGER columns), or null. */
+  private final LongKeyIndex longs;
+
   private final long rowCount;
   private final boolean hasNullKey;
   private final long estimatedBytes;
@@ -39,19 +48,15 @@ public final class JoinHashTable {
   private final java.util.concurrent.ConcurrentHashMap<Object, Object> derived =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  private JoinHashTable(
-      int columnCount,
-      int[] keyColumns,
-      Map<GroupKey, List<Object[]>> index,
-      long rowCount,
-      boolean hasNullKey,
-      long estimatedBytes) {
-    this.columnCount = columnCount;
-    this.keyColumns = keyColumns;
-    this.index = index;
-    this.rowCount = rowCount;
-    this.hasNullKey = hasNullKey;
-    this.estimatedBytes = estimatedBytes;
+  private JoinHashTable(Builder b) {
+    this.keyColumns = b.keyColumns;
+    this.rows = b.rows;
+    this.next = b.next;
+    this.index = b.index;
+    this.longs = b.longs;
+    this.rowCount = b.rowCount;
+    this.hasNullKey = b.hasNullKey;
+    this.estimatedBytes = b.estimatedBytes;
   }
 
   /** Builds a table; add rows, then {@link Builder#build()}. */
@@ -63,7 +68,15 @@ public final class JoinHashTable {
   public static final class Builder {
     private final int columnCount;
     private final int[] keyColumns;
-    private final Map<GroupKey, List<Object[]>> index = new HashMap<>();
+    private final BuildColumns rows;
+    private int[] next = new int[16];
+
+    /** Null while {@link #longs} takes every key. */
+    private Map<GroupKey, int[]> index;
+
+    /** The keys while they are all longs of one class per column; null once one is not. */
+    private LongKeyIndex longs;
+
     private long rowCount;
     private boolean hasNullKey;
     private long estimatedBytes;
@@ -81,10 +94,16 @@ public final class JoinHashTable {
               "Join key column: expected 0.." + (columnCount - 1) + ", found [" + k + "]");
         }
       }
+      this.rows = new BuildColumns(columnCount);
+      if (LongKeyIndex.takes(this.keyColumns)) {
+        longs = new LongKeyIndex(this.keyColumns);
+      } else {
+        index = new HashMap<>();
+      }
     }
 
     /**
-     * Adds a row (kept as it is, not copied) and returns the estimated bytes it added (for the
+     * Adds a row (its values kept, the array not) and returns the estimated bytes it added (for the
      * caller's budget).
      */
     public long add(Object[] row) {
@@ -93,21 +112,55 @@ public final class JoinHashTable {
             "Join build row: expected [" + columnCount + "] values, found [" + row.length + "]");
       }
       rowCount++;
-      GroupKey key = GroupKey.of(row, keyColumns);
-      long bytes = RowSizes.row(row) + 8;
-      if (key.hasNull()) {
-        hasNullKey = true; // never matches and is not kept: only its existence counts (NOT IN)
-        return 0;
+      for (int k : keyColumns) {
+        if (row[k] == null) {
+          hasNullKey = true; // never matches and is not kept: only its existence counts (NOT IN)
+          return 0;
+        }
       }
-      List<Object[]> rows = index.get(key);
-      if (rows == null) {
-        rows = new ArrayList<>(1);
-        index.put(key, rows);
-        bytes += ENTRY_BYTES + 8L * keyColumns.length;
+      long bytes = RowSizes.row(row) + 8;
+      int id = rows.size();
+      int last = LongKeyIndex.UNFIT;
+      if (longs != null) {
+        last = longs.add(row, id);
+        if (last == LongKeyIndex.UNFIT) {
+          moveToMap();
+        }
+      }
+      if (longs == null) {
+        GroupKey key = GroupKey.of(row, keyColumns);
+        int[] ends = index.get(key);
+        if (ends == null) {
+          index.put(key, new int[] {id, id});
+          last = LongKeyIndex.NEW_KEY;
+        } else {
+          last = ends[1];
+          ends[1] = id;
+        }
       }
       rows.add(row);
+      if (id == next.length) {
+        next = java.util.Arrays.copyOf(next, id * 2);
+      }
+      next[id] = -1;
+      if (last == LongKeyIndex.NEW_KEY) {
+        bytes += ENTRY_BYTES + 8L * keyColumns.length;
+      } else {
+        next[last] = id;
+      }
       estimatedBytes += bytes;
       return bytes;
+    }
+
+    /** Moves the keys from {@link #longs} to a map, for a key that is not such a long. */
+    private void moveToMap() {
+      index = new HashMap<>();
+      int[][] ends = longs.headsAndTails();
+      for (int i = 0; i < ends[0].length; i++) {
+        index.put(
+            GroupKey.of(rows.row(ends[0][i]), keyColumns), new int[] {ends[0][i], ends[1][i]});
+      }
+      longs = null;
     }
 
     /**
@@ -128,8 +181,7 @@ public final class JoinHashTable {
     }
 
     public JoinHashTable build() {
-      return new JoinHashTable(
-          columnCount, keyColumns, index, rowCount, hasNullKey, estimatedBytes);
+      return new JoinHashTable(this);
     }
   }
 
@@ -142,19 +194,53 @@ public final class JoinHashTable {
   }
 
   /**
-   * The rows whose key equals {@code key} (values in key column order, as {@link GroupKey#of}
-   * normalises them); none when a value of {@code key} is NULL. The list must not be changed.
+   * The number of the first row whose key equals {@code key} (values in key column order, as {@link
+   * GroupKey#of} normalises them), or -1: none, or a value of {@code key} is NULL.
    */
-  public List<Object[]> matches(GroupKey key) {
+  public int first(GroupKey key) {
     if (key.hasNull()) {
-      return NONE;
+      return -1;
     }
-    List<Object[]> rows = index.get(key);
-    return rows == null ? NONE : rows;
+    if (longs != null) {
+      return longs.first(key);
+    }
+    int[] ends = index.get(key);
+    return ends == null ? -1 : ends[0];
+  }
+
+  /** The number of the row after row {@code row} of the same key, or -1. */
+  public int next(int row) {
+    return next[row];
+  }
+
+  /** Row {@code row}'s values into {@code dest} from {@code offset}. */
+  public void copyRow(int row, Object[] dest, int offset) {
+    rows.copyInto(row, dest, offset);
+  }
+
+  /** The rows whose key equals {@code key} (see {@link #first}), as new arrays. */
+  public List<Object[]> matches(GroupKey key) {
+    return rowsFrom(first(key));
+  }
+
+  private List<Object[]> rowsFrom(int first) {
+    List<Object[]> found = new ArrayList<>();
+    for (int r = first; r >= 0; r = next[r]) {
+      found.add(rows.row(r));
+    }
+    return found;
+  }
+
+  /**
+   * The index of the keys when they are one or two columns of only Longs or only Integers each
+   * (probed with a row's key values, no key object), or null.
+   */
+  public LongKeyIndex longKeys() {
+    return longs;
   }
 
   public int columnCount() {
-    return columnCount;
+    return rows.columnCount();
   }
 
   /** The key columns, indexes into a row. */
@@ -178,7 +264,7 @@ public final class JoinHashTable {
 
   /** Distinct non-NULL keys. */
   public int keyCount() {
-    return index.size();
+    return longs != null ? longs.size() : index.size();
   }
 
   /** Estimated heap bytes of the rows and the index, for budgets. */
@@ -195,21 +281,55 @@ public final class JoinHashTable {
     return (T) derived.computeIfAbsent(key, k -> compute.apply(this));
   }
 
+  /** The first row of each key. */
+  private int[] heads() {
+    if (longs != null) {
+      return longs.headsAndTails()[0];
+    }
+    int[] heads = new int[index.size()];
+    int n = 0;
+    for (int[] ends : index.values()) {
+      heads[n++] = ends[0];
+    }
+    return heads;
+  }
+
   /**
    * The values of key column {@code keyIndex} (0: the first), one per distinct key (so repeated
    * when other key columns differ), NULL never among them.
    */
   public Iterable<Object> keyValues(int keyIndex) {
     int column = keyColumns[keyIndex];
-    List<Object> values = new ArrayList<>(index.size());
-    for (List<Object[]> rows : index.values()) {
-      values.add(rows.get(0)[column]);
+    int[] heads = heads();
+    List<Object> values = new ArrayList<>(heads.length);
+    for (int head : heads) {
+      values.add(rows.value(column, head));
     }
     return values;
   }
 
-  /** Every row with a non-NULL key, grouped by key (for serialising); rows with a NULL key not. */
+  /**
+   * Every row with a non-NULL key, grouped by key, made as iterated (for serialising); rows with a
+   * NULL key not.
+   */
   public Iterable<List<Object[]>> rowsByKey() {
-    return index.values();
+    int[] heads = heads();
+    return () ->
+        new java.util.Iterator<>() {
+          private int at;
+
+          @Override
+          public boolean hasNext() {
+            return at < heads.length;
+          }
+
+          @Override
+          public List<Object[]> next() {
+            if (at == heads.length) {
+              throw new java.util.NoSuchElementException();
+            }
+            return rowsFrom(heads[at++]);
+          }
+        };
   }
 }

@@ -36,6 +36,18 @@ public final class GroupKey {
     return new GroupKey(values);
   }
 
+  /** The number of values. */
+  public int size() {
+    return values.length;
+  }
+
+  /**
+   * Value {@code i} (0: the first), normalised: a decimal without trailing zeros, bytes wrapped.
+   */
+  public Object value(int i) {
+    return values[i];
+  }
+
   /** Whether a value of the key is NULL. */
   public boolean hasNull() {
     for (Object v : values) {

@@ -156,6 +156,24 @@ public final class KeySetFilter {
     return Optional.of(new KeySetFilter(ref.index(), scale, set, layout.columnType(ref.index())));
   }
 
+  /**
+   * The filter of the rows of {@code layout} whose {@code value}, a column of an integer type, is
+   * one of {@code keys}; empty when it is not such a column.
+   */
+  public static Optional<KeySetFilter> ofLongs(Expr value, long[] keys, RowLayout layout) {
+    if (!(value instanceof Expr.ColumnRef ref)
+        || ref.index() >= layout.columnCount()
+        || !applies(value, layout.columnType(ref.index()))
+        || !layout.columnType(ref.index()).name().isExactInteger()) {
+      return Optional.empty();
+    }
+    LongSet set = new LongSet(keys.length);
+    for (long k : keys) {
+      set.add(k);
+    }
+    return Optional.of(new KeySetFilter(ref.index(), -1, set, layout.columnType(ref.index())));
+  }
+
   /** Whether the current row of {@code row} may match: its column holds one of the keys. */
   public boolean test(RowReader row) {
     if (row.isNull(column)) {

@@ -24,7 +24,8 @@ public final class RowSizes {
       return 8 + 16 + b.length;
     }
     if (value instanceof BigDecimal d) {
-      return 8 + 40 + d.unscaledValue().bitLength() / 8 + 24;
+      // digits / 2.4 bytes of unscaled value (precision is kept; unscaledValue() would allocate)
+      return 8 + 40 + d.precision() * 5L / 12 + 24;
     }
     return 8 + 24;
   }

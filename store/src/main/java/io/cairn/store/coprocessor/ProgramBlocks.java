@@ -206,7 +206,11 @@ final class ProgramBlocks {
     Expr first = probe.probeKeys().get(0);
     Optional<KeySetFilter> filter =
         table.derived(
-            List.of("key-set", first, layout), t -> KeySetFilter.of(first, t.keyValues(0), layout));
+            List.of("key-set", first, layout),
+            t ->
+                t.longKeys() != null
+                    ? KeySetFilter.ofLongs(first, t.longKeys().keys(0), layout)
+                    : KeySetFilter.of(first, t.keyValues(0), layout));
     return filter.orElse(null);
   }
 

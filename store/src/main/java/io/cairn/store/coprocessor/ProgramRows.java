@@ -14,6 +14,7 @@ import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.expr.VectorFilter;
 import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
+import io.cairn.kv.LongKeyIndex;
 import io.cairn.store.cell.RowCursor;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -113,7 +114,7 @@ final class ProgramRows implements AutoCloseable {
    * The table's keys as longs when they are (and the probe is in one pass and not null-aware), or
    * null: then rows find their build rows by GroupKey.
    */
-  private final LongProbeIndex longIndex;
+  private final LongKeyIndex longIndex;
 
   private final RowExpression[] probeKeys;
   private final RowExpression residual;
@@ -142,10 +143,12 @@ final class ProgramRows implements AutoCloseable {
   /** The joined row: decoded columns, row key, build columns; new for every probe row. */
   private Object[] joined;
 
-  /** The current row's candidate build rows, or null when no probe row is current. */
-  private List<Object[]> matches;
+  /** Whether a probe row is current, its candidate build rows being taken. */
+  private boolean matching;
 
-  private int matchPos;
+  /** The current row's next candidate build row (a row number of the table), or -1. */
+  private int nextMatch;
+
   private boolean anyMatch;
 
   /** Reads {@code rows}, which it closes when closed, through {@code compiled}. */
@@ -183,7 +186,8 @@ final class ProgramRows implements AutoCloseable {
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
       this.keyFilter = ProgramBlocks.keyFilter(probe, table, compiled.program.layout());
-      this.longIndex = LongProbeIndex.of(probe, table);
+      this.longIndex =
+          probe.partitions() == HashProbe.ALL && !probe.nullAware() ? table.longKeys() : null;
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
@@ -318,9 +322,11 @@ final class ProgramRows implements AutoCloseable {
   /** {@link #nextKept()} with a probe step: the next joined row. */
   private int nextJoined() {
     while (true) {
-      if (matches != null) {
-        while (matchPos < matches.size()) {
-          setBuild(matches.get(matchPos++));
+      if (matching) {
+        while (nextMatch >= 0) {
+          int match = nextMatch;
+          nextMatch = table.next(match);
+          setBuild(match);
           if (residual != null && !Boolean.TRUE.equals(residual.evaluate(joined, context))) {
             continue;
           }
@@ -330,17 +336,17 @@ final class ProgramRows implements AutoCloseable {
               return KEPT;
             }
             case SEMI -> {
-              matches = null;
-              setBuild(null);
+              matching = false;
+              setBuild(-1);
               return KEPT;
             }
-            case ANTI -> matchPos = matches.size(); // the row is out
+            case ANTI -> nextMatch = -1; // the row is out
           }
         }
-        matches = null;
+        matching = false;
         if (!anyMatch
             && (probe.kind() == HashProbe.Kind.LEFT || probe.kind() == HashProbe.Kind.ANTI)) {
-          setBuild(null);
+          setBuild(-1);
           return KEPT;
         }
       }
@@ -365,9 +371,9 @@ final class ProgramRows implements AutoCloseable {
       for (int i = 0; i < keyValues.length; i++) {
         keyValues[i] = probeKeys[i].evaluate(keyRow, context);
       }
-      List<Object[]> candidates;
+      int candidate;
       if (longIndex != null) {
-        candidates = longIndex.matches(keyValues);
+        candidate = longIndex.first(keyValues);
       } else {
         GroupKey key = GroupKey.of(keyValues, keyPositions);
         if (!probe.takes(key)) {
@@ -376,17 +382,17 @@ final class ProgramRows implements AutoCloseable {
         if (probe.nullAware() && table.rowCount() > 0 && (key.hasNull() || table.hasNullKey())) {
           continue; // x NOT IN (list with a NULL), NULL NOT IN (non-empty list): UNKNOWN, not kept
         }
-        candidates = table.matches(key);
+        candidate = table.first(key);
       }
-      if (candidates.isEmpty()
+      if (candidate < 0
           && (probe.kind() == HashProbe.Kind.INNER || probe.kind() == HashProbe.Kind.SEMI)) {
         continue;
       }
       if (joined == null) {
         joined = joinedRow();
       }
-      matches = candidates;
-      matchPos = 0;
+      matching = true;
+      nextMatch = candidate;
       anyMatch = false;
     }
   }
@@ -421,12 +427,12 @@ final class ProgramRows implements AutoCloseable {
     return row;
   }
 
-  /** Puts {@code build}'s values (null: NULLs) after the probe row's in the joined row. */
-  private void setBuild(Object[] build) {
-    if (build == null) {
+  /** Puts build row {@code build}'s values (-1: NULLs) after the probe row's in the joined row. */
+  private void setBuild(int build) {
+    if (build < 0) {
       Arrays.fill(joined, columnCount + 1, joined.length, null);
     } else {
-      System.arraycopy(build, 0, joined, columnCount + 1, build.length);
+      table.copyRow(build, joined, columnCount + 1);
     }
   }
 

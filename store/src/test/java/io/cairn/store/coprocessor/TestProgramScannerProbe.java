@@ -196,7 +196,7 @@ class TestProgramScannerProbe {
   }
 
   /**
-   * Keys found as longs (LongProbeIndex): two key columns (V twice against B twice), and keys of
+   * Keys found as longs (LongKeyIndex): two key columns (V twice against B twice), and keys of
    * another class than the probe's (Long build keys for INTEGER probe values: equal to none).
    */
   @Test
