@@ -149,8 +149,9 @@ final class LogicalOptimizer {
     result = again.findBestExp();
     result = OuterJoinAggregates.rewrite(result, relBuilder, cluster.getMetadataQuery());
     // conditions pushed into an input (an outer join's ON clause over its right side, TPC-H Q13)
-    // leave columns nobody reads above the filter: trimmed again, so the scan does not return them
-    result = new RelFieldTrimmer(validator, relBuilder).trim(result);
+    // leave columns nobody reads above the filter: trimmed again, so the scan does not return them;
+    // and the columns only joins below read are dropped above them
+    result = new JoinFieldTrimmer(validator, relBuilder).trim(result);
     HepPlanner merged = hep(pushdownProgram());
     merged.setRoot(result);
     return merged.findBestExp();

@@ -161,8 +161,8 @@ class TestSubQueryJoins {
                 + " AND L3.V > 1)");
     assertThat(lines)
         .as(String.join("\n", lines))
-        .anyMatch(l -> l.contains("ANTI JOIN ON $1 = $5 FILTER ($4 <> $0)"))
-        .anyMatch(l -> l.contains("SEMI JOIN ON $1 = $5 FILTER ($4 <> $0)"))
+        .anyMatch(l -> l.contains("ANTI JOIN ON $1 = $4 FILTER ($3 <> $0)"))
+        .anyMatch(l -> l.contains("SEMI JOIN ON $1 = $4 FILTER ($3 <> $0)"))
         .noneMatch(l -> l.contains("DISTINCT ROWS"));
   }
 
