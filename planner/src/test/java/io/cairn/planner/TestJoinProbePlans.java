@@ -57,6 +57,22 @@ class TestJoinProbePlans {
             "        SERVER AGGREGATE INTO SINGLE ROW COMPUTE COUNT(*)");
   }
 
+  /**
+   * A join's rows do not carry the columns only its own condition reads: L.K joins J and is not
+   * read above, so the probe of J returns V and the build side's K2, not K and K1.
+   */
+  @Test
+  void aJoinDropsTheColumnsOnlyItsConditionReads() {
+    List<String> lines =
+        explain(
+            "SELECT L.V, J2.NAME FROM L, J, J AS J2 WHERE L.K = J.K1 AND J.K2 = J2.K2"
+                + " AND J2.NAME = 'x'");
+    assertThat(lines)
+        .as(String.join("\n", lines))
+        .contains("            SERVER PROJECT V, $B1")
+        .contains("    CLIENT HASH INNER JOIN ON $1 = $2");
+  }
+
   /** An equality of expressions of each side is still an equi-join (not a nested loop). */
   @Test
   void anEqualityOfExpressionsIsAHashJoin() {
