@@ -218,6 +218,15 @@ public final class JoinHashTable {
     rows.copyInto(row, dest, offset);
   }
 
+  /**
+   * Row {@code row}'s values of {@code columns} into {@code dest}, column c at {@code offset + c}.
+   */
+  public void copyRow(int row, int[] columns, Object[] dest, int offset) {
+    for (int c : columns) {
+      dest[offset + c] = rows.value(c, row);
+    }
+  }
+
   /** The rows whose key equals {@code key} (see {@link #first}), as new arrays. */
   public List<Object[]> matches(GroupKey key) {
     return rowsFrom(first(key));

@@ -83,6 +83,12 @@ final class CompiledProgram {
   final int[] joinedColumns;
 
   /**
+   * The build columns (0: the first) a probe's joined rows are read for, by the projection or the
+   * residual: only they are copied from a matched build row.
+   */
+  final int[] buildColumns;
+
+  /**
    * Whether a probe's joined rows can be read from blocks' vectors: they read neither the row key
    * nor a column without a vector ({@link VectorColumn#rowsOf}).
    */
@@ -186,6 +192,20 @@ final class CompiledProgram {
               p.residual().ifPresent(e -> markColumns(e, joined));
             });
     this.joinedColumns = IntStream.range(0, columnCount).filter(i -> joined[i]).toArray();
+    boolean[] built =
+        new boolean[columnCount + 1 + program.probe().map(p -> p.buildTypes().size()).orElse(0)];
+    program
+        .probe()
+        .ifPresent(
+            p -> {
+              program.projection().forEach(e -> markColumns(e, built));
+              p.residual().ifPresent(e -> markColumns(e, built));
+            });
+    this.buildColumns =
+        IntStream.range(columnCount + 1, built.length)
+            .filter(i -> built[i])
+            .map(i -> i - columnCount - 1)
+            .toArray();
     boolean[] filterRead = new boolean[columnCount];
     program.filter().ifPresent(f -> markColumns(f, filterRead));
     this.filterColumns = IntStream.range(0, columnCount).filter(i -> filterRead[i]).toArray();

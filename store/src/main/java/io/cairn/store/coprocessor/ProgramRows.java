@@ -427,12 +427,15 @@ final class ProgramRows implements AutoCloseable {
     return row;
   }
 
-  /** Puts build row {@code build}'s values (-1: NULLs) after the probe row's in the joined row. */
+  /**
+   * Puts build row {@code build}'s values that the program reads (-1: NULLs) after the probe row's
+   * in the joined row.
+   */
   private void setBuild(int build) {
     if (build < 0) {
       Arrays.fill(joined, columnCount + 1, joined.length, null);
     } else {
-      table.copyRow(build, joined, columnCount + 1);
+      table.copyRow(build, compiled.buildColumns, joined, columnCount + 1);
     }
   }
 
