@@ -189,17 +189,12 @@ final class BuildColumns {
     };
   }
 
-  /** Row {@code row}'s values into {@code dest} from {@code offset}. */
-  void copyInto(int row, Object[] dest, int offset) {
-    for (int c = 0; c < kinds.length; c++) {
-      dest[offset + c] = value(c, row);
-    }
-  }
-
   /** Row {@code row} as a new array. */
   Object[] row(int row) {
     Object[] values = new Object[kinds.length];
-    copyInto(row, values, 0);
+    for (int c = 0; c < kinds.length; c++) {
+      values[c] = value(c, row);
+    }
     return values;
   }
 }

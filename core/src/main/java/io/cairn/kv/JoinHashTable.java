@@ -213,11 +213,6 @@ public final class JoinHashTable {
     return next[row];
   }
 
-  /** Row {@code row}'s values into {@code dest} from {@code offset}. */
-  public void copyRow(int row, Object[] dest, int offset) {
-    rows.copyInto(row, dest, offset);
-  }
-
   /**
    * Row {@code row}'s values of {@code columns} into {@code dest}, column c at {@code offset + c}.
    */

@@ -152,7 +152,7 @@ class TestJoinHashTable {
         List<Object[]> found = new ArrayList<>();
         for (int r = table.longKeys().first(values); r >= 0; r = table.next(r)) {
           Object[] row = new Object[table.columnCount()];
-          table.copyRow(r, row, 0);
+          table.copyRow(r, java.util.stream.IntStream.range(0, row.length).toArray(), row, 0);
           found.add(row);
         }
         assertThat(found).containsExactlyElementsOf(e.getValue());
