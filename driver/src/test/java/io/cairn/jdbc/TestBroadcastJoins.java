@@ -161,6 +161,40 @@ class TestBroadcastJoins {
         "B.ID FROM B WHERE B.ID < 5 AND NOT EXISTS (SELECT 1 FROM P WHERE P.K = B.K)", false);
   }
 
+  /**
+   * A correlated MIN over a join (TPC-H Q2: the cheapest supplier's cost of each part, over
+   * PARTSUPP joined with the suppliers of a region) is computed only for the outer rows' keys: the
+   * semi join on the group key is placed on the table the key comes from, inside the subquery's
+   * join, so that table's scan probes the few keys.
+   */
+  @Test
+  void anAggregateOverAJoinIsReducedOnTheTableOfItsKey() throws SQLException {
+    db.execute("UPDATE STATISTICS P", "UPDATE STATISTICS B");
+    String cheapest =
+        "B.NAME, P.ID, P.V FROM P, B WHERE P.K = B.K AND B.ID < 5"
+            + " AND P.V = (SELECT MIN(Q.V) FROM P Q JOIN B C ON Q.K2 = C.K2"
+            + " WHERE Q.K = B.K AND C.NAME <> 'n3')";
+    assertThat(String.join("\n", db.explain("SELECT " + cheapest)))
+        .contains("SERVER HASH JOIN PROBE SEMI ON K = $B0");
+    assertSameAsClient(cheapest, false);
+    assertThat(db.rows("SELECT " + cheapest)).isNotEmpty();
+  }
+
+  /**
+   * A probe whose keys include the table's first primary-key column looks that column's keys up,
+   * whichever order the join condition names them in; the same rows as the client join.
+   */
+  @Test
+  void aProbeLooksUpThePrimaryKeyWhereverTheConditionNamesIt() throws SQLException {
+    db.execute("UPDATE STATISTICS P", "UPDATE STATISTICS B");
+    String join = "P.ID, B.NAME FROM P JOIN B ON P.K = B.K AND P.ID = B.ID * 3";
+    assertThat(String.join("\n", db.explain("SELECT " + join)))
+        .contains("SERVER HASH JOIN PROBE INNER ON ID = $B")
+        .contains("SERVER LOOKUP BY ID IN (build keys) WHEN FEW");
+    assertSameAsClient(join, false);
+    assertThat(db.rows("SELECT " + join)).isNotEmpty();
+  }
+
   /** BROADCAST(P) builds on P (B's scan probes it): the same rows, the residual kept. */
   @Test
   void theBroadcastHintSwapsTheSidesWithTheSameRows() throws SQLException {

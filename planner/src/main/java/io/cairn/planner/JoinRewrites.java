@@ -43,10 +43,10 @@ import org.apache.calcite.util.ImmutableBitSet;
  *   <li>{@link #orFiltersOfInputs}: an OR condition of an inner join whose every branch constrains
  *       one input filters that input too (TPC-H Q7).
  *   <li>{@link #reduceAggregates}: an aggregate joined on a group key with a far smaller input
- *       (EXISTS and correlated scalar subqueries after decorrelation: TPC-H Q4, Q17, Q20) first
- *       reduces its input to the rows whose key that input has (a semi join, probed in the store),
- *       so that a distinct or an average over a whole table is computed only for the groups the
- *       join keeps.
+ *       (EXISTS and correlated scalar subqueries after decorrelation: TPC-H Q2, Q4, Q17, Q20) first
+ *       reduces its input to the rows whose key that input has (a semi join on the table the key
+ *       comes from, probed in the store), so that a distinct or an average over a whole table is
+ *       computed only for the groups the join keeps.
  * </ul>
  */
 final class JoinRewrites {
@@ -396,6 +396,8 @@ final class JoinRewrites {
    * keys, and PS_PARTKEY equals the filtered PART's P_PARTKEY: the groups are reduced by PART's
    * keys). That input is computed twice, so it must read one table (through filters, projections
    * and aggregates) and have at most {@link #REDUCING_SHARE} of the aggregate's estimated groups.
+   * The aggregate's own input may join several tables: the semi join goes on the one the group key
+   * comes from ({@link #semiJoined}).
    */
   static MultiJoin reduceAggregates(MultiJoin join, RexBuilder rexBuilder, RelMetadataQuery mq) {
     List<RelNode> inputs = join.getInputs();
@@ -422,7 +424,7 @@ final class JoinRewrites {
       double bestRows = groups * REDUCING_SHARE;
       for (int key = 0; key < grouped.aggregate().getGroupCount(); key++) {
         int field = grouped.outputOf(key);
-        if (field < 0) {
+        if (field < 0 || !reducible(grouped.aggregate().getInput(), groupField(grouped, key))) {
           continue;
         }
         int cls = equated.find(start[i] + field);
@@ -469,7 +471,6 @@ final class JoinRewrites {
       if (node instanceof Aggregate aggregate
           && aggregate.getGroupType() == Aggregate.Group.SIMPLE
           && aggregate.getGroupCount() > 0
-          && readsOneTable(aggregate.getInput())
           && !(aggregate.getInput() instanceof Aggregate)) {
         return new Grouped(projects, aggregate);
       }
@@ -511,23 +512,99 @@ final class JoinRewrites {
               List.of(rexBuilder.makeInputRef(source, sourceField)),
               (List<String>) null,
               Set.of());
-      RelNode input = aggregate.getInput();
-      RexNode equality =
-          rexBuilder.makeCall(
-              SqlStdOperatorTable.EQUALS,
-              rexBuilder.makeInputRef(input, inputKey),
-              new RexInputRef(
-                  input.getRowType().getFieldCount(),
-                  keys.getRowType().getFieldList().get(0).getType()));
-      RelNode semi =
-          LogicalJoin.create(
-              input, keys, List.of(), equality, Set.<CorrelationId>of(), JoinRelType.SEMI);
+      RelNode semi = semiJoined(aggregate.getInput(), inputKey, keys, rexBuilder);
       RelNode result = aggregate.copy(aggregate.getTraitSet(), List.of(semi));
       for (int p = projects.size() - 1; p >= 0; p--) {
         result = projects.get(p).copy(projects.get(p).getTraitSet(), List.of(result));
       }
       return result;
     }
+  }
+
+  private static int groupField(Grouped grouped, int key) {
+    return grouped.aggregate().getGroupSet().nth(key);
+  }
+
+  /**
+   * Whether a semi join on field {@code field} of {@code rel} can be placed on the one table that
+   * field comes from, through projections of plain fields, filters and the side of a join whose
+   * rows the join only removes ({@link #semiJoined}).
+   */
+  private static boolean reducible(RelNode rel, int field) {
+    if (readsOneTable(rel)) {
+      return true;
+    }
+    if (rel instanceof Project project) {
+      return project.getProjects().get(field) instanceof RexInputRef ref
+          && reducible(project.getInput(), ref.getIndex());
+    }
+    if (rel instanceof Filter filter) {
+      return reducible(filter.getInput(), field);
+    }
+    if (rel instanceof Join join) {
+      int leftWidth = join.getLeft().getRowType().getFieldCount();
+      boolean left = field < leftWidth;
+      return reducesSide(join.getJoinType(), left)
+          && (left
+              ? reducible(join.getLeft(), field)
+              : reducible(join.getRight(), field - leftWidth));
+    }
+    return false;
+  }
+
+  /**
+   * Whether removing a join input's rows whose key is outside a set removes exactly the join's
+   * output rows whose key (that input's column) is outside it: the input's rows reach the output
+   * only through matches (inner joins, either side; the preserved side of an outer join; the left
+   * side of a semi or anti join).
+   */
+  private static boolean reducesSide(JoinRelType type, boolean left) {
+    return switch (type) {
+      case INNER -> true;
+      case LEFT, SEMI, ANTI -> left;
+      case RIGHT -> !left;
+      default -> false;
+    };
+  }
+
+  /**
+   * {@code rel} with the rows whose field {@code field} is not in {@code keys}' only column removed
+   * by a semi join placed on the table that field comes from (TPC-H Q2: the suppliers' cheapest
+   * costs, a MIN grouped by part over a join of PARTSUPP with SUPPLIER, NATION and REGION, are
+   * computed for the filtered parts only: PARTSUPP's scan looks up their keys). Only for a {@code
+   * rel} that is {@link #reducible} on {@code field}.
+   */
+  private static RelNode semiJoined(RelNode rel, int field, RelNode keys, RexBuilder rexBuilder) {
+    if (readsOneTable(rel)) {
+      RexNode equality =
+          rexBuilder.makeCall(
+              SqlStdOperatorTable.EQUALS,
+              rexBuilder.makeInputRef(rel, field),
+              new RexInputRef(
+                  rel.getRowType().getFieldCount(),
+                  keys.getRowType().getFieldList().get(0).getType()));
+      return LogicalJoin.create(
+          rel, keys, List.of(), equality, Set.<CorrelationId>of(), JoinRelType.SEMI);
+    }
+    if (rel instanceof Project project) {
+      int source = ((RexInputRef) project.getProjects().get(field)).getIndex();
+      return project.copy(
+          project.getTraitSet(), List.of(semiJoined(project.getInput(), source, keys, rexBuilder)));
+    }
+    if (rel instanceof Filter filter) {
+      return filter.copy(
+          filter.getTraitSet(), List.of(semiJoined(filter.getInput(), field, keys, rexBuilder)));
+    }
+    Join join = (Join) rel;
+    int leftWidth = join.getLeft().getRowType().getFieldCount();
+    RelNode left = join.getLeft();
+    RelNode right = join.getRight();
+    if (field < leftWidth) {
+      left = semiJoined(left, field, keys, rexBuilder);
+    } else {
+      right = semiJoined(right, field - leftWidth, keys, rexBuilder);
+    }
+    return join.copy(join.getTraitSet(), List.of(left, right));
   }
 
   /**

@@ -961,12 +961,13 @@ final class PhysicalPlanner {
     LeftRowsNode leftRows = new LeftRowsNode(columns, columnTypes);
     JoinProbe probe =
         new JoinProbe(
-            leftRows,
-            buildKeys,
-            probeKeys,
-            JoinNode.Kind.INNER,
-            join.residual().map(r -> Exprs.inline(r, joined)),
-            false);
+                leftRows,
+                buildKeys,
+                probeKeys,
+                JoinNode.Kind.INNER,
+                join.residual().map(r -> Exprs.inline(r, joined)),
+                false)
+            .withPrimaryKeyFirst(scan.table().layout());
     Expr number =
         new Expr.ColumnRef(
             tableWidth + 1 + leftRows.numberColumn(), leftRows.outputTypes().get(columns.size()));
@@ -1083,7 +1084,8 @@ final class PhysicalPlanner {
     boolean semiOrAnti = join.kind() == JoinNode.Kind.SEMI || join.kind() == JoinNode.Kind.ANTI;
     List<Expr> projection = semiOrAnti ? scan.projection() : joined;
     JoinProbe probe =
-        new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false);
+        new JoinProbe(join.right(), join.rightKeys(), probeKeys, join.kind(), residual, false)
+            .withPrimaryKeyFirst(scan.table().layout());
     return Optional.of(scan.withProjection(projection).withProbe(Optional.of(probe)));
   }
 

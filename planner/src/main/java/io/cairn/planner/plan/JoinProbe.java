@@ -6,6 +6,7 @@ import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.type.TypeName;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,6 +42,30 @@ public record JoinProbe(
     if (kind == JoinNode.Kind.RIGHT || kind == JoinNode.Kind.FULL) {
       throw CairnException.internal("A join probe runs INNER, LEFT, SEMI or ANTI, found " + kind);
     }
+  }
+
+  /**
+   * This probe with the key pair on the first primary-key column of a table of {@code layout} moved
+   * first, where another pair is first: the first pair is the one looked up ({@link #looksUpKeys})
+   * and tested before decoding ({@code KeySetFilter}); the keys match the same rows in any order
+   * (TPC-H Q2: PARTSUPP probed ON PS_SUPPLYCOST = $B0 AND PS_PARTKEY = $B1 reads the build side's
+   * parts' rows, not the whole table).
+   */
+  public JoinProbe withPrimaryKeyFirst(RowLayout layout) {
+    if (layout.hiddenRowId()) {
+      return this;
+    }
+    int keyColumn = layout.keyColumns().get(0).columnIndex();
+    for (int i = 1; i < probeKeys.size(); i++) {
+      if (probeKeys.get(i) instanceof Expr.ColumnRef ref && ref.index() == keyColumn) {
+        List<Integer> builds = new ArrayList<>(buildKeys);
+        List<Expr> probes = new ArrayList<>(probeKeys);
+        builds.add(0, builds.remove(i));
+        probes.add(0, probes.remove(i));
+        return new JoinProbe(build, builds, probes, kind, residual, nullAware);
+      }
+    }
+    return this;
   }
 
   /**
