@@ -65,7 +65,13 @@ final class ProgramGrouping {
   private Object[] arguments;
 
   /** The groups when found by bytes, or null (then {@link #groups} holds them). */
-  private GroupsByBytes<Group> byBytes;
+  private GroupsByBytes byBytes;
+
+  /** The groups found by bytes, by their number there (and in the order found). */
+  private List<Group> byNumber = new ArrayList<>();
+
+  /** The accumulators of the groups found by bytes, by their number there. */
+  private Accumulator[][] accumulatorsOf = new Accumulator[16][];
 
   /** The layout columns of the key, when found by bytes. */
   private int[] keyLayoutColumns;
@@ -170,14 +176,15 @@ final class ProgramGrouping {
       if (found == YIELDED) {
         // the groups so far go out now; the rows go on after them
         inputs.flush();
-        groupOutput = drain(completePassing(byBytes.drainAndReset()));
+        groupOutput = drain(completePassing(takeFound()));
+        byBytes.reset();
         groupMemory.groupsGone();
         groupCount = 0;
         emittingEarly = true;
       } else {
         rows.closeRowsEarly();
         groupOutput =
-            byBytes != null ? drain(completePassing(byBytes.drain())) : groups.values().iterator();
+            byBytes != null ? drain(completePassing(takeFound())) : groups.values().iterator();
         groups = null;
         byBytes = null;
       }
@@ -207,7 +214,7 @@ final class ProgramGrouping {
   /**
    * The groups of a key of plain columns found by their bytes (see {@link GroupsByBytes}), or null.
    */
-  private GroupsByBytes<Group> groupsByBytes() {
+  private GroupsByBytes groupsByBytes() {
     if (rows.probes()) {
       return null;
     }
@@ -229,27 +236,27 @@ final class ProgramGrouping {
     RowReader reader = rows.reader;
     int found;
     while ((found = rows.nextKept()) == KEPT) {
-      GroupsByBytes.Entry<Group> entry = byBytes.find(reader);
-      Group group;
-      if (entry == null) {
+      int number = byBytes.find(reader);
+      Accumulator[] accumulators;
+      if (number < 0) {
         Object[] keys = new Object[keyColumns.length];
         for (int k = 0; k < keys.length; k++) {
           keys[k] = reader.getObject(keyLayoutColumns[k]);
         }
-        groupMemory.addGroup(keys, keyPositions(), aggregates.size());
-        group = new Group(keys, newAccumulators(), groupCount++);
+        Group group = newGroup(keys);
+        accumulators = group.accumulators();
         if (inputs == null) {
-          inputs = new AggregateInputs(rows, group.accumulators());
+          inputs = new AggregateInputs(rows, accumulators);
           sinkBlocks();
         }
-        byBytes.add(reader, keys, group);
+        byBytes.add(reader, keys);
         if (emitsEarly && groupCount >= EMIT_AT) {
           rows.yieldSoon();
         }
       } else {
-        group = entry.value;
+        accumulators = accumulatorsOf[number];
       }
-      inputs.add(group.accumulators());
+      inputs.add(accumulators);
     }
     if (found == END && inputs != null) {
       inputs.finish();
@@ -325,19 +332,18 @@ final class ProgramGrouping {
         groupOfRow[i] = lastSlot; // rows of a group often come together (an order's lines)
         continue;
       }
-      GroupsByBytes.Entry<Group> entry = byBytes.find(key, keyNulls);
-      if (entry == null) {
-        entry = addGroup(key, keyNulls);
+      int number = byBytes.find(key, keyNulls);
+      if (number < 0) {
+        number = addGroup(key, keyNulls);
       }
-      Group group = entry.value;
-      int slot = blockSlot[group.index()];
+      int slot = blockSlot[number];
       if (slot < 0) {
         if (found == blockGroups.length) {
           blockGroups = Arrays.copyOf(blockGroups, 2 * found);
         }
         slot = found++;
-        blockSlot[group.index()] = slot;
-        blockGroups[slot] = group.accumulators();
+        blockSlot[number] = slot;
+        blockGroups[slot] = accumulatorsOf[number];
       }
       groupOfRow[i] = slot;
       lastSlot = slot;
@@ -357,20 +363,43 @@ final class ProgramGrouping {
   }
 
   /** A new group of a key read from a block's vectors (see {@link GroupsByBytes#keyValue}). */
-  private GroupsByBytes.Entry<Group> addGroup(long[] key, boolean[] nulls) {
+  private int addGroup(long[] key, boolean[] nulls) {
     Object[] keys = new Object[key.length];
     for (int k = 0; k < keys.length; k++) {
       keys[k] = nulls[k] ? null : byBytes.keyValue(k, key[k]);
     }
-    groupMemory.addGroup(keys, keyPositions(), aggregates.size());
-    Group group = new Group(keys, newAccumulators(), groupCount++);
+    Group group = newGroup(keys);
     if (blockSlot.length < groupCount) {
       int from = blockSlot.length;
       blockSlot = Arrays.copyOf(blockSlot, Math.max(groupCount, 2 * from));
       Arrays.fill(blockSlot, from, blockSlot.length, -1);
     }
     blockSlot[group.index()] = -1;
-    return byBytes.add(key, nulls, keys, group);
+    byBytes.add(key, nulls);
+    return group.index();
+  }
+
+  /**
+   * A new group found by bytes, numbered as {@link GroupsByBytes} numbers it (the next one), its
+   * memory counted.
+   */
+  private Group newGroup(Object[] keys) {
+    groupMemory.addGroup(keys, keyPositions(), aggregates.size());
+    Group group = new Group(keys, newAccumulators(), groupCount++);
+    byNumber.add(group);
+    if (group.index() == accumulatorsOf.length) {
+      accumulatorsOf = Arrays.copyOf(accumulatorsOf, 2 * group.index());
+    }
+    accumulatorsOf[group.index()] = group.accumulators();
+    return group;
+  }
+
+  /** The groups found by bytes, in order; none are held afterwards. */
+  private List<Group> takeFound() {
+    List<Group> taken = byNumber;
+    byNumber = new ArrayList<>();
+    Arrays.fill(accumulatorsOf, 0, taken.size(), null);
+    return taken;
   }
 
   private int[] keyPositions() {
@@ -398,36 +427,34 @@ final class ProgramGrouping {
    * before the scan's range) and last (which may go on in the next batch or past the range) is
    * complete. All of them otherwise.
    */
-  private List<GroupsByBytes.Entry<Group>> completePassing(
-      List<GroupsByBytes.Entry<Group>> entries) {
+  private List<Group> completePassing(List<Group> entries) {
     RowExpression having = rows.compiled.having;
     if (having == null || !emitsEarly || entries.size() <= 2) {
       return entries;
     }
     Object[] row = new Object[keyColumns.length + aggregates.size()];
-    List<GroupsByBytes.Entry<Group>> kept = new ArrayList<>();
+    List<Group> kept = new ArrayList<>();
     int last = entries.size() - 1;
     for (int i = 0; i <= last; i++) {
-      GroupsByBytes.Entry<Group> entry = entries.get(i);
+      Group group = entries.get(i);
       if (i == 0 || i == last) {
-        kept.add(entry);
+        kept.add(group);
         continue;
       }
-      Group group = entry.value;
       System.arraycopy(group.keys(), 0, row, 0, keyColumns.length);
       Accumulator[] accumulators = group.accumulators();
       for (int a = 0; a < accumulators.length; a++) {
         row[keyColumns.length + a] = accumulators[a].result();
       }
       if (Boolean.TRUE.equals(having.evaluate(row, rows.context))) {
-        kept.add(entry);
+        kept.add(group);
       }
     }
     return kept;
   }
 
   /** The groups' values in order, each dropped from the list as it is handed out. */
-  private static Iterator<Group> drain(List<GroupsByBytes.Entry<Group>> entries) {
+  private static Iterator<Group> drain(List<Group> entries) {
     return new Iterator<>() {
       private int next;
 
@@ -441,7 +468,7 @@ final class ProgramGrouping {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        Group group = entries.get(next).value;
+        Group group = entries.get(next);
         entries.set(next++, null);
         return group;
       }

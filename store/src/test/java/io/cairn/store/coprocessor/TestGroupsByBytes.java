@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Groups found by bytes: a group made from a block's key longs ({@link GroupsByBytes#keyValue},
- * {@link GroupsByBytes#add(long[], boolean[], Object[], Object)}) has the key values a row decodes
- * and is the group a row with that key finds, and the other way round, for every key type.
+ * {@link GroupsByBytes#add(long[], boolean[])}) has the key values a row decodes and is the group a
+ * row with that key finds, and the other way round, for every key type.
  */
 class TestGroupsByBytes {
   private static final List<DataType> TYPES =
@@ -79,8 +79,8 @@ class TestGroupsByBytes {
     RowCodec codec = new RowCodec(LAYOUT);
     RowReader reader = new RowReader(LAYOUT, null);
     for (int column = 1; column <= TYPES.size(); column++) {
-      GroupsByBytes<String> groups = GroupsByBytes.of(new int[] {column}, LAYOUT);
-      GroupsByBytes<String> byRows = GroupsByBytes.of(new int[] {column}, LAYOUT);
+      GroupsByBytes groups = GroupsByBytes.of(new int[] {column}, LAYOUT);
+      GroupsByBytes byRows = GroupsByBytes.of(new int[] {column}, LAYOUT);
       assertThat(groups).isNotNull();
       DataType type = TYPES.get(column - 1);
       int made = 0;
@@ -109,20 +109,68 @@ class TestGroupsByBytes {
         long[] longs = {v};
         boolean[] nulls = {isNull};
         // made from longs, found by the row; made by the row, found from longs
-        GroupsByBytes.Entry<String> entry = groups.find(reader);
-        assertThat(entry).isSameAs(groups.find(longs, nulls));
-        if (entry == null) {
-          entry = groups.add(longs, nulls, new Object[] {fromLong}, "g" + i);
+        int group = groups.find(reader);
+        assertThat(group).isEqualTo(groups.find(longs, nulls));
+        if (group < 0) {
+          group = groups.add(longs, nulls);
+          assertThat(group).isEqualTo(made);
           made++;
         }
-        assertThat(groups.find(reader)).isSameAs(entry);
-        GroupsByBytes.Entry<String> rowEntry = byRows.find(reader);
-        if (rowEntry == null) {
-          rowEntry = byRows.add(reader, new Object[] {decoded}, "r" + i);
+        assertThat(groups.find(reader)).isEqualTo(group);
+        int rowGroup = byRows.find(reader);
+        if (rowGroup < 0) {
+          rowGroup = byRows.add(reader, new Object[] {decoded});
         }
-        assertThat(byRows.find(longs, nulls)).isSameAs(rowEntry);
+        assertThat(byRows.find(longs, nulls)).isEqualTo(rowGroup);
+        assertThat(byRows.find(reader)).isEqualTo(rowGroup);
       }
       assertThat(made).as("groups of %s", type).isGreaterThan(1);
+    }
+  }
+
+  /**
+   * Keys of several columns (strings longer than 7 bytes compared by their bytes, NULLs) and of one
+   * integer column, over enough groups to grow the table: each row finds the group a map of its
+   * decoded key values gives, numbered in the order first seen.
+   */
+  @Test
+  void rowsFindTheGroupsOfTheirKeyValues() {
+    RowCodec codec = new RowCodec(LAYOUT);
+    RowReader reader = new RowReader(LAYOUT, null);
+    int varchar = TYPES.indexOf(DataType.VARCHAR) + 1;
+    int bigint = TYPES.indexOf(DataType.BIGINT) + 1;
+    for (int[] key :
+        List.of(new int[] {varchar, bigint}, new int[] {bigint}, new int[] {varchar})) {
+      GroupsByBytes groups = GroupsByBytes.of(key, LAYOUT);
+      java.util.Map<List<Object>, Integer> expected = new java.util.HashMap<>();
+      for (int i = 0; i < 20_000; i++) {
+        Object[] row = new Object[TYPES.size() + 1];
+        row[0] = (long) i;
+        int n = random.nextInt(3000);
+        row[varchar] = n % 97 == 0 ? null : (n % 2 == 0 ? "a long string number " : "s") + n % 50;
+        row[bigint] = n % 89 == 0 ? null : (long) (n / 2) - 700;
+        Bytes k = codec.encodeKey(row);
+        Bytes v = codec.encodeValue(row);
+        reader.reset(
+            k.toByteArray(), 0, k.length(), ByteBuffer.wrap(v.toByteArray()), 0, v.length());
+        List<Object> values = new ArrayList<>();
+        Object[] decoded = new Object[key.length];
+        for (int c = 0; c < key.length; c++) {
+          decoded[c] = reader.getObject(key[c]);
+          values.add(decoded[c]);
+        }
+        int group = groups.find(reader);
+        Integer want = expected.get(values);
+        if (want == null) {
+          assertThat(group).as("%s", values).isEqualTo(-1);
+          want = groups.add(reader, decoded);
+          assertThat(want).isEqualTo(expected.size());
+          expected.put(values, want);
+        } else {
+          assertThat(group).as("%s", values).isEqualTo(want);
+        }
+      }
+      assertThat(groups.size()).isEqualTo(expected.size()).isGreaterThan(50);
     }
   }
 }
