@@ -317,6 +317,19 @@ final class AggregateInputs {
   private final BlockSums blockSums = new BlockSums();
 
   /**
+   * Whether every call only counts rows (COUNT(*) into a {@link LongAccumulator}): adding a row to
+   * accumulators is then {@code addLong(1)} on each, and needs nothing of the row.
+   */
+  boolean countsRowsOnly() {
+    for (int kind : kinds) {
+      if (kind != COUNT_ROW) {
+        return false;
+      }
+    }
+    return batch == null;
+  }
+
+  /**
    * Adds the reader's current row to {@code accumulators}: at once, or in a batch that is added
    * when full and at {@link #flush()}.
    */

@@ -112,8 +112,17 @@ final class GroupsByBytes {
 
   /** The group of the key in {@link #rowLongs} and {@link #rowNulls} (of {@code row} if any). */
   private int find(int hash) {
-    long first = rowLongs[0];
-    int nullFirst = rowNulls[0] ? NULL_FIRST : 0;
+    return find(hash, rowLongs, rowNulls, 0);
+  }
+
+  /**
+   * The number of the group of the key whose hash is {@code hash} and whose longs and NULL flags
+   * are at {@code at} in {@code keyLongs} and {@code keyNulls} (as {@link #readKey} wrote them), or
+   * -1; for keys of {@link #longsOnly} columns, or the current row's key at 0 of {@link #rowLongs}.
+   */
+  int find(int hash, long[] keyLongs, boolean[] keyNulls, int at) {
+    long first = keyLongs[at];
+    int nullFirst = keyNulls[at] ? NULL_FIRST : 0;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
       long tag = slots[2 * slot + 1];
       if (tag == 0) {
@@ -123,11 +132,21 @@ final class GroupsByBytes {
           && slots[2 * slot] == first
           && ((int) tag & NULL_FIRST) == nullFirst) {
         int group = ((int) tag & ~NULL_FIRST) - 1;
-        if (oneLong || matches(group)) {
+        if (oneLong || matches(group, keyLongs, keyNulls, at)) {
           return group;
         }
       }
     }
+  }
+
+  /** Whether every key column is read as a long (none is compared by its bytes). */
+  boolean longsOnly() {
+    for (boolean b : bytes) {
+      if (b) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether key column {@code k} is compared by its bytes (a string or binary column). */
@@ -243,18 +262,27 @@ final class GroupsByBytes {
    */
   private int hash(RowReader row) {
     current = row;
+    return readKey(row, rowLongs, rowNulls, 0);
+  }
+
+  /**
+   * Reads the row's key into {@code keyLongs} and {@code keyNulls} at {@code at} (one long and flag
+   * per key column) and returns its hash, for {@link #find(int, long[], boolean[], int)} later
+   * (rows read in a batch, their groups found together).
+   */
+  int readKey(RowReader row, long[] keyLongs, boolean[] keyNulls, int at) {
     int h = 1;
     for (int k = 0; k < columns.length; k++) {
       int column = columns[k];
       int part;
       boolean isNull = row.isNull(column);
-      rowNulls[k] = isNull;
+      keyNulls[at + k] = isNull;
       if (isNull) {
-        rowLongs[k] = 0;
+        keyLongs[at + k] = 0;
         part = NULL_PART;
       } else {
         long v = bytes[k] ? row.shortBytes(column) : row.getLong(column);
-        rowLongs[k] = v;
+        keyLongs[at + k] = v;
         part = bytes[k] && v == RowReader.NOT_SHORT ? row.hashBytes(column) : part(v);
       }
       h = 31 * h + part;
@@ -281,20 +309,21 @@ final class GroupsByBytes {
   }
 
   /**
-   * Whether the key {@link #hash} read last (from a row or longs) is group {@code group}'s: its
-   * first long and NULL flag already matched in the slot.
+   * Whether the key at {@code from} of {@code keyLongs} and {@code keyNulls} is group {@code
+   * group}'s: its first long and NULL flag already matched in the slot. NOT_SHORT bytes are
+   * compared with the current row's (only the current row's key has them).
    */
-  private boolean matches(int group) {
+  private boolean matches(int group, long[] keyLongs, boolean[] keyNulls, int from) {
     int at = group * columns.length;
     for (int k = 0; k < columns.length; k++) {
-      boolean isNull = rowNulls[k];
+      boolean isNull = keyNulls[from + k];
       if (isNull != nulls[at + k]) {
         return false;
       }
       if (isNull) {
         continue;
       }
-      long v = rowLongs[k];
+      long v = keyLongs[from + k];
       if (v != longs[at + k]) {
         return false;
       }

@@ -10,6 +10,7 @@ import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.agg.GroupKey;
+import io.cairn.core.agg.LongAccumulator;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.NumberBatch;
@@ -83,6 +84,22 @@ final class ProgramGrouping {
 
   /** One group: its key values and accumulators; {@code index} in the order found. */
   private record Group(Object[] keys, Accumulator[] accumulators, int index) {}
+
+  /**
+   * Rows counted in batches ({@link #countRows}): their keys (longs and NULL flags, per row the
+   * key's columns), hashes and groups; {@link #counted} is null when rows are not batched.
+   */
+  private long[] counted;
+
+  private boolean[] countedNulls;
+  private final int[] countedHashes = new int[COUNTED_ROWS];
+  private final int[] countedNumbers = new int[COUNTED_ROWS];
+  private int countedRows;
+  private long[] countedKey;
+  private boolean[] countedKeyNulls;
+
+  /** The rows of a batch of {@link #countRows}. */
+  static final int COUNTED_ROWS = 256;
 
   /** How many groups were found (since the last ones were emitted). */
   private int groupCount;
@@ -236,6 +253,14 @@ final class ProgramGrouping {
     RowReader reader = rows.reader;
     int found;
     while ((found = rows.nextKept()) == KEPT) {
+      if (counted != null) {
+        int at = countedRows * keyColumns.length;
+        countedHashes[countedRows] = byBytes.readKey(reader, counted, countedNulls, at);
+        if (++countedRows == COUNTED_ROWS) {
+          countRows();
+        }
+        continue;
+      }
       int number = byBytes.find(reader);
       Accumulator[] accumulators;
       if (number < 0) {
@@ -248,6 +273,12 @@ final class ProgramGrouping {
         if (inputs == null) {
           inputs = new AggregateInputs(rows, accumulators);
           sinkBlocks();
+          if (inputs.countsRowsOnly() && byBytes.longsOnly() && !emitsEarly) {
+            counted = new long[COUNTED_ROWS * keyColumns.length];
+            countedNulls = new boolean[counted.length];
+            countedKey = new long[keyColumns.length];
+            countedKeyNulls = new boolean[keyColumns.length];
+          }
         }
         byBytes.add(reader, keys);
         if (emitsEarly && groupCount >= EMIT_AT) {
@@ -258,10 +289,40 @@ final class ProgramGrouping {
       }
       inputs.add(accumulators);
     }
+    if (countedRows > 0) {
+      countRows();
+    }
     if (found == END && inputs != null) {
       inputs.finish();
     }
     return found;
+  }
+
+  /**
+   * Counts the rows whose keys {@link #counted} holds in their groups (made where new): the groups
+   * are found for the whole batch, then each row's counts are added, so that the cache misses of
+   * one row's lookup overlap with the next rows' (a table of 100,000 groups is not in the CPU's
+   * caches: TPC-H Q13 counts 1,500,000 orders by customer). For aggregates that only count rows
+   * ({@link AggregateInputs#countsRowsOnly}), over keys of longs.
+   */
+  private void countRows() {
+    int keys = keyColumns.length;
+    int[] numbers = countedNumbers;
+    for (int r = 0; r < countedRows; r++) {
+      int number = byBytes.find(countedHashes[r], counted, countedNulls, r * keys);
+      if (number < 0) {
+        System.arraycopy(counted, r * keys, countedKey, 0, keys);
+        System.arraycopy(countedNulls, r * keys, countedKeyNulls, 0, keys);
+        number = addGroup(countedKey, countedKeyNulls);
+      }
+      numbers[r] = number;
+    }
+    for (int r = 0; r < countedRows; r++) {
+      for (Accumulator accumulator : accumulatorsOf[numbers[r]]) {
+        ((LongAccumulator) accumulator).addLong(1);
+      }
+    }
+    countedRows = 0;
   }
 
   /**
