@@ -62,6 +62,8 @@ public final class RowReader {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle LONG_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle BUFFER_SHORT_BE =
       MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle BUFFER_INT_BE =
@@ -662,6 +664,106 @@ public final class RowReader {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY value column hold {@code
+   * runs} in order without overlapping: the first at the start when {@code anchoredStart}, the last
+   * at the end when {@code anchoredEnd} (a LIKE pattern of literal runs between {@code %}s; no runs
+   * and both anchored: the empty value only). Allocates nothing.
+   */
+  public boolean likeBytes(int column, byte[][] runs, boolean anchoredStart, boolean anchoredEnd) {
+    int start = locateNonNull(column);
+    TypeName type = typeNames[column];
+    if (keyColumn[column] || (!type.isString() && type != TypeName.VARBINARY)) {
+      throw wrongType(column, "value bytes");
+    }
+    int end = ends[column];
+    int from = 0;
+    int to = runs.length;
+    if (to == 0) {
+      return !(anchoredStart && anchoredEnd) || start == end;
+    }
+    if (anchoredStart) {
+      byte[] run = runs[0];
+      if (end - start < run.length || !bytesAt(start, run)) {
+        return false;
+      }
+      start += run.length;
+      from = 1;
+    }
+    if (anchoredEnd) {
+      if (from == to) {
+        return start == end; // one run, anchored at both ends: the whole value
+      }
+      byte[] run = runs[to - 1];
+      if (end - start < run.length || !bytesAt(end - run.length, run)) {
+        return false;
+      }
+      end -= run.length;
+      to--;
+    }
+    for (int i = from; i < to; i++) {
+      int at = indexOfBytes(start, end, runs[i]);
+      if (at < 0) {
+        return false;
+      }
+      start = at + runs[i].length;
+    }
+    return true;
+  }
+
+  /** Whether the value bytes at {@code at} are {@code run}'s (the caller checked the length). */
+  private boolean bytesAt(int at, byte[] run) {
+    byte[] a = array;
+    if (a != null) {
+      return Arrays.equals(a, at, at + run.length, run, 0, run.length);
+    }
+    for (int i = 0; i < run.length; i++) {
+      if (byteAt(at + i) != (run[i] & 0xFF)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The first position in [{@code from}, {@code to}) of the value bytes where {@code run} is: over
+   * an array, eight bytes at a time are tested for {@code run}'s first byte (a byte equal to it
+   * xors to zero, and {@code (x - 0x01..01) & ~x & 0x80..80} marks every zero byte, some bytes
+   * after one too: each mark is checked).
+   */
+  private int indexOfBytes(int from, int to, byte[] run) {
+    int last = to - run.length;
+    int first = run[0] & 0xFF;
+    byte[] a = array;
+    if (a != null) {
+      long firsts = first * 0x0101010101010101L;
+      int at = from;
+      for (; at + 7 <= last; at += 8) {
+        long x = (long) LONG_LE.get(a, at) ^ firsts;
+        long marks = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
+        while (marks != 0) {
+          int p = at + (Long.numberOfTrailingZeros(marks) >>> 3);
+          if (Arrays.equals(a, p, p + run.length, run, 0, run.length)) {
+            return p;
+          }
+          marks &= marks - 1;
+        }
+      }
+      for (; at <= last; at++) {
+        if ((a[at] & 0xFF) == first && Arrays.equals(a, at, at + run.length, run, 0, run.length)) {
+          return at;
+        }
+      }
+      return -1;
+    }
+    for (int at = from; at <= last; at++) {
+      if (byteAt(at) == first && bytesAt(at, run)) {
+        return at;
+      }
+    }
+    return -1;
   }
 
   /**

@@ -262,6 +262,99 @@ class TestRowFilter {
     assertThat(test(mixed, ROW)).isTrue();
   }
 
+  /**
+   * LIKE with literal runs and {@code %} on a VARCHAR value column is matched on its bytes (no
+   * fallback) and answers as the generic LIKE does, for ASCII and multi-byte values and patterns;
+   * patterns with {@code _} or an escape stay generic.
+   */
+  @Test
+  void likeOfLiteralRunsMatchesTheBytes() {
+    RowLayout layout =
+        new RowLayout(
+            List.of(
+                new RowLayout.ColumnLayout(1, DataType.BIGINT.withNullable(false)),
+                new RowLayout.ColumnLayout(2, DataType.VARCHAR)),
+            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+            false,
+            1);
+    RowCodec codec = new RowCodec(layout);
+    Expr s = new Expr.ColumnRef(1, DataType.VARCHAR);
+    List<String> values =
+        java.util.Arrays.asList(
+            null,
+            "",
+            "a",
+            "ab",
+            "abc",
+            "aXbXc",
+            "special requests",
+            "no special asks, requests",
+            "requests special",
+            "%",
+            "é",
+            "café au lait",
+            "日本語のテキスト",
+            "aa",
+            "aaa",
+            "abab",
+            "x\u0000y",
+            "\uD83D\uDE00 smile");
+    List<String> patterns =
+        List.of(
+            "",
+            "%",
+            "%%",
+            "a",
+            "a%",
+            "%a",
+            "%a%",
+            "ab%c",
+            "a%b%c",
+            "%special%requests%",
+            "special%",
+            "%requests",
+            "é",
+            "caf%",
+            "%au%",
+            "%本語%",
+            "日本%テキスト",
+            "aa%aa",
+            "a%a",
+            "%ab%ab%",
+            "%\uD83D\uDE00%",
+            "x%y",
+            "a%a%a");
+    long id = 0;
+    for (String pattern : patterns) {
+      Expr like = call(Op.LIKE, s, literal(pattern, DataType.VARCHAR));
+      RowFilter filter = RowFilter.compile(like, layout);
+      assertThat(filter.hasFallback()).as("%s: %s", pattern, filter).isFalse();
+      assertThat(RowFilter.compile(call(Op.NOT, like), layout).hasFallback()).isFalse();
+      for (String v : values) {
+        Object[] row = {id++, v};
+        Bytes key = codec.encodeKey(row);
+        Bytes value = codec.encodeValue(row);
+        for (Expr f : List.of(like, call(Op.NOT, like))) {
+          boolean expected =
+              Boolean.TRUE.equals(
+                  ExprCompiler.compile(f).evaluate(codec.decode(key, value), EvalContext.EMPTY));
+          RowFilter compiled = RowFilter.compile(f, layout);
+          RowReader reader = new RowReader(layout, null);
+          for (TestingBuffers.Kind kind : TestingBuffers.Kind.values()) {
+            TestingBuffers.reset(reader, key, value, 5, kind);
+            assertThat(compiled.test(reader, EvalContext.EMPTY))
+                .as("[%s] %s over %s", v, f, kind)
+                .isEqualTo(expected);
+          }
+        }
+      }
+    }
+    for (String generic : List.of("a_c", "a\\%", "%\\_%")) {
+      Expr like = call(Op.LIKE, s, literal(generic, DataType.VARCHAR));
+      assertThat(RowFilter.compile(like, layout).hasFallback()).as(generic).isTrue();
+    }
+  }
+
   @Test
   void parametersAreResolvedOnceByBind() {
     Expr filter = call(Op.GREATER_THAN, QTY, new Expr.Param(0, DataType.INTEGER));
