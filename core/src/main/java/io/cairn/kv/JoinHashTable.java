@@ -155,10 +155,10 @@ public final class JoinHashTable {
     /** Moves the keys from {@link #longs} to a map, for a key that is not such a long. */
     private void moveToMap() {
       index = new HashMap<>();
-      int[][] ends = longs.headsAndTails();
-      for (int i = 0; i < ends[0].length; i++) {
-        index.put(
-            GroupKey.of(rows.row(ends[0][i]), keyColumns), new int[] {ends[0][i], ends[1][i]});
+      int[] heads = longs.heads();
+      int[] tails = longs.tails();
+      for (int i = 0; i < heads.length; i++) {
+        index.put(GroupKey.of(rows.row(heads[i]), keyColumns), new int[] {heads[i], tails[i]});
       }
       longs = null;
     }
@@ -288,7 +288,7 @@ public final class JoinHashTable {
   /** The first row of each key. */
   private int[] heads() {
     if (longs != null) {
-      return longs.headsAndTails()[0];
+      return longs.heads();
     }
     int[] heads = new int[index.size()];
     int n = 0;

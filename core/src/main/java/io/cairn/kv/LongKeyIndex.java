@@ -198,17 +198,25 @@ public final class LongKeyIndex {
     return keys;
   }
 
-  /** The first rows of the keys and, at the same places, their last rows. */
-  int[][] headsAndTails() {
-    int[] h = new int[size];
-    int[] t = new int[size];
+  /** The first rows of the keys, in slot order. */
+  int[] heads() {
+    return occupied(heads);
+  }
+
+  /** The last rows of the keys, at the places {@link #heads()} has their first rows. */
+  int[] tails() {
+    return occupied(tails);
+  }
+
+  /** {@code rows}' entries at the occupied slots, in slot order. */
+  private int[] occupied(int[] rows) {
+    int[] out = new int[size];
     int n = 0;
     for (int i = 0; i < heads.length; i++) {
       if (heads[i] >= 0) {
-        h[n] = heads[i];
-        t[n++] = tails[i];
+        out[n++] = rows[i];
       }
     }
-    return new int[][] {h, t};
+    return out;
   }
 }

@@ -108,12 +108,12 @@ public final class KeySetFilter {
    * of another class or does not fit.
    */
   public static Optional<KeySetFilter> of(Expr value, Iterable<?> keys, RowLayout layout) {
-    if (!(value instanceof Expr.ColumnRef ref)
-        || ref.index() >= layout.columnCount()
-        || !applies(value, layout.columnType(ref.index()))) {
+    DataType stored = appliedType(value, layout);
+    if (stored == null) {
       return Optional.empty();
     }
-    TypeName type = layout.columnType(ref.index()).name();
+    Expr.ColumnRef ref = (Expr.ColumnRef) value;
+    TypeName type = stored.name();
     LongSet set = new LongSet(keys instanceof java.util.Collection<?> c ? c.size() : 0);
     if (type != TypeName.DECIMAL) {
       for (Object k : keys) {
@@ -128,7 +128,7 @@ public final class KeySetFilter {
           return Optional.empty();
         }
       }
-      return Optional.of(new KeySetFilter(ref.index(), -1, set, layout.columnType(ref.index())));
+      return Optional.of(new KeySetFilter(ref.index(), -1, set, stored));
     }
     int scale = 0;
     for (Object k : keys) {
@@ -153,7 +153,18 @@ public final class KeySetFilter {
       }
       set.add(at.unscaledValue().longValue());
     }
-    return Optional.of(new KeySetFilter(ref.index(), scale, set, layout.columnType(ref.index())));
+    return Optional.of(new KeySetFilter(ref.index(), scale, set, stored));
+  }
+
+  /**
+   * The stored type of {@code value}'s column of {@code layout} when the filter applies, or null.
+   */
+  private static DataType appliedType(Expr value, RowLayout layout) {
+    if (!(value instanceof Expr.ColumnRef ref) || ref.index() >= layout.columnCount()) {
+      return null;
+    }
+    DataType stored = layout.columnType(ref.index());
+    return applies(value, stored) ? stored : null;
   }
 
   /**
@@ -161,17 +172,15 @@ public final class KeySetFilter {
    * one of {@code keys}; empty when it is not such a column.
    */
   public static Optional<KeySetFilter> ofLongs(Expr value, long[] keys, RowLayout layout) {
-    if (!(value instanceof Expr.ColumnRef ref)
-        || ref.index() >= layout.columnCount()
-        || !applies(value, layout.columnType(ref.index()))
-        || !layout.columnType(ref.index()).name().isExactInteger()) {
+    DataType stored = appliedType(value, layout);
+    if (stored == null || !stored.name().isExactInteger()) {
       return Optional.empty();
     }
     LongSet set = new LongSet(keys.length);
     for (long k : keys) {
       set.add(k);
     }
-    return Optional.of(new KeySetFilter(ref.index(), -1, set, layout.columnType(ref.index())));
+    return Optional.of(new KeySetFilter(((Expr.ColumnRef) value).index(), -1, set, stored));
   }
 
   /** Whether the current row of {@code row} may match: its column holds one of the keys. */

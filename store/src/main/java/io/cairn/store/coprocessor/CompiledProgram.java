@@ -176,21 +176,9 @@ final class CompiledProgram {
                 .flatMap(p -> p.residual())
                 .map(e -> reads(e, columnCount))
                 .orElse(false);
-    program
-        .probe()
-        .ifPresent(
-            p -> {
-              p.probeKeys().forEach(e -> markColumns(e, needed));
-              p.residual().ifPresent(e -> markColumns(e, needed));
-            });
+    markProbeColumns(program, needed);
     boolean[] joined = projected.clone();
-    program
-        .probe()
-        .ifPresent(
-            p -> {
-              p.probeKeys().forEach(e -> markColumns(e, joined));
-              p.residual().ifPresent(e -> markColumns(e, joined));
-            });
+    markProbeColumns(program, joined);
     this.joinedColumns = IntStream.range(0, columnCount).filter(i -> joined[i]).toArray();
     boolean[] built =
         new boolean[columnCount + 1 + program.probe().map(p -> p.buildTypes().size()).orElse(0)];
@@ -334,6 +322,17 @@ final class CompiledProgram {
       }
     }
     return false;
+  }
+
+  /** Marks the table columns the probe's keys and residual read, if the program probes. */
+  private static void markProbeColumns(ScanProgram program, boolean[] needed) {
+    program
+        .probe()
+        .ifPresent(
+            p -> {
+              p.probeKeys().forEach(e -> markColumns(e, needed));
+              p.residual().ifPresent(e -> markColumns(e, needed));
+            });
   }
 
   /** Marks the table columns {@code expr} reads: only those are decoded. */

@@ -103,11 +103,16 @@ final class GroupsByBytes {
    * none yet.
    */
   int find(long[] key, boolean[] keyNulls) {
+    return find(load(key, keyNulls));
+  }
+
+  /** Loads a key given as longs into {@link #rowLongs} and {@link #rowNulls}; its hash. */
+  private int load(long[] key, boolean[] keyNulls) {
     for (int k = 0; k < key.length; k++) {
       rowNulls[k] = keyNulls[k];
       rowLongs[k] = keyNulls[k] ? 0 : key[k];
     }
-    return find(hash(rowLongs, rowNulls));
+    return hash(rowLongs, rowNulls);
   }
 
   /** The group of the key in {@link #rowLongs} and {@link #rowNulls} (of {@code row} if any). */
@@ -180,11 +185,7 @@ final class GroupsByBytes {
    * was not found, and returns its number.
    */
   int add(long[] key, boolean[] keyNulls) {
-    for (int k = 0; k < key.length; k++) {
-      rowNulls[k] = keyNulls[k];
-      rowLongs[k] = keyNulls[k] ? 0 : key[k];
-    }
-    return insert(hash(rowLongs, rowNulls));
+    return insert(load(key, keyNulls));
   }
 
   private byte[][] keyBytes() {
