@@ -120,21 +120,22 @@ public final class JoinHashTable {
       }
       long bytes = RowSizes.row(row) + 8;
       int id = rows.size();
-      int last = LongKeyIndex.UNFIT;
       if (longs != null) {
-        last = longs.add(row, id);
-        if (last == LongKeyIndex.UNFIT) {
+        if (longs.add(row)) {
+          bytes += LongKeyIndex.bytesPerRow(keyColumns.length);
+        } else {
           moveToMap();
         }
       }
+      boolean newKey = false;
       if (longs == null) {
         GroupKey key = GroupKey.of(row, keyColumns);
         int[] ends = index.get(key);
         if (ends == null) {
           index.put(key, new int[] {id, id});
-          last = LongKeyIndex.NEW_KEY;
+          newKey = true;
         } else {
-          last = ends[1];
+          next[ends[1]] = id;
           ends[1] = id;
         }
       }
@@ -143,22 +144,26 @@ public final class JoinHashTable {
         next = java.util.Arrays.copyOf(next, id * 2);
       }
       next[id] = -1;
-      if (last == LongKeyIndex.NEW_KEY) {
+      if (newKey) {
         bytes += ENTRY_BYTES + 8L * keyColumns.length;
-      } else {
-        next[last] = id;
       }
       estimatedBytes += bytes;
       return bytes;
     }
 
-    /** Moves the keys from {@link #longs} to a map, for a key that is not such a long. */
+    /**
+     * Moves the keys of the rows so far from {@link #longs} to a map, for a key that is not such a
+     * long.
+     */
     private void moveToMap() {
+      longs.finish(next);
       index = new HashMap<>();
-      int[] heads = longs.heads();
-      int[] tails = longs.tails();
-      for (int i = 0; i < heads.length; i++) {
-        index.put(GroupKey.of(rows.row(heads[i]), keyColumns), new int[] {heads[i], tails[i]});
+      for (int head : longs.heads()) {
+        int tail = head;
+        while (next[tail] >= 0) {
+          tail = next[tail];
+        }
+        index.put(GroupKey.of(rows.row(head), keyColumns), new int[] {head, tail});
       }
       longs = null;
     }
@@ -181,6 +186,9 @@ public final class JoinHashTable {
     }
 
     public JoinHashTable build() {
+      if (longs != null) {
+        longs.finish(next);
+      }
       return new JoinHashTable(this);
     }
   }

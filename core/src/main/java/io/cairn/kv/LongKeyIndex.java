@@ -5,36 +5,48 @@ import java.util.Arrays;
 
 /**
  * The index of a {@link JoinHashTable} whose keys are one or two columns holding only {@code Long}s
- * or only {@code Integer}s each (the planner's keys of BIGINT or INTEGER columns): an
- * open-addressing table of longs, so that adding a build row and probing with a row's key values
- * take no key object and no map node. A key leads to the number of its first build row ({@link
- * BuildColumns}); the table chains the others. Equal to {@link GroupKey}'s equality: a value of
- * another class than its column's (a {@code Long} probing {@code Integer} keys) matches nothing.
+ * or only {@code Integer}s each (the planner's keys of BIGINT or INTEGER columns), so that adding a
+ * build row and probing with a row's key values take no key object and no map node. A key leads to
+ * the number of its first build row ({@link BuildColumns}); the table's {@code next} array chains
+ * the others in the order they were added. Equal to {@link GroupKey}'s equality: a value of another
+ * class than its column's (a {@code Long} probing {@code Integer} keys) matches nothing.
  *
- * <p>Filled by one thread while the table is built ({@link #add} says when a row's key does not
- * fit, and the builder moves to a map), then read by any number.
+ * <p>Rows are added first (their keys kept as longs: {@link #add} says when a row's key does not
+ * fit, and the builder moves to a map), then {@link #finish} makes the index in one pass: a single
+ * key column whose values lie in a range of at most a few times the rows (the dense keys of
+ * generated tables, a dimension's ids) is indexed by {@code value - min} in an array, so a probe is
+ * one array read; other keys go to an open-addressing table sized for the rows, each slot's key and
+ * first row side by side. Filled by one thread, then read by any number.
  */
 public final class LongKeyIndex {
   /** Per key column, the class of its values (Long or Integer); null until the first key. */
   private final Class<?>[] classes;
 
   private final int[] keyColumns;
-  private long[] firsts;
 
-  /** Null with one key column. */
-  private long[] seconds;
+  /** Per added row, its key values (column k at {@code k + keyColumns.length * row}). */
+  private long[] rowKeys = new long[32];
 
-  /** Per slot, its key's first row and last row; -1: an empty slot. */
-  private int[] heads;
+  private int rows;
 
-  private int[] tails;
+  /** Dense index: the first row of the key {@code min + i} at {@code i}, -1 none; else null. */
+  private int[] denseHeads;
+
+  private long min;
+
+  /**
+   * Hashed index: per slot, its key's values then its first row + 1 (0: an empty slot), {@link
+   * #stride} longs; null when the index is dense.
+   */
+  private long[] slots;
+
+  private int stride;
   private int mask;
   private int size;
 
   LongKeyIndex(int[] keyColumns) {
     this.keyColumns = keyColumns;
     this.classes = new Class<?>[keyColumns.length];
-    allocate(64);
   }
 
   /** Whether a table of {@code keyColumns} may have its keys here (one or two columns). */
@@ -42,80 +54,107 @@ public final class LongKeyIndex {
     return keyColumns.length <= 2;
   }
 
-  private void allocate(int capacity) {
-    firsts = new long[capacity];
-    seconds = keyColumns.length == 2 ? new long[capacity] : null;
-    heads = new int[capacity];
-    Arrays.fill(heads, -1);
-    tails = new int[capacity];
-    mask = capacity - 1;
+  /** Heap bytes {@link #add} and {@link #finish} take per row: its key, a share of the slots. */
+  static long bytesPerRow(int keyColumnCount) {
+    return 8L * keyColumnCount + 2 * (8L * keyColumnCount + 8);
   }
-
-  /** {@link #add}: the row's key values are not such longs (nothing added). */
-  static final int UNFIT = -2;
-
-  /** {@link #add}: the row's key is new. */
-  static final int NEW_KEY = -1;
 
   /**
-   * Adds row number {@code id}, {@code row}, whose key values are all non-NULL: the number of the
-   * last row of its key before it (to chain after), {@link #NEW_KEY} or {@link #UNFIT}.
+   * Adds the next row, {@code row}, whose key values are all non-NULL; false, adding nothing, when
+   * they are not such longs.
    */
-  int add(Object[] row, int id) {
+  boolean add(Object[] row) {
+    if (rowKeys == null) {
+      throw new IllegalStateException("A row added to a join's long key index once it is made");
+    }
+    int keys = keyColumns.length;
     Object x = row[keyColumns[0]];
-    if (!fits(x, 0)) {
-      return UNFIT;
+    Object y = keys == 2 ? row[keyColumns[1]] : null;
+    if (!fits(x, 0) || (keys == 2 && !fits(y, 1))) {
+      return false;
     }
-    long a = ((Number) x).longValue();
-    long b = 0;
-    if (seconds != null) {
-      Object y = row[keyColumns[1]];
-      if (!fits(y, 1)) {
-        return UNFIT;
-      }
-      b = ((Number) y).longValue();
+    int at = keys * rows;
+    if (at + keys > rowKeys.length) {
+      rowKeys = Arrays.copyOf(rowKeys, 2 * rowKeys.length);
     }
-    int slot = slot(a, b, mask);
-    while (heads[slot] >= 0) {
-      if (firsts[slot] == a && (seconds == null || seconds[slot] == b)) {
-        int last = tails[slot];
-        tails[slot] = id;
-        return last;
-      }
-      slot = (slot + 1) & mask;
+    rowKeys[at] = ((Number) x).longValue();
+    if (keys == 2) {
+      rowKeys[at + 1] = ((Number) y).longValue();
     }
-    firsts[slot] = a;
-    if (seconds != null) {
-      seconds[slot] = b;
-    }
-    heads[slot] = id;
-    tails[slot] = id;
-    if (++size > (mask + 1) / 2) {
-      grow();
-    }
-    return NEW_KEY;
+    rows++;
+    return true;
   }
 
-  private void grow() {
-    long[] oldFirsts = firsts;
-    long[] oldSeconds = seconds;
-    int[] oldHeads = heads;
-    int[] oldTails = tails;
-    allocate(oldHeads.length * 2);
-    for (int i = 0; i < oldHeads.length; i++) {
-      if (oldHeads[i] >= 0) {
-        long a = oldFirsts[i];
-        long b = oldSeconds == null ? 0 : oldSeconds[i];
-        int slot = slot(a, b, mask);
-        while (heads[slot] >= 0) {
-          slot = (slot + 1) & mask;
+  /** The rows added. */
+  int rows() {
+    return rows;
+  }
+
+  /**
+   * Makes the index of the rows added and chains the rows of each key in {@code next} (row r's
+   * entry: the next row of its key, -1 after the last), after the last {@link #add}; again, it does
+   * nothing.
+   */
+  void finish(int[] next) {
+    if (rowKeys == null) {
+      return;
+    }
+    int keys = keyColumns.length;
+    long[] values = rowKeys;
+    if (keys == 1 && rows > 0) {
+      long lo = Long.MAX_VALUE;
+      long hi = Long.MIN_VALUE;
+      for (int r = 0; r < rows; r++) {
+        lo = Math.min(lo, values[r]);
+        hi = Math.max(hi, values[r]);
+      }
+      long span = hi - lo; // negative when it overflows: not dense
+      if (span >= 0 && span < 4L * rows + 1024) {
+        min = lo;
+        denseHeads = new int[(int) span + 1];
+        Arrays.fill(denseHeads, -1);
+        // backwards, each row put before the rows of its key after it: chains in added order
+        for (int r = rows - 1; r >= 0; r--) {
+          int k = (int) (values[r] - lo);
+          int head = denseHeads[k];
+          size += head < 0 ? 1 : 0;
+          next[r] = head;
+          denseHeads[k] = r;
         }
-        firsts[slot] = a;
-        if (seconds != null) {
-          seconds[slot] = b;
+        rowKeys = null;
+        return;
+      }
+    }
+    stride = keys + 1;
+    int capacity = Integer.highestOneBit(Math.max(32, 2 * rows - 1)) * 2;
+    slots = new long[capacity * stride];
+    mask = capacity - 1;
+    for (int r = rows - 1; r >= 0; r--) {
+      long a = values[keys * r];
+      long b = keys == 2 ? values[keys * r + 1] : 0;
+      int at = stride * find(a, b);
+      long headPlus1 = slots[at + keys];
+      if (headPlus1 == 0) {
+        size++;
+        slots[at] = a;
+        if (keys == 2) {
+          slots[at + 1] = b;
         }
-        heads[slot] = oldHeads[i];
-        tails[slot] = oldTails[i];
+      }
+      next[r] = (int) headPlus1 - 1;
+      slots[at + keys] = r + 1;
+    }
+    rowKeys = null;
+  }
+
+  /** The slot of key (a, b): its own, or the empty one where it would go. */
+  private int find(long a, long b) {
+    long[] table = slots;
+    int keys = stride - 1;
+    for (int slot = slot(a, b, mask); ; slot = (slot + 1) & mask) {
+      int at = slot * stride;
+      if (table[at + keys] == 0 || (table[at] == a && (keys == 1 || table[at + 1] == b))) {
+        return slot;
       }
     }
   }
@@ -152,20 +191,22 @@ public final class LongKeyIndex {
       return -1;
     }
     long a = ((Number) first).longValue();
+    if (denseHeads != null) {
+      long k = a - min;
+      return k >= 0 && k < denseHeads.length ? denseHeads[(int) k] : -1;
+    }
+    if (slots == null) {
+      return -1; // no row
+    }
     long b = 0;
-    if (seconds != null) {
+    if (stride == 3) {
       Object second = values[1];
       if (second == null || second.getClass() != classes[1]) {
         return -1;
       }
       b = ((Number) second).longValue();
     }
-    for (int slot = slot(a, b, mask); ; slot = (slot + 1) & mask) {
-      int head = heads[slot];
-      if (head < 0 || (firsts[slot] == a && (seconds == null || seconds[slot] == b))) {
-        return head;
-      }
-    }
+    return (int) slots[stride * find(a, b) + stride - 1] - 1;
   }
 
   /** The first row of {@code key} (as {@link GroupKey#of} normalises a row's key values), or -1. */
@@ -177,7 +218,7 @@ public final class LongKeyIndex {
     return first(values);
   }
 
-  /** Distinct keys. */
+  /** Distinct keys (after {@link #finish}). */
   int size() {
     return size;
   }
@@ -187,36 +228,42 @@ public final class LongKeyIndex {
    * other key column differs); empty before the first key.
    */
   public long[] keys(int keyIndex) {
-    long[] from = keyIndex == 0 ? firsts : seconds;
     long[] keys = new long[size];
     int n = 0;
-    for (int i = 0; i < heads.length; i++) {
-      if (heads[i] >= 0) {
-        keys[n++] = from[i];
+    if (denseHeads != null) {
+      for (int i = 0; i < denseHeads.length; i++) {
+        if (denseHeads[i] >= 0) {
+          keys[n++] = min + i;
+        }
+      }
+    } else if (slots != null) {
+      int keyCount = stride - 1;
+      for (int at = 0; at < slots.length; at += stride) {
+        if (slots[at + keyCount] != 0) {
+          keys[n++] = slots[at + keyIndex];
+        }
       }
     }
     return keys;
   }
 
-  /** The first rows of the keys, in slot order. */
+  /** The first rows of the keys, in index order. */
   int[] heads() {
-    return occupied(heads);
-  }
-
-  /** The last rows of the keys, at the places {@link #heads()} has their first rows. */
-  int[] tails() {
-    return occupied(tails);
-  }
-
-  /** {@code rows}' entries at the occupied slots, in slot order. */
-  private int[] occupied(int[] rows) {
-    int[] out = new int[size];
+    int[] heads = new int[size];
     int n = 0;
-    for (int i = 0; i < heads.length; i++) {
-      if (heads[i] >= 0) {
-        out[n++] = rows[i];
+    if (denseHeads != null) {
+      for (int head : denseHeads) {
+        if (head >= 0) {
+          heads[n++] = head;
+        }
+      }
+    } else if (slots != null) {
+      for (int at = stride - 1; at < slots.length; at += stride) {
+        if (slots[at] != 0) {
+          heads[n++] = (int) slots[at] - 1;
+        }
       }
     }
-    return out;
+    return heads;
   }
 }

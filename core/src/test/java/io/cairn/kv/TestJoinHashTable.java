@@ -34,6 +34,40 @@ class TestJoinHashTable {
     assertThat(table.rowCount()).isEqualTo(rows.size());
   }
 
+  /**
+   * Keys spread far wider than the rows (a hashed index), the extremes of a long among them (whose
+   * span overflows), and keys dense enough for an array, each with repeated keys chained in order.
+   */
+  @Test
+  void sparseDenseAndExtremeLongKeys() {
+    Random random = new Random(5);
+    List<Object[]> sparse = new ArrayList<>();
+    for (int i = 0; i < 4_000; i++) {
+      long key =
+          switch (i % 50) {
+            case 0 -> Long.MIN_VALUE;
+            case 1 -> Long.MAX_VALUE;
+            case 2 -> 0L;
+            default -> random.nextLong() % 1_000 * 1_000_003L;
+          };
+      sparse.add(new Object[] {key, i});
+    }
+    JoinHashTable table = build(sparse, List.of(0));
+    assertSameAsMap(table, sparse, FIRST);
+    assertThat(table.longKeys().first(new Object[] {Long.MIN_VALUE})).isZero();
+    assertThat(table.next(0)).isEqualTo(50);
+
+    List<Object[]> dense = new ArrayList<>();
+    for (int i = 0; i < 4_000; i++) {
+      dense.add(new Object[] {1_000_000 + random.nextInt(9_000), i});
+    }
+    table = build(dense, List.of(0));
+    assertSameAsMap(table, dense, FIRST);
+    assertThat(table.longKeys().first(new Object[] {999_999})).isEqualTo(-1);
+    assertThat(table.longKeys().first(new Object[] {1_009_000})).isEqualTo(-1);
+    assertThat(table.longKeys().first(new Object[] {1_000_000L})).isEqualTo(-1); // a Long
+  }
+
   @Test
   void twoColumnsOfIntegersAndLongs() {
     Random random = new Random(11);
