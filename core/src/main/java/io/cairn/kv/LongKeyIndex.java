@@ -209,6 +209,26 @@ public final class LongKeyIndex {
     return (int) slots[stride * find(a, b) + stride - 1] - 1;
   }
 
+  /**
+   * The class of key column {@code k}'s values (Long or Integer), or null before the first key: a
+   * probe value of another class matches nothing.
+   */
+  public Class<?> keyClass(int k) {
+    return classes[k];
+  }
+
+  /**
+   * The number of the first build row whose one key column holds {@code value} (of the column's
+   * {@link #keyClass}, which the caller checked), or -1; once made ({@link #finish}).
+   */
+  public int first(long value) {
+    if (denseHeads != null) {
+      long k = value - min;
+      return k >= 0 && k < denseHeads.length ? denseHeads[(int) k] : -1;
+    }
+    return (int) slots[stride * find(value, 0) + stride - 1] - 1;
+  }
+
   /** The first row of {@code key} (as {@link GroupKey#of} normalises a row's key values), or -1. */
   int first(GroupKey key) {
     Object[] values = new Object[key.size()];

@@ -51,6 +51,12 @@ final class ProgramBlocks {
   /** A probe's key-set filter over blocks, or null (none, or dropped: it kept nearly every row). */
   private KeySetFilter keys;
 
+  /**
+   * A probe done on blocks' vectors, or null: it looks up the keys of the rows {@link #keys} (whose
+   * bitmap or set is cheaper to test for a row that matches nothing) keeps.
+   */
+  private final VectorProbe probe;
+
   /** Block rows the key filter tested and kept, until it is judged. */
   private long keysTested, keysKept;
 
@@ -112,16 +118,22 @@ final class ProgramBlocks {
   private int vectorRowsLeft, vectorRowNext;
 
   /**
-   * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter} or {@code keys} (a
-   * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) is not null.
+   * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter}, {@code keys} (a
+   * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) or {@code probe}
+   * (of the same key column as {@code keys}) is not null.
    */
   ProgramBlocks(
-      RowCursor rows, CompiledProgram compiled, VectorFilter vectorFilter, KeySetFilter keys) {
+      RowCursor rows,
+      CompiledProgram compiled,
+      VectorFilter vectorFilter,
+      KeySetFilter keys,
+      VectorProbe probe) {
     this.rows = rows;
     this.compiled = compiled;
     this.vectorFilter = vectorFilter;
+    this.probe = probe;
     this.keys = keys;
-    if (vectorFilter != null || keys != null) {
+    if (vectorFilter != null || keys != null || probe != null) {
       use(List.of());
     }
   }
@@ -224,7 +236,7 @@ final class ProgramBlocks {
 
   /** Whether blocks are offered for neither filters nor rows from vectors (only to a sink). */
   private boolean onlySinking() {
-    return vectorFilter == null && keys == null && rowColumns == null;
+    return vectorFilter == null && keys == null && probe == null && rowColumns == null;
   }
 
   /** Stops handing blocks to the sink (which keeps refusing them); the filters still skip. */
@@ -245,6 +257,9 @@ final class ProgramBlocks {
     }
     if (keys != null && !all.contains(keys.vectorColumn())) {
       all.add(keys.vectorColumn());
+    }
+    if (probe != null && !all.contains(probe.column())) {
+      all.add(probe.column());
     }
     if (vectorReader == null) {
       vectorReader = compiled.borrowReader();
@@ -270,19 +285,21 @@ final class ProgramBlocks {
     int selected = n;
     int[] chosen = null;
     guidedByKeys = false;
-    if (vectorFilter != null || keys != null) {
+    if (vectorFilter != null || keys != null || probe != null) {
       chosen = selection(n);
       selected = vectorFilter == null ? n : vectorFilter.select(block, chosen);
-      guidedByKeys = keys != null;
+      guidedByKeys = keys != null || probe != null;
+      boolean all = vectorFilter == null;
       if (keys != null && selected > 0) {
         int before = selected;
         selected =
-            keys.select(
-                block.numbers(keys.vectorColumn()),
-                vectorFilter == null ? null : chosen,
-                selected,
-                chosen);
+            keys.select(block.numbers(keys.vectorColumn()), all ? null : chosen, selected, chosen);
         judgeKeys(before, selected);
+        all = false;
+      }
+      if (probe != null && selected > 0) {
+        selected =
+            probe.select(block.numbers(probe.column()), all ? null : chosen, selected, chosen);
       }
     }
     if (selected > 0 && rowColumns != null && rowsFit(block)) {
@@ -321,7 +338,8 @@ final class ProgramBlocks {
         }
       }
     }
-    return keys != null && block.numbers(keys.vectorColumn()).unfit > 0;
+    return keys != null && block.numbers(keys.vectorColumn()).unfit > 0
+        || probe != null && block.numbers(probe.column()).unfit > 0;
   }
 
   /**
@@ -399,6 +417,15 @@ final class ProgramBlocks {
    */
   boolean keyed() {
     return guidedByKeys;
+  }
+
+  /**
+   * With a {@link VectorProbe}: the first build row of the current row, which the probe selected
+   * (read from vectors when {@code fromVectors}, else one of the block being read, {@link
+   * #keyed()}).
+   */
+  int match(boolean fromVectors) {
+    return probe.match(fromVectors ? vectorRowNext - 1 : guidedNext - 1);
   }
 
   /** Gives the reader back; once. */

@@ -132,6 +132,9 @@ final class ProgramRows implements AutoCloseable {
    */
   private KeySetFilter keyFilter;
 
+  /** The probe done on blocks' vectors (then no key filter), or null. */
+  private final VectorProbe vectorProbe;
+
   /** Rows the key filter tested and kept, until it is judged. */
   private int keyFilterTested;
 
@@ -185,6 +188,8 @@ final class ProgramRows implements AutoCloseable {
       this.residual = compiled.residual;
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
+      this.vectorProbe =
+          VectorProbe.of(probe, table, probe.probeKeys().get(0), compiled.program.layout());
       this.keyFilter = ProgramBlocks.keyFilter(probe, table, compiled.program.layout());
       this.longIndex =
           probe.partitions() == HashProbe.ALL && !probe.nullAware() ? table.longKeys() : null;
@@ -202,6 +207,7 @@ final class ProgramRows implements AutoCloseable {
       this.keyPositions = null;
       this.keyValues = null;
       this.keyFilter = null;
+      this.vectorProbe = null;
       this.longIndex = null;
       this.projectedColumns = compiled.projectedColumns;
     }
@@ -220,7 +226,8 @@ final class ProgramRows implements AutoCloseable {
             rows,
             compiled,
             vectorFilter,
-            keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null);
+            keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null,
+            vectorProbe);
     if (probe != null && compiled.joinedVectors) {
       readRowsFromVectors(compiled.joinedColumns);
     }
@@ -356,6 +363,14 @@ final class ProgramRows implements AutoCloseable {
       }
       if (keyFilter != null && !keyTested && !keepsKey()) {
         continue; // its key is none of the build side's
+      }
+      if (vectorProbe != null && keyTested) {
+        // the block's vectors were probed: the row has a match
+        joined = joinedRow();
+        matching = true;
+        nextMatch = blocks.match(fromVectors);
+        anyMatch = false;
+        continue;
       }
       Object[] keyRow;
       if (compiled.probeKeysReadKey) {
