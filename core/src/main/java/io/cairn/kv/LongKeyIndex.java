@@ -229,6 +229,14 @@ public final class LongKeyIndex {
     return (int) slots[stride * find(value, 0) + stride - 1] - 1;
   }
 
+  /**
+   * The number of the first build row whose two key columns hold {@code a} and {@code b} (of the
+   * columns' {@link #keyClass}es, which the caller checked), or -1; once made ({@link #finish}).
+   */
+  public int first(long a, long b) {
+    return (int) slots[stride * find(a, b) + stride - 1] - 1;
+  }
+
   /** The first row of {@code key} (as {@link GroupKey#of} normalises a row's key values), or -1. */
   int first(GroupKey key) {
     Object[] values = new Object[key.size()];

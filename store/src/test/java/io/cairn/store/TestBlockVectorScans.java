@@ -318,15 +318,17 @@ class TestBlockVectorScans {
   }
 
   /**
-   * Joins probed in the scan, INNER, SEMI, LEFT and ANTI on V (INTEGER) and on D (DECIMAL(12, 2),
-   * keys at scales 0, 2 and 3), whose key-set filters select blocks' rows from their vectors and
-   * whose joined rows are read from the vectors, and a COUNT of the joined rows; against the same
-   * programs over the rows scanned.
+   * Joins probed in the scan, INNER, SEMI, LEFT and ANTI on V (INTEGER), on D (DECIMAL(12, 2), keys
+   * at scales 0, 2 and 3) and on (V, V) (two integer columns: pairs of equal and of unequal
+   * values), whose key-set filters select blocks' rows from their vectors (and whose INNER and SEMI
+   * probes of integers look their keys up there) and whose joined rows are read from the vectors,
+   * and a COUNT of the joined rows; against the same programs over the rows scanned.
    */
   private void probes(
       KvTable t, KeyRange range, Optional<Expr> filter, long readPoint, String when) {
     JoinHashTable.Builder ints = JoinHashTable.builder(1, List.of(0));
     JoinHashTable.Builder decimals = JoinHashTable.builder(1, List.of(0));
+    JoinHashTable.Builder pairs = JoinHashTable.builder(2, List.of(0, 1));
     Random keys = new Random(range.hashCode());
     for (int i = 0; i < 40; i++) {
       ints.add(new Object[] {keys.nextInt(2000) - 500});
@@ -334,21 +336,27 @@ class TestBlockVectorScans {
       decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(20000) - 5000, 2)});
       decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(200) - 50)});
       decimals.add(new Object[] {BigDecimal.valueOf(keys.nextInt(200000) - 50000, 3)});
+      int x = keys.nextInt(2000) - 500;
+      pairs.add(new Object[] {x, x});
+      pairs.add(new Object[] {x, keys.nextBoolean() ? x : x + 1});
     }
+    pairs.add(new Object[] {7, null});
     ints.add(new Object[] {null});
     JoinHashTable byV = ints.build();
     JoinHashTable byD = decimals.build();
-    HashCacheLookup lookup = id -> id.equals("v") ? byV : id.equals("d") ? byD : null;
+    JoinHashTable byVV = pairs.build();
+    HashCacheLookup lookup =
+        id -> id.equals("v") ? byV : id.equals("d") ? byD : id.equals("vv") ? byVV : null;
     for (HashProbe.Kind kind : HashProbe.Kind.values()) {
-      for (boolean onV : new boolean[] {true, false}) {
-        Expr probeKey = onV ? V : D;
-        DataType buildType = onV ? DataType.INTEGER : DataType.decimal(12, 3);
+      for (String on : List.of("v", "d", "vv")) {
+        Expr probeKey = on.equals("d") ? D : V;
+        DataType buildType = on.equals("d") ? DataType.decimal(12, 3) : DataType.INTEGER;
         HashProbe probe =
             new HashProbe(
-                onV ? "v" : "d",
-                List.of(probeKey),
+                on,
+                on.equals("vv") ? List.of(V, V) : List.of(probeKey),
                 kind,
-                List.of(buildType),
+                on.equals("vv") ? List.of(buildType, buildType) : List.of(buildType),
                 Optional.empty(),
                 false);
         List<Expr> projection =

@@ -258,8 +258,12 @@ final class ProgramBlocks {
     if (keys != null && !all.contains(keys.vectorColumn())) {
       all.add(keys.vectorColumn());
     }
-    if (probe != null && !all.contains(probe.column())) {
-      all.add(probe.column());
+    if (probe != null) {
+      for (VectorColumn c : probe.columns()) {
+        if (!all.contains(c)) {
+          all.add(c);
+        }
+      }
     }
     if (vectorReader == null) {
       vectorReader = compiled.borrowReader();
@@ -298,8 +302,7 @@ final class ProgramBlocks {
         all = false;
       }
       if (probe != null && selected > 0) {
-        selected =
-            probe.select(block.numbers(probe.column()), all ? null : chosen, selected, chosen);
+        selected = probe.select(block, all ? null : chosen, selected, chosen);
       }
     }
     if (selected > 0 && rowColumns != null && rowsFit(block)) {
@@ -338,8 +341,14 @@ final class ProgramBlocks {
         }
       }
     }
-    return keys != null && block.numbers(keys.vectorColumn()).unfit > 0
-        || probe != null && block.numbers(probe.column()).unfit > 0;
+    if (probe != null) {
+      for (VectorColumn c : probe.columns()) {
+        if (block.numbers(c).unfit > 0) {
+          return true;
+        }
+      }
+    }
+    return keys != null && block.numbers(keys.vectorColumn()).unfit > 0;
   }
 
   /**

@@ -188,8 +188,7 @@ final class ProgramRows implements AutoCloseable {
       this.residual = compiled.residual;
       this.keyPositions = new int[probeKeys.length];
       this.keyValues = new Object[probeKeys.length];
-      this.vectorProbe =
-          VectorProbe.of(probe, table, probe.probeKeys().get(0), compiled.program.layout());
+      this.vectorProbe = VectorProbe.of(probe, table, compiled.program.layout());
       this.keyFilter = ProgramBlocks.keyFilter(probe, table, compiled.program.layout());
       this.longIndex =
           probe.partitions() == HashProbe.ALL && !probe.nullAware() ? table.longKeys() : null;
