@@ -341,6 +341,21 @@ public abstract class RowNumber {
     private final long min;
     private final long max;
 
+    /**
+     * For {@link #evalBatch}'s loop without rounding (the result at the exact scale): the powers of
+     * ten that bring each operand to the exact scale (1 for a product), and the least and greatest
+     * result that fits the type; {@code fastLoop} false when the result needs rounding or scaling.
+     */
+    private final long factorA, factorB, lowest, highest;
+
+    private final boolean fastLoop;
+
+    /**
+     * Per operand that is a non-NULL constant whose value at the exact scale fits a long: that
+     * value in every row, so a sum scales nothing per row; else null.
+     */
+    private final long[] scaledA, scaledB;
+
     Binary(Op op, RowNumber a, RowNumber b, int exactScale, DataType type) {
       super(type.name() == TypeName.DECIMAL ? type.scale() : 0, false);
       this.op = op;
@@ -375,6 +390,28 @@ public abstract class RowNumber {
           max = Long.MAX_VALUE;
         }
       }
+      boolean times = op == Op.TIMES;
+      fastLoop = exactScale == scale();
+      factorA = times ? 1 : POWERS_OF_TEN[exactScale - a.scale()];
+      factorB = times ? 1 : POWERS_OF_TEN[exactScale - b.scale()];
+      lowest = bound != 0 ? 1 - bound : Math.max(min, Long.MIN_VALUE + 1); // MIN_VALUE: GENERIC
+      highest = bound != 0 ? bound - 1 : max;
+      scaledA = times ? null : scaledConstant(a, exactScale);
+      scaledB = times ? null : scaledConstant(b, exactScale);
+    }
+
+    /** {@link #scaledA} of {@code operand}. */
+    private static long[] scaledConstant(RowNumber operand, int exactScale) {
+      if (!(operand instanceof Constant c) || c.isNull) {
+        return null;
+      }
+      long v = RowReader.rescale(c.value, c.scale(), exactScale);
+      if (v == Long.MIN_VALUE) {
+        return null;
+      }
+      long[] values = new long[NumberBatch.CAPACITY];
+      Arrays.fill(values, v);
+      return values;
     }
 
     @Override
@@ -401,12 +438,91 @@ public abstract class RowNumber {
       long[] valuesB = b.batchValues;
       byte[] status = batchStatus;
       long[] values = batchValues;
+      if (fastLoop) {
+        if (op == Op.TIMES) {
+          multiply(statusA, valuesA, statusB, valuesB, n);
+        } else {
+          add(statusA, valuesA, statusB, valuesB, n);
+        }
+        return;
+      }
       for (int i = 0; i < n; i++) {
         int sa = statusA[i];
         int s =
             sa != VALUE ? sa : statusB[i] != VALUE ? statusB[i] : compute(valuesA[i], valuesB[i]);
         status[i] = (byte) s;
         values[i] = value;
+      }
+    }
+
+    /**
+     * {@link #evalBatch} of a product kept at its exact scale: one loop of multiplications, a
+     * product past a long or the type GENERIC (as {@link #compute} says), the others' statuses
+     * passed on.
+     */
+    private void multiply(byte[] statusA, long[] valuesA, byte[] statusB, long[] valuesB, int n) {
+      byte[] status = batchStatus;
+      long[] values = batchValues;
+      long lo = lowest;
+      long hi = highest;
+      for (int i = 0; i < n; i++) {
+        int s = statusA[i] != VALUE ? statusA[i] : statusB[i];
+        long x = valuesA[i];
+        long y = valuesB[i];
+        long r = x * y;
+        boolean fits = (Math.multiplyHigh(x, y) == (r >> 63)) & (r >= lo) & (r <= hi);
+        status[i] = (byte) (s != VALUE ? s : fits ? VALUE : GENERIC);
+        values[i] = r;
+      }
+    }
+
+    /**
+     * {@link #evalBatch} of a sum or difference kept at its exact scale: each operand brought to it
+     * (a multiplication by a power of ten, 1 when at it already), then one loop of additions; an
+     * operand or result past a long or the type GENERIC, as {@link #compute} says.
+     */
+    private void add(byte[] statusA, long[] valuesA, byte[] statusB, long[] valuesB, int n) {
+      byte[] status = batchStatus;
+      long[] values = batchValues;
+      long lo = lowest;
+      long hi = highest;
+      long fa = scaledA != null ? 1 : factorA;
+      long fb = scaledB != null ? 1 : factorB;
+      valuesA = scaledA != null ? scaledA : valuesA;
+      valuesB = scaledB != null ? scaledB : valuesB;
+      // x - y as x + (-y): the same value and overflow, y never Long.MIN_VALUE
+      long sign = op == Op.MINUS ? -1 : 1;
+      if (fa == 1 && fb == 1) {
+        for (int i = 0; i < n; i++) {
+          int s = statusA[i] != VALUE ? statusA[i] : statusB[i];
+          long x = valuesA[i];
+          long y = valuesB[i] * sign;
+          long r = x + y;
+          boolean fits =
+              (((x ^ r) & (y ^ r)) >= 0)
+                  & (x != Long.MIN_VALUE)
+                  & (valuesB[i] != Long.MIN_VALUE)
+                  & (r >= lo)
+                  & (r <= hi);
+          status[i] = (byte) (s != VALUE ? s : fits ? VALUE : GENERIC);
+          values[i] = r;
+        }
+        return;
+      }
+      for (int i = 0; i < n; i++) {
+        int s = statusA[i] != VALUE ? statusA[i] : statusB[i];
+        long x = valuesA[i] * fa;
+        long y = valuesB[i] * fb;
+        boolean fits =
+            (Math.multiplyHigh(valuesA[i], fa) == (x >> 63))
+                & (Math.multiplyHigh(valuesB[i], fb) == (y >> 63))
+                & (x != Long.MIN_VALUE)
+                & (y != Long.MIN_VALUE);
+        y *= sign;
+        long r = x + y;
+        fits &= (((x ^ r) & (y ^ r)) >= 0) & (r >= lo) & (r <= hi);
+        status[i] = (byte) (s != VALUE ? s : fits ? VALUE : GENERIC);
+        values[i] = r;
       }
     }
 
