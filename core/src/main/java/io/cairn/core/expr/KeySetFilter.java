@@ -262,6 +262,14 @@ public final class KeySetFilter {
     return m;
   }
 
+  /**
+   * Whether {@link #select} tests a row as cheaply as a comparison does: the keys are a bitmap over
+   * their range (a scan in key order reads it in order), not a hashed set.
+   */
+  public boolean testsByBitmap() {
+    return vectorKeys != null && vectorKeys.bitmap != null;
+  }
+
   /** How many distinct keys it holds. */
   public int size() {
     return keys.size;

@@ -66,6 +66,15 @@ public final class VectorFilter {
    * that no column of {@link #columns()} has a NUMBER_UNFIT row ({@link NumberVector#unfit} 0).
    */
   public int select(ColumnVectors rows, int[] selection) {
+    return select(rows, null, rows.size(), selection);
+  }
+
+  /**
+   * As {@link #select(ColumnVectors, int[])}, of the rows at {@code in[0, n)} (ascending; all rows
+   * when {@code in} is null): the ones the filter keeps, written into {@code selection} (may be
+   * {@code in}).
+   */
+  public int select(ColumnVectors rows, int[] in, int n, int[] selection) {
     int size = rows.size();
     if (selection.length < size) {
       throw new IllegalArgumentException(
@@ -82,7 +91,9 @@ public final class VectorFilter {
       vectors[s] = v;
     }
     try {
-      return size == 0 ? 0 : root.select(this, size, null, size, selection);
+      return size == 0 || n == 0
+          ? 0
+          : root.select(this, size, in, in == null ? size : n, selection);
     } finally {
       for (int s = 0; s < vectors.length; s++) {
         vectors[s] = null; // the block's vectors are not ours to keep

@@ -499,6 +499,15 @@ class TestVectorFilter {
     int[] again = new int[rows.size()];
     assertThat(vf.select(block, again)).isEqualTo(n);
     assertThat(Arrays.copyOf(again, n)).isEqualTo(Arrays.copyOf(selection, n));
+    // from a selection of the rows (every other one, in place): the rows of both
+    int[] odd = new int[rows.size()];
+    int inCount = 0;
+    for (int i = 1; i < rows.size(); i += 2) {
+      odd[inCount++] = i;
+    }
+    int m = vf.select(block, odd, inCount, odd);
+    assertThat(Arrays.copyOf(odd, m))
+        .isEqualTo(Arrays.stream(selection, 0, n).filter(i -> i % 2 == 1).toArray());
     List<Integer> selected = new ArrayList<>();
     for (int j = 0; j < n; j++) {
       selected.add(selection[j]);

@@ -129,16 +129,6 @@ public final class BlockRun implements ColumnVectors {
     return lastRow;
   }
 
-  /** Whether some column's vector has a value to be read per row (a DECIMAL beyond a long). */
-  public boolean anyUnfit() {
-    for (NumberVector v : vectors) {
-      if (v.unfit > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   @Override
   public NumberVector numbers(VectorColumn column) {
     for (int i = 0; i < columns.size(); i++) {

@@ -283,7 +283,9 @@ final class ProgramBlocks {
     }
     BlockRun block = run;
     int n = block.size();
-    if (n == 0 || (rowColumns == null ? block.anyUnfit() : filtersUnfit(block))) {
+    if (n == 0 || filtersUnfit(block)) {
+      // the rows and a sink check their own columns: a string too long for its vector leaves the
+      // block to be read row by row, the rows the filters selected only
       return 0;
     }
     int selected = n;
@@ -291,10 +293,22 @@ final class ProgramBlocks {
     guidedByKeys = false;
     if (vectorFilter != null || keys != null || probe != null) {
       chosen = selection(n);
-      selected = vectorFilter == null ? n : vectorFilter.select(block, chosen);
       guidedByKeys = keys != null || probe != null;
-      boolean all = vectorFilter == null;
-      if (keys != null && selected > 0) {
+      boolean all = true;
+      selected = n;
+      // a bitmap of the build keys first (as cheap as a comparison and most often the more
+      // selective: a join's few keys), then the vector filter on the rows it keeps
+      boolean keysFirst = keys != null && keys.testsByBitmap();
+      if (keysFirst) {
+        selected = keys.select(block.numbers(keys.vectorColumn()), null, n, chosen);
+        judgeKeys(n, selected);
+        all = false;
+      }
+      if (vectorFilter != null && selected > 0) {
+        selected = vectorFilter.select(block, all ? null : chosen, selected, chosen);
+        all = false;
+      }
+      if (keys != null && !keysFirst && selected > 0) {
         int before = selected;
         selected =
             keys.select(block.numbers(keys.vectorColumn()), all ? null : chosen, selected, chosen);
