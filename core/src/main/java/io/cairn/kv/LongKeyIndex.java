@@ -85,11 +85,6 @@ public final class LongKeyIndex {
     return true;
   }
 
-  /** The rows added. */
-  int rows() {
-    return rows;
-  }
-
   /**
    * Makes the index of the rows added and chains the rows of each key in {@code next} (row r's
    * entry: the next row of its key, -1 after the last), after the last {@link #add}; again, it does
@@ -190,23 +185,18 @@ public final class LongKeyIndex {
     if (first == null || first.getClass() != classes[0]) {
       return -1;
     }
+    if (denseHeads == null && slots == null) {
+      return -1; // not made yet
+    }
     long a = ((Number) first).longValue();
-    if (denseHeads != null) {
-      long k = a - min;
-      return k >= 0 && k < denseHeads.length ? denseHeads[(int) k] : -1;
+    if (keyColumns.length == 1) {
+      return first(a);
     }
-    if (slots == null) {
-      return -1; // no row
+    Object second = values[1];
+    if (second == null || second.getClass() != classes[1]) {
+      return -1;
     }
-    long b = 0;
-    if (stride == 3) {
-      Object second = values[1];
-      if (second == null || second.getClass() != classes[1]) {
-        return -1;
-      }
-      b = ((Number) second).longValue();
-    }
-    return (int) slots[stride * find(a, b) + stride - 1] - 1;
+    return first(a, ((Number) second).longValue());
   }
 
   /**

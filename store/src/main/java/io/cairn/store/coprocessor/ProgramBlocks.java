@@ -120,7 +120,7 @@ final class ProgramBlocks {
   /**
    * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter}, {@code keys} (a
    * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) or {@code probe}
-   * (of the same key column as {@code keys}) is not null.
+   * (whose first key column is the one {@code keys} tests) is not null.
    */
   ProgramBlocks(
       RowCursor rows,
@@ -300,8 +300,7 @@ final class ProgramBlocks {
       // selective: a join's few keys), then the vector filter on the rows it keeps
       boolean keysFirst = keys != null && keys.testsByBitmap();
       if (keysFirst) {
-        selected = keys.select(block.numbers(keys.vectorColumn()), null, n, chosen);
-        judgeKeys(n, selected);
+        selected = selectKeys(block, null, n, chosen);
         all = false;
       }
       if (vectorFilter != null && selected > 0) {
@@ -309,10 +308,7 @@ final class ProgramBlocks {
         all = false;
       }
       if (keys != null && !keysFirst && selected > 0) {
-        int before = selected;
-        selected =
-            keys.select(block.numbers(keys.vectorColumn()), all ? null : chosen, selected, chosen);
-        judgeKeys(before, selected);
+        selected = selectKeys(block, all ? null : chosen, selected, chosen);
         all = false;
       }
       if (probe != null && selected > 0) {
@@ -344,6 +340,16 @@ final class ProgramBlocks {
     }
     rows.skipBlock();
     return n;
+  }
+
+  /**
+   * The key-set filter's selection of {@code block}'s rows at {@code in[0, n)} (all when null) into
+   * {@code out}, counted towards its judgement.
+   */
+  private int selectKeys(BlockRun block, int[] in, int n, int[] out) {
+    int kept = keys.select(block.numbers(keys.vectorColumn()), in, n, out);
+    judgeKeys(n, kept);
+    return kept;
   }
 
   /** Whether a filter's column of {@code block} has a value its vector does not hold. */

@@ -132,7 +132,7 @@ final class ProgramRows implements AutoCloseable {
    */
   private KeySetFilter keyFilter;
 
-  /** The probe done on blocks' vectors (then no key filter), or null. */
+  /** The probe done on blocks' vectors (after the key filter there), or null. */
   private final VectorProbe vectorProbe;
 
   /** Rows the key filter tested and kept, until it is judged. */
