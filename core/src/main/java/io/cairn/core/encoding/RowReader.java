@@ -729,23 +729,30 @@ public final class RowReader {
 
   /**
    * The first position in [{@code from}, {@code to}) of the value bytes where {@code run} is: over
-   * an array, eight bytes at a time are tested for {@code run}'s first byte (a byte equal to it
-   * xors to zero, and {@code (x - 0x01..01) & ~x & 0x80..80} marks every zero byte, some bytes
-   * after one too: each mark is checked).
+   * an array, eight positions at a time are tested for {@code run}'s first byte there and its last
+   * byte where the run would end (both equal: the two xors or to a zero byte, and {@code (x -
+   * 0x01..01) & ~x & 0x80..80} marks every zero byte, some bytes after one too), and only the
+   * marked positions compare the bytes between: a common first letter alone ('s' of "special" in
+   * text) marks a position in every few.
    */
   private int indexOfBytes(int from, int to, byte[] run) {
-    int last = to - run.length;
+    int n = run.length;
+    int last = to - n;
     int first = run[0] & 0xFF;
     byte[] a = array;
     if (a != null) {
       long firsts = first * 0x0101010101010101L;
+      long lasts = (run[n - 1] & 0xFFL) * 0x0101010101010101L;
       int at = from;
       for (; at + 7 <= last; at += 8) {
-        long x = (long) LONG_LE.get(a, at) ^ firsts;
+        // the 8 bytes read at at + n - 1 end by last + n + 6 = to - 1: within the value
+        long x = ((long) LONG_LE.get(a, at) ^ firsts) | ((long) LONG_LE.get(a, at + n - 1) ^ lasts);
         long marks = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
         while (marks != 0) {
           int p = at + (Long.numberOfTrailingZeros(marks) >>> 3);
-          if (Arrays.equals(a, p, p + run.length, run, 0, run.length)) {
+          // the lowest mark is a zero byte of x, a match of a run of 1 or 2 bytes; a mark above
+          // one may come of the subtraction's borrow: the run is compared whole
+          if (n <= 2 || Arrays.equals(a, p, p + n, run, 0, n)) {
             return p;
           }
           marks &= marks - 1;

@@ -355,6 +355,73 @@ class TestRowFilter {
     }
   }
 
+  /**
+   * LIKE on the bytes of values longer than a machine word, over an alphabet of two or four letters
+   * (each position a candidate of a run's first or last letter), answers as the generic LIKE does:
+   * runs of one, two and more bytes, repeated letters, a run that starts where a near miss ended.
+   */
+  @Test
+  void likeOfLiteralRunsInLongValues() {
+    RowLayout layout =
+        new RowLayout(
+            List.of(
+                new RowLayout.ColumnLayout(1, DataType.BIGINT.withNullable(false)),
+                new RowLayout.ColumnLayout(2, DataType.VARCHAR)),
+            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+            false,
+            1);
+    RowCodec codec = new RowCodec(layout);
+    Expr s = new Expr.ColumnRef(1, DataType.VARCHAR);
+    java.util.Random random = new java.util.Random(42);
+    // letters whose bytes differ in the lowest bit only: a word's byte compare may borrow
+    String letters = "bcrs";
+    List<String> patterns =
+        List.of(
+            "%s%",
+            "%sr%",
+            "%rs%",
+            "%ss%",
+            "%srs%",
+            "%bbc%",
+            "%special%",
+            "%sbs%cb%",
+            "%bbbbbb%",
+            "%bcbcbcbc%",
+            "%ccccccccccb%",
+            "c%rs%",
+            "%sr%s",
+            "%b%c%s%",
+            "%rsrc%",
+            "%cbs%");
+    RowReader reader = new RowReader(layout, null);
+    int matched = 0;
+    for (int i = 0; i < 3000; i++) {
+      int length = random.nextInt(70);
+      StringBuilder v = new StringBuilder(length);
+      for (int j = 0; j < length; j++) {
+        v.append(letters.charAt(random.nextInt(i % 2 == 0 ? 4 : 2)));
+      }
+      Object[] row = {(long) i, v.toString()};
+      Bytes key = codec.encodeKey(row);
+      Bytes value = codec.encodeValue(row);
+      Object[] decoded = codec.decode(key, value);
+      for (String pattern : patterns) {
+        Expr like = call(Op.LIKE, s, literal(pattern, DataType.VARCHAR));
+        boolean expected =
+            Boolean.TRUE.equals(ExprCompiler.compile(like).evaluate(decoded, EvalContext.EMPTY));
+        matched += expected ? 1 : 0;
+        RowFilter compiled = RowFilter.compile(like, layout);
+        for (TestingBuffers.Kind kind : TestingBuffers.Kind.values()) {
+          TestingBuffers.reset(reader, key, value, 3, kind);
+          assertThat(compiled.test(reader, EvalContext.EMPTY))
+              .as("[%s] LIKE '%s' over %s", v, pattern, kind)
+              .isEqualTo(expected);
+        }
+      }
+    }
+    assertThat(matched).as("values that match some pattern").isGreaterThan(10_000);
+  }
+
   @Test
   void parametersAreResolvedOnceByBind() {
     Expr filter = call(Op.GREATER_THAN, QTY, new Expr.Param(0, DataType.INTEGER));
