@@ -237,6 +237,9 @@ class TestSqlAgainstH2 {
     "SELECT ID FROM EMP WHERE SALARY > (SELECT AVG(SALARY) FROM EMP)",
     "SELECT ID FROM EMP E WHERE SALARY > (SELECT AVG(SALARY) FROM EMP F WHERE F.DEPT = E.DEPT)",
     "SELECT D, C FROM (SELECT DEPT AS D, COUNT(*) AS C FROM EMP GROUP BY DEPT) T WHERE C > 50",
+    // grouped in the driver by one integer column (its groups by the long), NULL a group too
+    "SELECT D, COUNT(*), SUM(S) FROM (SELECT DEPT AS D, SALARY AS S FROM EMP UNION ALL"
+        + " SELECT ID - 3, SALARY FROM EMP WHERE ID < 40) T GROUP BY D",
     "WITH T AS (SELECT DEPT, MAX(SALARY) AS M FROM EMP GROUP BY DEPT)"
         + " SELECT E.ID FROM EMP E JOIN T ON E.DEPT = T.DEPT AND E.SALARY = T.M",
     // aggregates over an outer join grouped by the preserved side's key: the other side grouped

@@ -267,6 +267,16 @@ class TestSpill {
   }
 
   @Test
+  void groupByOfOneIntegerColumnSpills() throws Exception {
+    assertSameAnswer(
+        "SELECT K, COUNT(*), SUM(D), MAX(S) FROM (SELECT K, D, S FROM U UNION ALL"
+            + " SELECT ID - K, D, S FROM U) GROUP BY K",
+        "4k",
+        false,
+        "GROUP BY");
+  }
+
+  @Test
   void groupByOfManyGroupsSpillsAgain() throws Exception {
     assertSameAnswer(
         "SELECT ID, S, SUM(D) FROM (SELECT ID, S, D FROM U UNION ALL SELECT ID, S, D FROM U)"

@@ -76,12 +76,47 @@ final class Aggregate implements Operator {
 
     final Map<GroupKey, Group> groups = new LinkedHashMap<>();
 
+    /**
+     * The groups whose one key column holds an INTEGER or BIGINT (a Long or an Integer), by its
+     * long; null for keys of other widths. Other values of the column (NULL) are in {@link
+     * #groups}.
+     */
+    final LongGroups<Group> longGroups;
+
     SetState(int[] columns, List<Integer> keys) {
       this.columns = columns;
+      this.longGroups = columns.length == 1 ? new LongGroups<>() : null;
       this.positions = new int[columns.length];
       for (int j = 0; j < columns.length; j++) {
         positions[j] = keys.indexOf(columns[j]);
       }
+    }
+
+    boolean isEmpty() {
+      return groups.isEmpty() && (longGroups == null || longGroups.size() == 0);
+    }
+
+    /** The groups held, the integer keys' first; each handed out once (its accumulators too). */
+    Iterator<Group> take() {
+      Iterator<Group> mapped = groups.values().iterator();
+      return new Iterator<>() {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+          return (longGroups != null && next < longGroups.size()) || mapped.hasNext();
+        }
+
+        @Override
+        public Group next() {
+          if (longGroups != null && next < longGroups.size()) {
+            return longGroups.take(next++);
+          }
+          Group group = mapped.next();
+          mapped.remove(); // handed out: its accumulators go with it
+          return group;
+        }
+      };
     }
   }
 
@@ -116,12 +151,21 @@ final class Aggregate implements Operator {
       int seen = 0;
       for (Object[] row = input.next(); row != null; row = input.next()) {
         for (SetState set : sets) {
-          GroupKey key = GroupKey.of(row, set.columns);
-          Group group = set.groups.get(key);
+          GroupKey key = null;
+          long longKey = 0;
+          Group group;
+          Object first = set.longGroups == null ? null : row[set.columns[0]];
+          if (first instanceof Long || first instanceof Integer) {
+            longKey = ((Number) first).longValue();
+            group = set.longGroups.get(longKey);
+          } else {
+            key = GroupKey.of(row, set.columns);
+            group = set.groups.get(key);
+          }
           Accumulator[] accs;
           if (group == null) {
             if (spill != null) {
-              spill.write(key, row);
+              spill.write(key != null ? key : GroupKey.of(row, set.columns), row);
               spilledRows++;
               continue;
             }
@@ -131,12 +175,12 @@ final class Aggregate implements Operator {
               boolean full =
                   e.errorCode() == ErrorCode.MEMORY_LIMIT_EXCEEDED
                       || e.errorCode() == ErrorCode.AGGREGATE_MEMORY_EXCEEDED;
-              if (!full || !canSpill || set.groups.isEmpty() || level >= Join.MAX_LEVEL) {
+              if (!full || !canSpill || set.isEmpty() || level >= Join.MAX_LEVEL) {
                 throw e;
               }
               spilledBy = e;
               spill = new SpillPartitions(ctx.spill(), "aggregate", level);
-              spill.write(key, row);
+              spill.write(key != null ? key : GroupKey.of(row, set.columns), row);
               spilledRows++;
               continue;
             }
@@ -145,7 +189,11 @@ final class Aggregate implements Operator {
             for (int j = 0; j < set.columns.length; j++) {
               values[set.positions[j]] = row[set.columns[j]];
             }
-            set.groups.put(key, new Group(values, accs));
+            if (key == null) {
+              set.longGroups.add(longKey, new Group(values, accs));
+            } else {
+              set.groups.put(key, new Group(values, accs));
+            }
           } else {
             accs = group.accumulators();
           }
@@ -186,7 +234,7 @@ final class Aggregate implements Operator {
       }
     }
     for (SetState set : sets) {
-      if (set.columns.length == 0 && set.groups.isEmpty()) {
+      if (set.columns.length == 0 && set.isEmpty()) {
         GroupKey empty = GroupKey.of(new Object[0], set.columns);
         set.groups.put(empty, new Group(new Object[keys.size()], newAccumulators()));
       }
@@ -219,7 +267,7 @@ final class Aggregate implements Operator {
           if (set >= sets.size()) {
             return false;
           }
-          groups = sets.get(set++).groups.values().iterator();
+          groups = sets.get(set++).take();
         }
         return true;
       }
@@ -231,7 +279,6 @@ final class Aggregate implements Operator {
         }
         SetState state = sets.get(set - 1);
         Group group = groups.next();
-        groups.remove(); // handed out: its accumulators go with it
         Accumulator[] accs = group.accumulators();
         Object[] out = new Object[keyCount + accs.length];
         System.arraycopy(group.values(), 0, out, 0, keyCount);
