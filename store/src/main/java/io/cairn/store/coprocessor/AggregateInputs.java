@@ -257,6 +257,7 @@ final class AggregateInputs {
     if (count > NumberBatch.CAPACITY) {
       return false;
     }
+    blockSums.newBlock();
     if (numberBatch != null) {
       flush();
       numberBatch.gather(run, vectorColumns, selection, 0, count);
@@ -281,7 +282,8 @@ final class AggregateInputs {
         }
       } else {
         // a call with the argument of an earlier one (SUM(x) and AVG(x)) takes its values
-        blockSums.add(groups, groupCount, groupOfRow, i, numbers[sameArgument(i)], count);
+        int source = sameArgument(i);
+        blockSums.add(groups, groupCount, groupOfRow, i, source, numbers[source], count);
       }
     }
     return true;
