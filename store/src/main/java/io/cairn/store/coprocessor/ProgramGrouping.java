@@ -133,6 +133,17 @@ final class ProgramGrouping {
 
   private int blocksRefused;
 
+  /** How many keys of a block {@link #addBlock} remembers with their slots (a power of two). */
+  private static final int MEMO_KEYS = 4;
+
+  /** The keys remembered (two longs each), their NULL flags (a bit per column) and slots. */
+  private final long[] memoKeys = new long[2 * MEMO_KEYS];
+
+  private final int[] memoNulls = new int[MEMO_KEYS];
+  private final int[] memoSlots = new int[MEMO_KEYS];
+  private int memoCount;
+  private int memoNext;
+
   /** A row's key as longs, and the key columns' values of the current block. */
   private long[] key;
 
@@ -382,6 +393,7 @@ final class ProgramGrouping {
     int found = 0;
     long[] key = this.key;
     int lastSlot = -1; // the group of the row before, while the key stays the same
+    memoCount = 0; // slots are the block's
     for (int i = 0; i < count; i++) {
       int row = selection == null ? i : selection[i];
       boolean same = lastSlot >= 0;
@@ -394,6 +406,25 @@ final class ProgramGrouping {
       }
       if (same) {
         groupOfRow[i] = lastSlot; // rows of a group often come together (an order's lines)
+        continue;
+      }
+      // the last keys of one or two columns this block met, with their slots: a block of a few
+      // groups taking turns (TPC-H Q1's four) looks each row's up here, not in the table
+      long k0 = keys > 0 ? key[0] : 0;
+      long k1 = keys > 1 ? key[1] : 0;
+      int nulls = (keys > 0 && keyNulls[0] ? 1 : 0) | (keys > 1 && keyNulls[1] ? 2 : 0);
+      int memo = -1;
+      if (keys <= 2) {
+        for (int j = 0; j < memoCount; j++) {
+          if (memoKeys[2 * j] == k0 && memoKeys[2 * j + 1] == k1 && memoNulls[j] == nulls) {
+            memo = j;
+            break;
+          }
+        }
+      }
+      if (memo >= 0) {
+        lastSlot = memoSlots[memo];
+        groupOfRow[i] = lastSlot;
         continue;
       }
       int number = byBytes.find(key, keyNulls);
@@ -411,6 +442,13 @@ final class ProgramGrouping {
       }
       groupOfRow[i] = slot;
       lastSlot = slot;
+      if (keys <= 2) {
+        int j = memoCount < MEMO_KEYS ? memoCount++ : memoNext++ & (MEMO_KEYS - 1);
+        memoKeys[2 * j] = k0;
+        memoKeys[2 * j + 1] = k1;
+        memoNulls[j] = nulls;
+        memoSlots[j] = slot;
+      }
     }
     boolean added = inputs.addBlock(blockGroups, found, groupOfRow, run, selection, count);
     Arrays.fill(blockGroups, 0, found, null);
