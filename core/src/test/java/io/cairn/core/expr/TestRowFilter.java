@@ -262,6 +262,16 @@ class TestRowFilter {
     assertThat(test(mixed, ROW)).isTrue();
   }
 
+  /** A BIGINT key and a VARCHAR value column, for LIKE on the value's bytes. */
+  private static final RowLayout ID_AND_TEXT =
+      new RowLayout(
+          List.of(
+              new RowLayout.ColumnLayout(1, DataType.BIGINT.withNullable(false)),
+              new RowLayout.ColumnLayout(2, DataType.VARCHAR)),
+          List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+          false,
+          1);
+
   /**
    * LIKE with literal runs and {@code %} on a VARCHAR value column is matched on its bytes (no
    * fallback) and answers as the generic LIKE does, for ASCII and multi-byte values and patterns;
@@ -269,14 +279,7 @@ class TestRowFilter {
    */
   @Test
   void likeOfLiteralRunsMatchesTheBytes() {
-    RowLayout layout =
-        new RowLayout(
-            List.of(
-                new RowLayout.ColumnLayout(1, DataType.BIGINT.withNullable(false)),
-                new RowLayout.ColumnLayout(2, DataType.VARCHAR)),
-            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
-            false,
-            1);
+    RowLayout layout = ID_AND_TEXT;
     RowCodec codec = new RowCodec(layout);
     Expr s = new Expr.ColumnRef(1, DataType.VARCHAR);
     List<String> values =
@@ -362,14 +365,7 @@ class TestRowFilter {
    */
   @Test
   void likeOfLiteralRunsInLongValues() {
-    RowLayout layout =
-        new RowLayout(
-            List.of(
-                new RowLayout.ColumnLayout(1, DataType.BIGINT.withNullable(false)),
-                new RowLayout.ColumnLayout(2, DataType.VARCHAR)),
-            List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
-            false,
-            1);
+    RowLayout layout = ID_AND_TEXT;
     RowCodec codec = new RowCodec(layout);
     Expr s = new Expr.ColumnRef(1, DataType.VARCHAR);
     java.util.Random random = new java.util.Random(42);
