@@ -99,7 +99,7 @@ public abstract class RowNumber {
   /** Declares the columns this tree reads to {@code batch}. */
   abstract void addColumns(NumberBatch.Columns columns);
 
-  /** The node's own vectors, made on first use. */
+  /** The node's own vectors, made when the node is added to a batch ({@link #addColumns}). */
   final void ownVectors() {
     if (batchStatus == null) {
       batchStatus = new byte[NumberBatch.CAPACITY];
@@ -317,15 +317,19 @@ public abstract class RowNumber {
 
     @Override
     public void evalBatch(NumberBatch batch, int n) {
+      // the vectors hold the constant since addColumns
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
+      // made here, once per batch, not on a first evalBatch: a branch taken once per scan in a
+      // hot method is one its compiled code leaves out, and deoptimizes on in the next scan
       if (batchStatus == null) {
         ownVectors();
         Arrays.fill(batchStatus, (byte) (isNull ? NULL : VALUE));
         Arrays.fill(batchValues, value);
       }
     }
-
-    @Override
-    void addColumns(NumberBatch.Columns columns) {}
   }
 
   /** {@code a op b} computed exactly at {@code exactScale}, then fit to the result type. */
@@ -429,7 +433,6 @@ public abstract class RowNumber {
 
     @Override
     public void evalBatch(NumberBatch batch, int n) {
-      ownVectors();
       a.evalBatch(batch, n);
       b.evalBatch(batch, n);
       byte[] statusA = a.batchStatus;
@@ -528,6 +531,7 @@ public abstract class RowNumber {
 
     @Override
     void addColumns(NumberBatch.Columns columns) {
+      ownVectors(); // here, not on a first evalBatch (see Constant.addColumns)
       a.addColumns(columns);
       b.addColumns(columns);
     }
@@ -616,15 +620,17 @@ public abstract class RowNumber {
 
     @Override
     public void evalBatch(NumberBatch batch, int n) {
+      // the vectors hold the constant since addColumns
+    }
+
+    @Override
+    void addColumns(NumberBatch.Columns columns) {
       if (batchStatus == null) {
         ownVectors();
         Arrays.fill(batchStatus, (byte) (isNull ? NULL : VALUE));
         Arrays.fill(batchDoubles, doubleValue);
       }
     }
-
-    @Override
-    void addColumns(NumberBatch.Columns columns) {}
   }
 
   private static final class DoubleBinary extends RowNumber {
@@ -655,7 +661,6 @@ public abstract class RowNumber {
 
     @Override
     public void evalBatch(NumberBatch batch, int n) {
-      ownVectors();
       a.evalBatch(batch, n);
       b.evalBatch(batch, n);
       byte[] statusA = a.batchStatus;
@@ -671,6 +676,7 @@ public abstract class RowNumber {
 
     @Override
     void addColumns(NumberBatch.Columns columns) {
+      ownVectors(); // here, not on a first evalBatch (see Constant.addColumns)
       a.addColumns(columns);
       b.addColumns(columns);
     }

@@ -106,6 +106,8 @@ final class AggregateInputs {
       batchTargets = null;
       batchNulls = null;
     }
+    firstWithArgument = firstWithArguments();
+    blockSums = new BlockSums(kinds.length);
   }
 
   /**
@@ -294,29 +296,32 @@ final class AggregateInputs {
    * the same values: itself when none before.
    */
   private int sameArgument(int i) {
-    if (firstWithArgument == null) {
-      firstWithArgument = new int[kinds.length];
-      for (int c = 0; c < kinds.length; c++) {
-        firstWithArgument[c] = c;
-        for (int e = 0; e < c; e++) {
-          if (kinds[c] == NUMBER
-              && kinds[e] == NUMBER
-              && arguments[e] == arguments[c]
-              && numbers[e].scale() == numbers[c].scale()
-              && numbers[e].floating() == numbers[c].floating()) {
-            firstWithArgument[c] = e;
-            break;
-          }
-        }
-      }
-    }
     return firstWithArgument[i];
   }
 
-  private int[] firstWithArgument;
+  /** Per call, {@link #sameArgument}: made with the calls, not on a first block (see BlockSums). */
+  private final int[] firstWithArgument;
+
+  private int[] firstWithArguments() {
+    int[] first = new int[kinds.length];
+    for (int c = 0; c < kinds.length; c++) {
+      first[c] = c;
+      for (int e = 0; e < c; e++) {
+        if (kinds[c] == NUMBER
+            && kinds[e] == NUMBER
+            && arguments[e] == arguments[c]
+            && numbers[e].scale() == numbers[c].scale()
+            && numbers[e].floating() == numbers[c].floating()) {
+          first[c] = e;
+          break;
+        }
+      }
+    }
+    return first;
+  }
 
   /** Adds a block's values to its groups. */
-  private final BlockSums blockSums = new BlockSums();
+  private final BlockSums blockSums;
 
   /**
    * Whether every call only counts rows (COUNT(*) into a {@link LongAccumulator}): adding a row to

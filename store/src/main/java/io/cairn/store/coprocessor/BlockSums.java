@@ -15,21 +15,36 @@ import java.util.Arrays;
  * scan.
  */
 final class BlockSums {
-  /** Per call: per group of the block, the exact sum of the call's DECIMAL values and how many. */
-  private long[][] sums = new long[0][];
+  /** Groups the per-group arrays are made for; they grow past it. */
+  private static final int INITIAL_GROUPS = 16;
 
-  private long[][] counts = new long[0][];
+  /** Per call: per group of the block, the exact sum of the call's DECIMAL values and how many. */
+  private final long[][] sums;
+
+  private final long[][] counts;
 
   /** Per call: the block whose sums {@link #sums} holds (no long overflowed), or -1. */
-  private long[] summedIn = new long[0];
+  private final long[] summedIn;
 
   /** The current block, counted from 1 by {@link #newBlock}. */
   private long block;
 
   /** Per group of the current block: how many of its rows there are, when {@link #rowsIn}. */
-  private long[] groupRows = new long[1];
+  private long[] groupRows = new long[INITIAL_GROUPS];
 
   private long rowsIn = -1;
+
+  /**
+   * The sums of {@code calls} aggregate calls. Everything a block needs is made here, not on the
+   * first block: a branch taken once per scan in a method as hot as {@link #add} is one its
+   * compiled code leaves out, and deoptimizes on in the next scan (a query's second run).
+   */
+  BlockSums(int calls) {
+    sums = new long[calls][INITIAL_GROUPS];
+    counts = new long[calls][INITIAL_GROUPS];
+    summedIn = new long[calls];
+    Arrays.fill(summedIn, -1);
+  }
 
   /** Starts a block: the sums of the one before are of no use any more. */
   void newBlock() {
@@ -71,14 +86,6 @@ final class BlockSums {
       }
       return;
     }
-    int calls = Math.max(i, source) + 1;
-    if (sums.length < calls) {
-      int old = sums.length;
-      sums = Arrays.copyOf(sums, calls);
-      counts = Arrays.copyOf(counts, calls);
-      summedIn = Arrays.copyOf(summedIn, calls);
-      Arrays.fill(summedIn, old, calls, -1);
-    }
     if (summedIn[source] != block && !sum(source, groupCount, groupOfRow, status, values, n)) {
       addOneByOne(groups, groupCount, groupOfRow, i, status, values, scale, n);
       return;
@@ -98,8 +105,8 @@ final class BlockSums {
    */
   private boolean sum(
       int call, int groupCount, int[] groupOfRow, byte[] status, long[] values, int n) {
-    if (sums[call] == null || sums[call].length < groupCount) {
-      sums[call] = new long[Math.max(groupCount, 8)];
+    if (sums[call].length < groupCount) {
+      sums[call] = new long[Math.max(groupCount, 2 * sums[call].length)];
       counts[call] = new long[sums[call].length];
     }
     long[] s = sums[call];

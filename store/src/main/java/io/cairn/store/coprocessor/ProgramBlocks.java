@@ -5,6 +5,7 @@ import io.cairn.core.encoding.RowReader;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.KeySetFilter;
+import io.cairn.core.expr.NumberBatch;
 import io.cairn.core.expr.NumberVector;
 import io.cairn.core.expr.RowExpression;
 import io.cairn.core.expr.VectorColumn;
@@ -66,8 +67,11 @@ final class ProgramBlocks {
   /** The blocks asked for, or null when no block is to be offered. */
   private BlockRun run;
 
-  /** The rows of a block the filters select; grown to the largest block. */
-  private int[] selection = new int[0];
+  /**
+   * The rows of a block the filters select; grown to the largest block. Made for a batch's rows at
+   * once: a growth on every scan's first block is a branch the compiled code deoptimizes on.
+   */
+  private int[] selection = new int[NumberBatch.CAPACITY];
 
   /**
    * While the rows of a block the filters selected from are read one at a time: how many of them

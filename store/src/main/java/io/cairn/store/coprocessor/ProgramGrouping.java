@@ -80,7 +80,7 @@ final class ProgramGrouping {
   /** The layout columns of the key, when found by bytes. */
   private int[] keyLayoutColumns;
 
-  private int[] keyPositions;
+  private final int[] keyPositions;
 
   /** How rows reach the accumulators when groups are found by bytes. */
   private AggregateInputs inputs;
@@ -156,6 +156,11 @@ final class ProgramGrouping {
     this.rows = rows;
     this.aggregates = rows.compiled.program.aggregates();
     this.keyColumns = rows.compiled.groupColumns;
+    // made here, not on the first group: see BlockSums
+    this.keyPositions = new int[keyColumns.length];
+    for (int k = 0; k < keyPositions.length; k++) {
+      keyPositions[k] = k;
+    }
     this.partialWidth = rows.compiled.partialWidth;
     this.aggregateMaxBytes = aggregateMaxBytes;
     this.memory = memory;
@@ -505,12 +510,6 @@ final class ProgramGrouping {
   }
 
   private int[] keyPositions() {
-    if (keyPositions == null) {
-      keyPositions = new int[keyColumns.length];
-      for (int k = 0; k < keyPositions.length; k++) {
-        keyPositions[k] = k;
-      }
-    }
     return keyPositions;
   }
 

@@ -42,7 +42,7 @@ class TestBlockSums {
             new Expr.Literal(new BigDecimal("1.00"), DataType.decimal(20, 2)), layout);
     assertThat(number.scale()).isEqualTo(2);
     Random random = new Random(11);
-    int groupCount = 5;
+    int groupCount = 40; // past the arrays' first size
     List<AggregateCall> calls = List.of(SUM, AVG, SUM);
     Accumulator[][] groups = new Accumulator[groupCount][calls.size()];
     Accumulator[][] expected = new Accumulator[groupCount][calls.size()];
@@ -52,7 +52,7 @@ class TestBlockSums {
         expected[g][c] = Aggregates.create(calls.get(c));
       }
     }
-    BlockSums sums = new BlockSums();
+    BlockSums sums = new BlockSums(calls.size());
     int overflowing = 0;
     for (int block = 0; block < 400; block++) {
       int n = 1 + random.nextInt(NumberBatch.CAPACITY);
