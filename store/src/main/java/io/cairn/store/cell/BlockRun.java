@@ -24,6 +24,14 @@ public final class BlockRun implements ColumnVectors {
   private final RowLayout layout;
   private final RowReader reader;
   private final List<VectorColumn> columns;
+
+  /**
+   * {@link #columns} as an array, for {@link #numbers}: a list's class depends on its size (List.of
+   * of 1-2 elements or more), so a loop over lists of both sizes is compiled for one and
+   * deoptimizes on the other.
+   */
+  private final VectorColumn[] asked;
+
   private final long[] keys;
   private final NumberVector[] vectors;
 
@@ -43,6 +51,7 @@ public final class BlockRun implements ColumnVectors {
     this.layout = requireNonNull(layout, "layout is null");
     this.reader = requireNonNull(reader, "reader is null");
     this.columns = List.copyOf(columns);
+    this.asked = this.columns.toArray(new VectorColumn[0]);
     this.keys = new long[this.columns.size()];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = key(layout, this.columns.get(i));
@@ -77,6 +86,16 @@ public final class BlockRun implements ColumnVectors {
 
   public List<VectorColumn> columns() {
     return columns;
+  }
+
+  /** Column {@code i} of {@link #columns()}. */
+  public VectorColumn column(int i) {
+    return asked[i];
+  }
+
+  /** How many columns were asked for: {@code columns().size()}. */
+  public int columnCount() {
+    return asked.length;
   }
 
   /** The cache key of column {@code i} of {@link #columns()}. */
@@ -131,8 +150,9 @@ public final class BlockRun implements ColumnVectors {
 
   @Override
   public NumberVector numbers(VectorColumn column) {
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i) == column) {
+    VectorColumn[] asked = this.asked;
+    for (int i = 0; i < asked.length; i++) {
+      if (asked[i] == column) {
         return vectors[i];
       }
     }

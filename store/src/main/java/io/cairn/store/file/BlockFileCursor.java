@@ -241,7 +241,7 @@ final class BlockFileCursor implements CellCursor {
         block.firstRow,
         block.lastRow);
     if (block.plain) {
-      for (int i = 0; i < run.columns().size(); i++) {
+      for (int i = 0; i < run.columnCount(); i++) {
         NumberVector v = block.find(run.key(i));
         if (v == null) {
           return false; // evicted meanwhile
@@ -254,7 +254,7 @@ final class BlockFileCursor implements CellCursor {
 
   /** The indexes of {@code run}'s columns that {@code block} (null: none) lacks. */
   private static int[] missing(BlockVectors block, BlockRun run) {
-    int n = run.columns().size();
+    int n = run.columnCount();
     if (block == null) {
       int[] all = new int[n];
       for (int i = 0; i < n; i++) {

@@ -38,9 +38,8 @@ final class BlockVectorBuilder {
     byte[] kinds = new byte[m];
     int[] scales = new int[m];
     long[] keys = new long[m];
-    List<VectorColumn> asked = run.columns();
     for (int i = 0; i < m; i++) {
-      VectorColumn c = asked.get(wanted[i]);
+      VectorColumn c = run.column(wanted[i]);
       columns[i] = c.column();
       kinds[i] = c.kind();
       scales[i] = c.scale();
