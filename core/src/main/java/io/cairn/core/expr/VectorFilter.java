@@ -55,6 +55,19 @@ public final class VectorFilter {
     return columns;
   }
 
+  /**
+   * Column {@code i} of {@link #columns()}, for loops run per block (a list's class depends on its
+   * size, which a loop compiled for one size deoptimizes on).
+   */
+  public VectorColumn column(int i) {
+    return columnArray[i];
+  }
+
+  /** How many columns {@link #columns()} holds. */
+  public int columnCount() {
+    return columnArray.length;
+  }
+
   /** Whether the rows it selects are exactly those the RowFilter keeps. */
   public boolean complete() {
     return complete;

@@ -359,8 +359,8 @@ final class ProgramBlocks {
   /** Whether a filter's column of {@code block} has a value its vector does not hold. */
   private boolean filtersUnfit(BlockRun block) {
     if (vectorFilter != null) {
-      for (VectorColumn c : vectorFilter.columns()) {
-        if (block.numbers(c).unfit > 0) {
+      for (int i = 0; i < vectorFilter.columnCount(); i++) {
+        if (block.numbers(vectorFilter.column(i)).unfit > 0) {
           return true;
         }
       }
