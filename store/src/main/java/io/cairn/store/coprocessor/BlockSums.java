@@ -87,7 +87,7 @@ final class BlockSums {
       return;
     }
     if (summedIn[source] != block && !sum(source, groupCount, groupOfRow, status, values, n)) {
-      addOneByOne(groups, groupCount, groupOfRow, i, status, values, scale, n);
+      addOneByOne(groups, groupCount, groupOfRow, i, source, status, values, scale, n);
       return;
     }
     long[] s = sums[source];
@@ -181,19 +181,22 @@ final class BlockSums {
 
   /**
    * Adds the values row by row, each group's sum handed to its accumulator before it would
-   * overflow.
+   * overflow; in the arrays of call {@code source}, which {@link #sum} sized and left unsummed.
    */
-  private static void addOneByOne(
+  private void addOneByOne(
       Accumulator[][] groups,
       int groupCount,
       int[] groupOfRow,
       int i,
+      int source,
       byte[] status,
       long[] values,
       int scale,
       int n) {
-    long[] sums = new long[groupCount];
-    long[] counts = new long[groupCount];
+    long[] sums = this.sums[source];
+    long[] counts = this.counts[source];
+    Arrays.fill(sums, 0, groupCount, 0);
+    Arrays.fill(counts, 0, groupCount, 0);
     for (int row = 0; row < n; row++) {
       if (status[row] == RowNumber.VALUE) {
         int g = groupOfRow == null ? 0 : groupOfRow[row];

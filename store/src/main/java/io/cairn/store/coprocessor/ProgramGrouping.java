@@ -491,7 +491,7 @@ final class ProgramGrouping {
    * memory counted.
    */
   private Group newGroup(Object[] keys) {
-    groupMemory.addGroup(keys, keyPositions(), aggregates.size());
+    groupMemory.addGroup(keys, keyPositions, aggregates.size());
     Group group = new Group(keys, newAccumulators(), groupCount++);
     byNumber.add(group);
     if (group.index() == accumulatorsOf.length) {
@@ -507,10 +507,6 @@ final class ProgramGrouping {
     byNumber = new ArrayList<>();
     Arrays.fill(accumulatorsOf, 0, taken.size(), null);
     return taken;
-  }
-
-  private int[] keyPositions() {
-    return keyPositions;
   }
 
   private Accumulator[] newAccumulators() {

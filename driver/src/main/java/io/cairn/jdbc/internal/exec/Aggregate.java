@@ -92,6 +92,11 @@ final class Aggregate implements Operator {
       }
     }
 
+    /** {@code key}, or when null (a key found by its long) the row's GroupKey. */
+    GroupKey key(Object[] row, GroupKey key) {
+      return key != null ? key : GroupKey.of(row, columns);
+    }
+
     boolean isEmpty() {
       return groups.isEmpty() && (longGroups == null || longGroups.size() == 0);
     }
@@ -165,7 +170,7 @@ final class Aggregate implements Operator {
           Accumulator[] accs;
           if (group == null) {
             if (spill != null) {
-              spill.write(key != null ? key : GroupKey.of(row, set.columns), row);
+              spill.write(set.key(row, key), row);
               spilledRows++;
               continue;
             }
@@ -180,7 +185,7 @@ final class Aggregate implements Operator {
               }
               spilledBy = e;
               spill = new SpillPartitions(ctx.spill(), "aggregate", level);
-              spill.write(key != null ? key : GroupKey.of(row, set.columns), row);
+              spill.write(set.key(row, key), row);
               spilledRows++;
               continue;
             }
