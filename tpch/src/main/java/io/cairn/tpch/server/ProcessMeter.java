@@ -14,7 +14,8 @@ import java.time.Duration;
 /**
  * What a process has used so far: CPU time (user + system, {@link ProcessHandle}) and, on Linux,
  * context switches (voluntary and involuntary, summed over the threads alive at the moment of
- * reading, from {@code /proc/PID/task/TID/status}; a thread that ended takes its count with it).
+ * reading, from {@code /proc/PID/task/TID/status}; a thread that ended, or ends while it is read,
+ * takes its count with it).
  */
 final class ProcessMeter {
   private static final String VOLUNTARY = "voluntary_ctxt_switches:";
@@ -56,8 +57,10 @@ final class ProcessMeter {
               sum += Long.parseLong(line.substring(NONVOLUNTARY.length()).strip());
             }
           }
-        } catch (NoSuchFileException e) {
-          // the thread ended while we looked
+        } catch (IOException e) {
+          // the thread ended while we looked: its status is gone (NoSuchFileException), or it was
+          // opened and the read fails with ESRCH ("No such process", even while the directory is
+          // still listed); its count ended with it
         }
       }
     } catch (NoSuchFileException e) {

@@ -135,17 +135,25 @@ class TestServerBenchCommand {
 
   private record Run(int exit, String out) {}
 
-  @SuppressForbidden(reason = "captures the command's standard output")
+  /** Runs the command; its standard error follows its output so that a failure shows its cause. */
+  @SuppressForbidden(reason = "captures the command's standard output and error")
   private static Run run(String... args) {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream originalOut = System.out;
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit;
     try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       exit = CairnTool.run(args);
     } finally {
-      System.setOut(original);
+      System.setOut(originalOut);
+      System.setErr(originalErr);
     }
-    return new Run(exit, captured.toString(StandardCharsets.UTF_8));
+    String errors = err.toString(StandardCharsets.UTF_8);
+    return new Run(
+        exit,
+        out.toString(StandardCharsets.UTF_8) + (errors.isEmpty() ? "" : "stderr:\n" + errors));
   }
 }
