@@ -54,9 +54,9 @@ final class ProgramAggregation {
       if (!sinking) {
         sinking = true;
         rows.sinkBlocks(
-            (run, selection, n) -> {
+            (run, selection, n, narrowed) -> {
               count += n;
-              return true;
+              return 0;
             },
             List.of());
       }
@@ -81,7 +81,8 @@ final class ProgramAggregation {
       if (columns != null) {
         Accumulator[] targets = accumulators;
         rows.sinkBlocks(
-            (run, selection, n) -> inputs.addBlock(targets, run, selection, n), columns);
+            BlockSink.whole((run, selection, n) -> inputs.addBlock(targets, run, selection, n)),
+            columns);
       }
     }
     while ((found = rows.nextKept()) == KEPT) {

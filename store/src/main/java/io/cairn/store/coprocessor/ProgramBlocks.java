@@ -332,15 +332,18 @@ final class ProgramBlocks {
       }
       vectorRowsLeft = selected;
       vectorRowNext = 0;
-    } else if (selected > 0 && (sink == null || !sink.add(block, chosen, selected))) {
-      if (chosen != null) {
-        // the block's rows are the next ones: only those selected are read
-        guidedLeft = n;
-        guidedRow = 0;
-        guidedNext = 0;
-        guidedSelected = selected;
+    } else if (selected > 0) {
+      int left = sink == null ? selected : sink.add(block, chosen, selected, selection(n));
+      if (left > 0) {
+        if (left < selected || chosen != null) {
+          // the block's rows are the next ones: only those selected are read
+          guidedLeft = n;
+          guidedRow = 0;
+          guidedNext = 0;
+          guidedSelected = left;
+        }
+        return 0;
       }
-      return 0;
     }
     rows.skipBlock();
     return n;

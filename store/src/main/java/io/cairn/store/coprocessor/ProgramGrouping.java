@@ -367,7 +367,7 @@ final class ProgramGrouping {
         columns.add(keyVectors[k]);
       }
     }
-    rows.sinkBlocks(this::addBlock, columns);
+    rows.sinkBlocks(BlockSink.whole(this::addBlock), columns);
   }
 
   /**

@@ -136,6 +136,25 @@ final class ProgramSort {
   /** The N-th row's prefix: rows with a greater prefix are out without encoding their key. */
   private long thresholdPrefix;
 
+  /**
+   * A prefix that at least N kept rows are not above (unsigned; all ones when none is known): a row
+   * whose prefix is greater is not in the top. The least of {@link #thresholdPrefix} and the
+   * greatest of the N least prefixes seen in blocks' vectors ({@link #vectorPrefixes}), which
+   * tightens from the first block on, where the buffer's threshold waits for 2N rows to enter.
+   */
+  private long prefixBound = -1L;
+
+  /**
+   * The least prefixes of the rows seen in blocks' vectors, up to N: a max-heap (unsigned order),
+   * when the top-N passes over rows of blocks; else null.
+   */
+  private long[] vectorPrefixes;
+
+  private int vectorPrefixCount;
+
+  /** The largest N for which {@link #vectorPrefixes} is kept. */
+  private static final int MAX_VECTOR_PREFIXES = 1 << 16;
+
   /** The byte top-N's rows at which it keeps its top N and finds its threshold. */
   private int compactAt;
 
@@ -264,7 +283,7 @@ final class ProgramSort {
         if (capacity < Integer.MAX_VALUE / 2 && capacity >= 0) {
           topCapacity = (int) capacity;
           compactAt = Math.max(2 * topCapacity, topCapacity + 1024);
-          skipBlocksOutOfTheTop();
+          passOverRowsOutOfTheTop();
         } else {
           topCapacity = -1;
         }
@@ -275,7 +294,7 @@ final class ProgramSort {
         long prefix = 0;
         if (prefixKind != PREFIX_BYTES) {
           prefix = firstPrefix();
-          if (threshold != null && Long.compareUnsigned(prefix, thresholdPrefix) > 0) {
+          if (Long.compareUnsigned(prefix, prefixBound) > 0) {
             continue; // not in the top: no key encoded, nothing copied
           }
         }
@@ -303,6 +322,9 @@ final class ProgramSort {
           buffer.keepFirst(topCapacity, exactPrefixes);
           threshold = buffer.copyKey(topCapacity - 1);
           thresholdPrefix = buffer.prefix(topCapacity - 1);
+          if (Long.compareUnsigned(thresholdPrefix, prefixBound) < 0) {
+            prefixBound = thresholdPrefix;
+          }
         }
       }
       if (found == PAUSED) {
@@ -331,11 +353,10 @@ final class ProgramSort {
   private VectorColumn prefixVector;
 
   /**
-   * Lets a top-N whose first key is an integer, date or DECIMAL column skip the blocks read as
-   * vectors whose selected rows all have prefixes above its threshold: rows it would pass over one
-   * by one, decoded first.
+   * Lets a top-N whose first key is an integer, date or DECIMAL column pass over the rows of blocks
+   * read as vectors whose prefixes are above its bound, undecoded: only the others are read.
    */
-  private void skipBlocksOutOfTheTop() {
+  private void passOverRowsOutOfTheTop() {
     int column = keyColumns[0];
     if (prefixKind == PREFIX_LONG) {
       prefixVector = new VectorColumn(column, RowReader.LONG, 0);
@@ -344,31 +365,87 @@ final class ProgramSort {
     } else {
       return;
     }
-    rows.sinkBlocks(this::outOfTheTop, List.of(prefixVector));
+    if (topCapacity <= MAX_VECTOR_PREFIXES) {
+      vectorPrefixes = new long[topCapacity];
+    }
+    rows.sinkBlocks(this::inTheTop, List.of(prefixVector));
   }
 
   /**
-   * Whether every selected row of a block has a first-key prefix above the threshold (so none
-   * enters the top: the block is done); false sends the block's rows through one by one.
+   * The selected rows of a block that may enter the top, into {@code narrowed}: those whose
+   * first-key prefix is not above the bound, and those whose prefix the vector does not hold (a
+   * NULL, a value beyond a long); how many (0: the block is done). Each prefix of the block that is
+   * among the N least seen so far tightens the bound, for the rest of the block too.
    */
-  private boolean outOfTheTop(BlockRun run, int[] selection, int count) {
-    if (threshold == null) {
-      return false;
-    }
+  private int inTheTop(BlockRun run, int[] selection, int count, int[] narrowed) {
     NumberVector v = run.numbers(prefixVector);
-    if (v.status != null) {
-      return false; // NULLs (or values beyond a long): their prefixes are found row by row
-    }
     long[] values = v.longs;
+    byte[] status = v.status;
     long flip = keys[0].descending() ? -1L : 0L;
-    long bound = thresholdPrefix;
+    long bound = prefixBound;
+    long[] least = vectorPrefixes;
+    int in = 0;
     for (int i = 0; i < count; i++) {
-      long prefix = (values[selection == null ? i : selection[i]] ^ Long.MIN_VALUE) ^ flip;
+      int at = selection == null ? i : selection[i];
+      narrowed[in] = at;
+      if (status != null && status[at] != RowReader.NUMBER_VALUE) {
+        in++; // a NULL's prefix (or a value the vector does not hold) is found when it is read
+        continue;
+      }
+      long prefix = (values[at] ^ Long.MIN_VALUE) ^ flip;
       if (Long.compareUnsigned(prefix, bound) <= 0) {
-        return false;
+        in++;
+        if (least != null) {
+          bound = addLeast(least, prefix, bound);
+        }
       }
     }
-    return true;
+    prefixBound = bound;
+    return in;
+  }
+
+  /**
+   * Counts {@code prefix} (not above {@code bound}) among the least prefixes seen in vectors;
+   * returns the bound tightened to the greatest of them once there are N.
+   */
+  private long addLeast(long[] least, long prefix, long bound) {
+    int n = vectorPrefixCount;
+    if (n < least.length) {
+      // sift up into the max-heap
+      int at = n;
+      while (at > 0) {
+        int parent = (at - 1) >>> 1;
+        if (Long.compareUnsigned(least[parent], prefix) >= 0) {
+          break;
+        }
+        least[at] = least[parent];
+        at = parent;
+      }
+      least[at] = prefix;
+      vectorPrefixCount = ++n;
+      return n == least.length && Long.compareUnsigned(least[0], bound) < 0 ? least[0] : bound;
+    }
+    if (Long.compareUnsigned(prefix, least[0]) >= 0) {
+      return bound;
+    }
+    // replace the greatest and sift down
+    int at = 0;
+    while (true) {
+      int child = 2 * at + 1;
+      if (child >= n) {
+        break;
+      }
+      if (child + 1 < n && Long.compareUnsigned(least[child + 1], least[child]) > 0) {
+        child++;
+      }
+      if (Long.compareUnsigned(least[child], prefix) <= 0) {
+        break;
+      }
+      least[at] = least[child];
+      at = child;
+    }
+    least[at] = prefix;
+    return Long.compareUnsigned(least[0], bound) < 0 ? least[0] : bound;
   }
 
   /** The current row's prefix of {@link #prefixKind} (not PREFIX_BYTES). */
