@@ -501,6 +501,9 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public int getInt(int index) throws SQLException {
     Object v = value(index);
+    if (v instanceof Integer i) {
+      return i; // the common case, without the column's name made for messages
+    }
     return v == null
         ? 0
         : (int)
@@ -511,6 +514,9 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public long getLong(int index) throws SQLException {
     Object v = value(index);
+    if (v instanceof Long l) {
+      return l;
+    }
     return v == null
         ? 0
         : JdbcValues.toLong(v, DataType.BIGINT, what(index), Long.MIN_VALUE, Long.MAX_VALUE, true);
@@ -525,12 +531,18 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
   @Override
   public double getDouble(int index) throws SQLException {
     Object v = value(index);
+    if (v instanceof Double d) {
+      return d;
+    }
     return v == null ? 0 : JdbcValues.toDouble(v, DataType.DOUBLE, what(index));
   }
 
   @Override
   public BigDecimal getBigDecimal(int index) throws SQLException {
     Object v = value(index);
+    if (v instanceof BigDecimal d) {
+      return d;
+    }
     return v == null ? null : JdbcValues.toBigDecimal(v, DataType.decimal(38, 0), what(index));
   }
 
@@ -587,6 +599,9 @@ public final class CairnResultSet extends ReadOnlyResultSetBase {
 
   private LocalDate localDate(int index) throws SQLException {
     Object v = value(index);
+    if (v instanceof LocalDate d) {
+      return d;
+    }
     return v == null ? null : JdbcValues.toLocalDate(v, DataType.DATE, what(index));
   }
 

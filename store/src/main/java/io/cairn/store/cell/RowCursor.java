@@ -53,6 +53,14 @@ public interface RowCursor extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether {@link #peekBlock} may ever offer a block: false when it cannot (a cursor over point
+   * ranges, whose rows are one per range), so that a scan sets up nothing to read blocks with.
+   */
+  default boolean mayOfferBlocks() {
+    return true;
+  }
+
   /** Moves past the rows of the block {@link #peekBlock} just offered, without reading them. */
   default void skipBlock() {
     throw new UnsupportedOperationException("This cursor offers no blocks");

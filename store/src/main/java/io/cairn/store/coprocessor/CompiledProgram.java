@@ -270,6 +270,10 @@ final class CompiledProgram {
 
   /** The compiled form of {@code program}: cached, unless its expressions are very deep. */
   static CompiledProgram of(ScanProgram program) {
+    Last last = lastCompiled;
+    if (last != null && last.asked == program) {
+      return last.compiled; // a statement run again (lookups): no hash of the whole program
+    }
     if (deeperThan(program, MAX_CACHED_DEPTH)) {
       return new CompiledProgram(program);
     }
@@ -282,8 +286,15 @@ final class CompiledProgram {
       CompiledProgram raced = COMPILED.putIfAbsent(program, c);
       c = raced != null ? raced : c;
     }
+    lastCompiled = new Last(program, c);
     return c;
   }
+
+  /** The program {@link #of} was asked for last, and its compiled form. */
+  private record Last(ScanProgram asked, CompiledProgram compiled) {}
+
+  /** What {@link #of} answered last: the same program instance asked again is answered so. */
+  private static volatile Last lastCompiled;
 
   private static boolean deeperThan(ScanProgram program, int depth) {
     if (program.filter().isPresent() && deeperThan(program.filter().get(), depth)) {

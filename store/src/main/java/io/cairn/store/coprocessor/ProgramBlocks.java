@@ -46,6 +46,9 @@ final class ProgramBlocks {
   private final RowCursor rows;
   private final CompiledProgram compiled;
 
+  /** Whether the cursor may offer blocks at all (not over lookups' point ranges). */
+  private final boolean offered;
+
   /** The vectorized part of the row filter, or null. */
   private final VectorFilter vectorFilter;
 
@@ -134,10 +137,11 @@ final class ProgramBlocks {
       VectorProbe probe) {
     this.rows = rows;
     this.compiled = compiled;
-    this.vectorFilter = vectorFilter;
-    this.probe = probe;
-    this.keys = keys;
-    if (vectorFilter != null || keys != null || probe != null) {
+    this.offered = rows.mayOfferBlocks();
+    this.vectorFilter = offered ? vectorFilter : null;
+    this.probe = offered ? probe : null;
+    this.keys = offered ? keys : null;
+    if (this.vectorFilter != null || this.keys != null || this.probe != null) {
       use(List.of());
     }
   }
@@ -153,6 +157,9 @@ final class ProgramBlocks {
    */
   void rowsFromVectors(
       int[] columns, int[] filterColumns, RowExpression filter, EvalContext context) {
+    if (!offered) {
+      return;
+    }
     this.rowFilter = filter;
     this.context = context;
     // the filter's columns first: the others are read for the rows it keeps
@@ -250,6 +257,9 @@ final class ProgramBlocks {
   }
 
   private void use(List<VectorColumn> columns) {
+    if (!offered) {
+      return;
+    }
     extraColumns = columns;
     List<VectorColumn> all = new ArrayList<>(columns);
     if (vectorFilter != null) {

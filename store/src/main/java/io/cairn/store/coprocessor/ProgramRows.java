@@ -218,7 +218,9 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
-    VectorFilter vectorFilter = filter == null ? null : filter.vectorFilter();
+    // over lookups' point ranges no block is offered: no vector filter to make
+    VectorFilter vectorFilter =
+        filter == null || !rows.mayOfferBlocks() ? null : filter.vectorFilter();
     this.selectedKept = filter == null || (vectorFilter != null && vectorFilter.complete());
     this.blocks =
         new ProgramBlocks(

@@ -42,6 +42,10 @@ public final class RegionsSnapshot implements RowCursor {
   private final long expiredAtOrBelow;
   private final CachePolicy policy;
   private final RegionReader reader;
+
+  /** Whether every range is one key's (lookups: a row each), so that no block is offered. */
+  private final boolean pointsOnly;
+
   private int step;
   private RowCursor current = RowCursors.EMPTY;
   private boolean closed;
@@ -65,6 +69,12 @@ public final class RegionsSnapshot implements RowCursor {
     this.expiredAtOrBelow = expiredAtOrBelow;
     this.policy = policy;
     this.reader = reader;
+    this.pointsOnly = reader == RegionReader.ROWS && ranges.stream().allMatch(KeyRange::isPoint);
+  }
+
+  @Override
+  public boolean mayOfferBlocks() {
+    return !pointsOnly;
   }
 
   /**
@@ -256,7 +266,7 @@ public final class RegionsSnapshot implements RowCursor {
 
   @Override
   public boolean peekBlock(BlockRun run) {
-    return !closed && current.peekBlock(run);
+    return !closed && !pointsOnly && current.peekBlock(run);
   }
 
   @Override

@@ -31,7 +31,10 @@ final class KeyRangeBuilder {
   static List<KeyRange> ranges(
       TableDescriptor table, RowCodec codec, List<KeyBounds> bounds, EvalContext context) {
     return ranges(
-        new Keys(table.primaryKey(), c -> table.columns().get(c).type()), codec, bounds, context);
+        new Keys(table.primaryKey(), c -> table.columns().get(c).type(), true),
+        codec,
+        bounds,
+        context);
   }
 
   /**
@@ -41,11 +44,15 @@ final class KeyRangeBuilder {
    */
   static List<KeyRange> ranges(
       RowLayout layout, RowCodec codec, List<KeyBounds> bounds, EvalContext context) {
-    return ranges(new Keys(layout.keyColumns(), layout::columnType), codec, bounds, context);
+    return ranges(new Keys(layout.keyColumns(), layout::columnType, false), codec, bounds, context);
   }
 
-  /** The key columns bounds are over, in key order, and the type of each column. */
-  private record Keys(List<RowLayout.KeyColumn> columns, IntFunction<DataType> types) {
+  /**
+   * The key columns bounds are over, in key order, and the type of each column; {@code wholeKey}:
+   * their encoding is the whole row key (a table's), not a part of an index entry's.
+   */
+  private record Keys(
+      List<RowLayout.KeyColumn> columns, IntFunction<DataType> types, boolean wholeKey) {
     DataType type(int keyIndex) {
       return types.apply(columns.get(keyIndex).columnIndex());
     }
@@ -100,7 +107,11 @@ final class KeyRangeBuilder {
     }
     Bytes prefixBytes = prefix.isEmpty() ? Bytes.EMPTY : codec.encodeKeyPrefix(prefix);
     if (b.lower().isEmpty() && b.upper().isEmpty()) {
-      return KeyRange.prefix(prefixBytes);
+      // every key column equal: the one key (each column's encoding ends where it ends, so no
+      // other key starts with it), a point range, which a store reads as a lookup
+      return table.wholeKey() && !prefix.isEmpty() && prefix.size() == table.columns().size()
+          ? KeyRange.point(prefixBytes)
+          : KeyRange.prefix(prefixBytes);
     }
     int k = prefix.size();
     boolean descending = table.order(k) == SortOrder.DESC;
