@@ -133,6 +133,7 @@ final class LineitemSuite {
 
   private final int warmups;
   private final long warmupNanos;
+  private final long lookupWarmupNanos;
   private final int runs;
   private final int lookups;
   private final long seed;
@@ -162,6 +163,7 @@ final class LineitemSuite {
       long warmupMillis,
       int runs,
       int lookups,
+      long lookupWarmupMillis,
       long seed,
       Set<String> only,
       double bytesPerRow,
@@ -172,6 +174,7 @@ final class LineitemSuite {
     this.warmupNanos = warmupMillis * 1_000_000;
     this.runs = runs;
     this.lookups = lookups;
+    this.lookupWarmupNanos = lookupWarmupMillis * 1_000_000;
     this.seed = seed;
     this.only = only;
     this.bytesPerRow = bytesPerRow;
@@ -866,8 +869,10 @@ final class LineitemSuite {
 
   /**
    * Point lookups by full primary key through one PreparedStatement: keys sampled (reservoir, the
-   * suite's seed) from the rows of LINEITEM; warmups unmeasured passes, then runs measured passes
-   * of {@code lookups} lookups each, every latency recorded in one HdrHistogram.
+   * suite's seed) from the rows of LINEITEM; unmeasured passes ({@code warmups}, and more until
+   * they took {@code lookupWarmupMillis}: a pass of 10,000 lookups takes about 0.1 s, and the JIT
+   * compiles their long path over seconds), then runs measured passes of {@code lookups} lookups
+   * each, every latency recorded in one HdrHistogram.
    */
   private QueryResult lookups(Connection c) {
     try {
@@ -881,41 +886,37 @@ final class LineitemSuite {
       Histogram histogram = new Histogram(3);
       List<Long> passes = new ArrayList<>();
       long misses = 0;
+      int warmupPasses = 0;
       try (PreparedStatement ps = c.prepareStatement(LOOKUP)) {
-        for (int pass = 0; pass < warmups + runs; pass++) {
-          boolean measured = pass >= warmups;
+        // unmeasured passes: warmups, and more until they took lookupWarmupNanos
+        long warmStart = System.nanoTime();
+        while (warmupPasses < warmups
+            || (warmups > 0
+                && warmupPasses < MAX_WARMUPS
+                && System.nanoTime() - warmStart < lookupWarmupNanos)) {
+          warmupPasses++;
+          for (long[] key : keys) {
+            lookupOnce(ps, key);
+          }
+        }
+        for (int pass = 0; pass < runs; pass++) {
           long passStart = System.nanoTime();
           for (long[] key : keys) {
             long start = System.nanoTime();
-            ps.setLong(1, key[0]);
-            ps.setInt(2, (int) key[1]);
-            int found = 0;
-            try (ResultSet rs = ps.executeQuery()) {
-              int columns = rs.getMetaData().getColumnCount();
-              while (rs.next()) {
-                for (int col = 1; col <= columns; col++) {
-                  rs.getObject(col);
-                }
-                found++;
-              }
-            }
-            long elapsed = System.nanoTime() - start;
-            if (measured) {
-              histogram.recordValue(elapsed);
-              if (found != 1) {
-                misses++;
-              }
+            int found = lookupOnce(ps, key);
+            histogram.recordValue(System.nanoTime() - start);
+            if (found != 1) {
+              misses++;
             }
           }
-          if (measured) {
-            passes.add(System.nanoTime() - passStart);
-          }
+          passes.add(System.nanoTime() - passStart);
         }
       }
       long total = (long) keys.length * runs;
       Map<String, Object> extra = extra();
       extra.put("explain", plan);
       extra.put("lookupsPerPass", keys.length);
+      extra.put("warmupPasses", warmupPasses);
       extra.put("p50Us", histogram.getValueAtPercentile(50) / 1e3);
       extra.put("p99Us", histogram.getValueAtPercentile(99) / 1e3);
       extra.put("maxUs", histogram.getMaxValue() / 1e3);
@@ -931,6 +932,23 @@ final class LineitemSuite {
     } catch (SQLException | RuntimeException e) {
       return QueryResult.error("lookup", LOOKUP, message(e));
     }
+  }
+
+  /** One lookup of {@code key} that reads every column of what it finds: the rows found. */
+  private static int lookupOnce(PreparedStatement ps, long[] key) throws SQLException {
+    ps.setLong(1, key[0]);
+    ps.setInt(2, (int) key[1]);
+    int found = 0;
+    try (ResultSet rs = ps.executeQuery()) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        for (int col = 1; col <= columns; col++) {
+          rs.getObject(col);
+        }
+        found++;
+      }
+    }
+    return found;
   }
 
   private long[][] sampleKeys(Connection c) throws SQLException {

@@ -298,6 +298,37 @@ class TestLineitemCommandSmoke {
     assertThat(none.path("queries").get(0).path("extra").has("warmups")).isFalse();
   }
 
+  /**
+   * The lookups warm up past --warmups until --lookup-warmup-ms passed (the JSON says how many
+   * passes); --warmups 0 means none at all.
+   */
+  @Test
+  void lookupsWarmUpForLookupWarmupMs() throws Exception {
+    JsonNode db =
+        runOnly(
+            "jdbc:cairn:mem:lineitem_lookup_warmup_smoke",
+            "lookup",
+            "--warmups",
+            "1",
+            "--lookups",
+            "50",
+            "--lookup-warmup-ms",
+            "300");
+    JsonNode lookup = db.path("queries").get(0);
+    assertThat(lookup.path("name").asText()).isEqualTo("lookup");
+    assertThat(lookup.path("status").asText()).isEqualTo("ok");
+    assertThat(lookup.path("extra").path("warmupPasses").asInt()).isGreaterThan(1);
+    JsonNode none =
+        runOnly(
+            "jdbc:cairn:mem:lineitem_lookup_nowarmup_smoke",
+            "lookup",
+            "--lookups",
+            "50",
+            "--lookup-warmup-ms",
+            "300");
+    assertThat(none.path("queries").get(0).path("extra").path("warmupPasses").asInt()).isZero();
+  }
+
   @Test
   void eqIndexAloneBuildsTheIndexUnreported() throws Exception {
     JsonNode db = runOnly("jdbc:duckdb:memory:lineitem_eq_index_smoke", "eq-index");
