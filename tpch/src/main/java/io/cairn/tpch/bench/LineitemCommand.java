@@ -358,6 +358,8 @@ public final class LineitemCommand implements Callable<Integer> {
                 LineitemSuite.cores(
                     u, "count", Dialect.of(u) == Dialect.CAIRN ? parallelism : null));
         databases.get(i).put("speedupOverSerial", speedups);
+        long peakResident = JvmMeters.peakResidentBytes();
+        databases.get(i).put("peakResidentBytesSoFar", peakResident < 0 ? null : peakResident);
         databases.get(i).put("queries", r);
         out.println();
         out.println(databases.get(i).get("product") + " (" + u + ")");
@@ -369,6 +371,13 @@ public final class LineitemCommand implements Callable<Integer> {
           out.print(speedupTable(speedups));
         }
         out.print(memoryLines(r, memory));
+        if (peakResident >= 0) {
+          out.printf(
+              Locale.ROOT,
+              "peak RSS of this process so far: %,d MiB (heap, off-heap caches, code; and the"
+                  + " compared databases loaded in it so far)%n",
+              peakResident >> 20);
+        }
         if (explain) {
           out.println();
           out.print(plans(r));

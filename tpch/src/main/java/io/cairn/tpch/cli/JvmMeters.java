@@ -2,12 +2,16 @@ package io.cairn.tpch.cli;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cairn.core.SuppressForbidden;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -161,5 +165,24 @@ public final class JvmMeters {
       // not HotSpot, or no such option: HotSpot's default below
     }
     return Runtime.getRuntime().maxMemory();
+  }
+
+  /**
+   * The process's peak resident set so far ({@code VmHWM} of {@code /proc/self/status}: heap,
+   * off-heap buffers, code, and any native library's memory, such as DuckDB's in the same process),
+   * in bytes; -1 where the system does not tell.
+   */
+  public static long peakResidentBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+        if (line.startsWith("VmHWM:")) {
+          String[] parts = line.substring("VmHWM:".length()).trim().split("\\s+");
+          return Long.parseLong(parts[0]) * 1024; // kB
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or no such line
+    }
+    return -1;
   }
 }

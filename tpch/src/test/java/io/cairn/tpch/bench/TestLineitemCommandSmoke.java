@@ -77,6 +77,11 @@ class TestLineitemCommandSmoke {
       assertThat(x.path("allocatedBytesPerRow").asDouble()).as(name).isNotNegative();
     }
     assertThat(root.path("parameters").path("allocationMethod").asText()).isNotEmpty();
+    // the process's peak resident set after the suite (Linux: VmHWM), at least the heap it used
+    if (Files.exists(Path.of("/proc/self/status"))) {
+      assertThat(root.path("databases").get(0).path("peakResidentBytesSoFar").asLong())
+          .isGreaterThan(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    }
     // the first query in a fresh JVM: its own item, answered right, not among the per-core rates
     JsonNode fresh = queries.get("fresh-jvm");
     assertThat(fresh.path("status").asText()).as(fresh.toString()).isEqualTo("ok");
