@@ -46,7 +46,10 @@ final class ProgramBlocks {
   private final RowCursor rows;
   private final CompiledProgram compiled;
 
-  /** Whether the cursor may offer blocks at all (not over lookups' point ranges). */
+  /**
+   * Whether the cursor may offer blocks at all (not over lookups' point ranges, where the caller
+   * passes no filter or probe either): when not, blocks are never asked for.
+   */
   private final boolean offered;
 
   /** The vectorized part of the row filter, or null. */
@@ -126,8 +129,8 @@ final class ProgramBlocks {
 
   /**
    * Reads blocks of {@code rows} for {@code compiled} when {@code vectorFilter}, {@code keys} (a
-   * probe's key-set filter, whose {@link KeySetFilter#vectorColumn()} is not null) or {@code probe}
-   * (whose first key column is the one {@code keys} tests) is not null.
+   * probe's key-set filter, used only when its {@link KeySetFilter#vectorColumn()} is not null) or
+   * {@code probe} (whose first key column is the one {@code keys} tests) is not null.
    */
   ProgramBlocks(
       RowCursor rows,
@@ -138,10 +141,10 @@ final class ProgramBlocks {
     this.rows = rows;
     this.compiled = compiled;
     this.offered = rows.mayOfferBlocks();
-    this.vectorFilter = offered ? vectorFilter : null;
-    this.probe = offered ? probe : null;
-    this.keys = offered ? keys : null;
-    if (this.vectorFilter != null || this.keys != null || this.probe != null) {
+    this.vectorFilter = vectorFilter;
+    this.probe = probe;
+    this.keys = keys != null && keys.vectorColumn() != null ? keys : null;
+    if (vectorFilter != null || this.keys != null || probe != null) {
       use(List.of());
     }
   }

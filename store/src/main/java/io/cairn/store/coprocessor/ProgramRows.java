@@ -218,17 +218,17 @@ final class ProgramRows implements AutoCloseable {
     this.projectionColumns = compiled.projectionColumns;
     this.readsRows = filter != null || projection.length > 0 || probe != null;
     this.reader = compiled.borrowReader();
-    // over lookups' point ranges no block is offered: no vector filter to make
-    VectorFilter vectorFilter =
-        filter == null || !rows.mayOfferBlocks() ? null : filter.vectorFilter();
+    // over lookups' point ranges no block is offered: nothing to test blocks with is made
+    boolean blocksOffered = rows.mayOfferBlocks();
+    VectorFilter vectorFilter = filter == null || !blocksOffered ? null : filter.vectorFilter();
     this.selectedKept = filter == null || (vectorFilter != null && vectorFilter.complete());
     this.blocks =
         new ProgramBlocks(
             rows,
             compiled,
             vectorFilter,
-            keyFilter != null && keyFilter.vectorColumn() != null ? keyFilter : null,
-            vectorProbe);
+            blocksOffered ? keyFilter : null,
+            blocksOffered ? vectorProbe : null);
     if (probe != null && compiled.joinedVectors) {
       readRowsFromVectors(compiled.joinedColumns);
     }

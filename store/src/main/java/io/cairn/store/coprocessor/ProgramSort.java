@@ -133,12 +133,9 @@ final class ProgramSort {
   /** A byte top-N's N-th key: rows with a key not below it are out; null until found. */
   private byte[] threshold;
 
-  /** The N-th row's prefix: rows with a greater prefix are out without encoding their key. */
-  private long thresholdPrefix;
-
   /**
    * A prefix that at least N kept rows are not above (unsigned; all ones when none is known): a row
-   * whose prefix is greater is not in the top. The least of {@link #thresholdPrefix} and the
+   * whose prefix is greater is not in the top. The least of the buffer's N-th row's prefix and the
    * greatest of the N least prefixes seen in blocks' vectors ({@link #vectorPrefixes}), which
    * tightens from the first block on, where the buffer's threshold waits for 2N rows to enter.
    */
@@ -321,9 +318,9 @@ final class ProgramSort {
         if (topCapacity > 0 && buffer.size() >= compactAt) {
           buffer.keepFirst(topCapacity, exactPrefixes);
           threshold = buffer.copyKey(topCapacity - 1);
-          thresholdPrefix = buffer.prefix(topCapacity - 1);
-          if (Long.compareUnsigned(thresholdPrefix, prefixBound) < 0) {
-            prefixBound = thresholdPrefix;
+          long nthPrefix = buffer.prefix(topCapacity - 1);
+          if (Long.compareUnsigned(nthPrefix, prefixBound) < 0) {
+            prefixBound = nthPrefix;
           }
         }
       }

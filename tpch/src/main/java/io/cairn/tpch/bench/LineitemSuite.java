@@ -404,7 +404,7 @@ final class LineitemSuite {
               "  LINEITEM compacted and its statistics collected after DROP INDEX in %.1f s",
               (System.nanoTime() - start) / 1e9));
     } catch (SQLException e) {
-      progress.accept("  COMPACT TABLE LINEITEM after DROP INDEX failed: " + message(e));
+      progress.accept("  compacting LINEITEM after DROP INDEX failed: " + message(e));
     }
   }
 
@@ -729,15 +729,22 @@ final class LineitemSuite {
    * row; records the full time, the time to the first row, and the process CPU time and the heap
    * bytes allocated by the JVM's threads over the measured runs.
    */
+  /**
+   * Whether another unmeasured run is due after {@code done} of them, begun at {@code startNanos}:
+   * the first {@code warmups}, then more (up to {@link #MAX_WARMUPS}) until they took {@code
+   * budgetNanos}; none at all with {@code warmups} 0.
+   */
+  private boolean warmingUp(int done, long startNanos, long budgetNanos) {
+    return done < warmups
+        || (warmups > 0 && done < MAX_WARMUPS && System.nanoTime() - startNanos < budgetNanos);
+  }
+
   private Timed timed(Connection c, String name, String sql, boolean keepAnswer) {
     Timed t = new Timed(name, sql);
     t.explain = explain(c, sql);
     try {
       long warmStart = System.nanoTime();
-      while (t.warmups < warmups
-          || (warmups > 0
-              && t.warmups < MAX_WARMUPS
-              && System.nanoTime() - warmStart < warmupNanos)) {
+      while (warmingUp(t.warmups, warmStart, warmupNanos)) {
         runOnce(c, sql, keepAnswer, t);
         t.warmups++;
       }
@@ -912,12 +919,8 @@ final class LineitemSuite {
       long misses = 0;
       int warmupPasses = 0;
       try (PreparedStatement ps = c.prepareStatement(LOOKUP)) {
-        // unmeasured passes: warmups, and more until they took lookupWarmupNanos
         long warmStart = System.nanoTime();
-        while (warmupPasses < warmups
-            || (warmups > 0
-                && warmupPasses < MAX_WARMUPS
-                && System.nanoTime() - warmStart < lookupWarmupNanos)) {
+        while (warmingUp(warmupPasses, warmStart, lookupWarmupNanos)) {
           warmupPasses++;
           for (long[] key : keys) {
             lookupOnce(ps, key);
