@@ -253,6 +253,17 @@ class TestSqlAgainstH2 {
     "SELECT D.NAME, COUNT(E.ID) FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID GROUP BY D.NAME",
     "SELECT D.ID, COUNT(*), COUNT(DISTINCT E.DEPT) FROM DEPT D LEFT JOIN EMP E ON E.DEPT = D.ID"
         + " GROUP BY D.ID",
+    // aggregates over inner joins grouped by a whole table's unique key: the other side grouped
+    // first by its join column (eager aggregation), every call as it was, DISTINCT and FILTER too
+    "SELECT D.ID, D.NAME, SUM(E.SALARY), COUNT(*), COUNT(DISTINCT E.GRADE), MIN(E.NAME),"
+        + " AVG(E.BONUS), SUM(E.SALARY) FILTER (WHERE E.ACTIVE)"
+        + " FROM EMP E JOIN DEPT D ON E.DEPT = D.ID GROUP BY D.ID, D.NAME",
+    "SELECT E.DEPT, D.NAME, E.GRADE, SUM(E.SALARY * 2), COUNT(E.BONUS) FROM EMP E, DEPT D"
+        + " WHERE E.DEPT = D.ID AND E.ID > 20 GROUP BY E.DEPT, D.NAME, E.GRADE",
+    "SELECT D.ID, D.BUDGET, M.NAME, COUNT(*), MAX(F.HIRED) FROM EMP F, DEPT D, EMP M"
+        + " WHERE F.DEPT = D.ID AND M.ID = D.ID GROUP BY D.ID, D.BUDGET, M.NAME",
+    "SELECT D.NAME, D.ID, COUNT(*) FROM EMP E, EMP F, DEPT D"
+        + " WHERE E.DEPT = D.ID AND F.ID = E.ID + 1 AND F.GRADE > 1 GROUP BY D.NAME, D.ID",
     // a WITH query read more than once: computed once, each reader reads all its rows
     "WITH T AS (SELECT DEPT, SUM(SALARY) AS S FROM EMP GROUP BY DEPT)"
         + " SELECT DEPT, S FROM T WHERE S = (SELECT MAX(S) FROM T)",

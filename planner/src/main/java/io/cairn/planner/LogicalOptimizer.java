@@ -140,7 +140,15 @@ final class LogicalOptimizer {
     }
     HepPlanner multiJoins = hep(multiJoinProgram());
     multiJoins.setRoot(result);
-    result = orderInnerJoins(multiJoins.findBestExp(), relBuilder);
+    RelNode multi = multiJoins.findBestExp();
+    RelNode eager = InnerJoinAggregates.rewrite(multi, relBuilder, cluster.getMetadataQuery());
+    if (eager != multi) {
+      // the dimensions' join and the facts' join below their aggregate become multi-joins too
+      HepPlanner regrouped = hep(multiJoinProgram());
+      regrouped.setRoot(eager);
+      multi = regrouped.findBestExp();
+    }
+    result = orderInnerJoins(multi, relBuilder);
     HepPlanner joins = hep(joinOrderProgram());
     joins.setRoot(result);
     result = joins.findBestExp();

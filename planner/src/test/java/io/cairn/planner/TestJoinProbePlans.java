@@ -246,6 +246,36 @@ class TestJoinProbePlans {
         .noneMatch(l -> l.contains("PROBE"));
   }
 
+  /**
+   * An aggregate grouped by a whole table's unique key (and its columns) over an inner join is
+   * computed over the other table first, grouped by its join column, then joined (TPC-H Q10); a
+   * filtered dimension, a group without the key or a call over the dimension keeps the join first.
+   */
+  @Test
+  void groupsOfAWholeTablesKeyAreMadeBeforeTheJoin() {
+    List<String> eager =
+        explain(
+            "SELECT J.K1, J.NAME, SUM(L.V), COUNT(*) FROM L JOIN J ON L.K = J.K1"
+                + " GROUP BY J.K1, J.NAME");
+    assertThat(eager)
+        .as(String.join("\n", eager))
+        .anyMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [K] COMPUTE SUM(V)"))
+        .anyMatch(l -> l.contains("ON K1 = $B0"));
+    for (String kept :
+        List.of(
+            "SELECT J.K1, J.NAME, SUM(L.V) FROM L JOIN J ON L.K = J.K1 WHERE J.K2 = 'x'"
+                + " GROUP BY J.K1, J.NAME",
+            "SELECT J.NAME, SUM(L.V) FROM L JOIN J ON L.K = J.K1 GROUP BY J.NAME",
+            "SELECT J.K1, SUM(L.V), MAX(J.NAME) FROM L JOIN J ON L.K = J.K1 GROUP BY J.K1",
+            "SELECT J.K1, SUM(L.V) FROM L JOIN J ON L.K2 = J.K2 GROUP BY J.K1")) {
+      List<String> lines = explain(kept);
+      assertThat(lines)
+          .as(kept + "\n" + String.join("\n", lines))
+          .noneMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [K]"))
+          .noneMatch(l -> l.contains("SERVER AGGREGATE INTO DISTINCT ROWS BY [K2]"));
+    }
+  }
+
   /** A build side may itself be a probing scan: its join runs first, then this one's probe. */
   @Test
   void aBuildSideMayItselfProbe() {
