@@ -156,11 +156,17 @@ public final class BlockRun implements ColumnVectors {
         return vectors[i];
       }
     }
-    int i = columns.indexOf(column);
-    if (i < 0) {
-      throw new IllegalArgumentException(
-          "Column " + column + " was not asked for: expected one of " + columns);
+    // an equal column from another holder (a filter's, a probe's): compared field by field here,
+    // not by List.indexOf, whose call of equals is megamorphic (a scan asks once per block)
+    for (int i = 0; i < asked.length; i++) {
+      VectorColumn a = asked[i];
+      if (a.column() == column.column()
+          && a.kind() == column.kind()
+          && a.scale() == column.scale()) {
+        return vectors[i];
+      }
     }
-    return vectors[i];
+    throw new IllegalArgumentException(
+        "Column " + column + " was not asked for: expected one of " + columns);
   }
 }
