@@ -264,6 +264,17 @@ class TestSqlAgainstH2 {
         + " WHERE F.DEPT = D.ID AND M.ID = D.ID GROUP BY D.ID, D.BUDGET, M.NAME",
     "SELECT D.NAME, D.ID, COUNT(*) FROM EMP E, EMP F, DEPT D"
         + " WHERE E.DEPT = D.ID AND F.ID = E.ID + 1 AND F.GRADE > 1 GROUP BY D.NAME, D.ID",
+    // a total over the rows of a grouped aggregate rolled up from its groups (computed once):
+    // SUM of sums, SUM0 of counts (0 over no row), MIN of minimums, NULL keys a group too
+    "SELECT DEPT, SUM(SALARY) AS S FROM EMP GROUP BY DEPT"
+        + " HAVING SUM(SALARY) > (SELECT SUM(SALARY) * 0.2 FROM EMP)",
+    "SELECT E.GRADE, COUNT(*), MIN(E.BONUS) FROM EMP E JOIN DEPT D ON E.DEPT = D.ID"
+        + " GROUP BY E.GRADE HAVING COUNT(*) * 5 > (SELECT MIN(E.BONUS) / 1000 + COUNT(*)"
+        + " FROM EMP E JOIN DEPT D ON E.DEPT = D.ID)",
+    "SELECT D.ID, T.C, (SELECT COUNT(*) FROM EMP WHERE ID < 0) FROM DEPT D LEFT JOIN"
+        + " (SELECT DEPT, COUNT(*) AS C FROM EMP WHERE ID < 0 GROUP BY DEPT) T ON T.DEPT = D.ID",
+    "SELECT D.ID, T.S, (SELECT SUM(SALARY) FROM EMP WHERE ID < 0) FROM DEPT D LEFT JOIN"
+        + " (SELECT DEPT, SUM(SALARY) AS S FROM EMP WHERE ID < 0 GROUP BY DEPT) T ON T.DEPT = D.ID",
     // a WITH query read more than once: computed once, each reader reads all its rows
     "WITH T AS (SELECT DEPT, SUM(SALARY) AS S FROM EMP GROUP BY DEPT)"
         + " SELECT DEPT, S FROM T WHERE S = (SELECT MAX(S) FROM T)",

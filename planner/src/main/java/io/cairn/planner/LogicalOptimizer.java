@@ -120,6 +120,8 @@ final class LogicalOptimizer {
     RelBuilder relBuilder =
         RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, reader);
     result = RelDecorrelator.decorrelateQuery(result, relBuilder);
+    // before the fields are trimmed: both aggregates' rows are still the same plan
+    result = ScalarAggregateRollups.rewrite(result, relBuilder);
     result = new RelFieldTrimmer(validator, relBuilder).trim(result);
     result = JoinRewrites.antiJoins(result, cluster.getRexBuilder());
     result = JoinRewrites.semiJoinsOfDistinctKeys(result, cluster.getRexBuilder());

@@ -276,6 +276,29 @@ class TestJoinProbePlans {
     }
   }
 
+  /**
+   * A total over the same rows as a grouped aggregate is rolled up from its groups, which run once
+   * (TPC-H Q11); a total of a call the groups do not compute scans again.
+   */
+  @Test
+  void aTotalOfTheSameRowsRollsUpTheGroups() {
+    String groups =
+        "SELECT L.K, SUM(L.V) FROM L JOIN J ON L.K = J.K1 GROUP BY L.K HAVING SUM(L.V) > ";
+    List<String> rolled = explain(groups + "(SELECT SUM(L.V) / 10 FROM L JOIN J ON L.K = J.K1)");
+    assertThat(rolled)
+        .as(String.join("\n", rolled))
+        .anyMatch(l -> l.contains("CLIENT SHARED ROWS (COMPUTED ONCE, READ 2 TIMES)"))
+        .anyMatch(l -> l.contains("CLIENT AGGREGATE INTO SINGLE ROW COMPUTE SUM($1)"))
+        .filteredOn(l -> l.contains("FULL SCAN OVER PUBLIC.L"))
+        .hasSize(1);
+    List<String> scanned = explain(groups + "(SELECT MAX(L.V) FROM L JOIN J ON L.K = J.K1)");
+    assertThat(scanned)
+        .as(String.join("\n", scanned))
+        .noneMatch(l -> l.contains("SHARED ROWS"))
+        .filteredOn(l -> l.contains("FULL SCAN OVER PUBLIC.L"))
+        .hasSize(2);
+  }
+
   /** A build side may itself be a probing scan: its join runs first, then this one's probe. */
   @Test
   void aBuildSideMayItselfProbe() {
