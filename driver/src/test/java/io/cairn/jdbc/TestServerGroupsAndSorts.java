@@ -510,4 +510,52 @@ class TestServerGroupsAndSorts {
               });
     }
   }
+
+  /**
+   * An ORDER BY whose rows pass the store's memory limit spills sorted runs to the store's spill
+   * directory and merges them: every row, in order; the runs are gone after the query.
+   */
+  @Test
+  void theStoresSortSpillsPastItsMemoryLimit(@TempDir Path directory) throws Exception {
+    Path dir = Files.createDirectories(directory.resolve("db"));
+    Path spill = directory.resolve("spill");
+    String url =
+        "jdbc:cairn:file:" + dir + ";cairn.aggregate.max-bytes=256k;cairn.spill.directory=" + spill;
+    Random random = new Random(20261128L);
+    List<String> expected = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE P (ID INTEGER PRIMARY KEY, T VARCHAR(80))");
+      try (PreparedStatement insert = c.prepareStatement("UPSERT INTO P VALUES (?, ?)")) {
+        for (int i = 0; i < 20_000; i++) {
+          String t = Long.toString(random.nextLong() % 1000, 36) + "-" + "x".repeat(50) + i % 97;
+          insert.setInt(1, i);
+          insert.setString(2, t);
+          insert.addBatch();
+          expected.add(t + " " + i);
+        }
+        insert.executeBatch();
+      }
+      expected.sort(
+          (a, b) -> {
+            int c1 = b.substring(0, b.indexOf(' ')).compareTo(a.substring(0, a.indexOf(' ')));
+            return c1 != 0
+                ? c1
+                : Integer.compare(
+                    Integer.parseInt(a.substring(a.indexOf(' ') + 1)),
+                    Integer.parseInt(b.substring(b.indexOf(' ') + 1)));
+          });
+      List<String> actual = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT T, ID FROM P ORDER BY T DESC, ID")) {
+        while (rs.next()) {
+          actual.add(rs.getString(1) + " " + rs.getInt(2));
+        }
+      }
+      assertThat(actual).hasSize(expected.size()).isEqualTo(expected);
+      assertThat(spill).isDirectory().isEmptyDirectory(); // runs were written, and are gone
+    }
+    assertThatThrownBy(() -> DriverManager.getConnection(url.replace("=" + spill, "= ")))
+        .isInstanceOfSatisfying(
+            SQLException.class, e -> assertThat(e.getMessage()).contains("cairn.spill.directory"));
+  }
 }

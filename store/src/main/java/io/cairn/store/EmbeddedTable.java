@@ -315,13 +315,14 @@ final class EmbeddedTable extends ChangeCountedTable {
             reader);
     MemoryPool memory = request.memory() != null ? request.memory() : services.queryMemory();
     return new ProgramScanner(
-        rows,
-        request.program(),
-        request.context(),
-        services.config().aggregateMaxBytes(),
-        memory,
-        request.index() != null && request.index().grouped(),
-        request.hashCaches());
+            rows,
+            request.program(),
+            request.context(),
+            services.config().aggregateMaxBytes(),
+            memory,
+            request.index() != null && request.index().grouped(),
+            request.hashCaches())
+        .spillSortsTo(services.config().spillDirectory());
   }
 
   /** An index scan names a maintained index and stays inside its key space. */

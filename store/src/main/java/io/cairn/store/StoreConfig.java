@@ -8,6 +8,9 @@ import io.cairn.store.cache.BlockCacheConfig;
 import io.cairn.store.cache.BufferPoolConfig;
 import io.cairn.store.io.Settings;
 import io.cairn.store.region.Mvcc;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +51,9 @@ import java.util.TreeSet;
  * @param vectorCacheBytes the heap that data blocks kept as column vectors may take ({@code
  *     cairn.vector-cache.size}; default an eighth of the heap; 0: none, scans read rows): what
  *     filters and aggregates of full scans read instead of decoding each block's cells
+ * @param spillDirectory where a sort in the store whose rows pass aggregateMaxBytes (or the query
+ *     memory) writes them as sorted runs, deleted when its scan ends ({@code
+ *     cairn.spill.directory}; default {@code java.io.tmpdir}/cairn-spill/store)
  */
 public record StoreConfig(
     long memstoreFlushBytes,
@@ -65,7 +71,8 @@ public record StoreConfig(
     long queryMemoryWaitMillis,
     long snapshotMaxAgeMillis,
     boolean openSalvage,
-    long vectorCacheBytes) {
+    long vectorCacheBytes,
+    Path spillDirectory) {
 
   public static final String MEMSTORE_FLUSH_SIZE = "cairn.memstore.flush-size";
   public static final String GLOBAL_MEMSTORE_SIZE = "cairn.memstore.global-size";
@@ -90,6 +97,7 @@ public record StoreConfig(
   public static final String SNAPSHOT_MAX_AGE = Mvcc.SNAPSHOT_MAX_AGE_SETTING;
   public static final String OPEN_SALVAGE = "cairn.open.salvage";
   public static final String VECTOR_CACHE_SIZE = "cairn.vector-cache.size";
+  public static final String SPILL_DIRECTORY = "cairn.spill.directory";
 
   /** The default of {@link #vectorCacheBytes}, as a fraction of the heap. */
   public static final double VECTOR_CACHE_HEAP_FRACTION = 0.125;
@@ -112,7 +120,8 @@ public record StoreConfig(
           QUERY_MEMORY_WAIT,
           SNAPSHOT_MAX_AGE,
           OPEN_SALVAGE,
-          VECTOR_CACHE_SIZE);
+          VECTOR_CACHE_SIZE,
+          SPILL_DIRECTORY);
 
   /** The defaults, sized for one node with a few GiB of heap. */
   public static StoreConfig defaults() {
@@ -133,7 +142,8 @@ public record StoreConfig(
         1000,
         10 * 60_000L,
         false,
-        (long) (heap * VECTOR_CACHE_HEAP_FRACTION));
+        (long) (heap * VECTOR_CACHE_HEAP_FRACTION),
+        Paths.get(System.getProperty("java.io.tmpdir"), "cairn-spill", "store").toAbsolutePath());
   }
 
   /**
@@ -167,7 +177,8 @@ public record StoreConfig(
             Settings.millis(settings, QUERY_MEMORY_WAIT, d.queryMemoryWaitMillis, 0),
             Settings.millis(settings, SNAPSHOT_MAX_AGE, d.snapshotMaxAgeMillis, 1),
             bool(settings, OPEN_SALVAGE, d.openSalvage),
-            size(settings, VECTOR_CACHE_SIZE, d.vectorCacheBytes, 0));
+            size(settings, VECTOR_CACHE_SIZE, d.vectorCacheBytes, 0),
+            directory(settings, d.spillDirectory));
     if (c.compactionMaxFiles < c.compactionMinFiles) {
       throw invalid(
           COMPACTION_MAX_FILES,
@@ -179,6 +190,21 @@ public record StoreConfig(
 
   private static long size(Map<String, String> settings, String key, long fallback, long min) {
     return Settings.size(settings, key, fallback, min);
+  }
+
+  private static Path directory(Map<String, String> settings, Path fallback) {
+    String text = settings.get(SPILL_DIRECTORY);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      if (!text.isBlank()) {
+        return Paths.get(text.trim()).toAbsolutePath();
+      }
+    } catch (InvalidPathException e) {
+      // below
+    }
+    throw invalid(SPILL_DIRECTORY, "a directory path", text);
   }
 
   private static boolean bool(Map<String, String> settings, String key, boolean fallback) {

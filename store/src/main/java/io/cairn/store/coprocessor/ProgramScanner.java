@@ -16,6 +16,7 @@ import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import io.cairn.store.cell.RowCursor;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -107,6 +108,18 @@ public final class ProgramScanner implements RowScanner {
    */
   public ProgramScanner(RowCursor rows, ScanProgram program, EvalContext context) {
     this(rows, program, context, AggregationMemory.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Lets an ORDER BY whose rows pass the scan's memory write them to {@code directory} as sorted
+   * runs, merged when emitted, instead of failing with MEMORY_LIMIT_EXCEEDED; before the first
+   * {@link #next}.
+   */
+  public ProgramScanner spillSortsTo(Path directory) {
+    if (sort != null) {
+      sort.spillTo(directory);
+    }
+    return this;
   }
 
   /**

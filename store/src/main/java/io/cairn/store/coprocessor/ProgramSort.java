@@ -7,6 +7,8 @@ import io.cairn.core.encoding.ByteBuilder;
 import io.cairn.core.encoding.KeyEncoding;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.encoding.RowReader;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.NumberVector;
 import io.cairn.core.expr.VectorColumn;
 import io.cairn.core.memory.MemoryPool;
@@ -20,6 +22,7 @@ import io.cairn.store.cell.BlockRun;
 import io.cairn.store.cell.RowCursor;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -41,7 +44,9 @@ import java.util.PriorityQueue;
  * when emitted. A top-N keeps the rows whose keys are below its N-th row's key, found each time the
  * buffer grows past 2N rows, so that a row which does not enter the top costs its key's encoding
  * and one byte comparison. Otherwise every kept row is projected into Java values and sorted, in a
- * bounded heap under a limit.
+ * bounded heap under a limit. A byte sort given a spill directory ({@link #spillTo}) writes its
+ * buffer as a sorted run when the next row does not fit its memory, and merges the runs at the end
+ * ({@link SortRuns}).
  *
  * <p>Used by the scanning thread of its {@link ProgramScanner} only.
  */
@@ -141,13 +146,8 @@ final class ProgramSort {
    */
   private long prefixBound = -1L;
 
-  /**
-   * The least prefixes of the rows seen in blocks' vectors, up to N: a max-heap (unsigned order),
-   * when the top-N passes over rows of blocks; else null.
-   */
-  private long[] vectorPrefixes;
-
-  private int vectorPrefixCount;
+  /** The least prefixes of the rows seen in blocks' vectors, when the top-N passes over rows. */
+  private LeastPrefixes vectorPrefixes;
 
   /** The largest N for which {@link #vectorPrefixes} is kept. */
   private static final int MAX_VECTOR_PREFIXES = 1 << 16;
@@ -267,8 +267,25 @@ final class ProgramSort {
     return row;
   }
 
+  /** Where rows past the sort's memory go as sorted runs; null: the sort fails there (53200). */
+  private Path spillDirectory;
+
+  /** The runs written, or null while the rows fit. */
+  private SortRuns runs;
+
+  void spillTo(Path directory) {
+    spillDirectory = directory;
+  }
+
   /** {@link #next()} of the byte sort. */
   private Object[] nextSortedBytes() {
+    if (runs != null && emitAt >= 0) {
+      Object[] row = runs.nextRow(rows);
+      if (row == null) {
+        release(); // every row emitted: the runs' files go now, not at close
+      }
+      return row;
+    }
     if (emitAt < 0) {
       if (limit == 0) {
         return null;
@@ -305,16 +322,35 @@ final class ProgramSort {
             && Arrays.compareUnsigned(key, 0, length, threshold, 0, threshold.length) >= 0) {
           continue; // not in the top: nothing copied
         }
-        buffer.add(
-            prefix,
-            key,
-            length,
-            cursor.keyArray(),
-            cursor.keyOffset(),
-            cursor.keyLength(),
-            cursor.valueBuffer(),
-            cursor.valueOffset(),
-            cursor.valueLength());
+        try {
+          buffer.add(
+              prefix,
+              key,
+              length,
+              cursor.keyArray(),
+              cursor.keyOffset(),
+              cursor.keyLength(),
+              cursor.valueBuffer(),
+              cursor.valueOffset(),
+              cursor.valueLength());
+        } catch (CairnException e) {
+          if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED
+              || spillDirectory == null
+              || buffer.size() == 0) {
+            throw e;
+          }
+          spill(); // then the row again, in an empty buffer: alone past the memory, it fails
+          buffer.add(
+              prefix,
+              key,
+              length,
+              cursor.keyArray(),
+              cursor.keyOffset(),
+              cursor.keyLength(),
+              cursor.valueBuffer(),
+              cursor.valueOffset(),
+              cursor.valueLength());
+        }
         if (topCapacity > 0 && buffer.size() >= compactAt) {
           buffer.keepFirst(topCapacity, exactPrefixes);
           threshold = buffer.copyKey(topCapacity - 1);
@@ -328,6 +364,14 @@ final class ProgramSort {
         return ProgramScanner.NOT_YET;
       }
       rows.closeRowsEarly();
+      if (runs != null) {
+        spill(); // the rest as the last run: all are merged
+        sortMemory.close();
+        buffer = null;
+        runs.window(offset, limit);
+        emitAt = 0;
+        return nextSortedBytes();
+      }
       buffer.sort(exactPrefixes);
       emitAt = (int) Math.min(offset, buffer.size());
       emitEnd =
@@ -363,7 +407,7 @@ final class ProgramSort {
       return;
     }
     if (topCapacity <= MAX_VECTOR_PREFIXES) {
-      vectorPrefixes = new long[topCapacity];
+      vectorPrefixes = new LeastPrefixes(topCapacity);
     }
     rows.sinkBlocks(this::inTheTop, List.of(prefixVector));
   }
@@ -380,7 +424,7 @@ final class ProgramSort {
     byte[] status = v.status;
     long flip = keys[0].descending() ? -1L : 0L;
     long bound = prefixBound;
-    long[] least = vectorPrefixes;
+    LeastPrefixes least = vectorPrefixes;
     int in = 0;
     for (int i = 0; i < count; i++) {
       int at = selection == null ? i : selection[i];
@@ -393,56 +437,12 @@ final class ProgramSort {
       if (Long.compareUnsigned(prefix, bound) <= 0) {
         in++;
         if (least != null) {
-          bound = addLeast(least, prefix, bound);
+          bound = least.add(prefix, bound);
         }
       }
     }
     prefixBound = bound;
     return in;
-  }
-
-  /**
-   * Counts {@code prefix} (not above {@code bound}) among the least prefixes seen in vectors;
-   * returns the bound tightened to the greatest of them once there are N.
-   */
-  private long addLeast(long[] least, long prefix, long bound) {
-    int n = vectorPrefixCount;
-    if (n < least.length) {
-      // sift up into the max-heap
-      int at = n;
-      while (at > 0) {
-        int parent = (at - 1) >>> 1;
-        if (Long.compareUnsigned(least[parent], prefix) >= 0) {
-          break;
-        }
-        least[at] = least[parent];
-        at = parent;
-      }
-      least[at] = prefix;
-      vectorPrefixCount = ++n;
-      return n == least.length && Long.compareUnsigned(least[0], bound) < 0 ? least[0] : bound;
-    }
-    if (Long.compareUnsigned(prefix, least[0]) >= 0) {
-      return bound;
-    }
-    // replace the greatest and sift down
-    int at = 0;
-    while (true) {
-      int child = 2 * at + 1;
-      if (child >= n) {
-        break;
-      }
-      if (child + 1 < n && Long.compareUnsigned(least[child + 1], least[child]) > 0) {
-        child++;
-      }
-      if (Long.compareUnsigned(least[child], prefix) <= 0) {
-        break;
-      }
-      least[at] = least[child];
-      at = child;
-    }
-    least[at] = prefix;
-    return Long.compareUnsigned(least[0], bound) < 0 ? least[0] : bound;
   }
 
   /** The current row's prefix of {@link #prefixKind} (not PREFIX_BYTES). */
@@ -563,8 +563,27 @@ final class ProgramSort {
     return sortMemory != null;
   }
 
+  /**
+   * Writes the buffer's rows, sorted (a top-N's first N), as a run and starts an empty buffer in a
+   * new reservation.
+   */
+  private void spill() {
+    if (runs == null) {
+      runs = new SortRuns(spillDirectory);
+    }
+    buffer.sort(exactPrefixes);
+    runs.write(buffer, topCapacity > 0 ? Math.min(buffer.size(), topCapacity) : buffer.size());
+    sortMemory.close();
+    sortMemory = memory.reservation("a sort in the store");
+    buffer = new SortBuffer(sortMemory);
+  }
+
   /** Drops the sorted rows and gives their reservation back (idempotent). */
   void release() {
+    if (runs != null) {
+      runs.close();
+      runs = null;
+    }
     buffer = null;
     emitAt = Integer.MAX_VALUE;
     emitEnd = 0;

@@ -314,6 +314,10 @@ final class SortBuffer {
     return at + HEADER + (int) INT.get(page(i), at);
   }
 
+  int sortKeyLength(int i) {
+    return (int) INT.get(page(i), (int) addresses[i]);
+  }
+
   int keyLength(int i) {
     return (int) INT.get(page(i), (int) addresses[i] + 4);
   }

@@ -16,7 +16,10 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -27,9 +30,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sorts and top-N of scan programs whose keys are plain columns, which the store sorts as bytes
@@ -350,6 +355,56 @@ class TestProgramSortBytes {
       assertWindow(actual, table, keys, 0, 50, "top 50", true);
       assertThat(small.used()).isZero();
     }
+  }
+
+  /**
+   * Past its memory, a byte sort given a spill directory writes its rows as sorted runs and merges
+   * them: the same rows in the same (stable) order as in memory, offsets and limits applied, a
+   * top-N whose buffer passes the memory too; its files are gone when the scan ends or is closed.
+   */
+  @Test
+  void aByteSortPastItsMemorySpillsSortedRunsAndMergesThem(@TempDir Path spill) throws IOException {
+    Random random = new Random(SEED + 5);
+    List<Object[]> table = randomRows(random, 20_000);
+    MemoryPool connection = MemoryPool.root("the connection", 1L << 30, "c", Duration.ZERO);
+    long[][] windows = {{0, ScanProgram.NO_LIMIT}, {7, 12_000}, {0, 15_000}, {19_990, 50}};
+    for (int round = 0; round < 8; round++) {
+      List<SortKey> keys = randomKeys(random);
+      long[] window = windows[round % windows.length];
+      boolean paused = round % 3 == 0;
+      String what = "round " + round + " keys " + keys + " window " + Arrays.toString(window);
+      List<Object[]> actual;
+      try (ProgramScanner scanner =
+          new ProgramScanner(
+                  new TestingRowCursor(encoded(table), round % 2 == 0),
+                  program(PROJECTION, keys, window[0], window[1]),
+                  EvalContext.EMPTY,
+                  256 << 10,
+                  connection)
+              .spillSortsTo(spill)) {
+        actual = read(scanner, paused);
+        assertThat(scanner.reservedBytes()).as(what).isZero();
+      }
+      assertWindow(actual, table, keys, window[0], window[1], what, true);
+      assertThat(spill).as(what).isEmptyDirectory();
+      assertThat(connection.used()).as(what).isZero();
+    }
+    // closed while merging: the runs' files go with the scan
+    try (ProgramScanner scanner =
+        new ProgramScanner(
+                new TestingRowCursor(encoded(table), false),
+                program(PROJECTION, List.of(new SortKey(4, false, true)), 0, ScanProgram.NO_LIMIT),
+                EvalContext.EMPTY,
+                256 << 10,
+                connection)
+            .spillSortsTo(spill)) {
+      assertThat(scanner.next()).isNotNull();
+      try (Stream<Path> files = Files.list(spill)) {
+        assertThat(files.count()).isGreaterThan(2);
+      }
+    }
+    assertThat(spill).isEmptyDirectory();
+    assertThat(connection.used()).isZero();
   }
 
   @Test
