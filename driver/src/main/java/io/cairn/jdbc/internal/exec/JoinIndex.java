@@ -13,8 +13,9 @@ import java.util.Map;
  * planner's join keys of BIGINT or INTEGER columns) is kept in an open-addressing table of longs:
  * no key object per build or probe row, no boxed list per key; a probe value of another class
  * matches nothing there, as GroupKey's equality says; keys of a dense range (a table's sequence of
- * ids) in an array of chain heads by key, probed without hashing. Other keys go through a map of
- * GroupKeys.
+ * ids) in an array of chain heads by key, probed without hashing. A key of two such columns (each
+ * all Longs or all Integers) is kept in the same kind of table, by both longs (TPC-H Q5 joins its
+ * rows to SUPPLIER on the supplier's key and nation). Other keys go through a map of GroupKeys.
  */
 final class JoinIndex {
   private static final int NONE = -1;
@@ -27,6 +28,11 @@ final class JoinIndex {
 
   /** Long path: the slots' keys, and the first row of each slot's key (NONE: empty slot). */
   private final long[] slotKeys;
+
+  /** Long path of two columns: the second column's class and the slots' second keys; else null. */
+  private Class<?> secondClass;
+
+  private long[] secondKeys;
 
   private final int[] slotHeads;
 
@@ -60,7 +66,11 @@ final class JoinIndex {
     int n = rows.size();
     int[] next = new int[n];
     Arrays.fill(next, NONE);
-    LongKeys longKeys = keys.length == 1 ? LongKeys.of(rows, keys[0]) : null;
+    LongKeys longKeys = keys.length <= 2 ? LongKeys.of(rows, keys[0]) : null;
+    if (longKeys != null && keys.length == 2) {
+      LongKeys second = LongKeys.of(rows, keys[1]);
+      return second == null ? generic(rows, keys, next) : pairs(rows, keys, next, longKeys, second);
+    }
     if (longKeys != null) {
       int capacity = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
       if (longKeys.span() <= 3L * capacity) {
@@ -86,6 +96,45 @@ final class JoinIndex {
       }
       return new JoinIndex(next, longKeys.type(), slotKeys, slotHeads, null, null, 0);
     }
+    return generic(rows, keys, next);
+  }
+
+  /** The index of keys of two columns of longs (see {@link LongKeys}) in a table of both. */
+  private static JoinIndex pairs(
+      List<Object[]> rows, int[] keys, int[] next, LongKeys first, LongKeys second) {
+    int n = rows.size();
+    int capacity = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
+    long[] slotKeys = new long[capacity];
+    long[] secondKeys = new long[capacity];
+    int[] slotHeads = new int[capacity];
+    Arrays.fill(slotHeads, NONE);
+    int mask = capacity - 1;
+    for (int i = n - 1; i >= 0; i--) { // backwards, so that each chain runs in build order
+      Object a = rows.get(i)[keys[0]];
+      Object b = rows.get(i)[keys[1]];
+      if (a == null || b == null) {
+        continue;
+      }
+      long k = ((Number) a).longValue();
+      long k2 = ((Number) b).longValue();
+      int slot = slot(k, k2, mask);
+      while (slotHeads[slot] != NONE && (slotKeys[slot] != k || secondKeys[slot] != k2)) {
+        slot = (slot + 1) & mask;
+      }
+      next[i] = slotHeads[slot];
+      slotKeys[slot] = k;
+      secondKeys[slot] = k2;
+      slotHeads[slot] = i;
+    }
+    JoinIndex index = new JoinIndex(next, first.type(), slotKeys, slotHeads, null, null, 0);
+    index.secondClass = second.type();
+    index.secondKeys = secondKeys;
+    return index;
+  }
+
+  /** The index of other keys, by GroupKey. */
+  private static JoinIndex generic(List<Object[]> rows, int[] keys, int[] next) {
+    int n = rows.size();
     Map<GroupKey, Integer> heads = new HashMap<>();
     for (int i = n - 1; i >= 0; i--) {
       GroupKey key = GroupKey.of(rows.get(i), keys);
@@ -155,8 +204,28 @@ final class JoinIndex {
     return (int) (h ^ (h >>> 32)) & mask;
   }
 
+  private static int slot(long k, long k2, int mask) {
+    return slot(k ^ Long.rotateLeft(k2 * 0xC2B2AE3D27D4EB4FL, 31), mask);
+  }
+
   /** The first build row whose key equals the probe row's {@code keys} columns, or -1. */
   int first(Object[] probe, int[] keys) {
+    if (secondKeys != null) {
+      Object a = probe[keys[0]];
+      Object b = probe[keys[1]];
+      if (a == null || b == null || a.getClass() != longClass || b.getClass() != secondClass) {
+        return NONE;
+      }
+      long k = ((Number) a).longValue();
+      long k2 = ((Number) b).longValue();
+      int mask = slotKeys.length - 1;
+      for (int slot = slot(k, k2, mask); ; slot = (slot + 1) & mask) {
+        int head = slotHeads[slot];
+        if (head == NONE || (slotKeys[slot] == k && secondKeys[slot] == k2)) {
+          return head;
+        }
+      }
+    }
     if (longClass != null) {
       Object v = probe[keys[0]];
       if (v == null || v.getClass() != longClass) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * A join's hash index finds, for every probe row, exactly the build rows a nested loop with
  * GroupKey's equality finds, in build order: keys of Longs and of Integers (the table of longs,
  * with colliding and negative keys, Long.MIN_VALUE, probes of another class; the array of a dense
- * range, probed out of it and across the ends of a long), mixed classes, decimals and two columns
- * (the map of GroupKeys), NULLs on both sides.
+ * range, probed out of it and across the ends of a long), two columns of them (the table of pairs),
+ * mixed classes and decimals (the map of GroupKeys), NULLs on both sides.
  */
 class TestJoinIndex {
   private final Random random = new Random(20261127);
@@ -35,6 +35,12 @@ class TestJoinIndex {
     check(mixed, mixed, 1);
     check(decimals, decimals, 1);
     check(ints, ints, 2);
+    // two columns of longs or ints (the table of pairs), probes of another class, far keys
+    check(longs, longs, 2);
+    check(farLongs, farLongs, 2);
+    check(longs, ints, 2);
+    check(mixed, mixed, 2);
+    check(longs, () -> random.nextBoolean() ? longs.get() : ints.get(), 2);
     // keys of a dense range (an array by key): probes below and above it, and far out of it
     check(ints, () -> nullOr(random.nextInt(60) - 15), 1);
     Supplier<Object> top = () -> nullOr(Long.MAX_VALUE - random.nextInt(30));
