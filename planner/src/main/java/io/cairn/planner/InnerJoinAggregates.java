@@ -3,6 +3,7 @@ package io.cairn.planner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
@@ -63,15 +64,23 @@ final class InnerJoinAggregates {
   }
 
   static RelNode rewrite(RelNode rel, RelBuilder relBuilder, RelMetadataQuery mq) {
+    return eachAggregate(rel, aggregate -> eager(aggregate, relBuilder, mq));
+  }
+
+  /**
+   * {@code rel} with each aggregate, from the leaves up, replaced by what {@code rewrite} makes of
+   * it (null: kept).
+   */
+  static RelNode eachAggregate(RelNode rel, Function<Aggregate, RelNode> rewrite) {
     return rel.accept(
         new RelHomogeneousShuttle() {
           @Override
           public RelNode visit(RelNode other) {
             RelNode node = super.visit(other);
             if (node instanceof Aggregate aggregate) {
-              RelNode eager = eager(aggregate, relBuilder, mq);
-              if (eager != null) {
-                return eager;
+              RelNode rewritten = rewrite.apply(aggregate);
+              if (rewritten != null) {
+                return rewritten;
               }
             }
             return node;

@@ -3,7 +3,6 @@ package io.cairn.planner;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -38,20 +37,7 @@ final class OuterJoinAggregates {
   private OuterJoinAggregates() {}
 
   static RelNode rewrite(RelNode rel, RelBuilder relBuilder, RelMetadataQuery mq) {
-    return rel.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode node = super.visit(other);
-            if (node instanceof Aggregate aggregate) {
-              RelNode eager = eager(aggregate, relBuilder, mq);
-              if (eager != null) {
-                return eager;
-              }
-            }
-            return node;
-          }
-        });
+    return InnerJoinAggregates.eachAggregate(rel, aggregate -> eager(aggregate, relBuilder, mq));
   }
 
   private static RelNode eager(Aggregate aggregate, RelBuilder b, RelMetadataQuery mq) {

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -51,23 +50,19 @@ final class ScalarAggregateRollups {
     for (Aggregate aggregate : grouped) {
       byRows.computeIfAbsent(rows(aggregate), r -> new ArrayList<>()).add(aggregate);
     }
-    return root.accept(
-        new RelHomogeneousShuttle() {
-          @Override
-          public RelNode visit(RelNode other) {
-            RelNode node = super.visit(other);
-            if (node instanceof Aggregate aggregate
-                && aggregate.getGroupType() == Aggregate.Group.SIMPLE
-                && aggregate.getGroupCount() == 0) {
-              for (Aggregate groups : byRows.getOrDefault(rows(aggregate), List.of())) {
-                RelNode rolled = rollUp(aggregate, groups, relBuilder);
-                if (rolled != null) {
-                  return rolled;
-                }
-              }
-            }
-            return node;
+    return InnerJoinAggregates.eachAggregate(
+        root,
+        aggregate -> {
+          if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || aggregate.getGroupCount() > 0) {
+            return null;
           }
+          for (Aggregate groups : byRows.getOrDefault(rows(aggregate), List.of())) {
+            RelNode rolled = rollUp(aggregate, groups, relBuilder);
+            if (rolled != null) {
+              return rolled;
+            }
+          }
+          return null;
         });
   }
 

@@ -323,16 +323,7 @@ final class ProgramSort {
           continue; // not in the top: nothing copied
         }
         try {
-          buffer.add(
-              prefix,
-              key,
-              length,
-              cursor.keyArray(),
-              cursor.keyOffset(),
-              cursor.keyLength(),
-              cursor.valueBuffer(),
-              cursor.valueOffset(),
-              cursor.valueLength());
+          add(prefix, key, length, cursor);
         } catch (CairnException e) {
           if (e.errorCode() != ErrorCode.MEMORY_LIMIT_EXCEEDED
               || spillDirectory == null
@@ -340,16 +331,7 @@ final class ProgramSort {
             throw e;
           }
           spill(); // then the row again, in an empty buffer: alone past the memory, it fails
-          buffer.add(
-              prefix,
-              key,
-              length,
-              cursor.keyArray(),
-              cursor.keyOffset(),
-              cursor.keyLength(),
-              cursor.valueBuffer(),
-              cursor.valueOffset(),
-              cursor.valueLength());
+          add(prefix, key, length, cursor);
         }
         if (topCapacity > 0 && buffer.size() >= compactAt) {
           buffer.keepFirst(topCapacity, exactPrefixes);
@@ -561,6 +543,20 @@ final class ProgramSort {
   /** Whether the sort has started, and so holds memory until {@link #release()}. */
   boolean holdsMemory() {
     return sortMemory != null;
+  }
+
+  /** Copies the cursor's row with its sort key {@code key[0, length)} into the buffer. */
+  private void add(long prefix, byte[] key, int length, RowCursor cursor) {
+    buffer.add(
+        prefix,
+        key,
+        length,
+        cursor.keyArray(),
+        cursor.keyOffset(),
+        cursor.keyLength(),
+        cursor.valueBuffer(),
+        cursor.valueOffset(),
+        cursor.valueLength());
   }
 
   /**
