@@ -11,8 +11,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * The fields of a {@link MultiJoin} (which input each comes from, where each input's fields start)
  * and the classes of fields its equi-join conditions equate: {@code a = b} and {@code b = c} put a,
- * b and c in one class (a union-find). Used by {@link JoinOrder} and {@link
- * JoinRewrites#reduceAggregates}.
+ * b and c in one class (a union-find). Used by {@link JoinOrder}, {@link
+ * JoinRewrites#reduceAggregates} and {@link InnerJoinAggregates} (its fields alone).
  */
 final class ColumnClasses {
   /** The input of each field of the multi-join's row. */

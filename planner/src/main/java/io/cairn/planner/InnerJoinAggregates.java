@@ -101,14 +101,9 @@ final class InnerJoinAggregates {
     }
     List<RelNode> inputs = join.getInputs();
     int n = inputs.size();
-    int[] start = new int[n + 1];
-    for (int i = 0; i < n; i++) {
-      start[i + 1] = start[i] + inputs.get(i).getRowType().getFieldCount();
-    }
-    int[] inputOf = new int[start[n]];
-    for (int i = 0; i < n; i++) {
-      Arrays.fill(inputOf, start[i], start[i + 1], i);
-    }
+    ColumnClasses columns = ColumnClasses.of(join);
+    int[] inputOf = columns.inputOf;
+    int[] start = columns.start;
     // the group keys as the join's fields; the fields the calls read
     int[] groupFields = new int[aggregate.getGroupCount()];
     ImmutableBitSet groups = aggregate.getGroupSet();
@@ -205,7 +200,7 @@ final class InnerJoinAggregates {
       }
     }
     RexBuilder rex = b.getRexBuilder();
-    int[] position = new int[start[n]];
+    int[] position = new int[inputOf.length];
     joined(b, inputs, facts, factConditions, start, inputOf, position);
     RexShuttle moved = moved(position);
     List<RexNode> projected = new ArrayList<>();
@@ -234,7 +229,7 @@ final class InnerJoinAggregates {
             ImmutableBitSet.range(factKeys.size()),
             null,
             calls);
-    int[] dimensionPosition = new int[start[n]];
+    int[] dimensionPosition = new int[inputOf.length];
     joined(b, inputs, dimensions, dimensionConditions, start, inputOf, dimensionPosition);
     int dimensionWidth = b.peek().getRowType().getFieldCount();
     b.push(grouped);
@@ -395,6 +390,7 @@ final class InnerJoinAggregates {
     List<Integer> left = new ArrayList<>(chosen);
     List<RexNode> pending = new ArrayList<>(conditions);
     List<Integer> placed = new ArrayList<>();
+    RexShuttle moved = moved(position); // reads the positions as they are filled in
     int width = 0;
     while (!left.isEmpty()) {
       int next = left.get(0);
@@ -405,10 +401,11 @@ final class InnerJoinAggregates {
         }
       }
       left.remove(Integer.valueOf(next));
-      for (int f = start[next]; f < start[next + 1]; f++) {
-        position[f] = width + f - start[next];
+      int fields = inputs.get(next).getRowType().getFieldCount();
+      for (int f = 0; f < fields; f++) {
+        position[start[next] + f] = width + f;
       }
-      width += start[next + 1] - start[next];
+      width += fields;
       b.push(inputs.get(next));
       placed.add(next);
       List<RexNode> ready = new ArrayList<>();
@@ -418,7 +415,7 @@ final class InnerJoinAggregates {
           placeable &= placed.contains(inputOf[field]);
         }
         if (placeable) {
-          ready.add(condition.accept(moved(position)));
+          ready.add(condition.accept(moved));
           pending.remove(condition);
         }
       }

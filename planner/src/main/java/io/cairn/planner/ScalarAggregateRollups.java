@@ -17,6 +17,7 @@ import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
@@ -93,11 +94,13 @@ final class ScalarAggregateRollups {
       // groups, which would then differ from the statement's and run again
       return null;
     }
-    List<RelBuilder.AggCall> calls = new ArrayList<>();
-    b.push(groups);
+    // each call's roll-up and the field of the groups' call it rolls up, all found before the
+    // builder is used
+    List<SqlAggFunction> rollUps = new ArrayList<>();
+    List<Integer> sources = new ArrayList<>();
+    List<AggregateCall> candidates = groups.getAggCallList();
     for (AggregateCall call : scalar.getAggCallList()) {
       int found = -1;
-      List<AggregateCall> candidates = groups.getAggCallList();
       for (int j = 0; j < candidates.size() && found < 0; j++) {
         if (sameCall(scalar, call, groups, candidates.get(j))) {
           found = j;
@@ -105,10 +108,15 @@ final class ScalarAggregateRollups {
       }
       SqlAggFunction rollUp = found < 0 ? null : rollUpOf(call.getAggregation().getKind());
       if (rollUp == null) {
-        b.clear();
         return null;
       }
-      calls.add(b.aggregateCall(rollUp, b.field(groups.getGroupCount() + found)));
+      rollUps.add(rollUp);
+      sources.add(groups.getGroupCount() + found);
+    }
+    b.push(groups);
+    List<RelBuilder.AggCall> calls = new ArrayList<>();
+    for (int i = 0; i < rollUps.size(); i++) {
+      calls.add(b.aggregateCall(rollUps.get(i), b.field(sources.get(i))));
     }
     b.aggregate(b.groupKey(), calls);
     RexBuilder rex = b.getRexBuilder();
@@ -140,7 +148,7 @@ final class ScalarAggregateRollups {
         || candidate.isDistinct()
         || candidate.hasFilter()
         || call.getAggregation().getKind() != candidate.getAggregation().getKind()
-        || !sameTypeButNullability(call, candidate)
+        || !SqlTypeUtil.equalSansNullability(call.getType(), candidate.getType())
         || call.getArgList().size() != candidate.getArgList().size()) {
       return false;
     }
@@ -152,12 +160,6 @@ final class ScalarAggregateRollups {
       }
     }
     return true;
-  }
-
-  private static boolean sameTypeButNullability(AggregateCall a, AggregateCall b) {
-    return a.getType().getSqlTypeName() == b.getType().getSqlTypeName()
-        && a.getType().getPrecision() == b.getType().getPrecision()
-        && a.getType().getScale() == b.getType().getScale();
   }
 
   /** Input field {@code field} of {@code aggregate} as an expression of the rows below. */

@@ -61,7 +61,9 @@ final class SortRuns implements AutoCloseable {
   void write(SortBuffer sorted, int count) {
     Path file = directory.resolve(name + "-" + files.size() + ".run");
     try {
-      Files.createDirectories(directory);
+      if (files.isEmpty()) {
+        Files.createDirectories(directory);
+      }
       files.add(file);
       try (DataOutputStream out =
           new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER))) {
