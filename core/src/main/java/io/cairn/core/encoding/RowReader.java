@@ -62,8 +62,6 @@ public final class RowReader {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle LONG_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle BUFFER_SHORT_BE =
       MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle BUFFER_INT_BE =
@@ -679,99 +677,20 @@ public final class RowReader {
       throw wrongType(column, "value bytes");
     }
     int end = ends[column];
-    int from = 0;
-    int to = runs.length;
-    if (to == 0) {
-      return !(anchoredStart && anchoredEnd) || start == end;
+    if (array != null) {
+      return ByteRuns.like(array, start, end, runs, anchoredStart, anchoredEnd);
     }
-    if (anchoredStart) {
-      byte[] run = runs[0];
-      if (end - start < run.length || !bytesAt(start, run)) {
-        return false;
-      }
-      start += run.length;
-      from = 1;
+    // a value in a buffer without an array: its bytes copied into the reader's own array
+    int length = end - start;
+    if (likeScratch.length < length) {
+      likeScratch = new byte[Math.max(length, 2 * likeScratch.length)];
     }
-    if (anchoredEnd) {
-      if (from == to) {
-        return start == end; // one run, anchored at both ends: the whole value
-      }
-      byte[] run = runs[to - 1];
-      if (end - start < run.length || !bytesAt(end - run.length, run)) {
-        return false;
-      }
-      end -= run.length;
-      to--;
-    }
-    for (int i = from; i < to; i++) {
-      int at = indexOfBytes(start, end, runs[i]);
-      if (at < 0) {
-        return false;
-      }
-      start = at + runs[i].length;
-    }
-    return true;
+    value.get(start, likeScratch, 0, length);
+    return ByteRuns.like(likeScratch, 0, length, runs, anchoredStart, anchoredEnd);
   }
 
-  /** Whether the value bytes at {@code at} are {@code run}'s (the caller checked the length). */
-  private boolean bytesAt(int at, byte[] run) {
-    byte[] a = array;
-    if (a != null) {
-      return Arrays.equals(a, at, at + run.length, run, 0, run.length);
-    }
-    for (int i = 0; i < run.length; i++) {
-      if (byteAt(at + i) != (run[i] & 0xFF)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The first position in [{@code from}, {@code to}) of the value bytes where {@code run} is: over
-   * an array, eight positions at a time are tested for {@code run}'s first byte there and its last
-   * byte where the run would end (both equal: the two xors or to a zero byte, and {@code (x -
-   * 0x01..01) & ~x & 0x80..80} marks every zero byte, some bytes after one too), and only the
-   * marked positions compare the bytes between: a common first letter alone ('s' of "special" in
-   * text) marks a position in every few.
-   */
-  private int indexOfBytes(int from, int to, byte[] run) {
-    int n = run.length;
-    int last = to - n;
-    int first = run[0] & 0xFF;
-    byte[] a = array;
-    if (a != null) {
-      long firsts = first * 0x0101010101010101L;
-      long lasts = (run[n - 1] & 0xFFL) * 0x0101010101010101L;
-      int at = from;
-      for (; at + 7 <= last; at += 8) {
-        // the 8 bytes read at at + n - 1 end by last + n + 6 = to - 1: within the value
-        long x = ((long) LONG_LE.get(a, at) ^ firsts) | ((long) LONG_LE.get(a, at + n - 1) ^ lasts);
-        long marks = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
-        while (marks != 0) {
-          int p = at + (Long.numberOfTrailingZeros(marks) >>> 3);
-          // the lowest mark is a zero byte of x, a match of a run of 1 or 2 bytes; a mark above
-          // one may come of the subtraction's borrow: the run is compared whole
-          if (n <= 2 || Arrays.equals(a, p, p + n, run, 0, n)) {
-            return p;
-          }
-          marks &= marks - 1;
-        }
-      }
-      for (; at <= last; at++) {
-        if ((a[at] & 0xFF) == first && Arrays.equals(a, at, at + run.length, run, 0, run.length)) {
-          return at;
-        }
-      }
-      return -1;
-    }
-    for (int at = from; at <= last; at++) {
-      if (byteAt(at) == first && bytesAt(at, run)) {
-        return at;
-      }
-    }
-    return -1;
-  }
+  /** {@link #likeBytes}'s copy of a value read from a buffer without an array. */
+  private byte[] likeScratch = new byte[0];
 
   /**
    * A hash of the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY column as {@link
@@ -828,6 +747,40 @@ public final class RowReader {
       throw wrongType(column, "bytes");
     }
     return shortBytes(column, start, ends[column] - start);
+  }
+
+  /**
+   * The number of bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY value column, as stored
+   * (what {@link #copyValueBytes} copies).
+   */
+  public int valueBytesLength(int column) {
+    int start = locateValueBytes(column); // locates the column: sets its end
+    return ends[column] - start;
+  }
+
+  /**
+   * Copies the bytes of a non-NULL CHAR, VARCHAR (UTF-8) or VARBINARY value column, as stored
+   * ({@link #getObject}'s string is their UTF-8 decoding), into {@code dest} at {@code at}; returns
+   * how many. Allocates nothing.
+   */
+  public int copyValueBytes(int column, byte[] dest, int at) {
+    int start = locateValueBytes(column);
+    int length = ends[column] - start;
+    if (array != null) {
+      System.arraycopy(array, start, dest, at, length);
+    } else {
+      value.get(start, dest, at, length);
+    }
+    return length;
+  }
+
+  private int locateValueBytes(int column) {
+    int start = locateNonNull(column);
+    TypeName type = typeNames[column];
+    if ((!type.isString() && type != TypeName.VARBINARY) || keyColumn[column]) {
+      throw wrongType(column, "value bytes");
+    }
+    return start;
   }
 
   /**

@@ -33,12 +33,29 @@ public final class NumberVector {
    */
   public final byte[][] strings;
 
+  /**
+   * For a {@link VectorColumn#BYTES} column, the bytes of its values one after the other (a row's
+   * long is its offset and length here); else null.
+   */
+  public final byte[] heap;
+
   public NumberVector(byte[] status, long[] longs, double[] doubles, int nulls, int unfit) {
-    this(status, longs, doubles, nulls, unfit, null);
+    this(status, longs, doubles, nulls, unfit, null, null);
   }
 
   public NumberVector(
       byte[] status, long[] longs, double[] doubles, int nulls, int unfit, byte[][] strings) {
+    this(status, longs, doubles, nulls, unfit, strings, null);
+  }
+
+  public NumberVector(
+      byte[] status,
+      long[] longs,
+      double[] doubles,
+      int nulls,
+      int unfit,
+      byte[][] strings,
+      byte[] heap) {
     if ((longs == null) == (doubles == null)) {
       throw new IllegalArgumentException("A number vector has either longs or doubles");
     }
@@ -54,6 +71,10 @@ public final class NumberVector {
       throw new IllegalArgumentException("Long strings are referred to by longs");
     }
     this.strings = strings;
+    if (heap != null && longs == null) {
+      throw new IllegalArgumentException("Bytes are referred to by longs");
+    }
+    this.heap = heap;
   }
 
   /** The index of {@code bytes} among {@link #strings}, or -1. */
@@ -81,6 +102,9 @@ public final class NumberVector {
       for (byte[] string : strings) {
         b += 16L + string.length;
       }
+    }
+    if (heap != null) {
+      b += 16L + heap.length;
     }
     return status == null ? b : b + 16 + status.length;
   }

@@ -46,7 +46,7 @@ import java.util.function.Function;
  *       NOT, IS [NOT] TRUE/FALSE with SQL three-valued logic and the generic evaluator's evaluation
  *       order.
  *   <li>LIKE of a VARCHAR value column with a pattern of literal characters and {@code %}, on the
- *       column's UTF-8 bytes.
+ *       column's UTF-8 bytes (also over a block's vector of them, NOT LIKE too).
  * </ul>
  *
  * Any other subtree (other LIKEs, functions, arithmetic, lossy casts, DECIMAL values beyond a long,
@@ -812,6 +812,17 @@ public final class RowFilter {
      * of trailing spaces when {@code trimmed} (a comparison that ignores them); null for a key
      * column (its bytes are escaped), other types, and a CHAR compared exactly.
      */
+    /**
+     * A string or binary value column's bytes as stored, however long ({@link VectorColumn#BYTES}),
+     * for a LIKE; null for a key column.
+     */
+    VectorColumn valueBytes(int column) {
+      if (layout.isKeyColumn(column)) {
+        return null;
+      }
+      return VectorColumn.rowsOf(column, layout.columnType(column), false);
+    }
+
     VectorColumn bytesColumn(int column, boolean trimmed) {
       if (layout.isKeyColumn(column)) {
         return null;
@@ -1232,6 +1243,12 @@ public final class RowFilter {
     @Override
     boolean hasFallback() {
       return child.hasFallback();
+    }
+
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      // NOT LIKE: the rows whose value does not match (a NULL's UNKNOWN stays out)
+      return table == NOT && child instanceof BytesLike like ? like.vector(v, true) : null;
     }
 
     @Override
@@ -1678,6 +1695,17 @@ public final class RowFilter {
         return UNKNOWN;
       }
       return row.likeBytes(column, runs, anchoredStart, anchoredEnd) ? TRUE : FALSE;
+    }
+
+    @Override
+    VectorFilter.Part vector(Vectorizer v) {
+      return vector(v, false);
+    }
+
+    /** The rows for which it is TRUE, or with {@code negate} FALSE (NOT LIKE), over the bytes. */
+    VectorFilter.Part vector(Vectorizer v, boolean negate) {
+      VectorColumn c = v.valueBytes(column);
+      return c == null ? null : VectorFilter.like(c, runs, anchoredStart, anchoredEnd, negate);
     }
 
     @Override

@@ -14,8 +14,8 @@ import java.util.Arrays;
  * ({@link RowReader#DECIMAL_AT_SCALE} at {@code scale}, {@link RowReader#LONG} or {@link
  * RowReader#DOUBLE}, as {@link RowReader#readNumbers} reads it; or {@link #SHORT_BYTES}, a string
  * or binary column's {@link RowReader#shortBytes}, or {@link #SHORT_CHARS}, a string column's
- * {@link RowReader#shortChars}, NUMBER_UNFIT when it does not fit a long; scale 0 but for a DECIMAL
- * and a CHAR(n)).
+ * {@link RowReader#shortChars}, NUMBER_UNFIT when it does not fit a long; or {@link #BYTES}, a
+ * string or binary column's bytes however long; scale 0 but for a DECIMAL and a CHAR(n)).
  */
 public record VectorColumn(int column, byte kind, int scale) {
   /** The kind of a CHAR, VARCHAR or VARBINARY column read as {@link RowReader#shortBytes}. */
@@ -23,10 +23,18 @@ public record VectorColumn(int column, byte kind, int scale) {
 
   /**
    * The kind of a CHAR or VARCHAR column read as {@link RowReader#shortChars} (without trailing
-   * spaces, as CHAR comparisons see it); its {@code scale} is a CHAR(n)'s n, to which {@link
-   * #objectAt} pads the value again (0: a VARCHAR's, read by filters only).
+   * spaces, as CHAR comparisons see it), for filters; its {@code scale} is a CHAR(n)'s n (0: a
+   * VARCHAR's).
    */
   public static final byte SHORT_CHARS = 4;
+
+  /**
+   * The kind of a CHAR, VARCHAR or VARBINARY value column read as its bytes as stored, of any
+   * length ({@link RowReader#copyValueBytes}): a row's long is the offset (high 32 bits) and the
+   * length (low 32 bits) of its bytes in the vector's {@link NumberVector#heap}. For reading whole
+   * rows from vectors ({@link #rowsOf}); filters and groupings compare SHORT_BYTES and SHORT_CHARS.
+   */
+  public static final byte BYTES = 5;
 
   /**
    * The top bit of a SHORT_CHARS row's long for a value of more than 7 bytes: the low 32 bits are
@@ -49,8 +57,9 @@ public record VectorColumn(int column, byte kind, int scale) {
     if (kind != RowReader.DECIMAL_AT_SCALE
         && kind != RowReader.LONG
         && kind != RowReader.DOUBLE
-        && !isShort(kind)) {
-      throw new IllegalArgumentException("kind: expected 0 to 4, found [" + kind + "]");
+        && !isShort(kind)
+        && kind != BYTES) {
+      throw new IllegalArgumentException("kind: expected 0 to 5, found [" + kind + "]");
     }
     if (scale < 0 || (kind != RowReader.DECIMAL_AT_SCALE && kind != SHORT_CHARS && scale != 0)) {
       throw new IllegalArgumentException(
@@ -90,21 +99,24 @@ public record VectorColumn(int column, byte kind, int scale) {
   /**
    * How layout column {@code column} of {@code type} is read as a vector when whole rows are read
    * from vectors: {@link #numbersOf}, or for a CHAR, VARCHAR or VARBINARY value column (not a key
-   * column: its bytes are escaped) {@link #bytesOf}; null for other columns.
+   * column: its bytes are escaped) as {@link #BYTES}, which holds every value however long; null
+   * for other columns.
    */
   public static VectorColumn rowsOf(int column, DataType type, boolean keyColumn) {
     VectorColumn numbers = numbersOf(column, type);
     if (numbers != null || keyColumn) {
       return numbers;
     }
-    return bytesOf(column, type, false);
+    TypeName name = type.name();
+    return name.isString() || name == TypeName.VARBINARY
+        ? new VectorColumn(column, BYTES, 0)
+        : null;
   }
 
   /**
    * How a string or binary value column is read as a vector of its bytes: a CHAR(n) as SHORT_CHARS
-   * (trailing spaces trimmed, padded again when read), a VARCHAR as SHORT_CHARS when {@code
-   * trimmed} (for a comparison that ignores trailing spaces) else SHORT_BYTES, a VARBINARY as
-   * SHORT_BYTES; null for other types.
+   * (trailing spaces trimmed), a VARCHAR as SHORT_CHARS when {@code trimmed} (for a comparison that
+   * ignores trailing spaces) else SHORT_BYTES, a VARBINARY as SHORT_BYTES; null for other types.
    */
   public static VectorColumn bytesOf(int column, DataType type, boolean trimmed) {
     TypeName name = type.name();
@@ -120,8 +132,8 @@ public record VectorColumn(int column, byte kind, int scale) {
   /**
    * Row {@code row} of {@code vector} (this column's, of layout type {@code type}) as {@link
    * RowReader#getObject} returns the column: null for NULL; a DECIMAL at this column's scale (the
-   * declared one, at which SQL writes store it); a string or bytes from SHORT_BYTES. Not for
-   * NUMBER_UNFIT rows.
+   * declared one, at which SQL writes store it); a string or bytes from SHORT_BYTES or BYTES. Not
+   * for NUMBER_UNFIT rows, nor for SHORT_CHARS (without the trailing spaces a value has).
    */
   public Object objectAt(NumberVector vector, int row, TypeName type) {
     if (vector.status != null && vector.status[row] != RowReader.NUMBER_VALUE) {
@@ -135,33 +147,18 @@ public record VectorColumn(int column, byte kind, int scale) {
       return type == TypeName.FLOAT ? (Object) (float) d : (Object) d;
     }
     if (kind == SHORT_CHARS) {
-      return paddedChars(vector, vector.longs[row]);
+      throw new IllegalArgumentException(
+          "Column " + this + ": SHORT_CHARS drops trailing spaces, read rows from BYTES");
+    }
+    if (kind == BYTES) {
+      long v = vector.longs[row];
+      int offset = (int) (v >>> 32);
+      int length = (int) v;
+      return type == TypeName.VARBINARY
+          ? Arrays.copyOfRange(vector.heap, offset, offset + length)
+          : new String(vector.heap, offset, length, StandardCharsets.UTF_8);
     }
     return valueOf(vector.longs[row], kind == SHORT_BYTES, type, scale);
-  }
-
-  /**
-   * The CHAR(n) value ({@code scale} n) of a SHORT_CHARS row's long {@code v}, padded again to n
-   * code points as a CHAR is stored (Values.storeAssign): one byte array and one String.
-   */
-  private String paddedChars(NumberVector vector, long v) {
-    byte[] string = (v & LONG_STRING) != 0 ? vector.strings[(int) v] : null;
-    int length = string != null ? string.length : (int) (v >>> 56);
-    int codePoints = 0;
-    for (int i = 0; i < length; i++) {
-      byte b = string != null ? string[i] : shortByte(v, length, i);
-      codePoints += (b & 0xC0) != 0x80 ? 1 : 0; // not a UTF-8 continuation byte
-    }
-    int pad = Math.max(0, scale - codePoints);
-    if (string != null && pad == 0) {
-      return new String(string, StandardCharsets.UTF_8);
-    }
-    byte[] bytes = new byte[length + pad];
-    for (int i = 0; i < length; i++) {
-      bytes[i] = string != null ? string[i] : shortByte(v, length, i);
-    }
-    Arrays.fill(bytes, length, bytes.length, (byte) ' ');
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   /** The {@link RowReader#shortBytes} long of {@code bytes} (at most 7). */

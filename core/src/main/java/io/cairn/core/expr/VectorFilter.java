@@ -1,5 +1,6 @@
 package io.cairn.core.expr;
 
+import io.cairn.core.encoding.ByteRuns;
 import io.cairn.core.encoding.RowReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,6 +169,23 @@ public final class VectorFilter {
    */
   static Part longString(VectorColumn column, byte[] bytes, boolean negate) {
     return new LongString(column, bytes.clone(), negate);
+  }
+
+  /**
+   * The rows where a {@link VectorColumn#BYTES} {@code column} has a value (not NULL) whose bytes
+   * hold {@code runs} as {@link ByteRuns#like} finds them, or with {@code negate} does not.
+   */
+  static Part like(
+      VectorColumn column,
+      byte[][] runs,
+      boolean anchoredStart,
+      boolean anchoredEnd,
+      boolean negate) {
+    if (column.kind() != VectorColumn.BYTES) {
+      throw new IllegalArgumentException(
+          "LIKE over bytes: expected a BYTES column, found " + column);
+    }
+    return new Like(column, runs, anchoredStart, anchoredEnd, negate);
   }
 
   /** The rows where a LONG {@code column} has a value among {@code keys} (sorted, distinct). */
@@ -527,6 +545,54 @@ public final class VectorFilter {
     @Override
     public String toString() {
       return name() + (negate ? " <> " : " = ") + "[" + bytes.length + " bytes]";
+    }
+  }
+
+  /** A LIKE of literal runs and {@code %} over a BYTES column's values (see {@link #like}). */
+  private static final class Like extends Leaf {
+    private final byte[][] runs;
+    private final boolean anchoredStart;
+    private final boolean anchoredEnd;
+    private final boolean negate;
+
+    Like(
+        VectorColumn column,
+        byte[][] runs,
+        boolean anchoredStart,
+        boolean anchoredEnd,
+        boolean negate) {
+      super(column);
+      this.runs = runs;
+      this.anchoredStart = anchoredStart;
+      this.anchoredEnd = anchoredEnd;
+      this.negate = negate;
+    }
+
+    @Override
+    int select(VectorFilter f, int size, int[] in, int n, int[] out) {
+      NumberVector v = f.vectors[slot];
+      long[] x = v.longs;
+      byte[] heap = v.heap;
+      byte[] status = v.nulls == 0 ? null : v.status;
+      int count = in == null ? size : n;
+      int m = 0;
+      for (int k = 0; k < count; k++) {
+        int i = in == null ? k : in[k];
+        if (status != null && status[i] != RowReader.NUMBER_VALUE) {
+          continue; // NULL (NOT) LIKE: UNKNOWN
+        }
+        int start = (int) (x[i] >>> 32);
+        int end = start + (int) x[i];
+        if (ByteRuns.like(heap, start, end, runs, anchoredStart, anchoredEnd) != negate) {
+          out[m++] = i;
+        }
+      }
+      return m;
+    }
+
+    @Override
+    public String toString() {
+      return name() + (negate ? " NOT" : "") + " LIKE [" + runs.length + " runs]";
     }
   }
 

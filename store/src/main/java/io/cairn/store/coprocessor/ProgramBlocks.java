@@ -153,9 +153,9 @@ final class ProgramBlocks {
    * Reads the rows of every block the cursor offers from the vectors of {@code columns} (layout
    * indexes, each with a {@link VectorColumn#rowsOf} vector): the selected rows of such a block are
    * handed out by {@link #nextVectorRow()}, and the cursor skips the block undecoded (a block with
-   * a value its vectors do not hold, a string of more than 7 bytes, is read row by row). {@code
-   * filter}, when not null (the vector filter is incomplete), is tested on each selected row, read
-   * first from the vectors of its {@code filterColumns}. For rows that read neither the row key nor
+   * a value its vectors do not hold, a DECIMAL beyond a long, is read row by row). {@code filter},
+   * when not null (the vector filter is incomplete), is tested on each selected row, read first
+   * from the vectors of its {@code filterColumns}. For rows that read neither the row key nor
    * columns without such a vector; call before the first row.
    */
   void rowsFromVectors(
@@ -393,9 +393,9 @@ final class ProgramBlocks {
 
   /**
    * Whether the vectors of {@code block} hold every value of the rows' columns. When they do not
-   * for {@value #UNFIT_BLOCKS} blocks, more than for the others (strings longer than a vector
-   * holds), rows stop being read from vectors: their vectors cost a read of every row besides the
-   * reading of the rows.
+   * for {@value #UNFIT_BLOCKS} blocks, more than for the others (DECIMALs beyond a long), rows stop
+   * being read from vectors: their vectors cost a read of every row besides the reading of the
+   * rows.
    */
   private boolean rowsFit(BlockRun block) {
     for (VectorColumn c : rowVectors) {

@@ -64,8 +64,13 @@ final class BlockVectorBuilder {
         strings[i] = new LongStrings();
       }
     }
-    int[] numeric = indexes(kinds, false);
-    int[] shorts = indexes(kinds, true);
+    int[] numeric = indexes(kinds, NUMBERS);
+    int[] shorts = indexes(kinds, SHORTS);
+    int[] slices = indexes(kinds, SLICES);
+    ByteHeap[] heaps = new ByteHeap[m];
+    for (int i : slices) {
+      heaps[i] = new ByteHeap();
+    }
     int[] numericColumns = pick(columns, numeric);
     byte[] numericKinds = new byte[numeric.length];
     int[] numericScales = pick(scales, numeric);
@@ -159,6 +164,15 @@ final class BlockVectorBuilder {
             longs[i][rows] = v;
           }
         }
+        for (int i : slices) {
+          int column = columns[i];
+          if (reader.isNull(column)) {
+            status[i][rows] = RowReader.NUMBER_NULL;
+          } else {
+            status[i][rows] = RowReader.NUMBER_VALUE;
+            longs[i][rows] = heaps[i].add(reader, column);
+          }
+        }
       }
       rows++;
     }
@@ -180,22 +194,59 @@ final class BlockVectorBuilder {
                 longs[i],
                 doubles[i],
                 rows,
-                strings[i] == null ? null : strings[i].values());
+                strings[i] == null ? null : strings[i].values(),
+                heaps[i] == null ? null : heaps[i].bytes());
       }
     }
     return new BlockVectors(rows, plain, minSequence, maxSequence, first, previous, keys, vectors);
   }
 
-  /** The indexes of the short-bytes kinds ({@code shortBytes}) or of the others. */
-  private static int[] indexes(byte[] kinds, boolean shortBytes) {
+  /** {@link #indexes}: the kinds read by {@link RowReader#readNumbers}. */
+  private static final int NUMBERS = 0;
+
+  /** {@link #indexes}: SHORT_BYTES and SHORT_CHARS. */
+  private static final int SHORTS = 1;
+
+  /** {@link #indexes}: BYTES. */
+  private static final int SLICES = 2;
+
+  /** The indexes of the kinds of {@code group} (NUMBERS, SHORTS or SLICES). */
+  private static int[] indexes(byte[] kinds, int group) {
     int[] found = new int[kinds.length];
     int n = 0;
     for (int i = 0; i < kinds.length; i++) {
-      if (VectorColumn.isShort(kinds[i]) == shortBytes) {
+      int g =
+          VectorColumn.isShort(kinds[i])
+              ? SHORTS
+              : kinds[i] == VectorColumn.BYTES ? SLICES : NUMBERS;
+      if (g == group) {
         found[n++] = i;
       }
     }
     return Arrays.copyOf(found, n);
+  }
+
+  /**
+   * The bytes of a BYTES column's values one after the other: a value's long is its offset (high 32
+   * bits) and length (low 32 bits).
+   */
+  private static final class ByteHeap {
+    private byte[] bytes = new byte[4096];
+    private int size;
+
+    long add(RowReader reader, int column) {
+      int length = reader.valueBytesLength(column);
+      if (size + length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(size + length, 2 * bytes.length));
+      }
+      int at = size;
+      size += reader.copyValueBytes(column, bytes, at);
+      return (long) at << 32 | length;
+    }
+
+    byte[] bytes() {
+      return Arrays.copyOf(bytes, size);
+    }
   }
 
   private static int[] pick(int[] values, int[] at) {
@@ -238,7 +289,7 @@ final class BlockVectorBuilder {
   }
 
   private static NumberVector vector(
-      byte[] status, long[] longs, double[] doubles, int rows, byte[][] strings) {
+      byte[] status, long[] longs, double[] doubles, int rows, byte[][] strings, byte[] heap) {
     int nulls = 0;
     int unfit = 0;
     for (int r = 0; r < rows; r++) {
@@ -255,6 +306,7 @@ final class BlockVectorBuilder {
         doubles == null ? null : Arrays.copyOf(doubles, rows),
         nulls,
         unfit,
-        strings);
+        strings,
+        heap);
   }
 }
