@@ -36,6 +36,11 @@ import java.util.Optional;
  * keys before probing (a dynamic filter, {@link io.cairn.core.expr.KeySetFilter}); the driver turns
  * it off when the build side holds most of the probe column's distinct values, so that nearly every
  * row would pass.
+ *
+ * <p>{@code marks} (INNER only): the scan joins each build row to at most one row, its first match;
+ * a later row's candidate that is a build row already joined is passed over before its values are
+ * read or the residual is tested. For a mark join, which only asks which build rows match any row
+ * (TPC-H Q21's EXISTS and NOT EXISTS of another supplier's line of the same order).
  */
 public record HashProbe(
     String cacheId,
@@ -45,7 +50,8 @@ public record HashProbe(
     Optional<Expr> residual,
     boolean nullAware,
     long partitions,
-    boolean keyFilter) {
+    boolean keyFilter,
+    boolean marks) {
   /** How many partitions {@link #partitionOf} spreads keys over (one bit of a mask each). */
   public static final int PARTITIONS = 64;
 
@@ -99,6 +105,9 @@ public record HashProbe(
     if (partitions == 0) {
       throw CairnException.internal("A hash probe of no partition");
     }
+    if (marks && kind != Kind.INNER) {
+      throw CairnException.internal("Only an INNER probe marks build rows, found " + kind);
+    }
   }
 
   /** A probe of every row, in one pass. */
@@ -109,7 +118,7 @@ public record HashProbe(
       List<DataType> buildTypes,
       Optional<Expr> residual,
       boolean nullAware) {
-    this(cacheId, probeKeys, kind, buildTypes, residual, nullAware, ALL, true);
+    this(cacheId, probeKeys, kind, buildTypes, residual, nullAware, ALL, true, false);
   }
 
   /**
@@ -128,12 +137,19 @@ public record HashProbe(
   /** The same probe of cache {@code newCacheId} over the partitions of {@code mask} only. */
   public HashProbe inPass(String newCacheId, long mask) {
     return new HashProbe(
-        newCacheId, probeKeys, kind, buildTypes, residual, nullAware, mask, keyFilter);
+        newCacheId, probeKeys, kind, buildTypes, residual, nullAware, mask, keyFilter, marks);
   }
 
   /** The same probe with the key filter on or off. */
   public HashProbe withKeyFilter(boolean on) {
-    return new HashProbe(cacheId, probeKeys, kind, buildTypes, residual, nullAware, partitions, on);
+    return new HashProbe(
+        cacheId, probeKeys, kind, buildTypes, residual, nullAware, partitions, on, marks);
+  }
+
+  /** The same INNER probe joining each build row to its first matching row only. */
+  public HashProbe marking() {
+    return new HashProbe(
+        cacheId, probeKeys, kind, buildTypes, residual, nullAware, partitions, keyFilter, true);
   }
 
   /** The width of the joined row over a layout of {@code columnCount} columns. */

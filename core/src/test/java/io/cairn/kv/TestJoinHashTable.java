@@ -121,7 +121,7 @@ class TestJoinHashTable {
   /**
    * Values come back equal to those added (a decimal with its scale) whatever each column holds:
    * longs, integers, dates, decimals of one scale, NULLs among them, and columns that turn to
-   * objects when a value of another kind or scale arrives.
+   * objects when a value of another kind or scale arrives, a column of NULLs only.
    */
   @Test
   void valuesComeBackAsAdded() {
@@ -139,7 +139,9 @@ class TestJoinHashTable {
             i % 3 == 0 ? null : "s" + i,
             i < 10 ? null : (late && i % 11 == 0 ? "text" : (Object) (long) i),
             new BigDecimal("123456789012345678901234.5"),
-            i % 2 == 0 ? null : new byte[] {(byte) i}
+            i % 2 == 0 ? null : new byte[] {(byte) i},
+            null, // a column of NULLs only
+            (short) i // a number of another class: objects
           });
     }
     JoinHashTable table = build(rows, List.of(0));

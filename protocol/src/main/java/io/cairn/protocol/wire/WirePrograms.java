@@ -75,7 +75,8 @@ public final class WirePrograms {
             .setKind(probe.kind().id())
             .setNullAware(probe.nullAware())
             .setPartitions(probe.partitions() == HashProbe.ALL ? 0 : probe.partitions())
-            .setNoKeyFilter(!probe.keyFilter());
+            .setNoKeyFilter(!probe.keyFilter())
+            .setMarks(probe.marks());
     for (Expr e : probe.probeKeys()) {
       b.addProbeKeys(toProto(e));
     }
@@ -110,7 +111,8 @@ public final class WirePrograms {
                 residual,
                 message.getNullAware(),
                 message.getPartitions() == 0 ? HashProbe.ALL : message.getPartitions(),
-                !message.getNoKeyFilter()));
+                !message.getNoKeyFilter(),
+                message.getMarks()));
   }
 
   /**

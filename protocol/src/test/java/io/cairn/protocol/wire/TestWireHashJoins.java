@@ -64,6 +64,13 @@ class TestWireHashJoins {
       HashProbe pass = program.probe().orElseThrow().inPass("pass-1", 0x8000_0000_0000_0005L);
       ScanProgram passProgram = program.withProbe(Optional.of(pass.withKeyFilter(false)));
       assertThat(WirePrograms.fromProto(WirePrograms.toProto(passProgram))).isEqualTo(passProgram);
+      if (kind == HashProbe.Kind.INNER) {
+        // a mark join's probe: each build row joined once
+        ScanProgram marking = program.withProbe(Optional.of(pass.marking()));
+        assertThat(WirePrograms.fromProto(WirePrograms.toProto(marking))).isEqualTo(marking);
+        assertThat(WirePrograms.fromProto(WirePrograms.toProto(marking)).probe().get().marks())
+            .isTrue();
+      }
     }
   }
 

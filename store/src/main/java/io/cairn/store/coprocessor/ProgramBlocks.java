@@ -65,7 +65,7 @@ final class ProgramBlocks {
   private final VectorProbe probe;
 
   /** Block rows the key filter tested and kept, until it is judged. */
-  private long keysTested, keysKept;
+  private final KeyFilterTrial keysTrial = new KeyFilterTrial();
 
   /** Takes whole blocks (an aggregation, a top-N), or null. */
   private BlockSink sink;
@@ -423,21 +423,14 @@ final class ProgramBlocks {
     return selection;
   }
 
-  /**
-   * After {@code ProgramRows.KEY_FILTER_TRIAL} rows of which the key filter kept more than 7 in 8,
-   * it is dropped: nearly every row passes, the test only costs.
-   */
+  /** Counts a selection of the key filter in its trial, which may drop it. */
   private void judgeKeys(int tested, int kept) {
-    if (keysTested < ProgramRows.KEY_FILTER_TRIAL) {
-      keysTested += tested;
-      keysKept += kept;
-      if (keysTested >= ProgramRows.KEY_FILTER_TRIAL && keysKept > keysTested / 8 * 7) {
-        keys = null;
-        if (onlySinking()) {
-          run = null; // a probing scan has no sink
-        } else {
-          use(extraColumns); // the other columns, no longer the key's
-        }
+    if (keysTrial.dropAfter(tested, kept)) {
+      keys = null;
+      if (onlySinking()) {
+        run = null; // a probing scan has no sink
+      } else {
+        use(extraColumns); // the other columns, no longer the key's
       }
     }
   }

@@ -135,13 +135,8 @@ final class ProgramRows implements AutoCloseable {
   /** The probe done on blocks' vectors (after the key filter there), or null. */
   private final VectorProbe vectorProbe;
 
-  /** Rows the key filter tested and kept, until it is judged. */
-  private int keyFilterTested;
-
-  private int keyFilterKept;
-
-  /** Rows a key filter tests before it is judged worth keeping. */
-  static final int KEY_FILTER_TRIAL = 1 << 14;
+  /** The key filter's trial: dropped when it keeps nearly every row. */
+  private final KeyFilterTrial keyFilterTrial = new KeyFilterTrial();
 
   /** The joined row: decoded columns, row key, build columns; new for every probe row. */
   private Object[] joined;
@@ -153,6 +148,9 @@ final class ProgramRows implements AutoCloseable {
   private int nextMatch;
 
   private boolean anyMatch;
+
+  /** For a probe that marks ({@link HashProbe#marks()}): the build rows joined; else null. */
+  private final long[] joinedBuildRows;
 
   /** Reads {@code rows}, which it closes when closed, through {@code compiled}. */
   ProgramRows(
@@ -195,6 +193,7 @@ final class ProgramRows implements AutoCloseable {
       for (int i = 0; i < keyPositions.length; i++) {
         keyPositions[i] = i;
       }
+      this.joinedBuildRows = probe.marks() ? new long[(int) ((table.rowCount() + 63) >>> 6)] : null;
       // joined rows are projected as a whole (no per-column fast paths)
       int[] expressions = new int[compiled.projection.length];
       Arrays.fill(expressions, CompiledProgram.EXPRESSION);
@@ -208,6 +207,7 @@ final class ProgramRows implements AutoCloseable {
       this.keyFilter = null;
       this.vectorProbe = null;
       this.longIndex = null;
+      this.joinedBuildRows = null;
       this.projectedColumns = compiled.projectedColumns;
     }
     this.readsKey = compiled.readsKey || probe != null;
@@ -334,6 +334,9 @@ final class ProgramRows implements AutoCloseable {
         while (nextMatch >= 0) {
           int match = nextMatch;
           nextMatch = table.next(match);
+          if (joinedBuildRows != null && (joinedBuildRows[match >>> 6] & 1L << match) != 0) {
+            continue; // joined to an earlier row: marked already
+          }
           setBuild(match);
           if (residual != null && !Boolean.TRUE.equals(residual.evaluate(joined, context))) {
             continue;
@@ -341,6 +344,9 @@ final class ProgramRows implements AutoCloseable {
           anyMatch = true;
           switch (probe.kind()) {
             case INNER, LEFT -> {
+              if (joinedBuildRows != null) {
+                joinedBuildRows[match >>> 6] |= 1L << match;
+              }
               return KEPT;
             }
             case SEMI -> {
@@ -413,18 +419,11 @@ final class ProgramRows implements AutoCloseable {
     }
   }
 
-  /**
-   * The key filter's test of the current row; after {@value #KEY_FILTER_TRIAL} rows of which it
-   * kept more than 7 in 8, the filter is dropped for the rest of the scan.
-   */
+  /** The key filter's test of the current row, counted in its trial. */
   private boolean keepsKey() {
     boolean kept = keyFilter.test(reader);
-    if (keyFilterTested < KEY_FILTER_TRIAL) {
-      keyFilterTested++;
-      keyFilterKept += kept ? 1 : 0;
-      if (keyFilterTested == KEY_FILTER_TRIAL && keyFilterKept > KEY_FILTER_TRIAL / 8 * 7) {
-        keyFilter = null;
-      }
+    if (keyFilterTrial.dropAfter(1, kept ? 1 : 0)) {
+      keyFilter = null;
     }
     return kept;
   }

@@ -220,6 +220,36 @@ class TestProgramScannerProbe {
     assertThat(run(program(anti, List.of(K, V)), longs.build())).hasSize(2000);
   }
 
+  /**
+   * A probe that marks joins each build row to its first match only: the build rows of its output
+   * are those of the INNER join, each once, with their first probe row; with a residual too.
+   */
+  @Test
+  void aMarkingProbeJoinsEachBuildRowOnce() {
+    Expr notB2 =
+        new Expr.Call(
+            Op.NOT_EQUALS,
+            List.of(NAME, new Expr.Literal("b2", DataType.VARCHAR)),
+            DataType.BOOLEAN);
+    List<Object[]> build = buildRows(true);
+    JoinHashTable table = table(build);
+    for (boolean residual : new boolean[] {false, true}) {
+      HashProbe inner =
+          probe(HashProbe.Kind.INNER, residual ? Optional.of(notB2) : Optional.empty(), false);
+      List<Expr> projection = List.of(K, V, B, NAME);
+      List<Object[]> all = run(program(inner, projection), table);
+      List<Object[]> marked = run(program(inner.marking(), projection), table);
+      java.util.Map<Object, Object[]> firsts = new java.util.LinkedHashMap<>();
+      for (Object[] row : all) {
+        firsts.putIfAbsent(row[3], row); // build rows differ by NAME
+      }
+      assertThat(all.size()).isGreaterThan(firsts.size()); // rows matched the same build rows
+      assertRows(marked, new ArrayList<>(firsts.values()));
+    }
+    assertThatThrownBy(() -> probe(HashProbe.Kind.SEMI, Optional.empty(), false).marking())
+        .hasMessageContaining("Only an INNER probe marks");
+  }
+
   @Test
   void notInOverAnEmptyBuildKeepsEveryRow() {
     ScanProgram notIn = program(probe(HashProbe.Kind.ANTI, Optional.empty(), true), List.of(K, V));

@@ -4,6 +4,7 @@ import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.memory.MemoryReservation;
 import io.cairn.core.memory.RowSizes;
+import io.cairn.kv.HashProbe;
 import io.cairn.kv.JoinHashTable;
 import io.cairn.planner.plan.JoinNode;
 import io.cairn.planner.plan.LeftRowsNode;
@@ -134,7 +135,14 @@ final class MarkJoin implements Operator {
               table,
               UUID.randomUUID().toString(),
               ctx);
-      scan = ProbingScan.open(probing.node(), ctx, probing.probe(), table);
+      // only which left rows match counts: each joined to its first match, the others passed over
+      HashProbe probe = probing.probe();
+      scan =
+          ProbingScan.open(
+              probing.node(),
+              ctx,
+              probe.kind() == HashProbe.Kind.INNER ? probe.marking() : probe,
+              table);
     }
     try (Operator matches = scan) {
       int steps = 0;
