@@ -158,7 +158,11 @@ final class BackgroundWork {
             try {
               table.collectRegion(region);
             } catch (RuntimeException e) {
-              LOG.warn("Statistics of {} failed", region, e);
+              if (closed.getAsBoolean()) {
+                LOG.debug("Statistics of {} stopped: the store closes", region, e);
+              } else {
+                LOG.warn("Statistics of {} failed", region, e);
+              }
             }
             long end = System.nanoTime();
             statisticsIdleUntilNanos =
@@ -194,9 +198,22 @@ final class BackgroundWork {
     shutdown(statisticsWorker);
   }
 
-  /** At close: drops the statistics work still waiting. */
+  /**
+   * At close: drops the statistics work still waiting and stops a collection running (interrupted,
+   * it ends within {@value io.cairn.store.stats.StatisticsKeeper#STOP_CHECK_ROWS} rows without
+   * installing what it counted), waiting for it: the store's files, cache and buffer pool close
+   * after this, and a collection still reading them would read closed files and leave its buffer
+   * out of a closed pool.
+   */
   void stopStatistics() {
     statisticsWorker.shutdownNow();
+    try {
+      if (!statisticsWorker.awaitTermination(1, TimeUnit.MINUTES)) {
+        LOG.warn("A statistics collection did not stop within a minute at close");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** As a killed process: stops everything at once, waiting (a minute) for what runs to end. */

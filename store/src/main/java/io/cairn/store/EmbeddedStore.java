@@ -580,6 +580,11 @@ public final class EmbeddedStore implements KvStore {
     directory.close();
   }
 
+  /** Asks the statistics thread to collect {@code region} of {@code table} again, for tests. */
+  void collectInBackground(EmbeddedTable table, Region region) {
+    background.requestStatistics(table, region);
+  }
+
   /** What the store's files are read with (their pool and caches), for tests. */
   ReadContext readContext() {
     return readContext;

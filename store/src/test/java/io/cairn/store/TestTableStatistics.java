@@ -66,6 +66,51 @@ class TestTableStatistics {
     return c;
   }
 
+  /**
+   * A store that took no write since it opened closes while its statistics thread reads a region:
+   * the collection stops (interrupted) before the store's files, cache and buffer pool close, so no
+   * buffer is left out of a closed pool (the leak check after each test) and the thread has ended
+   * when close returns. Before, close only dropped the waiting work and went on.
+   */
+  @Test
+  void closeStopsABackgroundCollectionBeforeItClosesTheFiles() throws InterruptedException {
+    try (EmbeddedStore store = open()) {
+      KvTable t = store.createTable("T");
+      for (int from = 0; from < 600_000; from += 100_000) {
+        putRange(t, from, from + 100_000);
+      }
+      t.flush();
+    }
+    EmbeddedStore store = open();
+    EmbeddedTable t = (EmbeddedTable) store.table("T").orElseThrow();
+    store.collectInBackground(t, t.regionList().get(0));
+    Thread collecting = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (collecting == null && System.nanoTime() < deadline) {
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (collects(thread)) {
+          collecting = thread;
+        }
+      }
+      Thread.sleep(1);
+    }
+    assertThat(collecting).as("a background collection reading the region").isNotNull();
+    store.close();
+    assertThat(collects(collecting)).as("the statistics thread collects after close").isFalse();
+    collecting.join(1000);
+    assertThat(collecting.isAlive()).as("the statistics thread after close").isFalse();
+  }
+
+  private static boolean collects(Thread thread) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getMethodName().equals("collect")
+          && frame.getClassName().endsWith("StatisticsKeeper")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Test
   void newTableHasEmptyStatistics() {
     try (EmbeddedStore store = new EmbeddedStore("mem")) {

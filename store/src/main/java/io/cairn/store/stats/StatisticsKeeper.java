@@ -1,6 +1,8 @@
 package io.cairn.store.stats;
 
 import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.ColumnStatistics;
 import io.cairn.kv.TableStatistics;
 import io.cairn.store.cell.RowCursor;
@@ -50,6 +52,9 @@ public final class StatisticsKeeper {
    * collections read a region at most a tenth of the time.
    */
   public static final long BACKGROUND_PAUSE_FACTOR = 9;
+
+  /** Rows a collection reads between two checks for its thread's interrupt (a closing store). */
+  public static final int STOP_CHECK_ROWS = 4096;
 
   /** Told each change of a region's statistics. */
   public interface Listener {
@@ -254,7 +259,17 @@ public final class StatisticsKeeper {
                 readPoint,
                 expiredAtOrBelow.getAsLong(),
                 CachePolicy.NO_CACHE)) {
+          int sinceCheck = 0;
           while (rows.next()) {
+            if (++sinceCheck == STOP_CHECK_ROWS) {
+              sinceCheck = 0;
+              if (Thread.currentThread().isInterrupted()) {
+                // the store closes (BackgroundWork.stopStatistics): nothing counted is installed
+                throw new CairnException(
+                    ErrorCode.OBJECT_CLOSED,
+                    "Statistics collection of region [" + region.regionId() + "] interrupted");
+              }
+            }
             collector.addRow(
                 rows.keyArray(),
                 rows.keyOffset(),

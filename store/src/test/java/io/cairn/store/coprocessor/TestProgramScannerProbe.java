@@ -69,6 +69,11 @@ class TestProgramScannerProbe {
     return rows;
   }
 
+  /** The residual {@code NAME <> 'b2'}. */
+  private static final Expr NOT_B2 =
+      new Expr.Call(
+          Op.NOT_EQUALS, List.of(NAME, new Expr.Literal("b2", DataType.VARCHAR)), DataType.BOOLEAN);
+
   private static JoinHashTable table(List<Object[]> rows) {
     JoinHashTable.Builder b = JoinHashTable.builder(2, List.of(0));
     rows.forEach(b::add);
@@ -169,11 +174,6 @@ class TestProgramScannerProbe {
 
   @Test
   void probesEachKindLikeANestedLoop() {
-    Expr notB2 =
-        new Expr.Call(
-            Op.NOT_EQUALS,
-            List.of(NAME, new Expr.Literal("b2", DataType.VARCHAR)),
-            DataType.BOOLEAN);
     for (boolean nullKey : new boolean[] {false, true}) {
       List<Object[]> build = buildRows(nullKey);
       JoinHashTable table = table(build);
@@ -185,7 +185,8 @@ class TestProgramScannerProbe {
                   : List.of(K, V, B, NAME);
           ScanProgram program =
               program(
-                  probe(kind, residual ? Optional.of(notB2) : Optional.empty(), false), projection);
+                  probe(kind, residual ? Optional.of(NOT_B2) : Optional.empty(), false),
+                  projection);
           assertRows(run(program, table), reference(kind, build, residual, false));
         }
       }
@@ -226,16 +227,11 @@ class TestProgramScannerProbe {
    */
   @Test
   void aMarkingProbeJoinsEachBuildRowOnce() {
-    Expr notB2 =
-        new Expr.Call(
-            Op.NOT_EQUALS,
-            List.of(NAME, new Expr.Literal("b2", DataType.VARCHAR)),
-            DataType.BOOLEAN);
     List<Object[]> build = buildRows(true);
     JoinHashTable table = table(build);
     for (boolean residual : new boolean[] {false, true}) {
       HashProbe inner =
-          probe(HashProbe.Kind.INNER, residual ? Optional.of(notB2) : Optional.empty(), false);
+          probe(HashProbe.Kind.INNER, residual ? Optional.of(NOT_B2) : Optional.empty(), false);
       List<Expr> projection = List.of(K, V, B, NAME);
       List<Object[]> all = run(program(inner, projection), table);
       List<Object[]> marked = run(program(inner.marking(), projection), table);
