@@ -812,17 +812,6 @@ public final class RowFilter {
      * of trailing spaces when {@code trimmed} (a comparison that ignores them); null for a key
      * column (its bytes are escaped), other types, and a CHAR compared exactly.
      */
-    /**
-     * A string or binary value column's bytes as stored, however long ({@link VectorColumn#BYTES}),
-     * for a LIKE; null for a key column.
-     */
-    VectorColumn valueBytes(int column) {
-      if (layout.isKeyColumn(column)) {
-        return null;
-      }
-      return VectorColumn.rowsOf(column, layout.columnType(column), false);
-    }
-
     VectorColumn bytesColumn(int column, boolean trimmed) {
       if (layout.isKeyColumn(column)) {
         return null;
@@ -830,6 +819,14 @@ public final class RowFilter {
       VectorColumn c = VectorColumn.bytesOf(column, layout.columnType(column), trimmed);
       boolean trims = c != null && c.kind() == VectorColumn.SHORT_CHARS;
       return c != null && trims == trimmed ? c : null;
+    }
+
+    /**
+     * A string or binary value column's bytes as stored, however long ({@link VectorColumn#BYTES}),
+     * for a LIKE; null for a key column (its bytes are escaped).
+     */
+    VectorColumn valueBytes(int column) {
+      return VectorColumn.rowsOf(column, layout.columnType(column), layout.isKeyColumn(column));
     }
   }
 

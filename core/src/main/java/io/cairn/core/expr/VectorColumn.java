@@ -36,6 +36,21 @@ public record VectorColumn(int column, byte kind, int scale) {
    */
   public static final byte BYTES = 5;
 
+  /** The long of a {@link #BYTES} row: its bytes' {@code offset} and {@code length} in the heap. */
+  public static long slice(int offset, int length) {
+    return (long) offset << 32 | length;
+  }
+
+  /** The offset in the heap of a {@link #BYTES} row's bytes, from its long. */
+  public static int sliceOffset(long slice) {
+    return (int) (slice >>> 32);
+  }
+
+  /** The length of a {@link #BYTES} row's bytes, from its long. */
+  public static int sliceLength(long slice) {
+    return (int) slice;
+  }
+
   /**
    * The top bit of a SHORT_CHARS row's long for a value of more than 7 bytes: the low 32 bits are
    * its index among the vector's {@link NumberVector#strings} (a short value's long has its length,
@@ -152,8 +167,8 @@ public record VectorColumn(int column, byte kind, int scale) {
     }
     if (kind == BYTES) {
       long v = vector.longs[row];
-      int offset = (int) (v >>> 32);
-      int length = (int) v;
+      int offset = sliceOffset(v);
+      int length = sliceLength(v);
       return type == TypeName.VARBINARY
           ? Arrays.copyOfRange(vector.heap, offset, offset + length)
           : new String(vector.heap, offset, length, StandardCharsets.UTF_8);

@@ -581,8 +581,8 @@ public final class VectorFilter {
         if (status != null && status[i] != RowReader.NUMBER_VALUE) {
           continue; // NULL (NOT) LIKE: UNKNOWN
         }
-        int start = (int) (x[i] >>> 32);
-        int end = start + (int) x[i];
+        int start = VectorColumn.sliceOffset(x[i]);
+        int end = start + VectorColumn.sliceLength(x[i]);
         if (ByteRuns.like(heap, start, end, runs, anchoredStart, anchoredEnd) != negate) {
           out[m++] = i;
         }

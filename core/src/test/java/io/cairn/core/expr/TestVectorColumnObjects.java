@@ -118,7 +118,7 @@ class TestVectorColumnObjects {
           }
           int copied = reader.copyValueBytes(c, heaps[c], heapSizes[c]);
           assertThat(copied).isEqualTo(length);
-          longs[c][r] = (long) heapSizes[c] << 32 | length;
+          longs[c][r] = VectorColumn.slice(heapSizes[c], length);
           heapSizes[c] += length;
           status[c][r] = RowReader.NUMBER_VALUE;
         }

@@ -652,7 +652,7 @@ class TestVectorFilter {
               int length = reader.valueBytesLength(indexes[i]);
               byte[] heap = Arrays.copyOf(heaps[i], heaps[i].length + length);
               reader.copyValueBytes(indexes[i], heap, heaps[i].length);
-              longs[i][r] = (long) heaps[i].length << 32 | length;
+              longs[i][r] = VectorColumn.slice(heaps[i].length, length);
               heaps[i] = heap;
               status[i][r] = RowReader.NUMBER_VALUE;
             }

@@ -241,7 +241,7 @@ final class BlockVectorBuilder {
       }
       int at = size;
       size += reader.copyValueBytes(column, bytes, at);
-      return (long) at << 32 | length;
+      return VectorColumn.slice(at, length);
     }
 
     byte[] bytes() {
