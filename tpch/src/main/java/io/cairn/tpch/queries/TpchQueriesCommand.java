@@ -6,6 +6,7 @@ import io.cairn.core.SuppressForbidden;
 import io.cairn.tpch.cli.SuiteOptions;
 import io.cairn.tpch.load.TpchLoader;
 import io.cairn.tpch.load.TpchSchema;
+import io.cairn.tpch.report.JsonReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -400,6 +401,7 @@ public final class TpchQueriesCommand implements Callable<Integer> {
     m.put("cores", rt.availableProcessors());
     m.put("maxHeapBytes", rt.maxMemory());
     m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    m.put("jvmArguments", JsonReport.MachineInfo.currentJvmArguments());
     try {
       m.put("host", java.net.InetAddress.getLocalHost().getHostName());
     } catch (IOException e) {

@@ -3,10 +3,12 @@ package io.cairn.tpch.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 
 /** Writes benchmark results as pretty-printed JSON (Jackson), with the machine they ran on. */
@@ -27,7 +29,8 @@ public final class JsonReport {
       String jvmVendor,
       String osName,
       String osVersion,
-      String osArch) {
+      String osArch,
+      List<String> jvmArguments) {
     public static MachineInfo current() {
       return new MachineInfo(
           Runtime.getRuntime().availableProcessors(),
@@ -36,7 +39,13 @@ public final class JsonReport {
           System.getProperty("java.vm.vendor"),
           System.getProperty("os.name"),
           System.getProperty("os.version"),
-          System.getProperty("os.arch"));
+          System.getProperty("os.arch"),
+          currentJvmArguments());
+    }
+
+    /** The JVM's options (e.g. -Xmx8g -XX:+AlwaysPreTouch), as the launcher passed them. */
+    public static List<String> currentJvmArguments() {
+      return List.copyOf(ManagementFactory.getRuntimeMXBean().getInputArguments());
     }
 
     /** One line for humans, e.g. "2 cores, max heap 8192 MiB, OpenJDK ... on Linux ... amd64". */

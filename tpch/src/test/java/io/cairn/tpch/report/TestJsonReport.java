@@ -28,6 +28,7 @@ class TestJsonReport {
     JsonNode root = JsonReport.mapper().readTree(file.toFile());
     assertThat(root.path("machine").path("cores").asInt()).isPositive();
     assertThat(root.path("machine").path("maxHeapBytes").asLong()).isPositive();
+    assertThat(root.path("machine").path("jvmArguments").isArray()).isTrue();
     assertThat(root.path("stats").path("medianMs").asDouble()).isEqualTo(2.0);
   }
 }
