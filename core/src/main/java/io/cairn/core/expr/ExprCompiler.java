@@ -505,9 +505,10 @@ public final class ExprCompiler {
     }
     if (from.name() == TypeName.CHAR && to.name() == TypeName.VARCHAR) {
       // PostgreSQL: char(n) -> varchar drops the padding
-      return strict1(a, v -> Values.cast(Values.stripTrailingSpaces((String) v), to));
+      return strict1(
+          a, new RememberedCast(v -> Values.cast(Values.stripTrailingSpaces((String) v), to)));
     }
-    return strict1(a, v -> Values.cast(v, to));
+    return strict1(a, new RememberedCast(v -> Values.cast(v, to)));
   }
 
   private static RowExpression extreme(Expr.Call call, List<RowExpression> args, boolean greatest) {
