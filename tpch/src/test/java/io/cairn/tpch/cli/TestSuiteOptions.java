@@ -23,8 +23,8 @@ class TestSuiteOptions {
 
     CommandLine tpch = new CommandLine(new TpchQueriesCommand());
     tpch.parseArgs();
-    assertThat((Integer) tpch.getCommandSpec().findOption("--runs").getValue()).isEqualTo(3);
-    assertThat((Integer) tpch.getCommandSpec().findOption("--warmups").getValue()).isEqualTo(0);
+    assertThat((Integer) tpch.getCommandSpec().findOption("--runs").getValue()).isEqualTo(5);
+    assertThat((Integer) tpch.getCommandSpec().findOption("--warmups").getValue()).isEqualTo(1);
     assertThat((Integer) tpch.getCommandSpec().findOption("--threads").getValue())
         .isEqualTo(Runtime.getRuntime().availableProcessors());
   }

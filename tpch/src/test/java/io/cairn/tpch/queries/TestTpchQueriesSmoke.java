@@ -37,6 +37,8 @@ class TestTpchQueriesSmoke {
             "0.01",
             "--runs",
             "1",
+            "--warmups",
+            "0",
             "--timeout-seconds",
             "120",
             "--results",
@@ -63,6 +65,11 @@ class TestTpchQueriesSmoke {
           .isTrue();
       if (q.get("status").asText().equals("ok")) {
         ok.add(name);
+        JsonNode cairn = q.get("runs").get(0);
+        // one measured run and no warm-up: the first run is the measured one
+        assertThat(cairn.get("firstMs").asDouble())
+            .as("first run of %s", name)
+            .isEqualTo(cairn.get("timesMs").get(0).asDouble());
       }
     }
     List<String> all = new ArrayList<>();
@@ -72,6 +79,7 @@ class TestTpchQueriesSmoke {
     assertThat(names).containsExactlyElementsOf(all);
     assertThat(ok).as("queries answered correctly").containsAll(OK_TODAY);
     assertThat(report.get("machine").get("cores").asInt()).isPositive();
+    assertThat(report.get("machine").get("jvmArguments").isArray()).isTrue();
     assertThat(report.get("parameters").get("sf").asDouble()).isEqualTo(0.01);
   }
 
