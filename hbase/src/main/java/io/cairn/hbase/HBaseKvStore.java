@@ -1,0 +1,259 @@
+package io.cairn.hbase;
+
+import static java.util.Objects.requireNonNull;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.KvSnapshot;
+import io.cairn.kv.KvStore;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.TableSpec;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceExistException;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotFoundException;
+import org.apache.hadoop.hbase.client.AsyncAdmin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Cairn's KV SPI over Apache HBase (issue 19, being built): a Cairn table is an HBase table of the
+ * store's namespace with one family ({@code c}) and one cell per row, whose value is Cairn's row
+ * value; ids come from an increment per table in the namespace's {@code _ids} table. Scan programs
+ * run in this JVM over the rows HBase returns (the region-server coprocessor comes next).
+ *
+ * <p>What HBase cannot give is refused, never faked: a batch is atomic only for one row ({@link
+ * HBaseKvTable#mutate}), so a batch of several rows is applied row by row and may not carry a
+ * condition; there are no read points yet ({@link #openSnapshot}, scans at a read point), no
+ * UNCHANGED_SINCE conditions, no local indexes and no table options.
+ */
+public final class HBaseKvStore implements KvStore {
+  static final byte[] FAMILY = Bytes.toBytes("c");
+  static final byte[] QUALIFIER = new byte[0];
+
+  /** The namespace's table of id counters: a row per Cairn table. */
+  static final String IDS_TABLE = "_ids";
+
+  private final AsyncConnection connection;
+  private final String namespace;
+  private final TableName ids;
+  private final ConcurrentMap<String, HBaseKvTable> tables = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private HBaseKvStore(AsyncConnection connection, String namespace) {
+    this.connection = connection;
+    this.namespace = namespace;
+    this.ids = TableName.valueOf(namespace, IDS_TABLE);
+  }
+
+  /**
+   * Connects to the cluster of {@code conf} and makes the namespace and its id table when missing.
+   *
+   * @throws CairnException CONNECTION_FAILED when the cluster cannot be reached
+   */
+  public static HBaseKvStore open(Configuration conf, String namespace) {
+    requireNonNull(conf, "conf is null");
+    requireNonNull(namespace, "namespace is null");
+    AsyncConnection connection;
+    try {
+      connection = ConnectionFactory.createAsyncConnection(conf).get();
+    } catch (ExecutionException e) {
+      throw new CairnException(
+          ErrorCode.CONNECTION_FAILED,
+          "Could not connect to HBase (ZooKeeper quorum ["
+              + conf.get("hbase.zookeeper.quorum")
+              + "]): "
+              + e.getCause(),
+          e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CairnException(ErrorCode.QUERY_CANCELED, "Interrupted while connecting to HBase");
+    }
+    HBaseKvStore store = new HBaseKvStore(connection, namespace);
+    try {
+      store.prepareNamespace();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  private void prepareNamespace() {
+    AsyncAdmin admin = connection.getAdmin();
+    try {
+      await(admin.createNamespace(NamespaceDescriptor.create(namespace).build()), "namespace");
+    } catch (CairnException e) {
+      if (!(e.getCause() instanceof NamespaceExistException)) {
+        throw e;
+      }
+    }
+    try {
+      await(
+          admin.createTable(
+              TableDescriptorBuilder.newBuilder(ids)
+                  .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                  .build()),
+          ids.getNameAsString());
+    } catch (CairnException e) {
+      if (!(e.getCause() instanceof TableExistsException)) {
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public KvTable createTable(String name, TableSpec spec) {
+    checkOpen();
+    if (!spec.options().isEmpty()) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Table ["
+              + name
+              + "]: the HBase store takes no table options yet, found "
+              + spec.options().keySet());
+    }
+    TableName table = HBaseNames.table(namespace, name);
+    byte[][] splits = new byte[spec.splitPoints().size()][];
+    for (int i = 0; i < splits.length; i++) {
+      splits[i] = spec.splitPoints().get(i).toByteArray();
+    }
+    try {
+      await(
+          connection
+              .getAdmin()
+              .createTable(
+                  TableDescriptorBuilder.newBuilder(table).setColumnFamily(family()).build(),
+                  splits),
+          name);
+    } catch (CairnException e) {
+      if (e.getCause() instanceof TableExistsException) {
+        throw new CairnException(
+            ErrorCode.TABLE_ALREADY_EXISTS, "Table [" + name + "] already exists");
+      }
+      throw e;
+    }
+    HBaseKvTable created = new HBaseKvTable(this, name, table);
+    tables.put(name, created);
+    return created;
+  }
+
+  /**
+   * Cairn's family: one version, and HBase's new version behaviour, by which a delete hides only
+   * the writes before it (by write order), not a put of the same millisecond made after it (an
+   * UPSERT right after a DELETE of its row would otherwise stay hidden until a major compaction).
+   */
+  private static org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family() {
+    return ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
+        .setMaxVersions(1)
+        .setNewVersionBehavior(true)
+        .build();
+  }
+
+  @Override
+  public Optional<KvTable> table(String name) {
+    checkOpen();
+    HBaseKvTable known = tables.get(name);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    TableName table = HBaseNames.table(namespace, name);
+    if (!await(connection.getAdmin().tableExists(table), name)) {
+      return Optional.empty();
+    }
+    return Optional.of(tables.computeIfAbsent(name, n -> new HBaseKvTable(this, n, table)));
+  }
+
+  /** Not yet: HBase has no store-wide read point (see the class comment). */
+  @Override
+  public KvSnapshot openSnapshot() {
+    throw new CairnException(
+        ErrorCode.NOT_SUPPORTED, "The HBase store has no snapshots (read points) yet");
+  }
+
+  /** Drops the table and its id counter; nothing when it does not exist. */
+  @Override
+  public void dropTable(String name) {
+    checkOpen();
+    HBaseKvTable dropped = tables.remove(name);
+    if (dropped != null) {
+      dropped.markDropped();
+    }
+    TableName table = HBaseNames.table(namespace, name);
+    AsyncAdmin admin = connection.getAdmin();
+    try {
+      await(admin.disableTable(table), name);
+    } catch (CairnException e) {
+      if (e.getCause() instanceof TableNotFoundException) {
+        return;
+      }
+      if (!(e.getCause() instanceof org.apache.hadoop.hbase.TableNotEnabledException)) {
+        throw e;
+      }
+    }
+    await(admin.deleteTable(table), name);
+    await(
+        connection
+            .getTable(ids)
+            .delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name))),
+        name);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    tables.values().forEach(HBaseKvTable::markDropped);
+    tables.clear();
+    try {
+      connection.close();
+    } catch (IOException e) {
+      throw new CairnException(ErrorCode.IO_ERROR, "Closing the HBase connection failed: " + e, e);
+    }
+  }
+
+  AsyncConnection connection() {
+    return connection;
+  }
+
+  TableName idsTable() {
+    return ids;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new CairnException(ErrorCode.OBJECT_CLOSED, "The HBase store is closed");
+    }
+  }
+
+  /**
+   * The value of {@code future}; HBase's failure becomes a CairnException (IO_ERROR, the HBase
+   * exception as its cause) naming {@code what}.
+   */
+  static <T> T await(Future<T> future, String what) {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "HBase failed on [" + what + "]: " + cause, cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CairnException(
+          ErrorCode.QUERY_CANCELED, "Interrupted while waiting for HBase on [" + what + "]");
+    }
+  }
+}

@@ -1,0 +1,256 @@
+package io.cairn.hbase;
+
+import static io.cairn.hbase.HBaseKvStore.FAMILY;
+import static io.cairn.hbase.HBaseKvStore.QUALIFIER;
+import static io.cairn.hbase.HBaseKvStore.await;
+
+import io.cairn.core.agg.AggregationMemory;
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.Durability;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RegionInfo;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanRequest;
+import io.cairn.store.coprocessor.ProgramScanner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Row;
+
+/** A Cairn table in HBase ({@link HBaseKvStore}): rows are HBase rows of one cell. Thread-safe. */
+final class HBaseKvTable implements KvTable {
+  private final HBaseKvStore store;
+  private final String name;
+  private final TableName table;
+  private volatile boolean dropped;
+
+  HBaseKvTable(HBaseKvStore store, String name, TableName table) {
+    this.store = store;
+    this.name = name;
+    this.table = table;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Applies the batch; atomic for one row only (HBase's unit). A batch of several rows is applied
+   * row by row (a failure may leave some rows written) and may not carry a condition:
+   * NOT_SUPPORTED. A MUST_NOT_EXIST put is HBase's check-and-mutate. Later mutations of a row in
+   * the batch win, as in order.
+   *
+   * @throws ConditionFailedException when the row of a MUST_NOT_EXIST put exists; nothing applied
+   */
+  @Override
+  public void mutate(List<Mutation> batch, Durability durability) {
+    checkUsable();
+    if (batch.isEmpty()) {
+      return;
+    }
+    Map<Bytes, Mutation> last = new LinkedHashMap<>();
+    int conditional = -1;
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.get(i);
+      switch (m.condition().kind()) {
+        case NONE -> {}
+        case MUST_NOT_EXIST -> conditional = conditional < 0 ? i : conditional;
+        case UNCHANGED_SINCE ->
+            throw new CairnException(
+                ErrorCode.NOT_SUPPORTED,
+                "Table [" + name + "]: the HBase store has no read points, so no UNCHANGED_SINCE");
+      }
+      last.remove(m.key()); // keep the order of the last mutation of each row
+      last.put(m.key(), m);
+    }
+    AsyncTable<?> t = store.connection().getTable(table);
+    org.apache.hadoop.hbase.client.Durability d = durability(durability);
+    if (conditional >= 0) {
+      if (last.size() > 1) {
+        throw new CairnException(
+            ErrorCode.NOT_SUPPORTED,
+            "Table ["
+                + name
+                + "]: HBase applies a batch atomically for one row only; a batch with a condition"
+                + " must hold one row, found "
+                + last.size());
+      }
+      Mutation m = last.values().iterator().next();
+      CheckAndMutate.Builder ifAbsent =
+          CheckAndMutate.newBuilder(m.key().toByteArray()).ifNotExists(FAMILY, QUALIFIER);
+      // a row inserted and then deleted in the batch: only the check is left to do
+      CheckAndMutate check =
+          m instanceof Mutation.Put p
+              ? ifAbsent.build(put(p, d))
+              : ifAbsent.build(delete(m.key(), d));
+      if (!await(t.checkAndMutate(check), name).isSuccess()) {
+        throw new ConditionFailedException(conditional, batch.get(conditional).key());
+      }
+      return;
+    }
+    List<Row> rows = new ArrayList<>(last.size());
+    for (Mutation m : last.values()) {
+      rows.add(m instanceof Mutation.Put p ? put(p, d) : delete(m.key(), d));
+    }
+    await(t.batchAll(rows), name);
+  }
+
+  private static Put put(Mutation.Put p, org.apache.hadoop.hbase.client.Durability d) {
+    return new Put(p.key().toByteArray())
+        .addColumn(FAMILY, QUALIFIER, p.value().toByteArray())
+        .setDurability(d);
+  }
+
+  private static Delete delete(Bytes key, org.apache.hadoop.hbase.client.Durability d) {
+    return new Delete(key.toByteArray()).setDurability(d);
+  }
+
+  /** HBase's durability for Cairn's (null: the table's default). */
+  static org.apache.hadoop.hbase.client.Durability durability(Durability d) {
+    if (d == null) {
+      return org.apache.hadoop.hbase.client.Durability.USE_DEFAULT;
+    }
+    return switch (d) {
+      case SKIP -> org.apache.hadoop.hbase.client.Durability.SKIP_WAL;
+      case ASYNC -> org.apache.hadoop.hbase.client.Durability.ASYNC_WAL;
+      case SYNC -> org.apache.hadoop.hbase.client.Durability.SYNC_WAL;
+      case FSYNC -> org.apache.hadoop.hbase.client.Durability.FSYNC_WAL;
+    };
+  }
+
+  /**
+   * Runs the scan's program in this JVM over the rows of its ranges read from HBase (latest values
+   * only: no read points; no local indexes).
+   */
+  @Override
+  public RowScanner scan(ScanRequest request) {
+    checkUsable();
+    if (request.readPoint() != ScanRequest.LATEST) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Table ["
+              + name
+              + "]: the HBase store reads the latest values only, found read point ["
+              + request.readPoint()
+              + "]");
+    }
+    if (request.index() != null) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
+    }
+    HBaseRowCursor rows =
+        new HBaseRowCursor(
+            name, request.ranges(), scan -> store.connection().getTable(table).getScanner(scan));
+    return new ProgramScanner(
+        rows,
+        request.program(),
+        request.context(),
+        AggregationMemory.DEFAULT_MAX_BYTES,
+        request.memory(),
+        false,
+        request.hashCaches());
+  }
+
+  /** An increment of the table's counter in the namespace's id table (atomic in HBase). */
+  @Override
+  public long allocateIds(long count) {
+    checkUsable();
+    if (count <= 0) {
+      throw new CairnException(
+          ErrorCode.INVALID_ARGUMENT, "Id count: expected > 0, found [" + count + "]");
+    }
+    byte[] row = org.apache.hadoop.hbase.util.Bytes.toBytes(name);
+    org.apache.hadoop.hbase.client.Result result =
+        await(
+            store
+                .connection()
+                .getTable(store.idsTable())
+                .increment(new Increment(row).addColumn(FAMILY, QUALIFIER, count)),
+            name);
+    long after = org.apache.hadoop.hbase.util.Bytes.toLong(result.getValue(FAMILY, QUALIFIER));
+    return after - count + 1;
+  }
+
+  /** HBase's regions of the table, in key order, with their sizes as the region servers report. */
+  @Override
+  public List<RegionInfo> regions() {
+    checkUsable();
+    List<HRegionLocation> locations =
+        await(store.connection().getRegionLocator(table).getAllRegionLocations(), name);
+    List<RegionInfo> out = new ArrayList<>(locations.size());
+    for (HRegionLocation location : locations) {
+      org.apache.hadoop.hbase.client.RegionInfo region = location.getRegion();
+      long fileBytes = 0;
+      long memstoreBytes = 0;
+      int files = 0;
+      for (RegionMetrics metrics :
+          await(
+              store.connection().getAdmin().getRegionMetrics(location.getServerName(), table),
+              name)) {
+        if (java.util.Arrays.equals(metrics.getRegionName(), region.getRegionName())) {
+          fileBytes = (long) metrics.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
+          memstoreBytes =
+              (long) metrics.getMemStoreSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
+          files = metrics.getStoreFileCount();
+        }
+      }
+      out.add(
+          new RegionInfo(
+              region.getRegionId(),
+              new KeyRange(Bytes.wrap(region.getStartKey()), Bytes.wrap(region.getEndKey())),
+              fileBytes,
+              memstoreBytes,
+              files));
+    }
+    out.sort((a, b) -> a.range().start().compareTo(b.range().start()));
+    return out;
+  }
+
+  @Override
+  public void flush() {
+    checkUsable();
+    await(store.connection().getAdmin().flush(table), name);
+  }
+
+  @Override
+  public void compact(boolean major) {
+    checkUsable();
+    await(
+        major
+            ? store.connection().getAdmin().majorCompact(table)
+            : store.connection().getAdmin().compact(table),
+        name);
+  }
+
+  @Override
+  public void split() {
+    checkUsable();
+    await(store.connection().getAdmin().split(table), name);
+  }
+
+  void markDropped() {
+    dropped = true;
+  }
+
+  private void checkUsable() {
+    store.checkOpen();
+    if (dropped) {
+      throw new CairnException(ErrorCode.TABLE_NOT_FOUND, "Table [" + name + "] was dropped");
+    }
+  }
+}

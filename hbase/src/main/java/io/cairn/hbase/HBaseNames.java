@@ -1,0 +1,35 @@
+package io.cairn.hbase;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * The HBase table that holds a Cairn table: in Cairn's namespace, its name kept where HBase allows
+ * the characters (letters, digits, '-' and '.', not first) and each other byte of its UTF-8 written
+ * as '_' and two hex digits, so that two Cairn names never share an HBase table.
+ */
+final class HBaseNames {
+  private HBaseNames() {}
+
+  /** The HBase table of Cairn table {@code name} in {@code namespace}. */
+  static TableName table(String namespace, String name) {
+    StringBuilder out = new StringBuilder(name.length() + 8);
+    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < bytes.length; i++) {
+      int b = bytes[i] & 0xFF;
+      boolean plain =
+          (b >= 'a' && b <= 'z')
+              || (b >= 'A' && b <= 'Z')
+              || (b >= '0' && b <= '9')
+              || (i > 0 && (b == '-' || b == '.'));
+      if (plain) {
+        out.append((char) b);
+      } else {
+        out.append('_')
+            .append(Character.forDigit(b >> 4, 16))
+            .append(Character.forDigit(b & 15, 16));
+      }
+    }
+    return TableName.valueOf(namespace, out.toString());
+  }
+}

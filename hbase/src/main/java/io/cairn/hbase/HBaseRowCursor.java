@@ -1,0 +1,133 @@
+package io.cairn.hbase;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.KeyRange;
+import io.cairn.store.cell.RowCursor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+
+/**
+ * The rows of a scan's key ranges, in key order, read from HBase one range after the other: a row's
+ * key is its HBase row, its value the one cell of Cairn's family. The values are the cells' own
+ * arrays (no copy); a row is valid until the next {@link #next()}.
+ */
+final class HBaseRowCursor implements RowCursor {
+  /** Rows fetched per round trip to a region server. */
+  static final int CACHING = 1_000;
+
+  private final List<KeyRange> ranges;
+  private final Function<Scan, ResultScanner> open;
+  private final String table;
+  private int nextRange;
+  private ResultScanner scanner;
+  private byte[] key;
+  private ByteBuffer value;
+  private int valueOffset;
+  private int valueLength;
+
+  /**
+   * @param open opens an HBase scanner of the table (the store's connection)
+   */
+  HBaseRowCursor(String table, List<KeyRange> ranges, Function<Scan, ResultScanner> open) {
+    this.table = table;
+    this.ranges = ranges;
+    this.open = open;
+  }
+
+  @Override
+  public boolean next() {
+    try {
+      while (true) {
+        if (scanner == null) {
+          if (nextRange >= ranges.size()) {
+            return false;
+          }
+          KeyRange range = ranges.get(nextRange++);
+          Scan scan =
+              new Scan()
+                  .withStartRow(range.start().toByteArray(), true)
+                  .addFamily(HBaseKvStore.FAMILY)
+                  .setCaching(CACHING);
+          if (!range.stop().isEmpty()) {
+            scan.withStopRow(range.stop().toByteArray(), false);
+          }
+          scanner = open.apply(scan);
+        }
+        Result result = scanner.next();
+        if (result == null) {
+          scanner.close();
+          scanner = null;
+          continue;
+        }
+        Cell cell = result.getColumnLatestCell(HBaseKvStore.FAMILY, HBaseKvStore.QUALIFIER);
+        if (cell == null) {
+          continue; // a row of another family's making: not a Cairn row
+        }
+        key = result.getRow();
+        value = ByteBuffer.wrap(cell.getValueArray());
+        valueOffset = cell.getValueOffset();
+        valueLength = cell.getValueLength();
+        return true;
+      }
+    } catch (IOException e) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR, "A scan of table [" + table + "] on HBase failed: " + e, e);
+    }
+  }
+
+  @Override
+  public byte[] keyArray() {
+    return key;
+  }
+
+  @Override
+  public int keyOffset() {
+    return 0;
+  }
+
+  @Override
+  public int keyLength() {
+    return key.length;
+  }
+
+  @Override
+  public ByteBuffer valueBuffer() {
+    return value;
+  }
+
+  @Override
+  public int valueOffset() {
+    return valueOffset;
+  }
+
+  @Override
+  public int valueLength() {
+    return valueLength;
+  }
+
+  @Override
+  public boolean inKeyOrder() {
+    return true;
+  }
+
+  @Override
+  public boolean mayOfferBlocks() {
+    return false;
+  }
+
+  @Override
+  public void close() {
+    if (scanner != null) {
+      scanner.close();
+      scanner = null;
+    }
+    nextRange = ranges.size();
+  }
+}

@@ -1,0 +1,335 @@
+package io.cairn.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cairn.core.agg.AggregateCall;
+import io.cairn.core.agg.AggregateKind;
+import io.cairn.core.bytes.Bytes;
+import io.cairn.core.encoding.RowCodec;
+import io.cairn.core.encoding.RowLayout;
+import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
+import io.cairn.core.expr.EvalContext;
+import io.cairn.core.expr.Expr;
+import io.cairn.core.expr.Op;
+import io.cairn.core.type.DataType;
+import io.cairn.core.type.SortOrder;
+import io.cairn.kv.ConditionFailedException;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvTable;
+import io.cairn.kv.Mutation;
+import io.cairn.kv.RegionInfo;
+import io.cairn.kv.RowScanner;
+import io.cairn.kv.ScanProgram;
+import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The KV SPI over HBase: tables, batches, conditions, scan programs, ids and regions. */
+@ExtendWith(MiniHBase.class)
+class TestHBaseKvStore {
+  /** K BIGINT primary key, V INTEGER. */
+  private static final RowLayout LAYOUT =
+      new RowLayout(
+          List.of(
+              new RowLayout.ColumnLayout(1, DataType.BIGINT),
+              new RowLayout.ColumnLayout(2, DataType.INTEGER)),
+          List.of(new RowLayout.KeyColumn(0, SortOrder.ASC)),
+          false,
+          1);
+
+  private static final RowCodec CODEC = new RowCodec(LAYOUT);
+  private static final Expr K = new Expr.ColumnRef(0, DataType.BIGINT);
+  private static final Expr V = new Expr.ColumnRef(1, DataType.INTEGER);
+  private static final AtomicInteger TABLES = new AtomicInteger();
+
+  private HBaseKvStore store;
+
+  @BeforeEach
+  void open(HBaseTestingUtility hbase) {
+    store = HBaseKvStore.open(hbase.getConfiguration(), "cairn_test");
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void tablesAreCreatedFoundAndDroppedByTheirCairnNames(HBaseTestingUtility hbase) {
+    String name = "db.T x/" + TABLES.incrementAndGet(); // characters HBase does not take
+    KvTable table = store.createTable(name);
+    assertThat(table.name()).isEqualTo(name);
+    assertThat(store.table(name)).containsSame(table);
+    assertThat(store.table(name + "y")).isEmpty();
+    assertThatThrownBy(() -> store.createTable(name))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TABLE_ALREADY_EXISTS));
+    table.mutate(List.of(put(1, 10)));
+    try (HBaseKvStore other = HBaseKvStore.open(hbase.getConfiguration(), "cairn_test")) {
+      KvTable seen = other.table(name).orElseThrow();
+      assertThat(rows(seen, scan(KeyRange.ALL, Optional.empty()))).containsExactly(row(1, 10));
+    }
+    store.dropTable(name);
+    store.dropTable(name); // nothing to drop
+    assertThat(store.table(name)).isEmpty();
+    assertThatThrownBy(() -> table.mutate(List.of(put(2, 20))))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TABLE_NOT_FOUND));
+    KvTable again = store.createTable(name);
+    assertThat(rows(again, scan(KeyRange.ALL, Optional.empty()))).isEmpty();
+    store.dropTable(name);
+  }
+
+  @Test
+  void programsFilterProjectAndAggregateTheRowsOfTheirRanges() {
+    KvTable table = store.createTable(newName());
+    List<Mutation> batch = new ArrayList<>();
+    for (long k = 100; k > 0; k--) { // out of key order: HBase sorts
+      batch.add(put(k, (int) (k % 10)));
+    }
+    table.mutate(batch);
+
+    List<List<Object>> all = rows(table, scan(KeyRange.ALL, Optional.empty()));
+    assertThat(all).hasSize(100);
+    assertThat(all.get(0)).isEqualTo(row(1, 1));
+    assertThat(all.get(99)).isEqualTo(row(100, 0));
+
+    KeyRange tens = new KeyRange(key(10), key(20));
+    Expr sevens = new Expr.Call(Op.EQUALS, List.of(V, literal(7)), DataType.BOOLEAN);
+    assertThat(rows(table, scan(tens, Optional.of(sevens)))).containsExactly(row(17, 7));
+
+    AggregateCall count = new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, bigint());
+    AggregateCall sum = new AggregateCall(AggregateKind.SUM, List.of(1), false, bigint());
+    ScanRequest totals =
+        new ScanRequest(
+            List.of(new KeyRange(key(1), key(51))),
+            new ScanProgram(LAYOUT, Optional.empty(), List.of(K, V), -1, List.of(count, sum)),
+            EvalContext.EMPTY,
+            true);
+    List<List<Object>> partial = rows(table, totals);
+    assertThat(partial).hasSize(1);
+    assertThat(partial.get(0)).containsExactly(50L, 225L); // five of each digit 0..9 in 1..50
+  }
+
+  @Test
+  void aPutRightAfterADeleteOfItsRowIsSeen() {
+    // HBase's classic behaviour: a delete hides puts of its millisecond, even later ones
+    KvTable table = store.createTable(newName());
+    for (int i = 0; i < 40; i++) {
+      table.mutate(List.of(put(1, i)));
+      table.mutate(List.of(new Mutation.Delete(key(1))));
+      table.mutate(List.of(put(1, i + 1000)));
+      assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+          .as("round %d", i)
+          .containsExactly(row(1, i + 1000));
+    }
+  }
+
+  @Test
+  void theLastMutationOfARowInABatchWins() {
+    KvTable table = store.createTable(newName());
+    table.mutate(
+        List.of(
+            put(1, 1),
+            new Mutation.Delete(key(1)),
+            put(1, 3),
+            put(2, 2),
+            new Mutation.Delete(key(2)),
+            put(3, 3)));
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(1, 3), row(3, 3));
+  }
+
+  @Test
+  void aRowThatMustNotExistIsCheckedAtomicallyAndOnlyAlone() {
+    KvTable table = store.createTable(newName());
+    table.mutate(List.of(insert(1, 1)));
+    assertThatThrownBy(() -> table.mutate(List.of(insert(1, 2))))
+        .isInstanceOfSatisfying(
+            ConditionFailedException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.DUPLICATE_KEY);
+              assertThat(e.key()).isEqualTo(key(1));
+            });
+    assertThatThrownBy(() -> table.mutate(List.of(put(5, 5), insert(6, 6))))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
+              assertThat(e.getMessage()).contains("one row", "found 2");
+            });
+    assertThatThrownBy(
+            () ->
+                table.mutate(
+                    List.of(
+                        new Mutation.Put(
+                            key(7), value(7, 7), Mutation.Condition.unchangedSince(3)))))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).containsExactly(row(1, 1));
+
+    // racing inserts of one row: exactly one wins
+    AtomicInteger won = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> racers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int value = t;
+        racers.add(
+            pool.submit(
+                () -> {
+                  try {
+                    table.mutate(List.of(insert(9, value)));
+                    won.incrementAndGet();
+                  } catch (ConditionFailedException lost) {
+                    // another racer inserted it
+                  }
+                }));
+      }
+      for (Future<?> f : racers) {
+        f.get();
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(won.get()).isEqualTo(1);
+  }
+
+  @Test
+  void idsAreConsecutiveAndNeverHandedOutTwice() throws Exception {
+    KvTable table = store.createTable(newName());
+    assertThat(table.allocateIds(10)).isEqualTo(1);
+    assertThat(table.allocateIds(5)).isEqualTo(11);
+    assertThatThrownBy(() -> table.allocateIds(0))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    Set<Long> firsts = new HashSet<>();
+    try {
+      List<Future<Long>> grants = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        grants.add(pool.submit(() -> table.allocateIds(3)));
+      }
+      for (Future<Long> g : grants) {
+        firsts.add(g.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(firsts).hasSize(40);
+    assertThat(firsts).allMatch(first -> first >= 16 && (first - 16) % 3 == 0);
+  }
+
+  @Test
+  void regionsFollowTheSplitPointsAndReportTheirFiles() {
+    KvTable table = store.createTable(newName(), new TableSpec(Map.of(), List.of(key(50))));
+    List<Mutation> batch = new ArrayList<>();
+    for (long k = 1; k <= 100; k++) {
+      batch.add(put(k, 1));
+    }
+    table.mutate(batch);
+    table.flush();
+    List<RegionInfo> regions = table.regions();
+    assertThat(regions)
+        .extracting(RegionInfo::range)
+        .containsExactly(new KeyRange(Bytes.EMPTY, key(50)), new KeyRange(key(50), Bytes.EMPTY));
+    assertThat(regions).allMatch(r -> r.fileBytes() > 0 && r.fileCount() == 1);
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).hasSize(100);
+  }
+
+  @Test
+  void whatHBaseCannotDoIsRefused() {
+    String name = newName();
+    assertThatThrownBy(
+            () -> store.createTable(name, new TableSpec(Map.of("COMPRESSION", "ZSTD"), List.of())))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
+              assertThat(e.getMessage()).contains("[COMPRESSION]");
+            });
+    assertThat(store.table(name)).isEmpty();
+    assertThatThrownBy(store::openSnapshot)
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    KvTable table = store.createTable(name);
+    assertThatThrownBy(() -> table.scan(scan(KeyRange.ALL, Optional.empty()).atReadPoint(5)))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+  }
+
+  private static String newName() {
+    return "T" + TABLES.incrementAndGet();
+  }
+
+  private static DataType bigint() {
+    return DataType.BIGINT;
+  }
+
+  private static Expr literal(int v) {
+    return new Expr.Literal(v, DataType.INTEGER);
+  }
+
+  private static Bytes key(long k) {
+    return CODEC.encodeKey(new Object[] {k, null});
+  }
+
+  private static Bytes value(long k, Integer v) {
+    return CODEC.encodeValue(new Object[] {k, v});
+  }
+
+  private static Mutation put(long k, Integer v) {
+    return new Mutation.Put(key(k), value(k, v));
+  }
+
+  private static Mutation insert(long k, Integer v) {
+    return new Mutation.Put(key(k), value(k, v), Mutation.Condition.MUST_NOT_EXIST);
+  }
+
+  private static List<Object> row(long k, Integer v) {
+    return Arrays.asList(k, v);
+  }
+
+  private static ScanRequest scan(KeyRange range, Optional<Expr> filter) {
+    return new ScanRequest(
+        List.of(range),
+        new ScanProgram(LAYOUT, filter, List.of(K, V), ScanProgram.NO_LIMIT),
+        EvalContext.EMPTY,
+        true);
+  }
+
+  private static List<List<Object>> rows(KvTable table, ScanRequest request) {
+    List<List<Object>> rows = new ArrayList<>();
+    try (RowScanner scanner = table.scan(request)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        rows.add(Arrays.asList(row));
+      }
+    }
+    return rows;
+  }
+}
