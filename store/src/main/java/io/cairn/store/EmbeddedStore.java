@@ -580,9 +580,9 @@ public final class EmbeddedStore implements KvStore {
     directory.close();
   }
 
-  /** Asks the statistics thread to collect {@code region} of {@code table} again, for tests. */
+  /** Has the statistics thread collect {@code region} of {@code table} next, for tests. */
   void collectInBackground(EmbeddedTable table, Region region) {
-    background.requestStatistics(table, region);
+    background.collectNext(table, region);
   }
 
   /** What the store's files are read with (their pool and caches), for tests. */
