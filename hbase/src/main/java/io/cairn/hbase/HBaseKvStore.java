@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.hbase.server.CairnRegionObserver;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -31,7 +32,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Cairn's KV SPI over Apache HBase (issue 19, being built): a Cairn table is an HBase table of the
  * store's namespace with one family ({@code c}) and one cell per row, whose value is Cairn's row
  * value; ids come from an increment per table in the namespace's {@code _ids} table. Scan programs
- * run in this JVM over the rows HBase returns (the region-server coprocessor comes next).
+ * run in the region servers ({@link CairnRegionObserver}, set on every table) when the regions'
+ * results join by concatenation, else in this JVM over the rows HBase returns ({@link
+ * HBaseKvTable#scan}).
  *
  * <p>What HBase cannot give is refused, never faked: a batch is atomic only for one row ({@link
  * HBaseKvTable#mutate}), so a batch of several rows is applied row by row and may not carry a
@@ -125,18 +128,22 @@ public final class HBaseKvStore implements KvStore {
               + spec.options().keySet());
     }
     TableName table = HBaseNames.table(namespace, name);
+    org.apache.hadoop.hbase.client.TableDescriptor descriptor;
+    try {
+      descriptor =
+          TableDescriptorBuilder.newBuilder(table)
+              .setColumnFamily(family())
+              .setCoprocessor(CairnRegionObserver.class.getName())
+              .build();
+    } catch (IOException e) {
+      throw new CairnException(ErrorCode.INTERNAL_ERROR, "Table [" + name + "]: " + e, e);
+    }
     byte[][] splits = new byte[spec.splitPoints().size()][];
     for (int i = 0; i < splits.length; i++) {
       splits[i] = spec.splitPoints().get(i).toByteArray();
     }
     try {
-      await(
-          connection
-              .getAdmin()
-              .createTable(
-                  TableDescriptorBuilder.newBuilder(table).setColumnFamily(family()).build(),
-                  splits),
-          name);
+      await(connection.getAdmin().createTable(descriptor, splits), name);
     } catch (CairnException e) {
       if (e.getCause() instanceof TableExistsException) {
         throw new CairnException(

@@ -16,6 +16,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.wire.WireMessages;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -134,8 +135,9 @@ final class HBaseKvTable implements KvTable {
   }
 
   /**
-   * Runs the scan's program in this JVM over the rows of its ranges read from HBase (latest values
-   * only: no read points; no local indexes).
+   * Runs the scan's program in the region servers when their results join by concatenation ({@link
+   * PushedScan#pushable}), else in this JVM over the rows of its ranges read from HBase; latest
+   * values only (no read points), no local indexes.
    */
   @Override
   public RowScanner scan(ScanRequest request) {
@@ -152,6 +154,13 @@ final class HBaseKvTable implements KvTable {
     if (request.index() != null) {
       throw new CairnException(
           ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
+    }
+    if (PushedScan.pushable(request)) {
+      return new PushedScan(
+          name,
+          request,
+          WireMessages.toProto(name, request).toByteArray(),
+          scan -> store.connection().getTable(table).getScanner(scan));
     }
     HBaseRowCursor rows =
         new HBaseRowCursor(

@@ -15,6 +15,7 @@ import io.cairn.core.expr.Expr;
 import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
+import io.cairn.hbase.server.CairnRegionObserver;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvTable;
@@ -23,6 +24,7 @@ import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
 import io.cairn.kv.TableSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -128,6 +130,126 @@ class TestHBaseKvStore {
     List<List<Object>> partial = rows(table, totals);
     assertThat(partial).hasSize(1);
     assertThat(partial.get(0)).containsExactly(50L, 225L); // five of each digit 0..9 in 1..50
+  }
+
+  @Test
+  void programsThatJoinByConcatenationRunInTheRegionServers() {
+    KvTable table =
+        store.createTable(newName(), new TableSpec(Map.of(), List.of(key(100), key(200))));
+    List<Mutation> batch = new ArrayList<>();
+    for (long k = 1; k <= 300; k++) {
+      batch.add(put(k, (int) (k % 10)));
+    }
+    table.mutate(batch);
+    assertThat(table.regions()).hasSize(3);
+
+    long before = CairnRegionObserver.programsStarted();
+    Expr sevens = new Expr.Call(Op.EQUALS, List.of(V, literal(7)), DataType.BOOLEAN);
+    List<List<Object>> kept = rows(table, scan(KeyRange.ALL, Optional.of(sevens)));
+    assertThat(kept).hasSize(30).allMatch(r -> r.get(1).equals(7));
+    assertThat(kept.get(0)).isEqualTo(row(7, 7));
+    assertThat(kept.get(29)).isEqualTo(row(297, 7));
+    assertThat(CairnRegionObserver.programsStarted() - before).as("one per region").isEqualTo(3);
+
+    ScanRequest five =
+        new ScanRequest(
+            List.of(new KeyRange(key(98), key(250))),
+            new ScanProgram(LAYOUT, Optional.empty(), List.of(K, V), 5),
+            EvalContext.EMPTY,
+            true);
+    assertThat(rows(table, five))
+        .containsExactly(row(98, 8), row(99, 9), row(100, 0), row(101, 1), row(102, 2));
+
+    AggregateCall count = new AggregateCall(AggregateKind.COUNT_STAR, List.of(), false, bigint());
+    AggregateCall sum = new AggregateCall(AggregateKind.SUM, List.of(1), false, bigint());
+    ScanRequest totals =
+        new ScanRequest(
+            List.of(KeyRange.ALL),
+            new ScanProgram(
+                LAYOUT, Optional.empty(), List.of(K, V), ScanProgram.NO_LIMIT, List.of(count, sum)),
+            EvalContext.EMPTY,
+            true);
+    assertThat(rows(table, totals)).containsExactly(Arrays.asList(300L, 1350L));
+    ScanRequest none =
+        new ScanRequest(
+            List.of(new KeyRange(key(400), key(500))), totals.program(), EvalContext.EMPTY, true);
+    assertThat(rows(table, none)).containsExactly(Arrays.asList(0L, null));
+
+    // GROUP BY V: each region answers its groups; the driver merges a group's pieces
+    ScanRequest byDigit =
+        new ScanRequest(
+            List.of(KeyRange.ALL),
+            new ScanProgram(
+                LAYOUT,
+                Optional.empty(),
+                List.of(V),
+                ScanProgram.NO_LIMIT,
+                0,
+                List.of(0),
+                List.of(count),
+                List.of()),
+            EvalContext.EMPTY,
+            true);
+    Map<Object, Long> counts = new java.util.TreeMap<>();
+    for (List<Object> group : rows(table, byDigit)) {
+      counts.merge(group.get(0), (Long) group.get(1), Long::sum);
+    }
+    assertThat(counts).hasSize(10).allSatisfy((digit, n) -> assertThat(n).isEqualTo(30L));
+
+    // a sort does not join by concatenation: the client runs it
+    long sorted = CairnRegionObserver.programsStarted();
+    ScanRequest byValue =
+        new ScanRequest(
+            List.of(KeyRange.ALL),
+            new ScanProgram(
+                LAYOUT,
+                Optional.empty(),
+                List.of(K, V),
+                3,
+                0,
+                List.of(),
+                List.of(),
+                List.of(new SortKey(1, true, false))),
+            EvalContext.EMPTY,
+            true);
+    assertThat(rows(table, byValue)).extracting(r -> r.get(1)).containsExactly(9, 9, 9);
+    assertThat(CairnRegionObserver.programsStarted()).isEqualTo(sorted);
+  }
+
+  @Test
+  void aProgramRefusesToResumeMidRegionOrToRunGarbage(HBaseTestingUtility hbase) throws Exception {
+    String name = newName();
+    KvTable table = store.createTable(name);
+    table.mutate(List.of(put(1, 1), put(2, 2)));
+    byte[] spec =
+        io.cairn.protocol.wire.WireMessages.toProto(name, scan(KeyRange.ALL, Optional.empty()))
+            .toByteArray();
+    try (org.apache.hadoop.hbase.client.Connection c =
+            org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(
+                hbase.getConfiguration());
+        org.apache.hadoop.hbase.client.Table t = c.getTable(HBaseNames.table("cairn_test", name))) {
+      org.apache.hadoop.hbase.client.Scan resumed =
+          new org.apache.hadoop.hbase.client.Scan()
+              .withStartRow(key(1).toByteArray(), false) // as the client resumes after a failure
+              .setAttribute(CairnRegionObserver.SCAN_ATTRIBUTE, spec);
+      assertThatThrownBy(
+              () -> {
+                try (org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(resumed)) {
+                  rs.next();
+                }
+              })
+          .hasStackTraceContaining("cannot resume in the middle of region");
+      org.apache.hadoop.hbase.client.Scan garbage =
+          new org.apache.hadoop.hbase.client.Scan()
+              .setAttribute(CairnRegionObserver.SCAN_ATTRIBUTE, new byte[] {1, 2, 3});
+      assertThatThrownBy(
+              () -> {
+                try (org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(garbage)) {
+                  rs.next();
+                }
+              })
+          .hasStackTraceContaining("Not a valid Cairn scan");
+    }
   }
 
   @Test

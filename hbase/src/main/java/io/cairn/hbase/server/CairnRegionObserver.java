@@ -1,0 +1,96 @@
+package io.cairn.hbase.server;
+
+import io.cairn.core.error.CairnException;
+import io.cairn.kv.KeyRange;
+import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.ScanSpec;
+import io.cairn.protocol.wire.WireMessages;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+
+/**
+ * The region-server side of Cairn over HBase: a scan whose {@link #SCAN_ATTRIBUTE} holds a Cairn
+ * scan (a {@code ScanSpec} of the wire protocol: program, parameters, statement time) runs its
+ * program over the region's rows inside the region server ({@link ProgramRegionScanner}), which
+ * returns pages of result rows instead of the rows. Other scans pass untouched. Set on each Cairn
+ * table's descriptor; the class, Cairn's store and protocol and protobuf-java 3.25 must be on the
+ * region servers' class path.
+ */
+public final class CairnRegionObserver implements RegionCoprocessor, RegionObserver {
+  /** The Scan attribute that carries the serialized Cairn scan. */
+  public static final String SCAN_ATTRIBUTE = "cairn.scan";
+
+  /** Programs started in this JVM's region servers (for tests and metrics). */
+  private static final AtomicLong PROGRAMS = new AtomicLong();
+
+  @Override
+  public Optional<RegionObserver> getRegionObserver() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public RegionScanner postScannerOpen(
+      ObserverContext<RegionCoprocessorEnvironment> context, Scan scan, RegionScanner scanner)
+      throws IOException {
+    byte[] spec = scan.getAttribute(SCAN_ATTRIBUTE);
+    if (spec == null) {
+      return scanner;
+    }
+    ScanRequest request;
+    try {
+      request = WireMessages.fromProto(ScanSpec.parseFrom(spec));
+    } catch (IOException | CairnException e) {
+      scanner.close();
+      // a malformed program fails the same way on every server: no retry
+      throw new DoNotRetryIOException("Not a valid Cairn scan: " + e.getMessage(), e);
+    }
+    if (!startsARangeOrTheRegion(scan, request, scanner.getRegionInfo().getStartKey())) {
+      // HBase's client resumes a scan after a failure past the last row it returned, which for
+      // a program is a page, not a row read: the program's state (counts, groups, a LIMIT's
+      // count) would start over mid-region and the answer be wrong
+      scanner.close();
+      throw new DoNotRetryIOException(
+          "A Cairn scan program cannot resume in the middle of region "
+              + scanner.getRegionInfo().getRegionNameAsString()
+              + " after a failure: run the statement again");
+    }
+    PROGRAMS.incrementAndGet();
+    return new ProgramRegionScanner(scanner, request);
+  }
+
+  /**
+   * Whether the scan starts where a program may: at the start of one of the request's ranges (the
+   * region that holds it) or at the region's start (the range began in an earlier region), row
+   * included; not past a row the client saw (a resumed scan).
+   */
+  private static boolean startsARangeOrTheRegion(
+      Scan scan, ScanRequest request, byte[] regionStart) {
+    byte[] start = scan.getStartRow();
+    if (!scan.includeStartRow()) {
+      return false;
+    }
+    if (Arrays.equals(start, regionStart)) {
+      return true;
+    }
+    for (KeyRange range : request.ranges()) {
+      if (Arrays.equals(range.start().toByteArray(), start)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** How many scan programs this JVM's region servers started. */
+  public static long programsStarted() {
+    return PROGRAMS.get();
+  }
+}

@@ -1,0 +1,228 @@
+package io.cairn.hbase.server;
+
+import io.cairn.core.agg.AggregationMemory;
+import io.cairn.core.error.CairnException;
+import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.wire.RowPageWriter;
+import io.cairn.store.cell.RowCursor;
+import io.cairn.store.coprocessor.ProgramScanner;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.ScannerContext;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A region's rows run through a Cairn scan program inside the region server: each call of {@code
+ * next} answers one page of result rows ({@link #PAGE_ROWS} rows or {@link #PAGE_BYTES} bytes) as
+ * one cell ({@link Pages}), until the program ends. The program reads the region scanner this
+ * wraps, which it closes.
+ */
+final class ProgramRegionScanner implements RegionScanner {
+  /** Rows, and bytes of encoded rows, per page. */
+  static final int PAGE_ROWS = 4096;
+
+  static final int PAGE_BYTES = 1 << 20;
+
+  private final RegionScanner region;
+  private final ScanRequest request;
+  private final RegionRows rows;
+  private ProgramScanner program;
+  private RowPageWriter page;
+  private long pages;
+  private boolean done;
+
+  ProgramRegionScanner(RegionScanner region, ScanRequest request) {
+    this.region = region;
+    this.request = request;
+    this.rows = new RegionRows(region);
+  }
+
+  @Override
+  public boolean next(List<Cell> out, ScannerContext context) throws IOException {
+    return nextRaw(out);
+  }
+
+  @Override
+  public boolean nextRaw(List<Cell> out, ScannerContext context) throws IOException {
+    return nextRaw(out);
+  }
+
+  @Override
+  public boolean nextRaw(List<Cell> out) throws IOException {
+    if (done) {
+      return false;
+    }
+    try {
+      if (program == null) {
+        program =
+            new ProgramScanner(
+                rows,
+                request.program(),
+                request.context(),
+                AggregationMemory.DEFAULT_MAX_BYTES,
+                null,
+                false,
+                null);
+      }
+      while (page == null || (page.rowCount() < PAGE_ROWS && page.sizeBytes() < PAGE_BYTES)) {
+        Object[] row = program.next();
+        if (row == null) {
+          done = true;
+          break;
+        }
+        if (page == null) {
+          page = new RowPageWriter(row.length);
+        }
+        page.add(row);
+      }
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause(); // the region's own failure, as HBase reports it
+    } catch (CairnException | IllegalArgumentException | IllegalStateException e) {
+      // a program's error (a division by zero, a bad cast) is the same on every retry
+      throw new DoNotRetryIOException("Cairn scan program failed: " + e.getMessage(), e);
+    }
+    if (page != null && page.rowCount() > 0) {
+      out.add(Pages.cell(pageRow(), page.columnCount(), page.rowCount(), page.finish()));
+    }
+    return !done;
+  }
+
+  /** The page's HBase row: the region's start key and the page's number, increasing. */
+  private byte[] pageRow() {
+    byte[] start = region.getRegionInfo().getStartKey();
+    byte[] row = Arrays.copyOf(start, start.length + Long.BYTES);
+    Bytes.putLong(row, start.length, pages++);
+    return row;
+  }
+
+  @Override
+  public RegionInfo getRegionInfo() {
+    return region.getRegionInfo();
+  }
+
+  @Override
+  public boolean isFilterDone() {
+    return done;
+  }
+
+  @Override
+  public boolean reseek(byte[] row) throws IOException {
+    throw new DoNotRetryIOException("A Cairn scan program cannot reseek");
+  }
+
+  @Override
+  public long getMaxResultSize() {
+    return region.getMaxResultSize();
+  }
+
+  @Override
+  public long getMvccReadPoint() {
+    return region.getMvccReadPoint();
+  }
+
+  @Override
+  public int getBatch() {
+    return region.getBatch();
+  }
+
+  @Override
+  public void close() throws IOException {
+    done = true;
+    if (program != null) {
+      program.close(); // closes the rows, which close the region scanner
+    } else {
+      region.close();
+    }
+  }
+
+  /** The region scanner's rows as the program reads them: Cairn's cell of each row. */
+  private static final class RegionRows implements RowCursor {
+    private final RegionScanner region;
+    private final List<Cell> cells = new ArrayList<>();
+    private boolean more = true;
+    private byte[] key;
+    private ByteBuffer value;
+
+    RegionRows(RegionScanner region) {
+      this.region = region;
+    }
+
+    @Override
+    public boolean next() {
+      try {
+        while (more) {
+          cells.clear();
+          more = region.nextRaw(cells);
+          for (Cell cell : cells) {
+            if (cell.getQualifierLength() == 0) {
+              key = CellUtil.cloneRow(cell);
+              value = ByteBuffer.wrap(CellUtil.cloneValue(cell));
+              return true;
+            }
+          }
+        }
+        return false;
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public byte[] keyArray() {
+      return key;
+    }
+
+    @Override
+    public int keyOffset() {
+      return 0;
+    }
+
+    @Override
+    public int keyLength() {
+      return key.length;
+    }
+
+    @Override
+    public ByteBuffer valueBuffer() {
+      return value;
+    }
+
+    @Override
+    public int valueOffset() {
+      return 0;
+    }
+
+    @Override
+    public int valueLength() {
+      return value.capacity();
+    }
+
+    @Override
+    public boolean inKeyOrder() {
+      return true;
+    }
+
+    @Override
+    public boolean mayOfferBlocks() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      more = false;
+      try {
+        region.close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+}
