@@ -39,7 +39,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>What HBase cannot give is refused, never faked: a batch is atomic only for one row ({@link
  * HBaseKvTable#mutate}), so a batch of several rows is applied row by row and may not carry a
  * condition; there are no read points yet ({@link #openSnapshot}, scans at a read point), no
- * UNCHANGED_SINCE conditions, no local indexes and no table options.
+ * UNCHANGED_SINCE conditions, no local indexes, and only the table options that map to HBase's
+ * settings ({@link HBaseTableOptions}).
  */
 public final class HBaseKvStore implements KvStore {
   static final byte[] FAMILY = Bytes.toBytes("c");
@@ -119,22 +120,17 @@ public final class HBaseKvStore implements KvStore {
   @Override
   public KvTable createTable(String name, TableSpec spec) {
     checkOpen();
-    if (!spec.options().isEmpty()) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED,
-          "Table ["
-              + name
-              + "]: the HBase store takes no table options yet, found "
-              + spec.options().keySet());
-    }
+    java.util.Map<String, String> options = HBaseTableOptions.validate(name, spec.options());
     TableName table = HBaseNames.table(namespace, name);
     org.apache.hadoop.hbase.client.TableDescriptor descriptor;
     try {
       descriptor =
-          TableDescriptorBuilder.newBuilder(table)
-              .setColumnFamily(family())
-              .setCoprocessor(CairnRegionObserver.class.getName())
-              .build();
+          HBaseTableOptions.apply(
+              TableDescriptorBuilder.newBuilder(table)
+                  .setColumnFamily(family())
+                  .setCoprocessor(CairnRegionObserver.class.getName())
+                  .build(),
+              options);
     } catch (IOException e) {
       throw new CairnException(ErrorCode.INTERNAL_ERROR, "Table [" + name + "]: " + e, e);
     }

@@ -230,6 +230,28 @@ final class HBaseKvTable implements KvTable {
     return out;
   }
 
+  /** The options the table was created or altered with, as kept in its HBase descriptor. */
+  @Override
+  public Map<String, String> options() {
+    checkUsable();
+    return HBaseTableOptions.of(await(store.connection().getAdmin().getDescriptor(table), name));
+  }
+
+  /**
+   * Changes options (ALTER TABLE ... SET): validated as at creation, then HBase's table and family
+   * settings changed in one modification (the regions reopen with them).
+   */
+  @Override
+  public void alter(Map<String, String> changes) {
+    checkUsable();
+    Map<String, String> valid =
+        HBaseTableOptions.validate(
+            name, io.cairn.core.catalog.TableOptions.validateChanges(changes));
+    org.apache.hadoop.hbase.client.TableDescriptor current =
+        await(store.connection().getAdmin().getDescriptor(table), name);
+    await(store.connection().getAdmin().modifyTable(HBaseTableOptions.apply(current, valid)), name);
+  }
+
   @Override
   public void flush() {
     checkUsable();

@@ -383,6 +383,79 @@ class TestHBaseKvStore {
   }
 
   @Test
+  void tableOptionsBecomeHBaseSettingsAndTakeEffect(HBaseTestingUtility hbase) throws Exception {
+    String name = newName();
+    KvTable table =
+        store.createTable(
+            name,
+            new TableSpec(
+                Map.of(
+                    "compression", "gzip",
+                    "DATA_BLOCK_ENCODING", "FAST_DIFF",
+                    "BLOOMFILTER", "ROW",
+                    "BLOCKSIZE", "16384",
+                    "IN_MEMORY", "TRUE",
+                    "DURABILITY", "ASYNC",
+                    "TTL", "2"),
+                List.of()));
+    assertThat(table.options())
+        .containsEntry("COMPRESSION", "GZIP")
+        .containsEntry("DATA_BLOCK_ENCODING", "FAST_DIFF")
+        .containsEntry("TTL", "2")
+        .hasSize(7);
+    org.apache.hadoop.hbase.client.TableDescriptor descriptor =
+        hbase.getAdmin().getDescriptor(HBaseNames.table("cairn_test", name));
+    org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family =
+        descriptor.getColumnFamily(HBaseKvStore.FAMILY);
+    assertThat(family.getCompressionType())
+        .isEqualTo(org.apache.hadoop.hbase.io.compress.Compression.Algorithm.GZ);
+    assertThat(family.getDataBlockEncoding())
+        .isEqualTo(org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.FAST_DIFF);
+    assertThat(family.getBloomFilterType())
+        .isEqualTo(org.apache.hadoop.hbase.regionserver.BloomType.ROW);
+    assertThat(family.getBlocksize()).isEqualTo(16384);
+    assertThat(family.isInMemory()).isTrue();
+    assertThat(family.getTimeToLive()).isEqualTo(2);
+    assertThat(family.isNewVersionBehavior()).isTrue();
+    assertThat(descriptor.getDurability())
+        .isEqualTo(org.apache.hadoop.hbase.client.Durability.ASYNC_WAL);
+
+    // the data goes through gzip'd FAST_DIFF files, and rows older than the TTL are gone
+    table.mutate(List.of(put(1, 1), put(2, 2)));
+    table.flush();
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).hasSize(2);
+    Thread.sleep(3_000);
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).isEmpty();
+
+    table.alter(Map.of("BLOCKSIZE", "65536", "TTL", "3600"));
+    assertThat(table.options()).containsEntry("BLOCKSIZE", "65536").containsEntry("TTL", "3600");
+    assertThat(
+            hbase
+                .getAdmin()
+                .getDescriptor(HBaseNames.table("cairn_test", name))
+                .getColumnFamily(HBaseKvStore.FAMILY)
+                .getTimeToLive())
+        .isEqualTo(3600);
+    table.mutate(List.of(put(3, 3)));
+    // a longer TTL shows again the expired rows not yet purged, as Cairn's own store does
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(1, 1), row(2, 2), row(3, 3));
+
+    for (Map<String, String> refused :
+        List.of(Map.of("COMPRESSION", "LZ4"), Map.of("GUIDE_POSTS_WIDTH", "1000"))) {
+      assertThatThrownBy(() -> table.alter(refused))
+          .as("%s", refused)
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    }
+    assertThatThrownBy(() -> table.alter(Map.of("NO_SUCH", "1")))
+        .isInstanceOfSatisfying(
+            CairnException.class,
+            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_TABLE_OPTION));
+  }
+
+  @Test
   void whatHBaseCannotDoIsRefused() {
     String name = newName();
     assertThatThrownBy(
@@ -391,7 +464,7 @@ class TestHBaseKvStore {
             CairnException.class,
             e -> {
               assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
-              assertThat(e.getMessage()).contains("[COMPRESSION]");
+              assertThat(e.getMessage()).contains("COMPRESSION", "NONE or GZIP", "found [ZSTD]");
             });
     assertThat(store.table(name)).isEmpty();
     assertThatThrownBy(store::openSnapshot)
