@@ -49,16 +49,7 @@ final class HBaseRowCursor implements RowCursor {
           if (nextRange >= ranges.size()) {
             return false;
           }
-          KeyRange range = ranges.get(nextRange++);
-          Scan scan =
-              new Scan()
-                  .withStartRow(range.start().toByteArray(), true)
-                  .addFamily(HBaseKvStore.FAMILY)
-                  .setCaching(CACHING);
-          if (!range.stop().isEmpty()) {
-            scan.withStopRow(range.stop().toByteArray(), false);
-          }
-          scanner = open.apply(scan);
+          scanner = open.apply(scanOf(ranges.get(nextRange++)).setCaching(CACHING));
         }
         Result result = scanner.next();
         if (result == null) {
@@ -80,6 +71,16 @@ final class HBaseRowCursor implements RowCursor {
       throw new CairnException(
           ErrorCode.IO_ERROR, "A scan of table [" + table + "] on HBase failed: " + e, e);
     }
+  }
+
+  /** An HBase scan of Cairn's family over {@code range}. */
+  static Scan scanOf(KeyRange range) {
+    Scan scan =
+        new Scan().withStartRow(range.start().toByteArray(), true).addFamily(HBaseKvStore.FAMILY);
+    if (!range.stop().isEmpty()) {
+      scan.withStopRow(range.stop().toByteArray(), false);
+    }
+    return scan;
   }
 
   @Override

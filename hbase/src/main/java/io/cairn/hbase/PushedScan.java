@@ -117,16 +117,10 @@ final class PushedScan implements RowScanner {
           if (nextRange >= ranges.size()) {
             return null;
           }
-          KeyRange range = ranges.get(nextRange++);
           Scan scan =
-              new Scan()
-                  .withStartRow(range.start().toByteArray(), true)
-                  .addFamily(HBaseKvStore.FAMILY)
-                  .setCaching(1)
+              HBaseRowCursor.scanOf(ranges.get(nextRange++))
+                  .setCaching(1) // a result is a page
                   .setAttribute(CairnRegionObserver.SCAN_ATTRIBUTE, spec);
-          if (!range.stop().isEmpty()) {
-            scan.withStopRow(range.stop().toByteArray(), false);
-          }
           scanner = open.apply(scan);
         }
         Result result = scanner.next();
