@@ -207,10 +207,13 @@ final class HBaseKvTable implements KvTable {
       long fileBytes = 0;
       long memstoreBytes = 0;
       int files = 0;
-      for (RegionMetrics metrics :
-          await(
-              store.connection().getAdmin().getRegionMetrics(location.getServerName(), table),
-              name)) {
+      List<RegionMetrics> reported =
+          location.getServerName() == null
+              ? List.of() // not assigned yet (a daughter of a split): sizes unknown, 0
+              : await(
+                  store.connection().getAdmin().getRegionMetrics(location.getServerName(), table),
+                  name);
+      for (RegionMetrics metrics : reported) {
         if (java.util.Arrays.equals(metrics.getRegionName(), region.getRegionName())) {
           fileBytes = (long) metrics.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
           memstoreBytes =

@@ -253,6 +253,47 @@ class TestHBaseKvStore {
   }
 
   @Test
+  void aRegionSplitDuringAPushedScanGivesTheWholeAnswerOrAClearError(HBaseTestingUtility hbase)
+      throws Exception {
+    String name = newName();
+    KvTable table = store.createTable(name);
+    int rows = 3 * io.cairn.hbase.server.ProgramRegionScanner.PAGE_ROWS;
+    List<Mutation> batch = new ArrayList<>();
+    for (long k = 1; k <= rows; k++) {
+      batch.add(put(k, (int) (k % 10)));
+    }
+    table.mutate(batch);
+    table.flush();
+    org.apache.hadoop.hbase.TableName hbaseName = HBaseNames.table("cairn_test", name);
+    List<List<Object>> read = new ArrayList<>();
+    CairnException failed = null;
+    try (RowScanner scanner = table.scan(scan(KeyRange.ALL, Optional.empty()))) {
+      read.add(Arrays.asList(scanner.next())); // the first page is in
+      hbase.getAdmin().split(hbaseName, key(rows / 2).toByteArray());
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (hbase.getAdmin().getRegions(hbaseName).size() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(hbase.getAdmin().getRegions(hbaseName)).as("regions after the split").hasSize(2);
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        read.add(Arrays.asList(row));
+      }
+    } catch (CairnException e) {
+      failed = e;
+    }
+    if (failed != null) {
+      assertThat(failed).hasStackTraceContaining("cannot resume in the middle of region");
+    } else {
+      assertThat(read).hasSize(rows);
+      for (int i = 0; i < rows; i++) {
+        assertThat(read.get(i)).isEqualTo(row(i + 1, (i + 1) % 10));
+      }
+    }
+    assertThat(table.regions()).hasSize(2);
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).hasSize(rows);
+  }
+
+  @Test
   void aPutRightAfterADeleteOfItsRowIsSeen() {
     // HBase's classic behaviour: a delete hides puts of its millisecond, even later ones
     KvTable table = store.createTable(newName());

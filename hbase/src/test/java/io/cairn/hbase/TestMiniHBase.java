@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * HBase 2.6 runs in the JVM of Cairn's protocol classes: the mini-cluster starts (its master puts
- * protobuf-2.5-generated MultiRowMutationEndpoint on hbase:meta, which protobuf-java 4 could not
- * load), and a Cairn message stored as one cell of a table in a {@code cairn} namespace, Cairn's
- * planned row layout (one family, one cell per row), reads back intact.
+ * HBase 2.6 runs in the JVM of Cairn's protocol classes: HBase's protobuf-2.5-generated code (the
+ * MultiRowMutationEndpoint its master puts on hbase:meta) on com.google.protobuf 2.5, Cairn's
+ * messages on their own relocated runtime (cairn-protocol-relocated); and a Cairn message stored as
+ * one cell of a table in a {@code cairn} namespace, Cairn's row layout (one family, one cell per
+ * row), reads back intact.
  */
 @ExtendWith(MiniHBase.class)
 class TestMiniHBase {

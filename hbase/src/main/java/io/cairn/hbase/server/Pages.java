@@ -1,7 +1,7 @@
 package io.cairn.hbase.server;
 
-import com.google.protobuf.ByteString;
 import io.cairn.protocol.wire.RowPageReader;
+import io.cairn.relocated.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;

@@ -25,9 +25,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * one cell ({@link Pages}), until the program ends. The program reads the region scanner this
  * wraps, which it closes.
  */
-final class ProgramRegionScanner implements RegionScanner {
+public final class ProgramRegionScanner implements RegionScanner {
   /** Rows, and bytes of encoded rows, per page. */
-  static final int PAGE_ROWS = 4096;
+  public static final int PAGE_ROWS = 4096;
 
   static final int PAGE_BYTES = 1 << 20;
 
