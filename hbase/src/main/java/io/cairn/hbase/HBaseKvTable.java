@@ -156,10 +156,20 @@ final class HBaseKvTable implements KvTable {
           ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
     }
     if (PushedScan.pushable(request)) {
+      ScanRequest regions =
+          new ScanRequest(
+              request.ranges(),
+              PushedScan.regionProgram(request.program()),
+              request.context(),
+              request.cacheBlocks(),
+              request.readPoint(),
+              request.memory(),
+              request.index(),
+              request.hashCaches());
       return new PushedScan(
           name,
           request,
-          WireMessages.toProto(name, request).toByteArray(),
+          WireMessages.toProto(name, regions).toByteArray(),
           scan -> store.connection().getTable(table).getScanner(scan));
     }
     HBaseRowCursor rows =

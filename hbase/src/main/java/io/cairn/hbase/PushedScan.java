@@ -11,7 +11,10 @@ import io.cairn.kv.KeyRange;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.SortKey;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.hadoop.hbase.client.Result;
@@ -20,12 +23,17 @@ import org.apache.hadoop.hbase.client.Scan;
 
 /**
  * A scan whose program runs in the region servers ({@link CairnRegionObserver}): each region of
- * each range answers pages of result rows, handed out in key order. A program runs per region, so
- * only programs whose results per region join by concatenation are pushed ({@link #pushable}); the
- * client cuts a LIMIT to its count and merges the partial states of an ungrouped aggregate (one per
- * region) into the one row the SPI promises.
+ * each range answers pages of result rows, in key order. A program runs per region, so only
+ * programs whose results per region make the whole one are pushed ({@link #pushable}), in the form
+ * of {@link #regionProgram}: the regions' rows concatenated in key order, the client skips the
+ * OFFSET and cuts the LIMIT; for a top-N (ORDER BY with a LIMIT) each region answers its own top
+ * offset + limit rows and the client sorts those and cuts; the partial states of an ungrouped
+ * aggregate (one per region) are merged into the one row the SPI promises.
  */
 final class PushedScan implements RowScanner {
+  /** The most rows a region's top-N may hold for the client to merge (offset + limit). */
+  static final long TOP_N_MAX = 100_000;
+
   private final String table;
   private final List<KeyRange> ranges;
   private final byte[] spec;
@@ -35,8 +43,10 @@ final class PushedScan implements RowScanner {
   private ResultScanner scanner;
   private Object[][] page = new Object[0][];
   private int nextRow;
+  private long skipped;
   private long emitted;
   private boolean combined;
+  private Iterator<Object[]> sorted;
 
   PushedScan(String table, ScanRequest request, byte[] spec, Function<Scan, ResultScanner> open) {
     this.table = table;
@@ -47,19 +57,43 @@ final class PushedScan implements RowScanner {
   }
 
   /**
-   * Whether the program's results per region, concatenated in key order (a LIMIT cut and an
-   * ungrouped aggregate's states merged), are its results over all the rows: no sort, no OFFSET, no
-   * HAVING (a region cannot tell a group complete), no join probe (the region servers hold no hash
-   * caches yet), no LIMIT over groups.
+   * Whether the program's results per region make its results over all the rows: no HAVING (a
+   * region cannot tell a group complete), no join probe (the region servers hold no hash caches
+   * yet), no local index, and a sort only with a LIMIT of at most {@link #TOP_N_MAX} rows with its
+   * OFFSET (a top-N; a whole sort stays in the client).
    */
   static boolean pushable(ScanRequest request) {
     ScanProgram p = request.program();
     return request.index() == null
         && p.probe().isEmpty()
-        && p.orderBy().isEmpty()
-        && p.offset() == 0
         && p.having().isEmpty()
-        && !(p.hasAggregates() && p.limit() != ScanProgram.NO_LIMIT);
+        && (p.orderBy().isEmpty()
+            || (p.limit() != ScanProgram.NO_LIMIT && p.limit() <= TOP_N_MAX - p.offset()));
+  }
+
+  /**
+   * The program each region runs: without the OFFSET (the client skips it over all the regions'
+   * rows), with a LIMIT of offset + limit.
+   */
+  static ScanProgram regionProgram(ScanProgram p) {
+    if (p.offset() == 0) {
+      return p;
+    }
+    long limit =
+        p.limit() == ScanProgram.NO_LIMIT
+            ? ScanProgram.NO_LIMIT
+            : p.limit() > Long.MAX_VALUE - p.offset() ? Long.MAX_VALUE : p.limit() + p.offset();
+    return new ScanProgram(
+        p.layout(),
+        p.filter(),
+        p.projection(),
+        limit,
+        0,
+        p.groupBy(),
+        p.aggregates(),
+        p.orderBy(),
+        p.probe(),
+        p.having());
   }
 
   @Override
@@ -70,11 +104,31 @@ final class PushedScan implements RowScanner {
     if (program.limit() != ScanProgram.NO_LIMIT && emitted >= program.limit()) {
       return null;
     }
-    Object[] row = nextPageRow();
+    Object[] row;
+    while (true) {
+      row = program.orderBy().isEmpty() ? nextPageRow() : nextSortedRow();
+      if (row == null || skipped >= program.offset()) {
+        break;
+      }
+      skipped++;
+    }
     if (row != null) {
       emitted++;
     }
     return row;
+  }
+
+  /** The regions' top rows, all read, in the program's order (ties in key order). */
+  private Object[] nextSortedRow() {
+    if (sorted == null) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Object[] row = nextPageRow(); row != null; row = nextPageRow()) {
+        rows.add(row);
+      }
+      rows.sort(SortKey.comparator(program.orderBy())); // stable: ties stay in key order
+      sorted = rows.iterator();
+    }
+    return sorted.hasNext() ? sorted.next() : null;
   }
 
   /** The partial states of every region merged into one row. */

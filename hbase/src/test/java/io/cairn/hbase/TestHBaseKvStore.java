@@ -133,7 +133,7 @@ class TestHBaseKvStore {
   }
 
   @Test
-  void programsThatJoinByConcatenationRunInTheRegionServers() {
+  void programsWhoseRegionsMakeTheWholeRunInTheRegionServers() {
     KvTable table =
         store.createTable(newName(), new TableSpec(Map.of(), List.of(key(100), key(200))));
     List<Mutation> batch = new ArrayList<>();
@@ -196,24 +196,29 @@ class TestHBaseKvStore {
     }
     assertThat(counts).hasSize(10).allSatisfy((digit, n) -> assertThat(n).isEqualTo(30L));
 
-    // a sort does not join by concatenation: the client runs it
-    long sorted = CairnRegionObserver.programsStarted();
-    ScanRequest byValue =
-        new ScanRequest(
-            List.of(KeyRange.ALL),
-            new ScanProgram(
-                LAYOUT,
-                Optional.empty(),
-                List.of(K, V),
-                3,
-                0,
-                List.of(),
-                List.of(),
-                List.of(new SortKey(1, true, false))),
-            EvalContext.EMPTY,
-            true);
-    assertThat(rows(table, byValue)).extracting(r -> r.get(1)).containsExactly(9, 9, 9);
-    assertThat(CairnRegionObserver.programsStarted()).isEqualTo(sorted);
+    // OFFSET: each region answers offset + limit rows, the client skips and cuts
+    long before2 = CairnRegionObserver.programsStarted();
+    assertThat(rows(table, sorted(new KeyRange(key(98), key(250)), List.of(), 5, 3)))
+        .containsExactly(row(101, 1), row(102, 2), row(103, 3), row(104, 4), row(105, 5));
+    // a top-N: each region its own top offset + limit, the client sorts those
+    List<SortKey> byDigitThenKey =
+        List.of(new SortKey(1, true, false), new SortKey(0, false, false));
+    assertThat(rows(table, sorted(KeyRange.ALL, byDigitThenKey, 2, 1)))
+        .containsExactly(row(19, 9), row(29, 9));
+    assertThat(rows(table, sorted(new KeyRange(key(150), key(260)), byDigitThenKey, 3, 0)))
+        .containsExactly(row(159, 9), row(169, 9), row(179, 9));
+    // the top rows in the last region: the client's sort puts them first
+    assertThat(rows(table, sorted(KeyRange.ALL, List.of(new SortKey(0, true, false)), 2, 1)))
+        .containsExactly(row(299, 9), row(298, 8));
+    assertThat(CairnRegionObserver.programsStarted() - before2).as("pushed").isPositive();
+    // a whole sort (no LIMIT) stays in the client
+    long whole = CairnRegionObserver.programsStarted();
+    List<List<Object>> all =
+        rows(table, sorted(KeyRange.ALL, byDigitThenKey, ScanProgram.NO_LIMIT, 0));
+    assertThat(all).hasSize(300);
+    assertThat(all.get(0)).isEqualTo(row(9, 9));
+    assertThat(all.get(299)).isEqualTo(row(300, 0));
+    assertThat(CairnRegionObserver.programsStarted()).isEqualTo(whole);
   }
 
   @Test
@@ -517,6 +522,15 @@ class TestHBaseKvStore {
         .isInstanceOfSatisfying(
             CairnException.class,
             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+  }
+
+  private static ScanRequest sorted(KeyRange range, List<SortKey> order, long limit, long offset) {
+    return new ScanRequest(
+        List.of(range),
+        new ScanProgram(
+            LAYOUT, Optional.empty(), List.of(K, V), limit, offset, List.of(), List.of(), order),
+        EvalContext.EMPTY,
+        true);
   }
 
   private static String newName() {
