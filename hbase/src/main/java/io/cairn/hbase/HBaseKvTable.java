@@ -19,11 +19,13 @@ import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.wire.WireMessages;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
@@ -93,7 +95,7 @@ final class HBaseKvTable implements KvTable {
       }
       Mutation m = last.values().iterator().next();
       CheckAndMutate.Builder ifAbsent =
-          CheckAndMutate.newBuilder(m.key().toByteArray()).ifNotExists(FAMILY, QUALIFIER);
+          CheckAndMutate.newBuilder(m.key().peekArray()).ifNotExists(FAMILY, QUALIFIER);
       // a row inserted and then deleted in the batch: only the check is left to do
       CheckAndMutate check =
           m instanceof Mutation.Put p
@@ -112,13 +114,13 @@ final class HBaseKvTable implements KvTable {
   }
 
   private static Put put(Mutation.Put p, org.apache.hadoop.hbase.client.Durability d) {
-    return new Put(p.key().toByteArray())
-        .addColumn(FAMILY, QUALIFIER, p.value().toByteArray())
+    return new Put(p.key().peekArray())
+        .addColumn(FAMILY, QUALIFIER, p.value().peekArray())
         .setDurability(d);
   }
 
   private static Delete delete(Bytes key, org.apache.hadoop.hbase.client.Durability d) {
-    return new Delete(key.toByteArray()).setDurability(d);
+    return new Delete(key.peekArray()).setDurability(d);
   }
 
   /** HBase's durability for Cairn's (null: the table's default). */
@@ -212,6 +214,7 @@ final class HBaseKvTable implements KvTable {
     List<HRegionLocation> locations =
         await(store.connection().getRegionLocator(table).getAllRegionLocations(), name);
     List<RegionInfo> out = new ArrayList<>(locations.size());
+    Map<ServerName, List<RegionMetrics>> byServer = new HashMap<>(); // one call per server
     for (HRegionLocation location : locations) {
       org.apache.hadoop.hbase.client.RegionInfo region = location.getRegion();
       long fileBytes = 0;
@@ -220,9 +223,10 @@ final class HBaseKvTable implements KvTable {
       List<RegionMetrics> reported =
           location.getServerName() == null
               ? List.of() // not assigned yet (a daughter of a split): sizes unknown, 0
-              : await(
-                  store.connection().getAdmin().getRegionMetrics(location.getServerName(), table),
-                  name);
+              : byServer.computeIfAbsent(
+                  location.getServerName(),
+                  server ->
+                      await(store.connection().getAdmin().getRegionMetrics(server, table), name));
       for (RegionMetrics metrics : reported) {
         if (java.util.Arrays.equals(metrics.getRegionName(), region.getRegionName())) {
           fileBytes = (long) metrics.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);

@@ -2,10 +2,9 @@ package io.cairn.hbase;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.hbase.server.CellRows;
 import io.cairn.kv.KeyRange;
-import io.cairn.store.cell.RowCursor;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
@@ -18,7 +17,7 @@ import org.apache.hadoop.hbase.client.Scan;
  * key is its HBase row, its value the one cell of Cairn's family. The values are the cells' own
  * arrays (no copy); a row is valid until the next {@link #next()}.
  */
-final class HBaseRowCursor implements RowCursor {
+final class HBaseRowCursor extends CellRows {
   /** Rows fetched per round trip to a region server. */
   static final int CACHING = 1_000;
 
@@ -27,10 +26,6 @@ final class HBaseRowCursor implements RowCursor {
   private final String table;
   private int nextRange;
   private ResultScanner scanner;
-  private byte[] key;
-  private ByteBuffer value;
-  private int valueOffset;
-  private int valueLength;
 
   /**
    * @param open opens an HBase scanner of the table (the store's connection)
@@ -61,10 +56,7 @@ final class HBaseRowCursor implements RowCursor {
         if (cell == null) {
           continue; // a row of another family's making: not a Cairn row
         }
-        key = result.getRow();
-        value = ByteBuffer.wrap(cell.getValueArray());
-        valueOffset = cell.getValueOffset();
-        valueLength = cell.getValueLength();
+        point(cell);
         return true;
       }
     } catch (IOException e) {
@@ -81,46 +73,6 @@ final class HBaseRowCursor implements RowCursor {
       scan.withStopRow(range.stop().toByteArray(), false);
     }
     return scan;
-  }
-
-  @Override
-  public byte[] keyArray() {
-    return key;
-  }
-
-  @Override
-  public int keyOffset() {
-    return 0;
-  }
-
-  @Override
-  public int keyLength() {
-    return key.length;
-  }
-
-  @Override
-  public ByteBuffer valueBuffer() {
-    return value;
-  }
-
-  @Override
-  public int valueOffset() {
-    return valueOffset;
-  }
-
-  @Override
-  public int valueLength() {
-    return valueLength;
-  }
-
-  @Override
-  public boolean inKeyOrder() {
-    return true;
-  }
-
-  @Override
-  public boolean mayOfferBlocks() {
-    return false;
   }
 
   @Override

@@ -136,30 +136,21 @@ final class PushedScan implements RowScanner {
     combined = true;
     List<AggregateCall> calls = program.aggregates();
     Accumulator[] accumulators = new Accumulator[calls.size()];
+    int[] at = new int[calls.size()]; // where each call's partial state starts in a row
+    int width = 0;
     for (int i = 0; i < accumulators.length; i++) {
       accumulators[i] = Aggregates.create(calls.get(i));
+      at[i] = width;
+      width += Aggregates.partialTypes(calls.get(i)).size();
     }
-    Object[] out = null;
     for (Object[] row = nextPageRow(); row != null; row = nextPageRow()) {
-      int at = 0;
       for (int i = 0; i < accumulators.length; i++) {
-        accumulators[i].mergePartial(row, at);
-        at += Aggregates.partialTypes(calls.get(i)).size();
+        accumulators[i].mergePartial(row, at[i]);
       }
-      out = new Object[row.length];
     }
-    if (out == null) {
-      // no region answered (no range holds a key): the states of no row
-      int width = 0;
-      for (AggregateCall call : calls) {
-        width += Aggregates.partialTypes(call).size();
-      }
-      out = new Object[width];
-    }
-    int at = 0;
+    Object[] out = new Object[width]; // no region answering (no range holds a key): no row's states
     for (int i = 0; i < accumulators.length; i++) {
-      accumulators[i].writePartial(out, at);
-      at += Aggregates.partialTypes(calls.get(i)).size();
+      accumulators[i].writePartial(out, at[i]);
     }
     return out;
   }

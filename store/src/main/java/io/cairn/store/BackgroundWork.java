@@ -140,16 +140,20 @@ final class BackgroundWork {
    * region waits out a pause would be dropped, and the collection start seconds later).
    */
   void collectNext(EmbeddedTable table, Region region) {
-    statisticsWorker.execute(
-        () -> {
-          try {
-            table.collectRegion(region);
-          } catch (RuntimeException e) {
-            if (!closed.getAsBoolean()) {
-              LOG.warn("Statistics of {} failed", region, e);
-            }
-          }
-        });
+    statisticsWorker.execute(() -> collect(table, region));
+  }
+
+  /** Collects the region's statistics on the statistics thread; a failure is logged. */
+  private void collect(EmbeddedTable table, Region region) {
+    try {
+      table.collectRegion(region);
+    } catch (RuntimeException e) {
+      if (closed.getAsBoolean()) {
+        LOG.debug("Statistics of {} stopped: the store closes", region, e);
+      } else {
+        LOG.warn("Statistics of {} failed", region, e);
+      }
+    }
   }
 
   /** Nanoseconds until the region may be collected again: its own pause and the worker's. */
@@ -173,15 +177,7 @@ final class BackgroundWork {
             }
             statisticsQueued.remove(region);
             long start = System.nanoTime();
-            try {
-              table.collectRegion(region);
-            } catch (RuntimeException e) {
-              if (closed.getAsBoolean()) {
-                LOG.debug("Statistics of {} stopped: the store closes", region, e);
-              } else {
-                LOG.warn("Statistics of {} failed", region, e);
-              }
-            }
+            collect(table, region);
             long end = System.nanoTime();
             statisticsIdleUntilNanos =
                 end + StatisticsKeeper.BACKGROUND_PAUSE_FACTOR * (end - start);

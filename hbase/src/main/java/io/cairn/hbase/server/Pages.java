@@ -2,6 +2,7 @@ package io.cairn.hbase.server;
 
 import io.cairn.protocol.wire.RowPageReader;
 import io.cairn.relocated.protobuf.ByteString;
+import io.cairn.relocated.protobuf.UnsafeByteOperations;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
@@ -32,8 +33,8 @@ public final class Pages {
     int columns = b.getInt();
     int rows = b.getInt();
     return RowPageReader.read(
-        ByteString.copyFrom(value, 2 * Integer.BYTES, value.length - 2 * Integer.BYTES),
+        UnsafeByteOperations.unsafeWrap(value, 2 * Integer.BYTES, value.length - 2 * Integer.BYTES),
         rows,
-        columns);
+        columns); // no copy: the page's array is not written again
   }
 }

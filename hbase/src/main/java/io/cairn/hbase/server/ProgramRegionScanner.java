@@ -4,15 +4,12 @@ import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.wire.RowPageWriter;
-import io.cairn.store.cell.RowCursor;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
@@ -144,12 +141,10 @@ public final class ProgramRegionScanner implements RegionScanner {
   }
 
   /** The region scanner's rows as the program reads them: Cairn's cell of each row. */
-  private static final class RegionRows implements RowCursor {
+  private static final class RegionRows extends CellRows {
     private final RegionScanner region;
     private final List<Cell> cells = new ArrayList<>();
     private boolean more = true;
-    private byte[] key;
-    private ByteBuffer value;
 
     RegionRows(RegionScanner region) {
       this.region = region;
@@ -163,8 +158,7 @@ public final class ProgramRegionScanner implements RegionScanner {
           more = region.nextRaw(cells);
           for (Cell cell : cells) {
             if (cell.getQualifierLength() == 0) {
-              key = CellUtil.cloneRow(cell);
-              value = ByteBuffer.wrap(CellUtil.cloneValue(cell));
+              point(cell);
               return true;
             }
           }
@@ -173,46 +167,6 @@ public final class ProgramRegionScanner implements RegionScanner {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-    }
-
-    @Override
-    public byte[] keyArray() {
-      return key;
-    }
-
-    @Override
-    public int keyOffset() {
-      return 0;
-    }
-
-    @Override
-    public int keyLength() {
-      return key.length;
-    }
-
-    @Override
-    public ByteBuffer valueBuffer() {
-      return value;
-    }
-
-    @Override
-    public int valueOffset() {
-      return 0;
-    }
-
-    @Override
-    public int valueLength() {
-      return value.capacity();
-    }
-
-    @Override
-    public boolean inKeyOrder() {
-      return true;
-    }
-
-    @Override
-    public boolean mayOfferBlocks() {
-      return false;
     }
 
     @Override
