@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -139,8 +140,8 @@ final class BackgroundWork {
    * pauses of {@link #requestStatistics} (tests: a request while the store's own request for the
    * region waits out a pause would be dropped, and the collection start seconds later).
    */
-  void collectNext(EmbeddedTable table, Region region) {
-    statisticsWorker.execute(() -> collect(table, region));
+  Future<?> collectNext(EmbeddedTable table, Region region) {
+    return statisticsWorker.submit(() -> collect(table, region));
   }
 
   /** Collects the region's statistics on the statistics thread; a failure is logged. */

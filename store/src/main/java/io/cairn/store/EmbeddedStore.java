@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -580,9 +581,12 @@ public final class EmbeddedStore implements KvStore {
     directory.close();
   }
 
-  /** Has the statistics thread collect {@code region} of {@code table} next, for tests. */
-  void collectInBackground(EmbeddedTable table, Region region) {
-    background.collectNext(table, region);
+  /**
+   * Has the statistics thread collect {@code region} of {@code table} next, for tests; done when
+   * the collection ended.
+   */
+  Future<?> collectInBackground(EmbeddedTable table, Region region) {
+    return background.collectNext(table, region);
   }
 
   /** What the store's files are read with (their pool and caches), for tests. */

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,16 +84,19 @@ class TestTableStatistics {
     }
     EmbeddedStore store = open();
     EmbeddedTable t = (EmbeddedTable) store.table("T").orElseThrow();
-    store.collectInBackground(t, t.regionList().get(0));
     Thread collecting = null;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (collecting == null && System.nanoTime() < deadline) {
-      for (Thread thread : Thread.getAllStackTraces().keySet()) {
-        if (collects(thread)) {
-          collecting = thread;
+      // a collection may end between two looks at the threads (a fast machine): ask again
+      Future<?> collection = store.collectInBackground(t, t.regionList().get(0));
+      while (collecting == null && !collection.isDone() && System.nanoTime() < deadline) {
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+          if (collects(thread)) {
+            collecting = thread;
+          }
         }
+        Thread.sleep(1);
       }
-      Thread.sleep(1);
     }
     assertThat(collecting).as("a background collection reading the region").isNotNull();
     store.close();
