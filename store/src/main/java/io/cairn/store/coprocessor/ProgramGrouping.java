@@ -21,8 +21,8 @@ import io.cairn.core.memory.MemoryPool;
 import io.cairn.store.cell.BlockRun;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -174,7 +174,7 @@ final class ProgramGrouping {
   Object[] next() {
     if (groupOutput == null) {
       if (groups == null) {
-        groups = new HashMap<>();
+        groups = new LinkedHashMap<>(); // emitted in the order seen: key order for a key prefix
         groupMemory =
             new AggregationMemory(
                 aggregateMaxBytes,

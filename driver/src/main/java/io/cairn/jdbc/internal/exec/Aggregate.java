@@ -149,12 +149,25 @@ final class Aggregate implements Operator {
             ExecContext.AGGREGATE_MAX_BYTES_PROPERTY + " (connection property)",
             "in the driver",
             memory);
+    Operator source = input;
+    OrderedPieces ordered =
+        merges && level == 0 && sets.size() == 1 && keysFirst(sets.get(0), keys)
+            ? OrderedPieces.of(node.calls(), keys.size(), partialOffsets, groupMemory)
+            : null;
+    if (ordered != null) {
+      Object[] stopped = ordered.read(input, () -> ctx.control().check());
+      if (stopped == null) {
+        output = ordered.rows(() -> ctx.control().check());
+        return;
+      }
+      source = ordered.replay(stopped, input); // out of order: merged by hash from here
+    }
     SpillPartitions spill = null;
     CairnException spilledBy = null;
     long spilledRows = 0;
     try {
       int seen = 0;
-      for (Object[] row = input.next(); row != null; row = input.next()) {
+      for (Object[] row = source.next(); row != null; row = source.next()) {
         for (SetState set : sets) {
           GroupKey key = null;
           long longKey = 0;
@@ -245,6 +258,22 @@ final class Aggregate implements Operator {
       }
     }
     output = rows(sets, keys.size());
+  }
+
+  /**
+   * Whether the one grouping set is every key, in the order the input holds them first and the
+   * output too (a final aggregation of partial rows).
+   */
+  private static boolean keysFirst(SetState set, List<Integer> keys) {
+    if (set.columns.length != keys.size()) {
+      return false;
+    }
+    for (int j = 0; j < keys.size(); j++) {
+      if (set.columns[j] != j || keys.get(j) != j) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Counts a new group, asking the query's other operators to spill first when memory is full. */

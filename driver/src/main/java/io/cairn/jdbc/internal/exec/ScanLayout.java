@@ -8,6 +8,7 @@ import io.cairn.core.encoding.RowCodec;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.expr.EvalContext;
 import io.cairn.core.expr.Expr;
+import io.cairn.core.type.SortOrder;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.IndexRead;
 import io.cairn.kv.KeyRange;
@@ -314,12 +315,15 @@ record ScanLayout(
     }
     Merge merge =
         node.hasAggregates()
-            ? Merge.ANY_ORDER
+            ? (groupsInKeyOrder(node) ? Merge.KEY_ORDER : Merge.ANY_ORDER)
             : node.orderBy().isEmpty() ? Merge.KEY_ORDER : Merge.SORTED;
     int n = units.size();
     int p = node.serial() ? 1 : Math.min(parallelism, n);
     // a limit without a filter is most likely met by the first chunk: run them in turn
-    if (merge == Merge.KEY_ORDER && node.limit() >= 0 && node.filter().isEmpty()) {
+    if (merge == Merge.KEY_ORDER
+        && !node.hasAggregates()
+        && node.limit() >= 0
+        && node.filter().isEmpty()) {
       p = 1;
     }
     if (merge == Merge.ANY_ORDER && groupsSpreadOverChunks(node) && n > UNITS_PER_THREAD * p) {
@@ -357,6 +361,33 @@ record ScanLayout(
     int first = node.table().primaryKey().get(0).columnIndex();
     for (int g : node.groupBy()) {
       if (node.projection().get(g) instanceof Expr.ColumnRef ref && ref.index() == first) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the scan groups by the table's first key columns, in their order and ascending: each
+   * chunk then sends its groups in key order, and its chunks concatenated in key order let the
+   * driver merge a group's pieces as they come, one after the other ({@link OrderedPieces}),
+   * instead of by hash. (The merge checks the order, and merges by hash from where it does not
+   * hold.)
+   */
+  static boolean groupsInKeyOrder(ScanNode node) {
+    List<Integer> groupBy = node.groupBy();
+    if (groupBy.isEmpty() || node.table().hiddenRowId()) {
+      return false;
+    }
+    List<RowLayout.KeyColumn> key = node.table().primaryKey();
+    if (groupBy.size() > key.size()) {
+      return false;
+    }
+    for (int j = 0; j < groupBy.size(); j++) {
+      RowLayout.KeyColumn column = key.get(j);
+      if (column.order() != SortOrder.ASC
+          || !(node.projection().get(groupBy.get(j)) instanceof Expr.ColumnRef ref)
+          || ref.index() != column.columnIndex()) {
         return false;
       }
     }
