@@ -1,9 +1,9 @@
 package io.cairn.it.server;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.ByteString;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,6 @@ package io.cairn.it.server;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.ColumnDescriptor;
@@ -35,6 +34,7 @@ import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.TableBatch;
 import io.cairn.protocol.wire.RowPageReader;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.ByteString;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;

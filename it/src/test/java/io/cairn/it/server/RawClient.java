@@ -2,13 +2,13 @@ package io.cairn.it.server;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.Error;
 import io.cairn.protocol.Hello;
 import io.cairn.protocol.HelloOk;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.InvalidProtocolBufferException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

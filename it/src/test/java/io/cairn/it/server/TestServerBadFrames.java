@@ -8,14 +8,14 @@ import static io.cairn.it.server.ServerChecks.awaitIdle;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.UnknownFieldSet;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.Error;
 import io.cairn.protocol.Hello;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.ByteString;
+import io.cairn.relocated.protobuf.UnknownFieldSet;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;

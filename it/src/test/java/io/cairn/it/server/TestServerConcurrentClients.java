@@ -5,11 +5,11 @@ import static io.cairn.it.server.ServerChecks.awaitIdle;
 import static io.cairn.it.server.ServerChecks.awaitValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,12 +4,12 @@ import static io.cairn.it.server.ServerChecks.assertClosingError;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.UnknownFieldSet;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.Error;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.ByteString;
+import io.cairn.relocated.protobuf.UnknownFieldSet;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;

@@ -1,11 +1,11 @@
 package io.cairn.server.rpc;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.JoinHashTable;
 import io.cairn.protocol.PutHashCache;
 import io.cairn.protocol.wire.WireHashTables;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,10 +1,10 @@
 package io.cairn.server.rpc;
 
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.WireFormat;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.Request;
+import io.cairn.relocated.protobuf.CodedInputStream;
+import io.cairn.relocated.protobuf.WireFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;

@@ -2,7 +2,6 @@ package io.cairn.server.rpc;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.DescriptorSerializer;
@@ -45,6 +44,7 @@ import io.cairn.protocol.TableBatch;
 import io.cairn.protocol.TableDescriptorResult;
 import io.cairn.protocol.TableInfo;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

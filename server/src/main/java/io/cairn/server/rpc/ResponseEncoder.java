@@ -1,7 +1,7 @@
 package io.cairn.server.rpc;
 
-import com.google.protobuf.CodedOutputStream;
 import io.cairn.protocol.Response;
+import io.cairn.relocated.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;

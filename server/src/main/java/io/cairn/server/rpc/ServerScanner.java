@@ -2,11 +2,11 @@ package io.cairn.server.rpc;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
 import io.cairn.protocol.wire.RowPageWriter;
+import io.cairn.relocated.protobuf.ByteString;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;

@@ -7,7 +7,6 @@ import static io.cairn.server.rpc.TestingRpcTables.page;
 import static io.cairn.server.rpc.TestingRpcTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.TableDescriptor;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.core.expr.Expr;
@@ -19,6 +18,7 @@ import io.cairn.protocol.RemoveHashCache;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.wire.WireHashTables;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;

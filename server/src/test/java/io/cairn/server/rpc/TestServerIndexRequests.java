@@ -3,7 +3,6 @@ package io.cairn.server.rpc;
 import static io.cairn.server.rpc.TestingRpcClient.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.IndexDescriptor;
 import io.cairn.core.catalog.IndexDescriptor.IndexColumn;
@@ -22,6 +21,7 @@ import io.cairn.protocol.RebuildIndex;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.VerifyIndex;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

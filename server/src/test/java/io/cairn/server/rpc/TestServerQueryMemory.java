@@ -6,7 +6,6 @@ import static io.cairn.server.rpc.TestingRpcTables.page;
 import static io.cairn.server.rpc.TestingRpcTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.catalog.TableDescriptor;
@@ -19,6 +18,7 @@ import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -8,7 +8,6 @@ import static io.cairn.server.rpc.TestingRpcTables.page;
 import static io.cairn.server.rpc.TestingRpcTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.TableDescriptor;
@@ -32,6 +31,7 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.TableInfo;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.ByteString;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,6 @@ package io.cairn.server.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.AggregateKind;
 import io.cairn.core.catalog.ColumnDescriptor;
@@ -31,6 +30,7 @@ import io.cairn.protocol.ScanPage;
 import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.wire.RowPageReader;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

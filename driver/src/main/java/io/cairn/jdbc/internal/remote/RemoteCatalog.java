@@ -2,7 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.catalog.Catalog;
 import io.cairn.core.catalog.DescriptorSerializer;
@@ -30,6 +29,7 @@ import io.cairn.protocol.Response;
 import io.cairn.protocol.TableDescriptorResult;
 import io.cairn.protocol.VerifyIndex;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.ByteString;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -167,7 +167,7 @@ final class RemoteKvStore implements KvStore {
             Request.newBuilder()
                 .setRemoveHashCache(
                     io.cairn.protocol.RemoveHashCache.newBuilder()
-                        .setCacheId(com.google.protobuf.ByteString.copyFromUtf8(cacheId))),
+                        .setCacheId(io.cairn.relocated.protobuf.ByteString.copyFromUtf8(cacheId))),
             "RemoveHashCache",
             connection.config().requestTimeout());
   }

@@ -2,7 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.catalog.ColumnDescriptor;
 import io.cairn.core.catalog.DescriptorSerializer;
 import io.cairn.core.catalog.IndexDescriptor;
@@ -23,6 +22,7 @@ import io.cairn.protocol.IndexResult;
 import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.TableDescriptorResult;
+import io.cairn.relocated.protobuf.ByteString;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

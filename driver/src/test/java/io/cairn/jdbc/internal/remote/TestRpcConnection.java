@@ -2,7 +2,6 @@ package io.cairn.jdbc.internal.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.jdbc.internal.ConnectionUrl.ServerAddress;
@@ -19,6 +18,7 @@ import io.cairn.protocol.Request;
 import io.cairn.protocol.Response;
 import io.cairn.protocol.ShuttingDown;
 import io.cairn.protocol.TableBatch;
+import io.cairn.relocated.protobuf.ByteString;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;

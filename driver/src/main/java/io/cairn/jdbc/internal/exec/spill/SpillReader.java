@@ -1,9 +1,9 @@
 package io.cairn.jdbc.internal.exec.spill;
 
-import com.google.protobuf.CodedInputStream;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.protocol.wire.WireValues;
+import io.cairn.relocated.protobuf.CodedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
