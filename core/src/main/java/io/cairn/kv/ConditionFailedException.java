@@ -6,7 +6,9 @@ import io.cairn.core.error.ErrorCode;
 
 /**
  * A batch was rejected because a {@link Mutation.Condition} did not hold; nothing of the batch was
- * applied. The caller turns it into a message naming the table and key values.
+ * applied, unless {@link #othersWritten()} (a store that writes each row on its own, {@link
+ * KvStore.Guarantees#LATEST_PER_ROW}). The caller turns it into a message naming the table and key
+ * values.
  */
 public final class ConditionFailedException extends CairnException {
   private static final long serialVersionUID = 1L;
@@ -15,6 +17,7 @@ public final class ConditionFailedException extends CairnException {
   private final int mutationIndex;
   private final Bytes key;
   private final Mutation.Condition.Kind kind;
+  private final boolean othersWritten;
 
   /** A failed MUST_NOT_EXIST of a single table's batch. */
   public ConditionFailedException(int mutationIndex, Bytes key) {
@@ -43,6 +46,28 @@ public final class ConditionFailedException extends CairnException {
     this.mutationIndex = mutationIndex;
     this.key = key;
     this.kind = kind;
+    this.othersWritten = false;
+  }
+
+  private ConditionFailedException(ConditionFailedException e) {
+    super(e.errorCode(), e.getMessage() + "; the batch's other rows were written");
+    this.batchIndex = e.batchIndex;
+    this.mutationIndex = e.mutationIndex;
+    this.key = e.key;
+    this.kind = e.kind;
+    this.othersWritten = true;
+  }
+
+  /**
+   * The same failure, from a store that wrote the batch's other rows (each on its own) and says so.
+   */
+  public ConditionFailedException withOthersWritten() {
+    return new ConditionFailedException(this);
+  }
+
+  /** Whether rows of the batch other than the failing one were written. */
+  public boolean othersWritten() {
+    return othersWritten;
   }
 
   /** The kind of the condition that failed. */

@@ -31,6 +31,29 @@ public interface KvStore extends AutoCloseable {
    */
   KvSnapshot openSnapshot();
 
+  /** What a store guarantees about reads and batches (see {@link #guarantees()}). */
+  enum Guarantees {
+    /**
+     * Snapshots pin a read point (every batch committed before it, none after) and a batch of
+     * mutations over any rows and tables is applied all or nothing: the embedded store, the server.
+     */
+    SNAPSHOTS_AND_BATCHES,
+    /**
+     * No store-wide read point and atomicity per row only (HBase): {@link #openSnapshot} answers
+     * {@link ScanRequest#LATEST}, so a read sees each row's newest committed version whenever it
+     * reaches the row and a conditional write checks nothing past its own row; a batch of several
+     * rows is applied row by row (a failure part-way leaves the rows before it written), as in
+     * Phoenix's non-transactional tables. The driver refuses what it cannot then do right (a
+     * transaction that writes more than one row).
+     */
+    LATEST_PER_ROW
+  }
+
+  /** What this store guarantees; {@link Guarantees#SNAPSHOTS_AND_BATCHES} unless it says less. */
+  default Guarantees guarantees() {
+    return Guarantees.SNAPSHOTS_AND_BATCHES;
+  }
+
   /** Mutations of one table, a part of a multi-table commit. */
   record TableBatch(KvTable table, List<Mutation> mutations) {
     public TableBatch {

@@ -126,6 +126,43 @@ class TestCairnDriver {
   }
 
   @Test
+  void hbaseUrlsNameTheQuorumAndTakeHBaseSettings() throws SQLException {
+    String url =
+        "jdbc:cairn:hbase:zk1,zk-2.example:2181/hbase-unsecure;hbase.client.retries.number=3;"
+            + "zookeeper.session.timeout=9000;cairn.hbase.namespace=sales;durability=SYNC";
+    try (Connection c = driver.connect(url, null)) {
+      assertThat(session.storeName).isEqualTo("hbase:zk1,zk-2.example:2181/hbase-unsecure");
+      Properties p = session.openedWith;
+      assertThat(p.getProperty("hbase.client.retries.number")).isEqualTo("3");
+      assertThat(p.getProperty("zookeeper.session.timeout")).isEqualTo("9000");
+      assertThat(p.getProperty("cairn.hbase.namespace")).isEqualTo("sales");
+    }
+    try (Connection c = driver.connect("jdbc:cairn:hbase:localhost", null)) {
+      assertThat(session.storeName).isEqualTo("hbase:localhost");
+    }
+  }
+
+  @Test
+  void badHBaseUrlsAre08001() {
+    for (String url :
+        List.of(
+            "jdbc:cairn:hbase:",
+            "jdbc:cairn:hbase::2181",
+            "jdbc:cairn:hbase:zk1:port",
+            "jdbc:cairn:hbase:zk1,,zk2",
+            "jdbc:cairn:hbase:zk1 zk2",
+            "jdbc:cairn:hbase:zk1;user=bob",
+            "jdbc:cairn:hbase:zk1;hadoop.security.authentication=kerberos")) {
+      SQLException e = connectFailure(driver, url);
+      assertThat(e.getSQLState()).as(url).isEqualTo("08001");
+      assertThat(e.getMessage()).as(url).contains("[" + url + "]");
+    }
+    assertThat(connectFailure(driver, "jdbc:cairn:hbase:zk1;x=1").getMessage())
+        .contains("hbase.* or zookeeper.*");
+    assertThat(session.openedWith).isNull();
+  }
+
+  @Test
   void fileUrlsOpenTheDirectoryAsWritten() throws SQLException {
     try (Connection c = driver.connect("jdbc:cairn:file:./data/db 1", null)) {
       assertThat(session.storeName).isEqualTo("file:./data/db 1");
@@ -181,7 +218,7 @@ class TestCairnDriver {
             "jdbc:cairn:mem:a b",
             "jdbc:cairn:mem:x;y=1",
             "jdbc:cairn:file:",
-            "jdbc:cairn:hbase:zk1",
+            "jdbc:cairn:hbase2:zk1",
             "jdbc:cairn:demo")) {
       SQLException e = connectFailure(driver, url);
       assertThat(e.getSQLState()).as(url).isEqualTo("08001");

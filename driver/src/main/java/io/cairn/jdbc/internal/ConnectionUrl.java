@@ -94,9 +94,19 @@ public final class ConnectionUrl {
   /** What follows {@code jdbc:cairn:} in a server URL. */
   public static final String SERVER_PREFIX = "//";
 
+  /** What follows {@code jdbc:cairn:} in an HBase URL. */
+  public static final String HBASE_PREFIX = "hbase:";
+
+  /**
+   * Prefixes of the settings an HBase URL passes to HBase's client ({@code
+   * hbase.client.retries.number}, {@code zookeeper.session.timeout}, ...).
+   */
+  public static final List<String> HBASE_SETTING_PREFIXES = List.of("hbase.", "zookeeper.");
+
   static final String FORMS =
       "expected jdbc:cairn:mem:NAME (NAME of letters, digits, '_', '-', '.'),"
-          + " jdbc:cairn:file:DIR or jdbc:cairn://HOST[:PORT][/DATABASE], optionally followed by"
+          + " jdbc:cairn:file:DIR, jdbc:cairn://HOST[:PORT][/DATABASE] or"
+          + " jdbc:cairn:hbase:QUORUM[:PORT][/ZNODE], optionally followed by"
           + " ;name=value properties ("
           + DURABILITY
           + ", "
@@ -109,6 +119,11 @@ public final class ConnectionUrl {
           + String.join(", ", SERVER_PROPERTIES)
           + " for servers)";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
+
+  /** QUORUM[:PORT][/ZNODE] of an HBase URL: hosts (names or IPv4) separated by commas. */
+  private static final Pattern HBASE =
+      Pattern.compile(
+          "[A-Za-z0-9_.\\-]+(?:,[A-Za-z0-9_.\\-]+)*(?::[0-9]{1,5})?(?:/[A-Za-z0-9_.\\-/]*)?");
 
   /** //HOST:PORT[/DATABASE]: HOST a name, IPv4 address or bracketed IPv6 address. */
   private static final Pattern SERVER =
@@ -175,6 +190,19 @@ public final class ConnectionUrl {
     if (rest.startsWith(SERVER_PREFIX)) {
       return serverAddress(rest, redact(url)).storeName();
     }
+    if (rest.startsWith(HBASE_PREFIX)) {
+      if (!HBASE.matcher(rest.substring(HBASE_PREFIX.length())).matches()) {
+        throw JdbcErrors.error(
+            ErrorCode.INVALID_URL,
+            "Invalid Cairn URL ["
+                + redact(url)
+                + "]: expected jdbc:cairn:hbase:QUORUM[:PORT][/ZNODE] (QUORUM one or more"
+                + " ZooKeeper hosts separated by ',', PORT their client port, ZNODE HBase's parent"
+                + " znode); "
+                + FORMS);
+      }
+      return rest;
+    }
     throw JdbcErrors.error(
         ErrorCode.INVALID_URL, "Invalid Cairn URL [" + redact(url) + "]: " + FORMS);
   }
@@ -238,6 +266,7 @@ public final class ConnectionUrl {
       return properties;
     }
     boolean server = isServerUrl(url);
+    boolean hbase = url.startsWith(DriverInfo.URL_PREFIX + HBASE_PREFIX);
     for (String part : url.substring(start + 1).split(";", -1)) {
       int eq = part.indexOf('=');
       String name = eq < 0 ? part.strip() : part.substring(0, eq).strip();
@@ -261,7 +290,8 @@ public final class ConnectionUrl {
               || canonical.equals(JOIN_BUILD_REUSE)
               || (server
                   ? SERVER_PROPERTIES.contains(canonical)
-                  : canonical.startsWith(STORE_SETTING_PREFIX));
+                  : canonical.startsWith(STORE_SETTING_PREFIX)
+                      || (hbase && isHBaseSetting(canonical)));
       if (!known) {
         throw JdbcErrors.error(
             ErrorCode.INVALID_URL,
@@ -283,13 +313,25 @@ public final class ConnectionUrl {
                 + JOIN_BUILD_REUSE
                 + (server
                     ? ", " + String.join(", ", SERVER_PROPERTIES)
-                    : " or " + STORE_SETTING_PREFIX + "*")
+                    : hbase
+                        ? ", " + STORE_SETTING_PREFIX + "*, hbase.* or zookeeper.*"
+                        : " or " + STORE_SETTING_PREFIX + "*")
                 + "; "
                 + FORMS);
       }
       properties.put(canonical, part.substring(eq + 1).strip());
     }
     return properties;
+  }
+
+  /** Whether {@code name} is a setting an HBase URL hands to HBase's client. */
+  public static boolean isHBaseSetting(String name) {
+    for (String prefix : HBASE_SETTING_PREFIXES) {
+      if (name.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code info} (may be null) with the URL's own properties on top, under canonical names. */

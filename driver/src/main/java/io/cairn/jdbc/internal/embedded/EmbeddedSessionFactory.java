@@ -16,12 +16,17 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Opens sessions on embedded databases: {@code mem:NAME} (in memory) and {@code file:DIR}
- * (durable). Reads the connection properties {@code durability}, {@code parallelism} and {@code
- * cairn.*}.
+ * Opens sessions on databases whose planner and executor run in this JVM: {@code mem:NAME} (in
+ * memory), {@code file:DIR} (durable) and {@code hbase:QUORUM[:PORT][/ZNODE]} (an HBase cluster,
+ * through the store of the {@code cairn-hbase} artifact, found on the class path). Reads the
+ * connection properties {@code durability}, {@code parallelism}, {@code cairn.*} and, for HBase,
+ * {@code hbase.*} and {@code zookeeper.*}.
  */
 public final class EmbeddedSessionFactory implements SessionFactory {
   public static final EmbeddedSessionFactory INSTANCE = new EmbeddedSessionFactory();
+
+  /** The setting of the HBase namespace Cairn's tables are in (the cairn-hbase store's). */
+  static final String HBASE_NAMESPACE = "cairn.hbase.namespace";
 
   private EmbeddedSessionFactory() {}
 
@@ -37,6 +42,17 @@ public final class EmbeddedSessionFactory implements SessionFactory {
       database = EmbeddedDatabase.acquireInMemory(storeName);
     } else if (storeName.startsWith("file:") && storeName.length() > "file:".length()) {
       database = EmbeddedDatabase.acquireFile(directory(storeName), storeSettings(info));
+    } else if (storeName.startsWith(ConnectionUrl.HBASE_PREFIX)) {
+      Map<String, String> settings = storeSettings(info);
+      // one database per cluster and namespace: the namespace names the store, it sets nothing
+      String namespace = settings.get(HBASE_NAMESPACE);
+      database =
+          EmbeddedDatabase.acquire(
+              namespace == null ? storeName : storeName + ";" + HBASE_NAMESPACE + "=" + namespace,
+              () ->
+                  ProvidedStores.open(
+                      "hbase", storeName.substring(ConnectionUrl.HBASE_PREFIX.length()), settings),
+              true);
     } else {
       throw new CairnException(
           ErrorCode.INVALID_URL,
@@ -63,12 +79,16 @@ public final class EmbeddedSessionFactory implements SessionFactory {
     }
   }
 
-  /** The store settings: every property whose name starts with {@code cairn.}. */
+  /**
+   * The store settings: every property whose name starts with {@code cairn.}, and for HBase URLs
+   * those of HBase's client ({@code hbase.*}, {@code zookeeper.*}).
+   */
   static Map<String, String> storeSettings(Properties info) {
     Map<String, String> settings = new TreeMap<>();
     if (info != null) {
       for (String name : info.stringPropertyNames()) {
-        if (name.startsWith(ConnectionUrl.STORE_SETTING_PREFIX)) {
+        if (name.startsWith(ConnectionUrl.STORE_SETTING_PREFIX)
+            || ConnectionUrl.isHBaseSetting(name)) {
           settings.put(name, info.getProperty(name));
         }
       }

@@ -419,9 +419,35 @@ public final class DatabaseSession implements Session {
         tables.add(table);
         batches.add(new KvStore.TableBatch(kv, List.copyOf(pending.of(e.getKey()).values())));
       }
+      checkAtomic(batches);
       Mutations.apply(database.store(), tables, batches, durability);
     } finally {
       endTransaction(); // committed, or rolled back by the failure
+    }
+  }
+
+  /**
+   * Refuses a commit of several rows on a store that writes each row on its own ({@link
+   * KvStore.Guarantees#LATEST_PER_ROW}): it could not be all or nothing.
+   */
+  private void checkAtomic(List<KvStore.TableBatch> batches) {
+    if (database.store().guarantees() != KvStore.Guarantees.LATEST_PER_ROW) {
+      return;
+    }
+    int rows = 0;
+    for (KvStore.TableBatch b : batches) {
+      rows += b.mutations().size();
+    }
+    if (rows > 1) {
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "Cannot commit a transaction that writes ["
+              + rows
+              + "] rows: this store ("
+              + database.name()
+              + ") writes each row on its own, so it cannot write them all or none; the"
+              + " transaction was rolled back. With autocommit on, each statement's rows are"
+              + " written one by one, as in Phoenix's non-transactional tables (docs/hbase.md)");
     }
   }
 

@@ -195,7 +195,11 @@ final class Mutations {
             + table.qualifiedName()
             + "]: a row with primary key "
             + describeKey(table, failed)
-            + " already exists",
+            + " already exists"
+            + (e.othersWritten()
+                ? "; the statement's other rows were written (this store writes each row on its"
+                    + " own, as Phoenix's non-transactional tables: docs/hbase.md)"
+                : ""),
         e);
   }
 
