@@ -5,9 +5,11 @@ import static java.util.Objects.requireNonNull;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.hbase.server.CairnRegionObserver;
+import io.cairn.hbase.server.ProgramRegionScanner;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
+import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import java.io.IOException;
 import java.util.Optional;
@@ -44,7 +46,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class HBaseKvStore implements KvStore {
   static final byte[] FAMILY = Bytes.toBytes("c");
-  static final byte[] QUALIFIER = new byte[0];
+
+  /** The qualifier of a row's one cell ({@link ProgramRegionScanner#ROW_QUALIFIER}). */
+  static final byte[] QUALIFIER = ProgramRegionScanner.ROW_QUALIFIER;
 
   /** The namespace's table of id counters: a row per Cairn table. */
   static final String IDS_TABLE = "_ids";
@@ -178,11 +182,30 @@ public final class HBaseKvStore implements KvStore {
     return Optional.of(tables.computeIfAbsent(name, n -> new HBaseKvTable(this, n, table)));
   }
 
-  /** Not yet: HBase has no store-wide read point (see the class comment). */
+  /**
+   * No read point to pin: HBase has none store-wide ({@link Guarantees#LATEST_PER_ROW}). The
+   * snapshot reads each row's newest version ({@link ScanRequest#LATEST}).
+   */
   @Override
   public KvSnapshot openSnapshot() {
-    throw new CairnException(
-        ErrorCode.NOT_SUPPORTED, "The HBase store has no snapshots (read points) yet");
+    checkOpen();
+    return LATEST_SNAPSHOT;
+  }
+
+  private static final KvSnapshot LATEST_SNAPSHOT =
+      new KvSnapshot() {
+        @Override
+        public long readPoint() {
+          return ScanRequest.LATEST;
+        }
+
+        @Override
+        public void close() {}
+      };
+
+  @Override
+  public Guarantees guarantees() {
+    return Guarantees.LATEST_PER_ROW;
   }
 
   /** Drops the table and its id counter; nothing when it does not exist. */

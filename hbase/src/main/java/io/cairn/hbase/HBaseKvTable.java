@@ -23,12 +23,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
@@ -84,26 +86,7 @@ final class HBaseKvTable implements KvTable {
     AsyncTable<?> t = store.connection().getTable(table);
     org.apache.hadoop.hbase.client.Durability d = durability(durability);
     if (conditional >= 0) {
-      if (last.size() > 1) {
-        throw new CairnException(
-            ErrorCode.NOT_SUPPORTED,
-            "Table ["
-                + name
-                + "]: HBase applies a batch atomically for one row only; a batch with a condition"
-                + " must hold one row, found "
-                + last.size());
-      }
-      Mutation m = last.values().iterator().next();
-      CheckAndMutate.Builder ifAbsent =
-          CheckAndMutate.newBuilder(m.key().peekArray()).ifNotExists(FAMILY, QUALIFIER);
-      // a row inserted and then deleted in the batch: only the check is left to do
-      CheckAndMutate check =
-          m instanceof Mutation.Put p
-              ? ifAbsent.build(put(p, d))
-              : ifAbsent.build(delete(m.key(), d));
-      if (!await(t.checkAndMutate(check), name).isSuccess()) {
-        throw new ConditionFailedException(conditional, batch.get(conditional).key());
-      }
+      mutateRowByRow(t, batch, last, d);
       return;
     }
     List<Row> rows = new ArrayList<>(last.size());
@@ -113,14 +96,73 @@ final class HBaseKvTable implements KvTable {
     await(t.batchAll(rows), name);
   }
 
+  /**
+   * A batch with MUST_NOT_EXIST conditions: each row's last mutation is written on condition that
+   * the row does not exist when the batch holds a MUST_NOT_EXIST for it (HBase's check-and-mutate,
+   * atomic per row), all rows at once. HBase has no atomicity across rows: when a condition fails,
+   * the other rows are written all the same, and the failure says so ({@link
+   * ConditionFailedException#othersWritten}) for the first failing mutation of the batch.
+   */
+  private void mutateRowByRow(
+      AsyncTable<?> t,
+      List<Mutation> batch,
+      Map<Bytes, Mutation> last,
+      org.apache.hadoop.hbase.client.Durability d) {
+    Map<Bytes, Integer> firstCondition = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.get(i);
+      if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
+        firstCondition.putIfAbsent(m.key(), i);
+      }
+    }
+    List<CheckAndMutate> checks = new ArrayList<>();
+    List<Integer> checked = new ArrayList<>();
+    List<Row> plain = new ArrayList<>();
+    for (Mutation m : last.values()) {
+      Row row = m instanceof Mutation.Put p ? put(p, d) : delete(m.key(), d);
+      Integer condition = firstCondition.get(m.key());
+      if (condition == null) {
+        plain.add(row);
+        continue;
+      }
+      CheckAndMutate.Builder ifAbsent =
+          CheckAndMutate.newBuilder(m.key().peekArray()).ifNotExists(FAMILY, QUALIFIER);
+      // a row inserted and then deleted in the batch: only the check is left to do
+      checks.add(row instanceof Put put ? ifAbsent.build(put) : ifAbsent.build((Delete) row));
+      checked.add(condition);
+    }
+    CompletableFuture<List<CheckAndMutateResult>> checking =
+        checks.isEmpty()
+            ? CompletableFuture.completedFuture(List.of())
+            : t.checkAndMutateAll(checks);
+    CompletableFuture<?> writing =
+        plain.isEmpty() ? CompletableFuture.completedFuture(null) : t.batchAll(plain);
+    await(CompletableFuture.allOf(checking, writing), name);
+    List<CheckAndMutateResult> results = checking.join();
+    int failed = -1;
+    for (int i = 0; i < results.size(); i++) {
+      if (!results.get(i).isSuccess() && (failed < 0 || checked.get(i) < failed)) {
+        failed = checked.get(i);
+      }
+    }
+    if (failed >= 0) {
+      ConditionFailedException e = new ConditionFailedException(failed, batch.get(failed).key());
+      throw last.size() > 1 ? e.withOthersWritten() : e;
+    }
+  }
+
   private static Put put(Mutation.Put p, org.apache.hadoop.hbase.client.Durability d) {
     return new Put(p.key().peekArray())
         .addColumn(FAMILY, QUALIFIER, p.value().peekArray())
         .setDurability(d);
   }
 
+  /**
+   * A delete of the row's one cell, every version: a whole-row or family delete marker hides
+   * nothing in a family with HBase's new version behaviour (HBase 2.6; TestHBaseKvStore).
+   */
   private static Delete delete(Bytes key, org.apache.hadoop.hbase.client.Durability d) {
-    return new Delete(key.peekArray()).setDurability(d);
+    return new Delete(key.peekArray()).addColumns(FAMILY, QUALIFIER).setDurability(d);
   }
 
   /** HBase's durability for Cairn's (null: the table's default). */

@@ -11,6 +11,11 @@ import org.apache.hadoop.hbase.TableName;
 final class HBaseNames {
   private HBaseNames() {}
 
+  /** Whether {@code name} is a namespace HBase accepts: letters, digits and '_'. */
+  static boolean isNamespace(String name) {
+    return name != null && name.matches("[A-Za-z0-9_]{1,128}");
+  }
+
   /** The HBase table of Cairn table {@code name} in {@code namespace}. */
   static TableName table(String namespace, String name) {
     StringBuilder out = new StringBuilder(name.length() + 8);

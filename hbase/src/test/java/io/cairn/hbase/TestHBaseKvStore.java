@@ -18,6 +18,8 @@ import io.cairn.core.type.SortOrder;
 import io.cairn.hbase.server.CairnRegionObserver;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
+import io.cairn.kv.KvSnapshot;
+import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
@@ -298,6 +300,22 @@ class TestHBaseKvStore {
     assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).hasSize(rows);
   }
 
+  /**
+   * Deletes hide their rows: HBase's family delete markers (a whole-row Delete, or one of the
+   * family) hid nothing in a family with the new version behaviour (every row stayed); a delete of
+   * the row's one column does.
+   */
+  @Test
+  void deletedRowsAreGone() {
+    KvTable table = store.createTable(newName());
+    table.mutate(List.of(put(1, 1), put(2, 2), put(3, 3), put(4, 4)));
+    table.mutate(List.of(new Mutation.Delete(key(2)), new Mutation.Delete(key(4))));
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(1, 1), row(3, 3));
+    table.mutate(List.of(new Mutation.Delete(key(1))));
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty()))).containsExactly(row(3, 3));
+  }
+
   @Test
   void aPutRightAfterADeleteOfItsRowIsSeen() {
     // HBase's classic behaviour: a delete hides puts of its millisecond, even later ones
@@ -338,13 +356,19 @@ class TestHBaseKvStore {
               assertThat(e.errorCode()).isEqualTo(ErrorCode.DUPLICATE_KEY);
               assertThat(e.key()).isEqualTo(key(1));
             });
-    assertThatThrownBy(() -> table.mutate(List.of(put(5, 5), insert(6, 6))))
+    // several rows with conditions: each row on its own; the failure names the first failing
+    // mutation and says that the other rows were written
+    table.mutate(List.of(put(5, 5), insert(6, 6)));
+    assertThatThrownBy(() -> table.mutate(List.of(insert(10, 10), insert(6, 7), insert(1, 2))))
         .isInstanceOfSatisfying(
-            CairnException.class,
+            ConditionFailedException.class,
             e -> {
-              assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
-              assertThat(e.getMessage()).contains("one row", "found 2");
+              assertThat(e.mutationIndex()).isEqualTo(1);
+              assertThat(e.othersWritten()).isTrue();
+              assertThat(e.getMessage()).contains("other rows were written");
             });
+    table.mutate(List.of(new Mutation.Delete(key(5)), new Mutation.Delete(key(6))));
+    table.mutate(List.of(new Mutation.Delete(key(10))));
     assertThatThrownBy(
             () ->
                 table.mutate(
@@ -513,10 +537,11 @@ class TestHBaseKvStore {
               assertThat(e.getMessage()).contains("COMPRESSION", "NONE or GZIP", "found [ZSTD]");
             });
     assertThat(store.table(name)).isEmpty();
-    assertThatThrownBy(store::openSnapshot)
-        .isInstanceOfSatisfying(
-            CairnException.class,
-            e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    // no read point to pin: a snapshot reads the latest versions, and the store says so
+    assertThat(store.guarantees()).isEqualTo(KvStore.Guarantees.LATEST_PER_ROW);
+    try (KvSnapshot snapshot = store.openSnapshot()) {
+      assertThat(snapshot.readPoint()).isEqualTo(ScanRequest.LATEST);
+    }
     KvTable table = store.createTable(name);
     assertThatThrownBy(() -> table.scan(scan(KeyRange.ALL, Optional.empty()).atReadPoint(5)))
         .isInstanceOfSatisfying(

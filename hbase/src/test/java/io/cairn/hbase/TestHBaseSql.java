@@ -1,0 +1,154 @@
+package io.cairn.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * SQL through the driver's {@code jdbc:cairn:hbase:QUORUM:PORT} URL on the mini-cluster: the driver
+ * finds this module's store on the class path, keeps its catalog in HBase, and runs the scan
+ * programs in the region server.
+ */
+@ExtendWith(MiniHBase.class)
+class TestHBaseSql {
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+  private String url;
+
+  @BeforeEach
+  void url(HBaseTestingUtility hbase) {
+    url =
+        "jdbc:cairn:hbase:127.0.0.1:"
+            + hbase.getConfiguration().get("hbase.zookeeper.property.clientPort")
+            + ";cairn.hbase.namespace=sql"
+            + NAMESPACES.incrementAndGet();
+  }
+
+  private static List<String> rows(Connection c, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder row = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          row.append(i > 1 ? "|" : "").append(rs.getObject(i));
+        }
+        rows.add(row.toString());
+      }
+    }
+    return rows;
+  }
+
+  private static void load(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE ORDERS (ID INTEGER PRIMARY KEY, CUSTOMER INTEGER NOT NULL,"
+              + " AMOUNT DECIMAL(10,2)) SPLIT ON (250, 500, 750)");
+      s.execute("CREATE TABLE CUSTOMERS (ID INTEGER PRIMARY KEY, NAME VARCHAR(20))");
+      s.execute("UPSERT INTO CUSTOMERS VALUES (0, 'ann'), (1, 'bob'), (2, 'cy')");
+    }
+    try (PreparedStatement p = c.prepareStatement("UPSERT INTO ORDERS VALUES (?, ?, ?)")) {
+      for (int id = 0; id < 1_000; id++) {
+        p.setInt(1, id);
+        p.setInt(2, id % 3);
+        p.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 1));
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+  }
+
+  @Test
+  void queriesAndWritesRunOnHBase() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      load(c);
+      assertThat(rows(c, "SELECT COUNT(*), SUM(AMOUNT), MIN(ID), MAX(ID) FROM ORDERS"))
+          .containsExactly("1000|49950.00|0|999");
+      assertThat(rows(c, "SELECT CUSTOMER, COUNT(*) FROM ORDERS GROUP BY CUSTOMER ORDER BY 1"))
+          .containsExactly("0|334", "1|333", "2|333");
+      assertThat(rows(c, "SELECT ID FROM ORDERS WHERE ID BETWEEN 248 AND 252 ORDER BY ID"))
+          .containsExactly("248", "249", "250", "251", "252");
+      assertThat(rows(c, "SELECT ID, AMOUNT FROM ORDERS ORDER BY AMOUNT DESC LIMIT 2"))
+          .containsExactly("999|99.90", "998|99.80");
+      assertThat(
+              rows(
+                  c,
+                  "SELECT C.NAME, COUNT(*), SUM(O.AMOUNT) FROM ORDERS O JOIN CUSTOMERS C"
+                      + " ON O.CUSTOMER = C.ID WHERE O.ID < 10 GROUP BY C.NAME ORDER BY 1"))
+          .containsExactly("ann|4|1.80", "bob|3|1.20", "cy|3|1.50");
+      try (Statement s = c.createStatement()) {
+        assertThat(s.executeUpdate("UPDATE ORDERS SET AMOUNT = AMOUNT + 1 WHERE ID < 10"))
+            .isEqualTo(10);
+        assertThat(s.executeUpdate("DELETE FROM ORDERS WHERE ID >= 990")).isEqualTo(10);
+      }
+      assertThat(rows(c, "SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS"))
+          .containsExactly("990|48965.50");
+      assertThat(String.join("\n", rows(c, "EXPLAIN SELECT COUNT(*) FROM ORDERS WHERE ID > 5")))
+          .contains("SERVER AGGREGATE INTO SINGLE ROW");
+    }
+  }
+
+  @Test
+  void anInsertOfADuplicateSaysTheOtherRowsWereWritten() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE T (K INTEGER PRIMARY KEY, V VARCHAR(5))");
+      s.execute("INSERT INTO T VALUES (1, 'a')");
+      assertThatThrownBy(() -> s.execute("INSERT INTO T VALUES (1, 'b')"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"))
+          .hasMessageNotContaining("other rows");
+      assertThatThrownBy(() -> s.execute("INSERT INTO T VALUES (2, 'c'), (1, 'd'), (3, 'e')"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"))
+          .hasMessageContaining("other rows were written");
+      assertThat(rows(c, "SELECT K, V FROM T ORDER BY K")).containsExactly("1|a", "2|c", "3|e");
+    }
+  }
+
+  @Test
+  void aTransactionOfSeveralRowsIsRefusedNotHalfWritten() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE T (K INTEGER PRIMARY KEY, V INTEGER)");
+      c.setAutoCommit(false);
+      s.execute("UPSERT INTO T VALUES (1, 1)");
+      c.commit(); // one row: atomic on HBase
+      s.execute("UPSERT INTO T VALUES (2, 2)");
+      s.execute("UPSERT INTO T VALUES (3, 3)");
+      assertThatThrownBy(c::commit)
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
+          .hasMessageContaining("writes [2] rows")
+          .hasMessageContaining("rolled back");
+      c.setAutoCommit(true);
+      assertThat(rows(c, "SELECT K FROM T")).containsExactly("1");
+    }
+  }
+
+  @Test
+  void theCatalogIsKeptInHBase() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      load(c);
+    }
+    // the last connection closed the store; a new one reads the tables back from HBase
+    try (Connection c = DriverManager.getConnection(url)) {
+      assertThat(rows(c, "SELECT COUNT(*) FROM ORDERS")).containsExactly("1000");
+      assertThat(rows(c, "SELECT NAME FROM CUSTOMERS WHERE ID = 1")).containsExactly("bob");
+    }
+  }
+}
