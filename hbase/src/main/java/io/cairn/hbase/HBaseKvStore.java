@@ -4,8 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.hbase.server.CairnRegionObserver;
-import io.cairn.hbase.server.ProgramRegionScanner;
+import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
@@ -34,9 +33,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Cairn's KV SPI over Apache HBase (issue 19, being built): a Cairn table is an HBase table of the
  * store's namespace with one family ({@code c}) and one cell per row, whose value is Cairn's row
  * value; ids come from an increment per table in the namespace's {@code _ids} table. Scan programs
- * run in the region servers ({@link CairnRegionObserver}, set on every table) when the regions'
- * results join by concatenation, else in this JVM over the rows HBase returns ({@link
- * HBaseKvTable#scan}).
+ * run in the region servers ({@code io.cairn.hbase.server.CairnRegionObserver}, set on every table)
+ * when the regions' results join by concatenation, else in this JVM over the rows HBase returns
+ * ({@link HBaseKvTable#scan}).
  *
  * <p>What HBase cannot give is refused, never faked: a batch is atomic only for one row ({@link
  * HBaseKvTable#mutate}), so a batch of several rows is applied row by row and may not carry a
@@ -47,8 +46,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 public final class HBaseKvStore implements KvStore {
   static final byte[] FAMILY = Bytes.toBytes("c");
 
-  /** The qualifier of a row's one cell ({@link ProgramRegionScanner#ROW_QUALIFIER}). */
-  static final byte[] QUALIFIER = ProgramRegionScanner.ROW_QUALIFIER;
+  /** The qualifier of a row's one cell ({@link WireNames#ROW_QUALIFIER}). */
+  static final byte[] QUALIFIER = WireNames.ROW_QUALIFIER;
 
   /** The namespace's table of id counters: a row per Cairn table. */
   static final String IDS_TABLE = "_ids";
@@ -132,7 +131,7 @@ public final class HBaseKvStore implements KvStore {
           HBaseTableOptions.apply(
               TableDescriptorBuilder.newBuilder(table)
                   .setColumnFamily(family())
-                  .setCoprocessor(CairnRegionObserver.class.getName())
+                  .setCoprocessor(WireNames.OBSERVER)
                   .build(),
               options);
     } catch (IOException e) {

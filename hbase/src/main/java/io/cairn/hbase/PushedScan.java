@@ -5,8 +5,8 @@ import io.cairn.core.agg.AggregateCall;
 import io.cairn.core.agg.Aggregates;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
-import io.cairn.hbase.server.CairnRegionObserver;
 import io.cairn.hbase.server.Pages;
+import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanProgram;
@@ -22,13 +22,14 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 
 /**
- * A scan whose program runs in the region servers ({@link CairnRegionObserver}): each region of
- * each range answers pages of result rows, in key order. A program runs per region, so only
- * programs whose results per region make the whole one are pushed ({@link #pushable}), in the form
- * of {@link #regionProgram}: the regions' rows concatenated in key order, the client skips the
- * OFFSET and cuts the LIMIT; for a top-N (ORDER BY with a LIMIT) each region answers its own top
- * offset + limit rows and the client sorts those and cuts; the partial states of an ungrouped
- * aggregate (one per region) are merged into the one row the SPI promises.
+ * A scan whose program runs in the region servers ({@code
+ * io.cairn.hbase.server.CairnRegionObserver}): each region of each range answers pages of result
+ * rows, in key order. A program runs per region, so only programs whose results per region make the
+ * whole one are pushed ({@link #pushable}), in the form of {@link #regionProgram}: the regions'
+ * rows concatenated in key order, the client skips the OFFSET and cuts the LIMIT; for a top-N
+ * (ORDER BY with a LIMIT) each region answers its own top offset + limit rows and the client sorts
+ * those and cuts; the partial states of an ungrouped aggregate (one per region) are merged into the
+ * one row the SPI promises.
  */
 final class PushedScan implements RowScanner {
   /** The most rows a region's top-N may hold for the client to merge (offset + limit). */
@@ -165,7 +166,7 @@ final class PushedScan implements RowScanner {
           Scan scan =
               HBaseRowCursor.scanOf(ranges.get(nextRange++))
                   .setCaching(1) // a result is a page
-                  .setAttribute(CairnRegionObserver.SCAN_ATTRIBUTE, spec);
+                  .setAttribute(WireNames.SCAN_ATTRIBUTE, spec);
           scanner = open.apply(scan);
         }
         Result result = scanner.next();

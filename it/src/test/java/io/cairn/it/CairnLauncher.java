@@ -50,6 +50,56 @@ final class CairnLauncher {
     return value;
   }
 
+  /**
+   * Starts {@code bash bin/cairn ARGS} in {@code workDir} on the class path files the modules'
+   * builds wrote (driver/target, hbase/target: as a user's checkout after its build), its output to
+   * {@code stdout} and {@code stderr}; the caller stops it.
+   */
+  static Process start(Path workDir, Path stdout, Path stderr, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("bash", root().resolve("bin/cairn").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workDir.toFile())
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile());
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().put("CAIRN_NO_BUILD", "1");
+    builder.environment().remove("CAIRN_CLASSPATH_FILE");
+    builder.environment().remove("JAVA_OPTS");
+    Process process = builder.start();
+    process.getOutputStream().close();
+    return process;
+  }
+
+  /**
+   * Runs {@code bash bin/cairn ARGS} in {@code workDir} on the class path files the modules' builds
+   * wrote (see {@link #start}); kills it after {@link #TIMEOUT}.
+   */
+  static Result runBuilt(Path workDir, String... args) throws IOException, InterruptedException {
+    Path stdout = Files.createTempFile(workDir, "cairn-", ".out");
+    Path stderr = Files.createTempFile(workDir, "cairn-", ".err");
+    Process process = start(workDir, stdout, stderr, args);
+    List<String> command = new ArrayList<>(List.of("bin/cairn"));
+    command.addAll(List.of(args));
+    if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw new AssertionError(
+          new Result(
+                  command,
+                  -1,
+                  Files.readString(stdout, UTF_8),
+                  Files.readString(stderr, UTF_8) + "\n[killed after " + TIMEOUT + "]")
+              .describe());
+    }
+    return new Result(
+        command,
+        process.exitValue(),
+        Files.readString(stdout, UTF_8),
+        Files.readString(stderr, UTF_8));
+  }
+
   /** Runs {@code bash bin/cairn ARGS} in {@code workDir}; kills it after {@link #TIMEOUT}. */
   static Result run(Path workDir, String... args) throws IOException, InterruptedException {
     Path launcher = root().resolve("bin/cairn");

@@ -27,7 +27,7 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
  */
 public final class CairnRegionObserver implements RegionCoprocessor, RegionObserver {
   /** The Scan attribute that carries the serialized Cairn scan. */
-  public static final String SCAN_ATTRIBUTE = "cairn.scan";
+  public static final String SCAN_ATTRIBUTE = WireNames.SCAN_ATTRIBUTE;
 
   /** Programs started in this JVM's region servers (for tests and metrics). */
   private static final AtomicLong PROGRAMS = new AtomicLong();

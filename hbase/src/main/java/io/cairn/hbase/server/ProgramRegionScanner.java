@@ -23,11 +23,6 @@ import org.apache.hadoop.hbase.util.Bytes;
  * wraps, which it closes.
  */
 public final class ProgramRegionScanner implements RegionScanner {
-  /**
-   * The qualifier of a Cairn row's one cell (family {@code c}): with an empty qualifier, HBase
-   * 2.6's new version behaviour failed scans after a delete of the cell.
-   */
-  public static final byte[] ROW_QUALIFIER = {'r'};
 
   /** Rows, and bytes of encoded rows, per page. */
   public static final int PAGE_ROWS = 4096;
@@ -163,7 +158,7 @@ public final class ProgramRegionScanner implements RegionScanner {
           cells.clear();
           more = region.nextRaw(cells);
           for (Cell cell : cells) {
-            if (org.apache.hadoop.hbase.CellUtil.matchingQualifier(cell, ROW_QUALIFIER)) {
+            if (org.apache.hadoop.hbase.CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER)) {
               point(cell);
               return true;
             }
