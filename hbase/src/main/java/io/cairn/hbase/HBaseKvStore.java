@@ -11,6 +11,7 @@ import io.cairn.kv.KvTable;
 import io.cairn.kv.ScanRequest;
 import io.cairn.kv.TableSpec;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -55,6 +56,10 @@ public final class HBaseKvStore implements KvStore {
   private final AsyncConnection connection;
   private final String namespace;
   private final TableName ids;
+
+  /** The namespace's table of row counts ({@link HBaseRowCounts}). */
+  private final TableName stats;
+
   private final ConcurrentMap<String, HBaseKvTable> tables = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
@@ -62,6 +67,7 @@ public final class HBaseKvStore implements KvStore {
     this.connection = connection;
     this.namespace = namespace;
     this.ids = TableName.valueOf(namespace, IDS_TABLE);
+    this.stats = TableName.valueOf(namespace, HBaseRowCounts.TABLE);
   }
 
   /**
@@ -106,16 +112,18 @@ public final class HBaseKvStore implements KvStore {
         throw e;
       }
     }
-    try {
-      await(
-          admin.createTable(
-              TableDescriptorBuilder.newBuilder(ids)
-                  .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
-                  .build()),
-          ids.getNameAsString());
-    } catch (CairnException e) {
-      if (!(e.getCause() instanceof TableExistsException)) {
-        throw e;
+    for (TableName own : List.of(ids, stats)) {
+      try {
+        await(
+            admin.createTable(
+                TableDescriptorBuilder.newBuilder(own)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                    .build()),
+            own.getNameAsString());
+      } catch (CairnException e) {
+        if (!(e.getCause() instanceof TableExistsException)) {
+          throw e;
+        }
       }
     }
   }
@@ -207,7 +215,7 @@ public final class HBaseKvStore implements KvStore {
     return Guarantees.LATEST_PER_ROW;
   }
 
-  /** Drops the table and its id counter; nothing when it does not exist. */
+  /** Drops the table, its id counter and its row counts; nothing when it does not exist. */
   @Override
   public void dropTable(String name) {
     checkOpen();
@@ -233,6 +241,7 @@ public final class HBaseKvStore implements KvStore {
             .getTable(ids)
             .delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name))),
         name);
+    new HBaseRowCounts(this, name, table).drop();
   }
 
   @Override
@@ -256,6 +265,10 @@ public final class HBaseKvStore implements KvStore {
 
   TableName idsTable() {
     return ids;
+  }
+
+  TableName statsTable() {
+    return stats;
   }
 
   void checkOpen() {

@@ -16,6 +16,7 @@ import io.cairn.kv.Mutation;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.RowScanner;
 import io.cairn.kv.ScanRequest;
+import io.cairn.kv.TableStatistics;
 import io.cairn.protocol.wire.WireMessages;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.util.ArrayList;
@@ -42,11 +43,62 @@ final class HBaseKvTable implements KvTable {
   private final String name;
   private final TableName table;
   private volatile boolean dropped;
+  private final HBaseRowCounts rowCounts;
 
   HBaseKvTable(HBaseKvStore store, String name, TableName table) {
     this.store = store;
     this.name = name;
     this.table = table;
+    this.rowCounts = new HBaseRowCounts(store, name, table);
+  }
+
+  /**
+   * UPDATE STATISTICS: every region counts its rows in its region server, and the counts are kept
+   * in HBase ({@link HBaseRowCounts}); one chunk per region, with its rows.
+   */
+  @Override
+  public TableStatistics updateStatistics() {
+    checkUsable();
+    List<RegionInfo> regions = regions();
+    return statistics(regions, rowCounts.collect(regions));
+  }
+
+  /** One chunk per region, with the rows UPDATE STATISTICS last counted (-1 for a newer region). */
+  @Override
+  public TableStatistics statistics() {
+    checkUsable();
+    return statistics(regions(), rowCounts.counts());
+  }
+
+  private static TableStatistics statistics(List<RegionInfo> regions, Map<Bytes, Long> counts) {
+    List<TableStatistics.Chunk> chunks = new ArrayList<>(regions.size());
+    for (RegionInfo r : regions) {
+      chunks.add(
+          new TableStatistics.Chunk(
+              r.regionId(),
+              r.range().start(),
+              r.range().stop(),
+              counts.getOrDefault(r.range().start(), -1L),
+              r.fileBytes() + r.memstoreBytes()));
+    }
+    return new TableStatistics(-1, chunks, 0);
+  }
+
+  /**
+   * The rows UPDATE STATISTICS counted (its regions' counts, summed), -1 before the first; no
+   * request to HBase after the first call.
+   */
+  @Override
+  public long approximateRowCount() {
+    Map<Bytes, Long> counts = rowCounts.counts();
+    if (counts.isEmpty()) {
+      return -1;
+    }
+    long rows = 0;
+    for (long c : counts.values()) {
+      rows += c;
+    }
+    return rows;
   }
 
   @Override

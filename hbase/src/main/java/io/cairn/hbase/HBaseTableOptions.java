@@ -17,8 +17,8 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  * BLOOMFILTER, BLOCKSIZE, TTL, BLOCKCACHE and IN_MEMORY of the family, DURABILITY of the table,
  * COMPRESSION NONE and GZIP (the codecs every region server has). Refused with NOT_SUPPORTED until
  * they take effect on HBase: LZ4, SNAPPY and ZSTD (codecs the region servers must be set up for)
- * and GUIDE_POSTS_WIDTH (no statistics from HBase yet). The options as given are kept in the table
- * descriptor ({@value #PREFIX}NAME), where {@link #of} reads them back.
+ * and GUIDE_POSTS_WIDTH (no guide posts inside regions yet). The options as given are kept in the
+ * table descriptor ({@value #PREFIX}NAME), where {@link #of} reads them back.
  */
 final class HBaseTableOptions {
   static final String PREFIX = "cairn.option.";
@@ -42,7 +42,10 @@ final class HBaseTableOptions {
     if (valid.containsKey("GUIDE_POSTS_WIDTH")) {
       throw new CairnException(
           ErrorCode.NOT_SUPPORTED,
-          "Table [" + table + "]: GUIDE_POSTS_WIDTH: the HBase store keeps no statistics yet");
+          "Table ["
+              + table
+              + "]: GUIDE_POSTS_WIDTH: the HBase store keeps no guide posts inside regions"
+              + " yet (one chunk per region)");
     }
     if (valid.containsKey("TTL") && Long.parseLong(valid.get("TTL")) > Integer.MAX_VALUE) {
       throw new CairnException(

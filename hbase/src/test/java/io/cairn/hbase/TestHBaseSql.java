@@ -141,6 +141,30 @@ class TestHBaseSql {
   }
 
   @Test
+  void updateStatisticsCountsTheRowsInTheRegionServers() throws SQLException {
+    String explain = "EXPLAIN SELECT * FROM ORDERS WHERE AMOUNT > 5";
+    try (Connection c = DriverManager.getConnection(url)) {
+      load(c);
+      assertThat(String.join("\n", rows(c, explain))).doesNotContain("ROWS,");
+      try (Statement s = c.createStatement()) {
+        s.execute("UPDATE STATISTICS ORDERS");
+      }
+      assertThat(String.join("\n", rows(c, explain)))
+          .contains("4-CHUNK")
+          .contains("EST 1,000 ROWS");
+    }
+    // kept in HBase: a store opened again (another client) knows them
+    try (Connection c = DriverManager.getConnection(url)) {
+      assertThat(String.join("\n", rows(c, explain))).contains("EST 1,000 ROWS");
+      try (Statement s = c.createStatement()) {
+        s.execute("DELETE FROM ORDERS WHERE ID < 250");
+        s.execute("UPDATE STATISTICS ORDERS");
+      }
+      assertThat(String.join("\n", rows(c, explain))).contains("EST 750 ROWS");
+    }
+  }
+
+  @Test
   void theCatalogIsKeptInHBase() throws SQLException {
     try (Connection c = DriverManager.getConnection(url)) {
       load(c);

@@ -43,6 +43,9 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
       throws IOException {
     byte[] spec = scan.getAttribute(SCAN_ATTRIBUTE);
     if (spec == null) {
+      if (scan.getAttribute(WireNames.COUNT_ATTRIBUTE) != null) {
+        return ProgramRegionScanner.counting(scanner);
+      }
       return scanner;
     }
     ScanRequest request;

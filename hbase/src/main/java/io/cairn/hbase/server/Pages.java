@@ -27,6 +27,11 @@ public final class Pages {
     return new KeyValue(row, FAMILY, QUALIFIER, value);
   }
 
+  /** The answer of a count scan ({@link WireNames#COUNT_ATTRIBUTE}): the rows, 8 bytes. */
+  static Cell counted(byte[] row, long count) {
+    return new KeyValue(row, FAMILY, WireNames.COUNT_QUALIFIER, Bytes.toBytes(count));
+  }
+
   /** The rows of a page cell's value. */
   public static Object[][] rows(byte[] value) {
     ByteBuffer b = ByteBuffer.wrap(value);

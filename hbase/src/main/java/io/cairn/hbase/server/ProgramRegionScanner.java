@@ -53,9 +53,26 @@ public final class ProgramRegionScanner implements RegionScanner {
     return nextRaw(out);
   }
 
+  /**
+   * A scanner that answers the number of Cairn rows the region scanner returns, as one cell ({@link
+   * WireNames#COUNT_ATTRIBUTE}), reading them in the region server.
+   */
+  static ProgramRegionScanner counting(RegionScanner region) {
+    return new ProgramRegionScanner(region, null);
+  }
+
   @Override
   public boolean nextRaw(List<Cell> out) throws IOException {
     if (done) {
+      return false;
+    }
+    if (request == null) {
+      long count = 0;
+      while (rows.next()) {
+        count++;
+      }
+      done = true;
+      out.add(Pages.counted(pageRow(), count));
       return false;
     }
     try {

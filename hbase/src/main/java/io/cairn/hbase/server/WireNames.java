@@ -16,6 +16,16 @@ public final class WireNames {
   public static final String SCAN_ATTRIBUTE = "cairn.scan";
 
   /**
+   * The attribute of an HBase {@code Scan} that asks the region server for the number of Cairn rows
+   * in the scan's range of the region: one cell of qualifier {@link #COUNT_QUALIFIER}, the count as
+   * 8 bytes (UPDATE STATISTICS).
+   */
+  public static final String COUNT_ATTRIBUTE = "cairn.count";
+
+  /** The qualifier of the cell that answers a {@link #COUNT_ATTRIBUTE} scan. */
+  public static final byte[] COUNT_QUALIFIER = {'n'};
+
+  /**
    * The qualifier of a Cairn row's one cell (family {@code c}): with an empty qualifier, HBase
    * 2.6's new version behaviour failed scans after a delete of the cell.
    */
