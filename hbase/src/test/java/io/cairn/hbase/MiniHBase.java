@@ -73,6 +73,9 @@ public final class MiniHBase implements ParameterResolver {
     conf.set("hbase.regionserver.hostname", "localhost");
     conf.setInt("hbase.master.info.port", -1);
     conf.setInt("hbase.regionserver.info.port", -1);
+    // every scan program answers after a millisecond's work: the tests read pages cut short and
+    // calls with no rows at all (as a long selective scan's heartbeats), not only full pages
+    conf.setLong(io.cairn.hbase.server.ProgramRegionScanner.PAGE_MILLIS, 1);
     return conf;
   }
 }

@@ -16,6 +16,7 @@ import io.cairn.core.expr.Op;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.hbase.server.CairnRegionObserver;
+import io.cairn.hbase.server.ProgramRegionScanner;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvSnapshot;
@@ -101,6 +102,33 @@ class TestHBaseKvStore {
     KvTable again = store.createTable(name);
     assertThat(rows(again, scan(KeyRange.ALL, Optional.empty()))).isEmpty();
     store.dropTable(name);
+  }
+
+  /**
+   * A scan that finds its one row at the end of a long region answers in slices of time (1 ms in
+   * these tests' region server, {@link ProgramRegionScanner#PAGE_MILLIS}), most of them without a
+   * row, between which HBase checks the RPC's time limit and sends the client heartbeats; the
+   * answer is whole all the same, and so is a count.
+   */
+  @Test
+  void aLongSelectiveScanAnswersInSlicesOfTime() {
+    KvTable table = store.createTable(newName());
+    for (long from = 0; from < 60_000; from += 10_000) {
+      List<Mutation> batch = new ArrayList<>();
+      for (long k = from; k < from + 10_000; k++) {
+        batch.add(put(k, (int) (k % 1000)));
+      }
+      table.mutate(batch);
+    }
+    long before = ProgramRegionScanner.emptyAnswers();
+    Expr lastRow =
+        new Expr.Call(Op.EQUALS, List.of(K, new Expr.Literal(59_999L, bigint())), DataType.BOOLEAN);
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.of(lastRow))))
+        .containsExactly(row(59_999, 999));
+    assertThat(ProgramRegionScanner.emptyAnswers() - before)
+        .as("answers without rows")
+        .isPositive();
+    assertThat(table.updateStatistics().rows()).isEqualTo(60_000);
   }
 
   @Test

@@ -44,7 +44,7 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
     byte[] spec = scan.getAttribute(SCAN_ATTRIBUTE);
     if (spec == null) {
       if (scan.getAttribute(WireNames.COUNT_ATTRIBUTE) != null) {
-        return ProgramRegionScanner.counting(scanner);
+        return ProgramRegionScanner.counting(scanner, pageMillis(context));
       }
       return scanner;
     }
@@ -67,7 +67,15 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
               + " after a failure: run the statement again");
     }
     PROGRAMS.incrementAndGet();
-    return new ProgramRegionScanner(scanner, request);
+    return new ProgramRegionScanner(scanner, request, pageMillis(context));
+  }
+
+  /** The region server's {@link ProgramRegionScanner#PAGE_MILLIS}. */
+  private static long pageMillis(ObserverContext<RegionCoprocessorEnvironment> context) {
+    return context
+        .getEnvironment()
+        .getConfiguration()
+        .getLong(ProgramRegionScanner.PAGE_MILLIS, ProgramRegionScanner.DEFAULT_PAGE_MILLIS);
   }
 
   /**

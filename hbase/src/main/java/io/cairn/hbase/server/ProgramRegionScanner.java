@@ -27,6 +27,16 @@ public final class ProgramRegionScanner implements RegionScanner {
   /** Rows, and bytes of encoded rows, per page. */
   public static final int PAGE_ROWS = 4096;
 
+  /**
+   * The region servers' setting of how long one call may read before it answers (default {@value
+   * #DEFAULT_PAGE_MILLIS} ms), with the rows found so far or none: between calls the region server
+   * checks the RPC's time limit and, past it, answers the client with a heartbeat (the scanner's
+   * lease renewed), so a long scan that finds few rows does not time out.
+   */
+  public static final String PAGE_MILLIS = "cairn.region.page-millis";
+
+  static final long DEFAULT_PAGE_MILLIS = 200;
+
   static final int PAGE_BYTES = 1 << 20;
 
   private final RegionScanner region;
@@ -37,10 +47,26 @@ public final class ProgramRegionScanner implements RegionScanner {
   private long pages;
   private boolean done;
 
-  ProgramRegionScanner(RegionScanner region, ScanRequest request) {
+  /** Calls of this JVM's region servers that answered no row because their time was up. */
+  private static final java.util.concurrent.atomic.AtomicLong EMPTY_ANSWERS =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** How many calls answered no row because their slice of time was up (tests, metrics). */
+  public static long emptyAnswers() {
+    return EMPTY_ANSWERS.get();
+  }
+
+  /** A call's slice of time ({@link #PAGE_MILLIS}). */
+  private final long pageNanos;
+
+  /** The rows a count scan counted so far. */
+  private long counted;
+
+  ProgramRegionScanner(RegionScanner region, ScanRequest request, long pageMillis) {
     this.region = region;
     this.request = request;
     this.rows = new RegionRows(region);
+    this.pageNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
   }
 
   @Override
@@ -57,8 +83,8 @@ public final class ProgramRegionScanner implements RegionScanner {
    * A scanner that answers the number of Cairn rows the region scanner returns, as one cell ({@link
    * WireNames#COUNT_ATTRIBUTE}), reading them in the region server.
    */
-  static ProgramRegionScanner counting(RegionScanner region) {
-    return new ProgramRegionScanner(region, null);
+  static ProgramRegionScanner counting(RegionScanner region, long pageMillis) {
+    return new ProgramRegionScanner(region, null, pageMillis);
   }
 
   @Override
@@ -66,13 +92,16 @@ public final class ProgramRegionScanner implements RegionScanner {
     if (done) {
       return false;
     }
+    long deadline = System.nanoTime() + pageNanos;
     if (request == null) {
-      long count = 0;
       while (rows.next()) {
-        count++;
+        if ((++counted & 4095) == 0 && System.nanoTime() - deadline > 0) {
+          EMPTY_ANSWERS.incrementAndGet();
+          return true; // a slice of time is up: nothing to answer yet
+        }
       }
       done = true;
-      out.add(Pages.counted(pageRow(), count));
+      out.add(Pages.counted(pageRow(), counted));
       return false;
     }
     try {
@@ -88,7 +117,10 @@ public final class ProgramRegionScanner implements RegionScanner {
                 null);
       }
       while (page == null || (page.rowCount() < PAGE_ROWS && page.sizeBytes() < PAGE_BYTES)) {
-        Object[] row = program.next();
+        Object[] row = program.next(deadline);
+        if (row == ProgramScanner.NOT_YET) {
+          break; // a slice of time is up: what the page has (maybe nothing) goes now
+        }
         if (row == null) {
           done = true;
           break;
@@ -106,6 +138,9 @@ public final class ProgramRegionScanner implements RegionScanner {
     }
     if (page != null && page.rowCount() > 0) {
       out.add(Pages.cell(pageRow(), page.columnCount(), page.rowCount(), page.finish()));
+      page = null;
+    } else if (!done) {
+      EMPTY_ANSWERS.incrementAndGet();
     }
     return !done;
   }
