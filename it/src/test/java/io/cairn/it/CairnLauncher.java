@@ -56,6 +56,13 @@ final class CairnLauncher {
    * {@code stdout} and {@code stderr}; the caller stops it.
    */
   static Process start(Path workDir, Path stdout, Path stderr, String... args) throws IOException {
+    return start(workDir, stdout, stderr, Map.of(), args);
+  }
+
+  /** {@link #start(Path, Path, Path, String...)} with {@code env} added to the environment. */
+  static Process start(
+      Path workDir, Path stdout, Path stderr, Map<String, String> env, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of("bash", root().resolve("bin/cairn").toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder =
@@ -67,6 +74,7 @@ final class CairnLauncher {
     builder.environment().put("CAIRN_NO_BUILD", "1");
     builder.environment().remove("CAIRN_CLASSPATH_FILE");
     builder.environment().remove("JAVA_OPTS");
+    builder.environment().putAll(env);
     Process process = builder.start();
     process.getOutputStream().close();
     return process;

@@ -7,8 +7,11 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Cairn over HBase on one machine in two commands, as docs/hbase.md tells a new user: {@code
  * bin/cairn hbase start} (a real process with its own ZooKeeper, master and region server), then
  * {@code bin/cairn shell jdbc:cairn:hbase:127.0.0.1:PORT} (another process, HBase's client only);
- * the tables are still there after the cluster stops and starts again on the same directory.
+ * the tables are still there after the cluster stops and starts again on the same directory, this
+ * time as a real cluster's region server would run Cairn: HBase's jars and the shipped {@code
+ * cairn-hbase-server} jar only (the aggregate that reads them back runs in its region observer).
  */
 final class TestLauncherHBase {
   private static final String LOAD =
@@ -43,7 +48,7 @@ final class TestLauncherHBase {
     Path read = dir.resolve("read.sql");
     Files.writeString(read, READ, UTF_8);
 
-    Process cluster = startCluster(dir, port, "1");
+    Process cluster = startCluster(dir, port, "1", Map.of());
     try {
       CairnLauncher.Result loaded = CairnLauncher.runBuilt(dir, "shell", url, "--run=" + load);
       assertThat(loaded.exitCode()).as(loaded.describe()).isZero();
@@ -54,7 +59,12 @@ final class TestLauncherHBase {
       stop(cluster);
     }
 
-    cluster = startCluster(dir, port, "2");
+    cluster =
+        startCluster(
+            dir,
+            port,
+            "2",
+            Map.of("CAIRN_HBASE_CLASSPATH_FILE", serverJarClasspath(dir).toString()));
     try {
       CairnLauncher.Result again = CairnLauncher.runBuilt(dir, "shell", url, "--run=" + read);
       assertThat(again.exitCode()).as(again.describe()).isZero();
@@ -67,7 +77,7 @@ final class TestLauncherHBase {
   }
 
   /** {@code bin/cairn hbase start} on {@code dir/hbase}, once it printed its URL. */
-  private static Process startCluster(Path dir, int port, String run)
+  private static Process startCluster(Path dir, int port, String run, Map<String, String> env)
       throws IOException, InterruptedException {
     Path out = dir.resolve("cluster-" + run + ".out");
     Path err = dir.resolve("cluster-" + run + ".err");
@@ -76,6 +86,7 @@ final class TestLauncherHBase {
             dir,
             out,
             err,
+            env,
             "hbase",
             "start",
             "--data",
@@ -95,6 +106,33 @@ final class TestLauncherHBase {
       Thread.sleep(200);
     }
     return cluster;
+  }
+
+  /**
+   * A class path file of HBase's own jars (those of the hbase module's server class path that are
+   * not Cairn's) and target/cairn-hbase-server-*.jar.
+   */
+  private static Path serverJarClasspath(Path dir) throws IOException {
+    Path target = CairnLauncher.root().resolve("hbase/target");
+    Path jar;
+    try (Stream<Path> files = Files.list(target)) {
+      jar =
+          files
+              .filter(f -> f.getFileName().toString().matches("cairn-hbase-server-.*\\.jar"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no cairn-hbase-server jar in " + target));
+    }
+    List<String> entries = new ArrayList<>(List.of(jar.toString()));
+    for (String entry :
+        Files.readString(target.resolve("server-classpath.txt"), UTF_8).strip().split(":")) {
+      if (!entry.contains("/io/cairn/")) {
+        entries.add(entry);
+      }
+    }
+    assertThat(entries).noneMatch(e -> e.contains("cairn-core") || e.endsWith("/classes"));
+    Path file = dir.resolve("server-jar-classpath.txt");
+    Files.writeString(file, String.join(":", entries), UTF_8);
+    return file;
   }
 
   /** SIGTERM (the cluster shuts down, flushing), then what is left is killed. */
