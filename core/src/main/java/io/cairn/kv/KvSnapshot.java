@@ -10,6 +10,26 @@ package io.cairn.kv;
  * as the statement or transaction ends. Thread-safe.
  */
 public interface KvSnapshot extends AutoCloseable {
+  /**
+   * No snapshot: every scan reads at the latest read point when it opens ({@link
+   * ScanRequest#LATEST}); closing it does nothing. What a store without read points hands out.
+   */
+  KvSnapshot LATEST =
+      new KvSnapshot() {
+        @Override
+        public long readPoint() {
+          return ScanRequest.LATEST;
+        }
+
+        @Override
+        public void close() {}
+
+        @Override
+        public String toString() {
+          return "latest";
+        }
+      };
+
   /** The read point: every batch with a sequence id at or below it is visible, none above. */
   long readPoint();
 

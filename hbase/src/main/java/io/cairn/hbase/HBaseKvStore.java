@@ -196,19 +196,8 @@ public final class HBaseKvStore implements KvStore {
   @Override
   public KvSnapshot openSnapshot() {
     checkOpen();
-    return LATEST_SNAPSHOT;
+    return KvSnapshot.LATEST;
   }
-
-  private static final KvSnapshot LATEST_SNAPSHOT =
-      new KvSnapshot() {
-        @Override
-        public long readPoint() {
-          return ScanRequest.LATEST;
-        }
-
-        @Override
-        public void close() {}
-      };
 
   @Override
   public Guarantees guarantees() {

@@ -85,30 +85,13 @@ final class CairnLauncher {
    * wrote (see {@link #start}); kills it after {@link #TIMEOUT}.
    */
   static Result runBuilt(Path workDir, String... args) throws IOException, InterruptedException {
-    Path stdout = Files.createTempFile(workDir, "cairn-", ".out");
-    Path stderr = Files.createTempFile(workDir, "cairn-", ".err");
-    Process process = start(workDir, stdout, stderr, args);
-    List<String> command = new ArrayList<>(List.of("bin/cairn"));
-    command.addAll(List.of(args));
-    if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError(
-          new Result(
-                  command,
-                  -1,
-                  Files.readString(stdout, UTF_8),
-                  Files.readString(stderr, UTF_8) + "\n[killed after " + TIMEOUT + "]")
-              .describe());
-    }
-    return new Result(
-        command,
-        process.exitValue(),
-        Files.readString(stdout, UTF_8),
-        Files.readString(stderr, UTF_8));
+    return finish(workDir, Map.of(), args);
   }
 
-  /** Runs {@code bash bin/cairn ARGS} in {@code workDir}; kills it after {@link #TIMEOUT}. */
+  /**
+   * Runs {@code bash bin/cairn ARGS} in {@code workDir} on the it module's class path (no Maven
+   * inside Maven); kills it after {@link #TIMEOUT}.
+   */
   static Result run(Path workDir, String... args) throws IOException, InterruptedException {
     Path launcher = root().resolve("bin/cairn");
     Path classpathFile = Path.of(requiredProperty("cairn.it.classpathFile"));
@@ -121,24 +104,17 @@ final class CairnLauncher {
               + classpathFile
               + "]: the it module's build writes it (dependency:build-classpath)");
     }
-    List<String> command = new ArrayList<>(List.of("bash", launcher.toString()));
-    command.addAll(List.of(args));
+    return finish(workDir, Map.of("CAIRN_CLASSPATH_FILE", classpathFile.toString()), args);
+  }
 
+  /** Starts {@code bin/cairn ARGS} with {@code env} and waits for it, up to {@link #TIMEOUT}. */
+  private static Result finish(Path workDir, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     Path stdout = Files.createTempFile(workDir, "cairn-", ".out");
     Path stderr = Files.createTempFile(workDir, "cairn-", ".err");
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(workDir.toFile())
-            .redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile());
-    Map<String, String> environment = builder.environment();
-    environment.put("JAVA_HOME", System.getProperty("java.home"));
-    environment.put("CAIRN_NO_BUILD", "1");
-    environment.put("CAIRN_CLASSPATH_FILE", classpathFile.toString());
-    environment.remove("JAVA_OPTS");
-
-    Process process = builder.start();
-    process.getOutputStream().close();
+    Process process = start(workDir, stdout, stderr, env, args);
+    List<String> command = new ArrayList<>(List.of("bin/cairn"));
+    command.addAll(List.of(args));
     if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -1,7 +1,6 @@
 package io.cairn.jdbc.internal.exec;
 
 import io.cairn.kv.KvSnapshot;
-import io.cairn.kv.ScanRequest;
 import io.cairn.planner.plan.PlanNode;
 import io.cairn.planner.plan.ScanNode;
 
@@ -13,21 +12,7 @@ import io.cairn.planner.plan.ScanNode;
  */
 public final class Snapshots {
   /** No snapshot: every scan reads at the latest read point when it opens. */
-  public static final KvSnapshot LATEST =
-      new KvSnapshot() {
-        @Override
-        public long readPoint() {
-          return ScanRequest.LATEST;
-        }
-
-        @Override
-        public void close() {}
-
-        @Override
-        public String toString() {
-          return "latest";
-        }
-      };
+  public static final KvSnapshot LATEST = KvSnapshot.LATEST;
 
   private Snapshots() {}
 
