@@ -6,7 +6,6 @@ import static io.cairn.hbase.HBaseKvStore.await;
 import io.cairn.core.bytes.Bytes;
 import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.RegionInfo;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,7 +81,11 @@ final class HBaseRowCounts {
       counting.add(t.scanAll(scan));
     }
     Map<Bytes, Long> collected = new HashMap<>();
-    ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+    int size = 0;
+    for (RegionInfo region : regions) {
+      size += Integer.BYTES + region.range().start().length() + Long.BYTES;
+    }
+    ByteBuffer encoded = ByteBuffer.allocate(size);
     for (int i = 0; i < regions.size(); i++) {
       long rows = 0;
       for (Result answer : await(counting.get(i), name)) {
@@ -94,12 +97,10 @@ final class HBaseRowCounts {
       Bytes start = regions.get(i).range().start();
       collected.put(start, rows);
       byte[] key = start.peekArray();
-      encoded.writeBytes(ByteBuffer.allocate(Integer.BYTES).putInt(key.length).array());
-      encoded.writeBytes(key);
-      encoded.writeBytes(ByteBuffer.allocate(Long.BYTES).putLong(rows).array());
+      encoded.putInt(key.length).put(key).putLong(rows);
     }
     // one cell, replaced whole: no region gone since is left behind
-    await(stats().put(new Put(row()).addColumn(FAMILY, COUNTS, encoded.toByteArray())), name);
+    await(stats().put(new Put(row()).addColumn(FAMILY, COUNTS, encoded.array())), name);
     counts = Map.copyOf(collected);
     return counts;
   }

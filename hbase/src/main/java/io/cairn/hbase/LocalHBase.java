@@ -93,19 +93,28 @@ public final class LocalHBase {
 
   /** One master and one region server on loopback, no web UIs, the data under {@code data}. */
   static Configuration configuration(Path data, int port) {
-    Configuration conf = HBaseConfiguration.create();
+    Configuration conf = loopback();
     conf.set("hbase.cluster.distributed", "false");
     conf.set("hbase.rootdir", data.resolve("root").toUri().toString());
-    conf.set("hbase.wal.provider", "filesystem");
-    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     conf.set("hbase.zookeeper.quorum", "127.0.0.1");
     conf.setInt("hbase.zookeeper.property.clientPort", port);
+    conf.setInt("hbase.master.port", 0);
+    conf.setInt("hbase.regionserver.port", 0);
+    return conf;
+  }
+
+  /**
+   * A one-machine cluster's settings: master and region server on loopback, no web UIs, the WAL on
+   * the local file system (also the tests' mini-cluster's).
+   */
+  static Configuration loopback() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.wal.provider", "filesystem");
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     conf.set("hbase.master.ipc.address", "127.0.0.1");
     conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
     conf.set("hbase.master.hostname", "localhost");
     conf.set("hbase.regionserver.hostname", "localhost");
-    conf.setInt("hbase.master.port", 0);
-    conf.setInt("hbase.regionserver.port", 0);
     conf.setInt("hbase.master.info.port", -1);
     conf.setInt("hbase.regionserver.info.port", -1);
     return conf;

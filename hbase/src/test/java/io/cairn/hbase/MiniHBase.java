@@ -64,15 +64,7 @@ public final class MiniHBase implements ParameterResolver {
 
   /** Loopback only, no web UIs, the WAL on the local file system. */
   static Configuration configuration() {
-    Configuration conf = org.apache.hadoop.hbase.HBaseConfiguration.create();
-    conf.set("hbase.wal.provider", "filesystem");
-    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
-    conf.set("hbase.master.ipc.address", "127.0.0.1");
-    conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
-    conf.set("hbase.master.hostname", "localhost");
-    conf.set("hbase.regionserver.hostname", "localhost");
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    Configuration conf = LocalHBase.loopback();
     // every scan program answers after a millisecond's work: the tests read pages cut short and
     // calls with no rows at all (as a long selective scan's heartbeats), not only full pages
     conf.setLong(io.cairn.hbase.server.ProgramRegionScanner.PAGE_MILLIS, 1);

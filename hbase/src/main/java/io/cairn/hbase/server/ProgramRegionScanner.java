@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -23,7 +25,6 @@ import org.apache.hadoop.hbase.util.Bytes;
  * wraps, which it closes.
  */
 public final class ProgramRegionScanner implements RegionScanner {
-
   /** Rows, and bytes of encoded rows, per page. */
   public static final int PAGE_ROWS = 4096;
 
@@ -48,8 +49,7 @@ public final class ProgramRegionScanner implements RegionScanner {
   private boolean done;
 
   /** Calls of this JVM's region servers that answered no row because their time was up. */
-  private static final java.util.concurrent.atomic.AtomicLong EMPTY_ANSWERS =
-      new java.util.concurrent.atomic.AtomicLong();
+  private static final AtomicLong EMPTY_ANSWERS = new AtomicLong();
 
   /** How many calls answered no row because their slice of time was up (tests, metrics). */
   public static long emptyAnswers() {
@@ -66,7 +66,7 @@ public final class ProgramRegionScanner implements RegionScanner {
     this.region = region;
     this.request = request;
     this.rows = new RegionRows(region);
-    this.pageNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
+    this.pageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
   }
 
   @Override
@@ -138,7 +138,6 @@ public final class ProgramRegionScanner implements RegionScanner {
     }
     if (page != null && page.rowCount() > 0) {
       out.add(Pages.cell(pageRow(), page.columnCount(), page.rowCount(), page.finish()));
-      page = null;
     } else if (!done) {
       EMPTY_ANSWERS.incrementAndGet();
     }

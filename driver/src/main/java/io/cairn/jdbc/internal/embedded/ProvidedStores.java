@@ -39,13 +39,10 @@ final class ProvidedStores {
           }
         }
       } catch (ServiceConfigurationError | LinkageError e) {
-        throw new CairnException(
-            ErrorCode.CONNECTION_FAILED,
-            "Cannot open ["
-                + scheme
-                + ":"
-                + location
-                + "]: the "
+        throw cannotOpen(
+            scheme,
+            location,
+            "the "
                 + scheme
                 + " store on the class path does not load ("
                 + e
@@ -53,16 +50,22 @@ final class ProvidedStores {
             e);
       }
     }
-    throw new CairnException(
-        ErrorCode.CONNECTION_FAILED,
-        "Cannot open ["
-            + scheme
-            + ":"
-            + location
-            + "]: Cairn's "
+    throw cannotOpen(
+        scheme,
+        location,
+        "Cairn's "
             + scheme
             + " store is not on the class path: add the cairn-"
             + scheme
-            + " artifact and its dependencies to the class path (see docs/hbase.md)");
+            + " artifact and its dependencies to the class path (see docs/hbase.md)",
+        null);
+  }
+
+  private static CairnException cannotOpen(
+      String scheme, String location, String why, Throwable cause) {
+    return new CairnException(
+        ErrorCode.CONNECTION_FAILED,
+        "Cannot open [" + scheme + ":" + location + "]: " + why,
+        cause);
   }
 }
