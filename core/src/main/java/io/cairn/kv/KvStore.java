@@ -43,8 +43,8 @@ public interface KvStore extends AutoCloseable {
      * {@link ScanRequest#LATEST}, so a read sees each row's newest committed version whenever it
      * reaches the row and a conditional write checks nothing past its own row; a batch of several
      * rows is applied row by row (a failure part-way leaves the rows before it written), as in
-     * Phoenix's non-transactional tables. The driver refuses what it cannot then do right (a
-     * transaction that writes more than one row).
+     * Phoenix's non-transactional tables. The driver commits a transaction's rows so too and says
+     * so when a commit fails part-way.
      */
     LATEST_PER_ROW
   }
@@ -69,7 +69,8 @@ public interface KvStore extends AutoCloseable {
    * null: the strongest default of the tables involved.
    *
    * @throws ConditionFailedException naming the failing batch and mutation; with this default,
-   *     earlier batches stay applied
+   *     earlier batches stay applied (and the exception says {@link
+   *     ConditionFailedException#othersWritten} when there were any)
    */
   default void mutate(List<TableBatch> batches, Durability durability) {
     for (int i = 0; i < batches.size(); i++) {
@@ -77,8 +78,10 @@ public interface KvStore extends AutoCloseable {
       try {
         b.table().mutate(b.mutations(), durability);
       } catch (ConditionFailedException e) {
-        throw new ConditionFailedException(
-            i, e.mutationIndex(), b.mutations().get(e.mutationIndex()).key(), e.kind());
+        ConditionFailedException failed =
+            new ConditionFailedException(
+                i, e.mutationIndex(), b.mutations().get(e.mutationIndex()).key(), e.kind());
+        throw i > 0 || e.othersWritten() ? failed.withOthersWritten() : failed;
       }
     }
   }

@@ -55,6 +55,18 @@ final class TestLauncherHBase {
       List<SqllineTables.Table> tables = SqllineTables.parse(loaded.stdout());
       assertThat(tables).as(loaded.describe()).hasSize(1);
       assertThat(tables.get(0).rows()).containsExactly(List.of("ann", "31"), List.of("bob", "45"));
+      // the tools take the HBase client onto their class path for an HBase URL too
+      CairnLauncher.Result tpch =
+          CairnLauncher.runBuilt(
+              dir, "tpch", "load", "--sf=0.001", "--tables=nation,region", "--url=" + url);
+      assertThat(tpch.exitCode()).as(tpch.describe()).isZero();
+      Path count = dir.resolve("count.sql");
+      Files.writeString(
+          count, "SELECT COUNT(*) FROM NATION, REGION WHERE N_REGIONKEY = R_REGIONKEY;\n");
+      CairnLauncher.Result joined = CairnLauncher.runBuilt(dir, "shell", url, "--run=" + count);
+      assertThat(SqllineTables.parse(joined.stdout()).get(0).rows())
+          .as(joined.describe())
+          .containsExactly(List.of("25"));
     } finally {
       stop(cluster);
     }

@@ -13,6 +13,7 @@ import io.cairn.jdbc.internal.exec.DriverMemory;
 import io.cairn.jdbc.internal.exec.ExecContext;
 import io.cairn.jdbc.internal.exec.JoinBuildCache;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
+import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.Durability;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
@@ -419,36 +420,39 @@ public final class DatabaseSession implements Session {
         tables.add(table);
         batches.add(new KvStore.TableBatch(kv, List.copyOf(pending.of(e.getKey()).values())));
       }
-      checkAtomic(batches);
       Mutations.apply(database.store(), tables, batches, durability);
+    } catch (CairnException e) {
+      throw rowByRowFailure(batches, e);
     } finally {
       endTransaction(); // committed, or rolled back by the failure
     }
   }
 
   /**
-   * Refuses a commit of several rows on a store that writes each row on its own ({@link
-   * KvStore.Guarantees#LATEST_PER_ROW}): it could not be all or nothing.
+   * A commit's failure, saying that rows may have been written where the store writes each row on
+   * its own ({@link KvStore.Guarantees#LATEST_PER_ROW}, as Phoenix's non-transactional tables: a
+   * commit of several rows writes them row by row and cannot be all or nothing).
    */
-  private void checkAtomic(List<KvStore.TableBatch> batches) {
+  private CairnException rowByRowFailure(List<KvStore.TableBatch> batches, CairnException e) {
     if (database.store().guarantees() != KvStore.Guarantees.LATEST_PER_ROW) {
-      return;
+      return e;
     }
     int rows = 0;
     for (KvStore.TableBatch b : batches) {
       rows += b.mutations().size();
     }
-    if (rows > 1) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED,
-          "Cannot commit a transaction that writes ["
-              + rows
-              + "] rows: this store ("
-              + database.name()
-              + ") writes each row on its own, so it cannot write them all or none; the"
-              + " transaction was rolled back. With autocommit on, each statement's rows are"
-              + " written one by one, as in Phoenix's non-transactional tables (docs/hbase.md)");
+    if (rows < 2 || e.getCause() instanceof ConditionFailedException c && c.othersWritten()) {
+      return e; // one row is atomic; a failed condition says itself that the others were written
     }
+    return new CairnException(
+        e.errorCode(),
+        e.getMessage()
+            + "; the commit of ["
+            + rows
+            + "] rows may have written some of them: this store ("
+            + database.name()
+            + ") writes each row on its own, as Phoenix's non-transactional tables (docs/hbase.md)",
+        e);
   }
 
   @Override

@@ -197,8 +197,8 @@ final class Mutations {
             + describeKey(table, failed)
             + " already exists"
             + (e.othersWritten()
-                ? "; the statement's other rows were written (this store writes each row on its"
-                    + " own, as Phoenix's non-transactional tables: docs/hbase.md)"
+                ? "; other rows of the statement or commit were written (this store writes"
+                    + " each row on its own, as Phoenix's non-transactional tables: docs/hbase.md)"
                 : ""),
         e);
   }
