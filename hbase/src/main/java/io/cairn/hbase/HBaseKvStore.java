@@ -57,7 +57,7 @@ public final class HBaseKvStore implements KvStore {
   private final String namespace;
   private final TableName ids;
 
-  /** The namespace's table of row counts ({@link HBaseRowCounts}). */
+  /** The namespace's table of row counts ({@link HBaseStatistics}). */
   private final TableName stats;
 
   private final ConcurrentMap<String, HBaseKvTable> tables = new ConcurrentHashMap<>();
@@ -67,7 +67,7 @@ public final class HBaseKvStore implements KvStore {
     this.connection = connection;
     this.namespace = namespace;
     this.ids = TableName.valueOf(namespace, IDS_TABLE);
-    this.stats = TableName.valueOf(namespace, HBaseRowCounts.TABLE);
+    this.stats = TableName.valueOf(namespace, HBaseStatistics.TABLE);
   }
 
   /**
@@ -230,7 +230,7 @@ public final class HBaseKvStore implements KvStore {
             .getTable(ids)
             .delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name))),
         name);
-    new HBaseRowCounts(this, name, table).drop();
+    new HBaseStatistics(this, name, table).drop();
   }
 
   @Override

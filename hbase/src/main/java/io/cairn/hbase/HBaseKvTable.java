@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
@@ -43,45 +44,38 @@ final class HBaseKvTable implements KvTable {
   private final String name;
   private final TableName table;
   private volatile boolean dropped;
-  private final HBaseRowCounts rowCounts;
+  private final HBaseStatistics statistics;
 
   HBaseKvTable(HBaseKvStore store, String name, TableName table) {
     this.store = store;
     this.name = name;
     this.table = table;
-    this.rowCounts = new HBaseRowCounts(store, name, table);
+    this.statistics = new HBaseStatistics(store, name, table);
   }
 
   /**
-   * UPDATE STATISTICS: every region counts its rows in its region server, and the counts are kept
-   * in HBase ({@link HBaseRowCounts}); one chunk per region, with its rows.
+   * UPDATE STATISTICS: every region counts its rows in its region server and cuts them into chunks
+   * at guide posts every GUIDE_POSTS_WIDTH bytes of rows (the table's option, else {@value
+   * HBaseStatistics#DEFAULT_GUIDE_POST_WIDTH}), and the chunks are kept in HBase ({@link
+   * HBaseStatistics}).
    */
   @Override
   public TableStatistics updateStatistics() {
     checkUsable();
-    List<RegionInfo> regions = regions();
-    return statistics(regions, rowCounts.collect(regions));
+    String width = options().get("GUIDE_POSTS_WIDTH");
+    return statistics.collect(
+        regions(),
+        width == null ? HBaseStatistics.DEFAULT_GUIDE_POST_WIDTH : Long.parseLong(width));
   }
 
-  /** One chunk per region, with the rows UPDATE STATISTICS last counted (-1 for a newer region). */
+  /**
+   * The chunks the last UPDATE STATISTICS collected; a region split or merged since (or before the
+   * first), one chunk of unknown rows.
+   */
   @Override
   public TableStatistics statistics() {
     checkUsable();
-    return statistics(regions(), rowCounts.counts());
-  }
-
-  private static TableStatistics statistics(List<RegionInfo> regions, Map<Bytes, Long> counts) {
-    List<TableStatistics.Chunk> chunks = new ArrayList<>(regions.size());
-    for (RegionInfo r : regions) {
-      chunks.add(
-          new TableStatistics.Chunk(
-              r.regionId(),
-              r.range().start(),
-              r.range().stop(),
-              counts.getOrDefault(r.range().start(), -1L),
-              r.fileBytes() + r.memstoreBytes()));
-    }
-    return new TableStatistics(-1, chunks, 0);
+    return statistics.of(regions());
   }
 
   /**
@@ -90,15 +84,7 @@ final class HBaseKvTable implements KvTable {
    */
   @Override
   public long approximateRowCount() {
-    Map<Bytes, Long> counts = rowCounts.counts();
-    if (counts.isEmpty()) {
-      return -1;
-    }
-    long rows = 0;
-    for (long c : counts.values()) {
-      rows += c;
-    }
-    return rows;
+    return statistics.rows();
   }
 
   @Override
@@ -366,17 +352,52 @@ final class HBaseKvTable implements KvTable {
   @Override
   public void flush() {
     checkUsable();
-    await(store.connection().getAdmin().flush(table), name);
+    // each region by its own call to its region server: HBase 2.6's table flush is a master
+    // procedure, which waited forever when a region server's flush met one already running
+    // ("Unable to complete flush"; seen on the one-machine cluster after a load)
+    var admin = store.connection().getAdmin();
+    List<CompletableFuture<Void>> flushing = new ArrayList<>();
+    for (org.apache.hadoop.hbase.client.RegionInfo r : await(admin.getRegions(table), name)) {
+      flushing.add(admin.flushRegion(r.getRegionName()));
+    }
+    await(CompletableFuture.allOf(flushing.toArray(CompletableFuture[]::new)), name);
   }
 
+  /**
+   * Asks HBase to compact the table and returns once it is done, as Cairn's COMPACT TABLE does
+   * (HBase's admin call only queues the request): waits for the regions' compactions to start (at
+   * most {@value #COMPACTION_START_MILLIS} ms: a minor compaction may find nothing to do), then to
+   * end.
+   */
   @Override
   public void compact(boolean major) {
     checkUsable();
-    await(
-        major
-            ? store.connection().getAdmin().majorCompact(table)
-            : store.connection().getAdmin().compact(table),
-        name);
+    var admin = store.connection().getAdmin();
+    await(major ? admin.majorCompact(table) : admin.compact(table), name);
+    long startBy = System.nanoTime() + COMPACTION_START_MILLIS * 1_000_000L;
+    boolean started = false;
+    while (true) {
+      boolean running = await(admin.getCompactionState(table), name) != CompactionState.NONE;
+      started |= running;
+      if (!running && (started || System.nanoTime() - startBy > 0)) {
+        return;
+      }
+      pause(COMPACTION_POLL_MILLIS);
+    }
+  }
+
+  private static final long COMPACTION_START_MILLIS = 2_000;
+  private static final long COMPACTION_POLL_MILLIS = 50;
+
+  private void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CairnException(
+          ErrorCode.QUERY_CANCELED,
+          "Interrupted while waiting for HBase to compact [" + name + "]");
+    }
   }
 
   @Override

@@ -15,10 +15,11 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
 /**
  * Cairn's table options as HBase's settings of the table and its family: DATA_BLOCK_ENCODING,
  * BLOOMFILTER, BLOCKSIZE, TTL, BLOCKCACHE and IN_MEMORY of the family, DURABILITY of the table,
- * COMPRESSION NONE and GZIP (the codecs every region server has). Refused with NOT_SUPPORTED until
- * they take effect on HBase: LZ4, SNAPPY and ZSTD (codecs the region servers must be set up for)
- * and GUIDE_POSTS_WIDTH (no guide posts inside regions yet). The options as given are kept in the
- * table descriptor ({@value #PREFIX}NAME), where {@link #of} reads them back.
+ * COMPRESSION NONE and GZIP (the codecs every region server has); GUIDE_POSTS_WIDTH is Cairn's own
+ * (UPDATE STATISTICS cuts regions into chunks at it). Refused with NOT_SUPPORTED until they take
+ * effect on HBase: LZ4, SNAPPY and ZSTD (codecs the region servers must be set up for). The options
+ * as given are kept in the table descriptor ({@value #PREFIX}NAME), where {@link #of} reads them
+ * back.
  */
 final class HBaseTableOptions {
   static final String PREFIX = "cairn.option.";
@@ -38,14 +39,6 @@ final class HBaseTableOptions {
               + " set up on every region server), found ["
               + compression
               + "]");
-    }
-    if (valid.containsKey("GUIDE_POSTS_WIDTH")) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED,
-          "Table ["
-              + table
-              + "]: GUIDE_POSTS_WIDTH: the HBase store keeps no guide posts inside regions"
-              + " yet (one chunk per region)");
     }
     if (valid.containsKey("TTL") && Long.parseLong(valid.get("TTL")) > Integer.MAX_VALUE) {
       throw new CairnException(
@@ -84,6 +77,7 @@ final class HBaseTableOptions {
         case "IN_MEMORY" -> family.setInMemory(Boolean.parseBoolean(v));
         case "DURABILITY" ->
             table.setDurability(HBaseKvTable.durability(io.cairn.kv.Durability.valueOf(v)));
+        case "GUIDE_POSTS_WIDTH" -> {} // Cairn's own: UPDATE STATISTICS reads it (below)
         default ->
             throw CairnException.internal("Table option [" + o.getKey() + "] has no HBase setting");
       }

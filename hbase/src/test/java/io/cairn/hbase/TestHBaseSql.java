@@ -175,6 +175,23 @@ class TestHBaseSql {
         s.execute("UPDATE STATISTICS ORDERS");
       }
       assertThat(String.join("\n", rows(c, explain))).contains("EST 750 ROWS");
+      // guide posts inside the regions: more chunks than regions, scanned in parallel
+      try (Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE ORDERS SET GUIDE_POSTS_WIDTH = 2000");
+        s.execute("UPDATE STATISTICS ORDERS");
+      }
+      String plan = String.join("\n", rows(c, explain));
+      java.util.regex.Matcher chunks =
+          java.util.regex.Pattern.compile("(\\d+)-CHUNK").matcher(plan);
+      assertThat(chunks.find()).as(plan).isTrue();
+      assertThat(Integer.parseInt(chunks.group(1))).as(plan).isGreaterThan(4);
+      assertThat(plan).contains("EST 750 ROWS");
+      assertThat(rows(c, "SELECT COUNT(*), SUM(AMOUNT), MIN(ID), MAX(ID) FROM ORDERS"))
+          .containsExactly("750|46837.50|250|999");
+      assertThat(rows(c, "SELECT ID FROM ORDERS WHERE CUSTOMER = 1 ORDER BY AMOUNT DESC LIMIT 2"))
+          .containsExactly("997", "994");
+      assertThat(rows(c, "SELECT COUNT(*) FROM ORDERS WHERE ID BETWEEN 300 AND 699"))
+          .containsExactly("400");
     }
   }
 

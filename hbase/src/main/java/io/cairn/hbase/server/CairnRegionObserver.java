@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The region-server side of Cairn over HBase: a scan whose {@link #SCAN_ATTRIBUTE} holds a Cairn
@@ -43,8 +44,10 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
       throws IOException {
     byte[] spec = scan.getAttribute(SCAN_ATTRIBUTE);
     if (spec == null) {
-      if (scan.getAttribute(WireNames.COUNT_ATTRIBUTE) != null) {
-        return ProgramRegionScanner.counting(scanner, pageMillis(context));
+      byte[] count = scan.getAttribute(WireNames.COUNT_ATTRIBUTE);
+      if (count != null) {
+        long guidePostWidth = count.length == Long.BYTES ? Bytes.toLong(count) : 0;
+        return ProgramRegionScanner.counting(scanner, guidePostWidth, pageMillis(context));
       }
       return scanner;
     }

@@ -27,9 +27,9 @@ public final class Pages {
     return new KeyValue(row, FAMILY, QUALIFIER, value);
   }
 
-  /** The answer of a count scan ({@link WireNames#COUNT_ATTRIBUTE}): the rows, 8 bytes. */
-  static Cell counted(byte[] row, long count) {
-    return new KeyValue(row, FAMILY, WireNames.COUNT_QUALIFIER, Bytes.toBytes(count));
+  /** The answer of a count scan ({@link WireNames#COUNT_ATTRIBUTE}): {@link RegionCount}. */
+  static Cell counted(byte[] row, RegionCount count) {
+    return new KeyValue(row, FAMILY, WireNames.COUNT_QUALIFIER, count.encode());
   }
 
   /** The rows of a page cell's value. */

@@ -59,12 +59,18 @@ public final class ProgramRegionScanner implements RegionScanner {
   /** A call's slice of time ({@link #PAGE_MILLIS}). */
   private final long pageNanos;
 
-  /** The rows a count scan counted so far. */
-  private long counted;
+  /** A count scan's rows and chunks so far; null for a program. */
+  private final RegionCount count;
 
   ProgramRegionScanner(RegionScanner region, ScanRequest request, long pageMillis) {
+    this(region, request, null, pageMillis);
+  }
+
+  private ProgramRegionScanner(
+      RegionScanner region, ScanRequest request, RegionCount count, long pageMillis) {
     this.region = region;
     this.request = request;
+    this.count = count;
     this.rows = new RegionRows(region);
     this.pageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
   }
@@ -80,11 +86,12 @@ public final class ProgramRegionScanner implements RegionScanner {
   }
 
   /**
-   * A scanner that answers the number of Cairn rows the region scanner returns, as one cell ({@link
-   * WireNames#COUNT_ATTRIBUTE}), reading them in the region server.
+   * A scanner that answers the number of Cairn rows the region scanner returns, cut into chunks at
+   * guide posts about every {@code guidePostWidth} bytes (0: none), as one cell ({@link
+   * WireNames#COUNT_ATTRIBUTE}, {@link RegionCount}), reading them in the region server.
    */
-  static ProgramRegionScanner counting(RegionScanner region, long pageMillis) {
-    return new ProgramRegionScanner(region, null, pageMillis);
+  static ProgramRegionScanner counting(RegionScanner region, long guidePostWidth, long pageMillis) {
+    return new ProgramRegionScanner(region, null, new RegionCount(guidePostWidth), pageMillis);
   }
 
   @Override
@@ -93,15 +100,16 @@ public final class ProgramRegionScanner implements RegionScanner {
       return false;
     }
     long deadline = System.nanoTime() + pageNanos;
-    if (request == null) {
+    if (count != null) {
       while (rows.next()) {
-        if ((++counted & 4095) == 0 && System.nanoTime() - deadline > 0) {
+        count.add(rows.keyArray(), rows.keyOffset(), rows.keyLength(), rows.valueLength());
+        if ((count.rows() & 4095) == 0 && System.nanoTime() - deadline > 0) {
           EMPTY_ANSWERS.incrementAndGet();
           return true; // a slice of time is up: nothing to answer yet
         }
       }
       done = true;
-      out.add(Pages.counted(pageRow(), counted));
+      out.add(Pages.counted(pageRow(), count));
       return false;
     }
     try {

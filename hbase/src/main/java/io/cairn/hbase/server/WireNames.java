@@ -17,8 +17,9 @@ public final class WireNames {
 
   /**
    * The attribute of an HBase {@code Scan} that asks the region server for the number of Cairn rows
-   * in the scan's range of the region: one cell of qualifier {@link #COUNT_QUALIFIER}, the count as
-   * 8 bytes (UPDATE STATISTICS).
+   * in the scan's range of the region: one cell of qualifier {@link #COUNT_QUALIFIER}, the count
+   * and the region's chunks as {@link RegionCount} encodes them (UPDATE STATISTICS); the
+   * attribute's value is the guide post width, 8 bytes (none: no guide posts).
    */
   public static final String COUNT_ATTRIBUTE = "cairn.count";
 
