@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -139,7 +140,8 @@ final class HBaseKvTable implements KvTable {
    * the row does not exist when the batch holds a MUST_NOT_EXIST for it (HBase's check-and-mutate,
    * atomic per row), all rows at once. HBase has no atomicity across rows: when a condition fails,
    * the other rows are written all the same, and the failure says so ({@link
-   * ConditionFailedException#othersWritten}) for the first failing mutation of the batch.
+   * ConditionFailedException#othersWritten}: some row other than the failing ones was written, by a
+   * put without condition or one whose condition held) for the first failing mutation of the batch.
    */
   private void mutateRowByRow(
       AsyncTable<?> t,
@@ -155,6 +157,7 @@ final class HBaseKvTable implements KvTable {
     }
     List<CheckAndMutate> checks = new ArrayList<>();
     List<Integer> checked = new ArrayList<>();
+    List<Boolean> checkedPut = new ArrayList<>(); // a check that holds writes its row
     List<Row> plain = new ArrayList<>();
     for (Mutation m : last.values()) {
       Row row = m instanceof Mutation.Put p ? put(p, d) : delete(m.key(), d);
@@ -168,6 +171,7 @@ final class HBaseKvTable implements KvTable {
       // a row inserted and then deleted in the batch: only the check is left to do
       checks.add(row instanceof Put put ? ifAbsent.build(put) : ifAbsent.build((Delete) row));
       checked.add(condition);
+      checkedPut.add(row instanceof Put);
     }
     CompletableFuture<List<CheckAndMutateResult>> checking =
         checks.isEmpty()
@@ -178,14 +182,17 @@ final class HBaseKvTable implements KvTable {
     await(CompletableFuture.allOf(checking, writing), name);
     List<CheckAndMutateResult> results = checking.join();
     int failed = -1;
+    boolean othersWritten = !plain.isEmpty();
     for (int i = 0; i < results.size(); i++) {
-      if (!results.get(i).isSuccess() && (failed < 0 || checked.get(i) < failed)) {
+      if (results.get(i).isSuccess()) {
+        othersWritten |= checkedPut.get(i);
+      } else if (failed < 0 || checked.get(i) < failed) {
         failed = checked.get(i);
       }
     }
     if (failed >= 0) {
       ConditionFailedException e = new ConditionFailedException(failed, batch.get(failed).key());
-      throw last.size() > 1 ? e.withOthersWritten() : e;
+      throw othersWritten ? e.withOthersWritten() : e;
     }
   }
 
@@ -287,14 +294,40 @@ final class HBaseKvTable implements KvTable {
     return after - count + 1;
   }
 
-  /** HBase's regions of the table, in key order, with their sizes as the region servers report. */
+  /**
+   * How long {@link #regions()} waits for the region servers' sizes of their regions: a server that
+   * has not answered by then (crashed and not yet replaced in hbase:meta, restarting, unreachable:
+   * HBase's client retries it for about two minutes) leaves its regions' sizes unknown (0), as for
+   * a region not yet assigned.
+   */
+  static final long REGION_METRICS_WAIT_MILLIS = 2_000;
+
+  /**
+   * HBase's regions of the table, in key order, with their sizes as the region servers report (best
+   * effort: 0 when a server does not answer within {@link #REGION_METRICS_WAIT_MILLIS}).
+   */
   @Override
   public List<RegionInfo> regions() {
     checkUsable();
     List<HRegionLocation> locations =
         await(store.connection().getRegionLocator(table).getAllRegionLocations(), name);
+    // one call per server, all at once; the sizes are estimates: a statement does not wait on them
+    Map<ServerName, CompletableFuture<List<RegionMetrics>>> byServer = new HashMap<>();
+    for (HRegionLocation location : locations) {
+      if (location.getServerName() != null) {
+        byServer.computeIfAbsent(
+            location.getServerName(),
+            server ->
+                store
+                    .connection()
+                    .getAdmin()
+                    .getRegionMetrics(server, table)
+                    .exceptionally(e -> List.of())
+                    .completeOnTimeout(
+                        List.of(), REGION_METRICS_WAIT_MILLIS, TimeUnit.MILLISECONDS));
+      }
+    }
     List<RegionInfo> out = new ArrayList<>(locations.size());
-    Map<ServerName, List<RegionMetrics>> byServer = new HashMap<>(); // one call per server
     for (HRegionLocation location : locations) {
       org.apache.hadoop.hbase.client.RegionInfo region = location.getRegion();
       long fileBytes = 0;
@@ -303,10 +336,7 @@ final class HBaseKvTable implements KvTable {
       List<RegionMetrics> reported =
           location.getServerName() == null
               ? List.of() // not assigned yet (a daughter of a split): sizes unknown, 0
-              : byServer.computeIfAbsent(
-                  location.getServerName(),
-                  server ->
-                      await(store.connection().getAdmin().getRegionMetrics(server, table), name));
+              : byServer.get(location.getServerName()).join();
       for (RegionMetrics metrics : reported) {
         if (java.util.Arrays.equals(metrics.getRegionName(), region.getRegionName())) {
           fileBytes = (long) metrics.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);

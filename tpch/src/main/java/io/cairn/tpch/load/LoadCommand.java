@@ -2,9 +2,6 @@ package io.cairn.tpch.load;
 
 import io.cairn.core.SuppressForbidden;
 import java.io.PrintStream;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -132,14 +129,8 @@ public final class LoadCommand implements Callable<Integer> {
     }
     out.printf(
         Locale.ROOT, "Loaded %,d rows in %.1f s: %,.0f rows/s%n", total, seconds, total / seconds);
-    if (url.startsWith("jdbc:cairn:") && !url.startsWith("jdbc:cairn:mem:")) {
-      long statsStart = System.nanoTime();
-      try (Connection c = DriverManager.getConnection(url);
-          Statement s = c.createStatement()) {
-        for (String name : names) {
-          s.executeUpdate("UPDATE STATISTICS " + name);
-        }
-      }
+    long statsStart = System.nanoTime();
+    if (TpchLoader.updateStatistics(url, names)) {
       out.printf(
           Locale.ROOT,
           "Statistics of %d tables collected in %.1f s (UPDATE STATISTICS)%n",

@@ -309,6 +309,14 @@ public final class TpchQueriesCommand implements Callable<Integer> {
         Locale.ROOT,
         "  %s%n",
         loaded.isEmpty() ? "already loaded" : "loaded " + loaded.size() + " tables");
+    List<String> names = new ArrayList<>();
+    for (TpchLoader.TableResult r : loaded) {
+      names.add(r.table());
+    }
+    // as `tpch load` does: the planner's join orders see every row loaded from the first query on
+    if (TpchLoader.updateStatistics(u, names)) {
+      err.printf(Locale.ROOT, "  statistics of %d tables collected%n", names.size());
+    }
     return tables;
   }
 
