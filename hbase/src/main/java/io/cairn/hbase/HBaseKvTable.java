@@ -80,12 +80,12 @@ final class HBaseKvTable implements KvTable {
   }
 
   /**
-   * The rows UPDATE STATISTICS counted (its regions' counts, summed), -1 before the first; no
-   * request to HBase after the first call.
+   * The rows UPDATE STATISTICS counted (its regions' counts, summed; no request to HBase after the
+   * first call); before the first, an estimate from the regions' bytes and a sample of rows.
    */
   @Override
   public long approximateRowCount() {
-    return statistics.rows();
+    return statistics.rows(this::regions);
   }
 
   @Override

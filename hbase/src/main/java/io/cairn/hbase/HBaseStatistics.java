@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Delete;
@@ -99,11 +100,14 @@ final class HBaseStatistics {
     return new TableStatistics(k.guidePostWidth(), chunks, k.collectedAtMillis());
   }
 
-  /** The rows the last UPDATE STATISTICS counted in all regions, -1 before the first. */
-  long rows() {
+  /**
+   * The rows the last UPDATE STATISTICS counted in all regions; before the first, an estimate
+   * ({@link #estimate}).
+   */
+  long rows(Supplier<List<RegionInfo>> regions) {
     Kept k = kept();
     if (k.regions().isEmpty()) {
-      return -1;
+      return estimate(regions);
     }
     long rows = 0;
     for (RegionChunks r : k.regions().values()) {
@@ -111,6 +115,48 @@ final class HBaseStatistics {
         rows += c.rows();
       }
     }
+    return rows;
+  }
+
+  /** How long an estimate is reused ({@link #estimate}). */
+  private static final long ESTIMATE_MILLIS = 5_000;
+
+  /** Cells sampled for the bytes of a row ({@link #estimate}). */
+  private static final int SAMPLE_CELLS = 256;
+
+  /** The last estimate and when it was made (System.nanoTime); null before the first. */
+  private volatile long[] estimated;
+
+  /**
+   * The rows of a table UPDATE STATISTICS never ran on, estimated without reading it all: its
+   * regions' bytes (files and memstores, as the region servers report them) over the mean size of
+   * its first {@value #SAMPLE_CELLS} cells; -1 when its regions report no bytes. Reused for {@value
+   * #ESTIMATE_MILLIS} ms. Without it the planner sees every such table with the same default count
+   * and may join them in a poor order (cross products).
+   */
+  private long estimate(Supplier<List<RegionInfo>> regions) {
+    long[] last = estimated;
+    if (last != null && System.nanoTime() - last[1] < ESTIMATE_MILLIS * 1_000_000L) {
+      return last[0];
+    }
+    long bytes = 0;
+    for (RegionInfo r : regions.get()) {
+      bytes += r.fileBytes() + r.memstoreBytes();
+    }
+    long rows = -1;
+    if (bytes > 0) {
+      long cells = 0;
+      long cellBytes = 0;
+      Scan sample = new Scan().addColumn(FAMILY, HBaseKvStore.QUALIFIER).setLimit(SAMPLE_CELLS);
+      for (Result r : await(store.connection().getTable(table).scanAll(sample), name)) {
+        for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+          cells++;
+          cellBytes += c.getSerializedSize();
+        }
+      }
+      rows = cells == 0 ? -1 : Math.max(cells, bytes / Math.max(1, cellBytes / cells));
+    }
+    estimated = new long[] {rows, System.nanoTime()};
     return rows;
   }
 

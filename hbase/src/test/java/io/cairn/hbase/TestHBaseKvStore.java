@@ -545,6 +545,34 @@ class TestHBaseKvStore {
         .isEqualTo(4_000); // the region from 6,000 on kept its chunks
   }
 
+  /**
+   * Before the first UPDATE STATISTICS a table's rows are estimated from its regions' bytes and a
+   * sample of its cells (the planner needs relative sizes to order joins); after it, they are the
+   * counted rows.
+   */
+  @Test
+  void rowCountsAreEstimatedBeforeTheFirstUpdateStatistics(HBaseTestingUtility hbase)
+      throws Exception {
+    String name = newName();
+    KvTable table = store.createTable(name);
+    assertThat(table.approximateRowCount()).as("an empty table").isEqualTo(-1);
+    for (long from = 0; from < 20_000; from += 5_000) {
+      List<Mutation> batch = new ArrayList<>();
+      for (long k = from; k < from + 5_000; k++) {
+        batch.add(put(k, (int) k));
+      }
+      table.mutate(batch);
+    }
+    table.flush();
+    try (KvStore other = HBaseKvStore.open(hbase.getConfiguration(), "cairn_test")) {
+      assertThat(other.table(name).orElseThrow().approximateRowCount())
+          .as("estimated")
+          .isBetween(5_000L, 80_000L);
+    }
+    table.updateStatistics();
+    assertThat(table.approximateRowCount()).isEqualTo(20_000);
+  }
+
   @Test
   void tableOptionsBecomeHBaseSettingsAndTakeEffect(HBaseTestingUtility hbase) throws Exception {
     String name = newName();
