@@ -164,15 +164,13 @@ public final class HBaseKvStore implements KvStore {
   }
 
   /**
-   * Cairn's family: one version, and HBase's new version behaviour, by which a delete hides only
-   * the writes before it (by write order), not a put of the same millisecond made after it (an
-   * UPSERT right after a DELETE of its row would otherwise stay hidden until a major compaction).
+   * Cairn's family: one version and HBase's default version behaviour. Deletes are tombstones
+   * ({@link HBaseKvTable#tombstone}), not delete markers, so a put right after a delete of its row
+   * is seen without HBase's new version behaviour, which made every scan 2.2x slower (tables made
+   * by earlier versions of Cairn keep it, and read right either way).
    */
   private static org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family() {
-    return ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
-        .setMaxVersions(1)
-        .setNewVersionBehavior(true)
-        .build();
+    return ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(1).build();
   }
 
   @Override

@@ -53,8 +53,8 @@ final class HBaseRowCursor extends CellRows {
           continue;
         }
         Cell cell = result.getColumnLatestCell(HBaseKvStore.FAMILY, HBaseKvStore.QUALIFIER);
-        if (cell == null) {
-          continue; // a row of another family's making: not a Cairn row
+        if (cell == null || cell.getValueLength() == 0) {
+          continue; // a row of another family's making, or a deleted row's tombstone
         }
         point(cell);
         return true;

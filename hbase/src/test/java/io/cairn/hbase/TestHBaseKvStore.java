@@ -360,6 +360,54 @@ class TestHBaseKvStore {
     }
   }
 
+  /**
+   * A delete is a tombstone (the row's cell with an empty value): reads skip it, an INSERT of the
+   * key sees no row, a put right after it wins also once flushed, and a major compaction leaves it
+   * out (the region observer), so no cell of a deleted row stays behind.
+   */
+  @Test
+  void deletesAreTombstonesThatAMajorCompactionDrops(HBaseTestingUtility hbase) throws Exception {
+    String name = newName();
+    KvTable table = store.createTable(name);
+    table.mutate(List.of(put(1, 1), put(2, 2), put(3, 3)));
+    table.flush();
+    table.mutate(List.of(new Mutation.Delete(key(1)), new Mutation.Delete(key(2))));
+    table.mutate(List.of(put(2, 20))); // right after its delete, maybe in the same millisecond
+    table.flush();
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(2, 20), row(3, 3));
+    table.mutate(List.of(insert(1, 10))); // the tombstone is no row
+    table.mutate(List.of(new Mutation.Delete(key(3))));
+    TableName hbaseName = HBaseNames.table("cairn_test", name);
+    assertThat(cellsOf(hbase, hbaseName)).as("two rows and a tombstone").isEqualTo(3);
+
+    table.flush(); // a third file: HBase may compact them all by itself, which drops it too
+    table.compact(true);
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(1, 10), row(2, 20));
+    assertThat(cellsOf(hbase, hbaseName)).as("no tombstone after it").isEqualTo(2);
+    assertThat(
+            hbase
+                .getAdmin()
+                .getDescriptor(hbaseName)
+                .getColumnFamily(HBaseKvStore.FAMILY)
+                .isNewVersionBehavior())
+        .isFalse();
+  }
+
+  /** The cells HBase holds for the table, as a plain (not a Cairn) scan reads them. */
+  private static int cellsOf(HBaseTestingUtility hbase, TableName name) throws Exception {
+    int cells = 0;
+    try (org.apache.hadoop.hbase.client.Table t = hbase.getConnection().getTable(name);
+        org.apache.hadoop.hbase.client.ResultScanner s =
+            t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+      for (org.apache.hadoop.hbase.client.Result r : s) {
+        cells += r.rawCells().length;
+      }
+    }
+    return cells;
+  }
+
   @Test
   void theLastMutationOfARowInABatchWins() {
     KvTable table = store.createTable(newName());
@@ -607,7 +655,7 @@ class TestHBaseKvStore {
     assertThat(family.getBlocksize()).isEqualTo(16384);
     assertThat(family.isInMemory()).isTrue();
     assertThat(family.getTimeToLive()).isEqualTo(2);
-    assertThat(family.isNewVersionBehavior()).isTrue();
+    assertThat(family.isNewVersionBehavior()).isFalse(); // deletes are tombstones
     assertThat(descriptor.getDurability())
         .isEqualTo(org.apache.hadoop.hbase.client.Durability.ASYNC_WAL);
 

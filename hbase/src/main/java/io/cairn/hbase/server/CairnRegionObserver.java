@@ -7,15 +7,24 @@ import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.wire.WireMessages;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.InternalScanner;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.ScanType;
+import org.apache.hadoop.hbase.regionserver.ScannerContext;
+import org.apache.hadoop.hbase.regionserver.Store;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -36,6 +45,45 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
   @Override
   public Optional<RegionObserver> getRegionObserver() {
     return Optional.of(this);
+  }
+
+  /**
+   * A compaction that rewrites all of a store's files leaves out deleted rows' tombstones (a row's
+   * cell with an empty value, {@code HBaseKvTable.tombstone}): with one version per cell, the
+   * compaction keeps only each row's newest cell, so once that is a tombstone nothing older is left
+   * for it to hide (newer writes are in the memstore or in newer files). A compaction of some files
+   * only keeps them: an older put may be in a file it leaves out.
+   */
+  @Override
+  public InternalScanner preCompact(
+      ObserverContext<RegionCoprocessorEnvironment> context,
+      Store store,
+      InternalScanner scanner,
+      ScanType scanType,
+      CompactionLifeCycleTracker tracker,
+      CompactionRequest request) {
+    if (!request.isAllFiles()) {
+      return scanner;
+    }
+    return new InternalScanner() {
+      @Override
+      public boolean next(List<Cell> result, ScannerContext scannerContext) throws IOException {
+        int from = result.size();
+        boolean more = scanner.next(result, scannerContext);
+        result
+            .subList(from, result.size())
+            .removeIf(
+                cell ->
+                    cell.getValueLength() == 0
+                        && CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER));
+        return more;
+      }
+
+      @Override
+      public void close() throws IOException {
+        scanner.close();
+      }
+    };
   }
 
   @Override

@@ -217,7 +217,8 @@ public final class ProgramRegionScanner implements RegionScanner {
           cells.clear();
           more = region.nextRaw(cells);
           for (Cell cell : cells) {
-            if (org.apache.hadoop.hbase.CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER)) {
+            if (org.apache.hadoop.hbase.CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER)
+                && cell.getValueLength() > 0) { // empty: a deleted row's tombstone
               point(cell);
               return true;
             }
