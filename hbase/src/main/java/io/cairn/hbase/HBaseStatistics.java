@@ -219,14 +219,26 @@ final class HBaseStatistics {
       starts.add(region.range().start());
       counts.add(new long[2]);
     }
+    return linked(region.regionId(), starts, counts, region.range().stop());
+  }
+
+  /**
+   * Chunks of a region from their start keys and {rows, bytes}: each stops where the next starts,
+   * the last at {@code stop}.
+   */
+  private static List<TableStatistics.Chunk> linked(
+      long regionId, List<Bytes> starts, List<long[]> counts, Bytes stop) {
     List<TableStatistics.Chunk> chunks = new ArrayList<>(starts.size());
     for (int i = 0; i < starts.size(); i++) {
-      Bytes stop = i + 1 < starts.size() ? starts.get(i + 1) : region.range().stop();
       chunks.add(
           new TableStatistics.Chunk(
-              region.regionId(), starts.get(i), stop, counts.get(i)[0], counts.get(i)[1]));
+              regionId,
+              starts.get(i),
+              i + 1 < starts.size() ? starts.get(i + 1) : stop,
+              counts.get(i)[0],
+              counts.get(i)[1]));
     }
-    return chunks;
+    return List.copyOf(chunks);
   }
 
   /** Forgets what it read (the table was dropped), and what was kept. */
@@ -288,17 +300,8 @@ final class HBaseStatistics {
         starts.add(getKey(in));
         counts.add(new long[] {in.getLong(), in.getLong()});
       }
-      List<TableStatistics.Chunk> chunks = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        chunks.add(
-            new TableStatistics.Chunk(
-                0,
-                starts.get(i),
-                i + 1 < n ? starts.get(i + 1) : stop,
-                counts.get(i)[0],
-                counts.get(i)[1]));
-      }
-      read.put(start, new RegionChunks(stop, List.copyOf(chunks)));
+      // no region id: of() gives each chunk the id of the region it is found in
+      read.put(start, new RegionChunks(stop, linked(0, starts, counts, stop)));
     }
     return new Kept(collectedAt, width, Map.copyOf(read));
   }
