@@ -30,6 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * unchanged since their snapshot and run again when they are not; and every chunk of a statement
  * reads one snapshot. Embedded in memory and on disk, and against a server in the contract run.
  */
+@NotOnHBase(
+    "read-modify-writes checked against a read point: HBase has none yet, so concurrent UPDATEs can lose updates (docs/hbase.md)")
 class TestAtomicWrites {
   private static final int THREADS = 8;
   private static final int PER_THREAD = 125;

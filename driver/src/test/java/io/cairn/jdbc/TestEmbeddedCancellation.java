@@ -90,7 +90,7 @@ class TestEmbeddedCancellation {
       statement.cancel();
     }
     SQLException e = failure(running);
-    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getSQLState()).as(String.valueOf(e)).isEqualTo("57014");
     assertThat(statement.isClosed()).isFalse();
 
     // The statement and the connection stay usable.
@@ -129,7 +129,7 @@ class TestEmbeddedCancellation {
               }
             });
     SQLException e = cancelUntilDone(statement, running);
-    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getSQLState()).as(String.valueOf(e)).isEqualTo("57014");
     statement.close();
     assertThat(countBig()).isEqualTo(3000);
   }
@@ -149,7 +149,7 @@ class TestEmbeddedCancellation {
               }
             });
     SQLException e = cancelUntilDone(statement, running);
-    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getSQLState()).as(String.valueOf(e)).isEqualTo("57014");
     // The connection runs other prepared statements afterwards.
     try (PreparedStatement small =
         connection.prepareStatement("SELECT COUNT(*) FROM BIG WHERE V > ?")) {
@@ -181,7 +181,7 @@ class TestEmbeddedCancellation {
     Future<Long> running = executor.submit(() -> runToEnd(statement));
     SQLException e = failure(running);
     assertThat((Throwable) e).isInstanceOf(SQLTimeoutException.class);
-    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getSQLState()).as(String.valueOf(e)).isEqualTo("57014");
 
     // The timeout applies per execution: a short query on the same statement still runs.
     try (ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM BIG")) {
@@ -206,7 +206,7 @@ class TestEmbeddedCancellation {
             });
     SQLException e = failure(running);
     assertThat((Throwable) e).isInstanceOf(SQLTimeoutException.class);
-    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getSQLState()).as(String.valueOf(e)).isEqualTo("57014");
     statement.close();
     assertThat(countBig()).isEqualTo(3000);
   }

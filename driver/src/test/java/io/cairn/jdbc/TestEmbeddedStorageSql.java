@@ -17,6 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * MAJOR_COMPACT TABLE) and the {@code durability} property on an in-memory database, where flush
  * and compaction do nothing and every table is one region.
  */
+@NotOnHBase(
+    "Cairn's own store's options (ZSTD blocks, splits of a few rows): HBase's are tested in TestHBaseSql")
 class TestEmbeddedStorageSql {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("storage");
 

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Transactions seen from a second connection to the same in-memory database. */
+@NotOnHBase(
+    "snapshot reads and all-or-nothing commits across rows: HBase is atomic per row only (LATEST_PER_ROW)")
 class TestEmbeddedTransactions {
   private String url;
   private Connection writer;

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
  * engine. Checked on the compiled classes by {@link PackageLayers}; a new package without a place
  * here fails.
  */
+@NotOnHBase(
+    "checks the driver's classes, not a store (the HBase run's class path adds the hbase module's)")
 class TestPackageLayers {
   private static final PackageLayers LAYERS =
       new PackageLayers()

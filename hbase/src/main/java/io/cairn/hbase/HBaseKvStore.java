@@ -2,8 +2,10 @@ package io.cairn.hbase;
 
 import static java.util.Objects.requireNonNull;
 
+import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.hbase.server.RemoteErrors;
 import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.KvSnapshot;
 import io.cairn.kv.KvStore;
@@ -180,6 +182,16 @@ public final class HBaseKvStore implements KvStore {
     if (known != null) {
       return Optional.of(known);
     }
+    if (SystemViews.all().stream().anyMatch(v -> v.kvTableName().equals(name))) {
+      // the catalog lists the system views; their rows come from Cairn's own store's insides
+      throw new CairnException(
+          ErrorCode.NOT_SUPPORTED,
+          "System view ["
+              + name
+              + "] is not served on HBase yet: its statistics are in the namespace's "
+              + HBaseStatistics.TABLE
+              + " table, the cache and pool views are HBase's own (its region servers' metrics)");
+    }
     TableName table = HBaseNames.table(namespace, name);
     if (!await(connection.getAdmin().tableExists(table), name)) {
       return Optional.empty();
@@ -266,13 +278,18 @@ public final class HBaseKvStore implements KvStore {
 
   /**
    * The value of {@code future}; HBase's failure becomes a CairnException (IO_ERROR, the HBase
-   * exception as its cause) naming {@code what}.
+   * exception as its cause) naming {@code what}, or the Cairn error a region server raised ({@link
+   * RemoteErrors}) with its own code.
    */
-  static <T> T await(Future<T> future, String what) {
+  <T> T await(Future<T> future, String what) {
     try {
       return future.get();
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      CairnException raised = RemoteErrors.find(cause);
+      if (raised != null) {
+        throw raised; // a region server's Cairn error, with its code
+      }
       throw new CairnException(
           ErrorCode.IO_ERROR, "HBase failed on [" + what + "]: " + cause, cause);
     } catch (InterruptedException e) {

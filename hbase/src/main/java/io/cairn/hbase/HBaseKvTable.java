@@ -2,7 +2,6 @@ package io.cairn.hbase;
 
 import static io.cairn.hbase.HBaseKvStore.FAMILY;
 import static io.cairn.hbase.HBaseKvStore.QUALIFIER;
-import static io.cairn.hbase.HBaseKvStore.await;
 
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.bytes.Bytes;
@@ -131,8 +130,22 @@ final class HBaseKvTable implements KvTable {
     for (Mutation m : last.values()) {
       rows.add(m instanceof Mutation.Put p ? put(p, d) : tombstone(m.key(), d));
     }
-    await(t.batchAll(rows), name);
+    // waves of WAVE_RPCS calls of at most RPC_ROWS rows each: one call of 200,000 rows made the
+    // region server hold them all at once (HBase warns past 5,000) and ran it out of heap
+    for (int from = 0; from < rows.size(); from += RPC_ROWS * WAVE_RPCS) {
+      List<CompletableFuture<?>> wave = new ArrayList<>();
+      for (int at = from; at < Math.min(rows.size(), from + RPC_ROWS * WAVE_RPCS); at += RPC_ROWS) {
+        wave.add(t.batchAll(rows.subList(at, Math.min(rows.size(), at + RPC_ROWS))));
+      }
+      store.await(CompletableFuture.allOf(wave.toArray(CompletableFuture[]::new)), name);
+    }
   }
+
+  /** The most rows of a batch that go to HBase in one call. */
+  static final int RPC_ROWS = 5_000;
+
+  /** How many calls of a large batch are in flight at once. */
+  static final int WAVE_RPCS = 4;
 
   /**
    * A batch with MUST_NOT_EXIST conditions: each row's last mutation is written on condition that
@@ -178,7 +191,7 @@ final class HBaseKvTable implements KvTable {
             : t.checkAndMutateAll(checks);
     CompletableFuture<?> writing =
         plain.isEmpty() ? CompletableFuture.completedFuture(null) : t.batchAll(plain);
-    await(CompletableFuture.allOf(checking, writing), name);
+    store.await(CompletableFuture.allOf(checking, writing), name);
     List<CheckAndMutateResult> results = checking.join();
     int failed = -1;
     boolean othersWritten = !plain.isEmpty();
@@ -287,7 +300,7 @@ final class HBaseKvTable implements KvTable {
     }
     byte[] row = org.apache.hadoop.hbase.util.Bytes.toBytes(name);
     org.apache.hadoop.hbase.client.Result result =
-        await(
+        store.await(
             store
                 .connection()
                 .getTable(store.idsTable())
@@ -313,7 +326,7 @@ final class HBaseKvTable implements KvTable {
   public List<RegionInfo> regions() {
     checkUsable();
     List<HRegionLocation> locations =
-        await(store.connection().getRegionLocator(table).getAllRegionLocations(), name);
+        store.await(store.connection().getRegionLocator(table).getAllRegionLocations(), name);
     // one call per server, all at once; the sizes are estimates: a statement does not wait on them
     Map<ServerName, CompletableFuture<List<RegionMetrics>>> byServer = new HashMap<>();
     for (HRegionLocation location : locations) {
@@ -364,7 +377,8 @@ final class HBaseKvTable implements KvTable {
   @Override
   public Map<String, String> options() {
     checkUsable();
-    return HBaseTableOptions.of(await(store.connection().getAdmin().getDescriptor(table), name));
+    return HBaseTableOptions.of(
+        store.await(store.connection().getAdmin().getDescriptor(table), name));
   }
 
   /**
@@ -378,8 +392,9 @@ final class HBaseKvTable implements KvTable {
         HBaseTableOptions.validate(
             name, io.cairn.core.catalog.TableOptions.validateChanges(changes));
     org.apache.hadoop.hbase.client.TableDescriptor current =
-        await(store.connection().getAdmin().getDescriptor(table), name);
-    await(store.connection().getAdmin().modifyTable(HBaseTableOptions.apply(current, valid)), name);
+        store.await(store.connection().getAdmin().getDescriptor(table), name);
+    store.await(
+        store.connection().getAdmin().modifyTable(HBaseTableOptions.apply(current, valid)), name);
   }
 
   @Override
@@ -390,10 +405,10 @@ final class HBaseKvTable implements KvTable {
     // ("Unable to complete flush"; seen on the one-machine cluster after a load)
     var admin = store.connection().getAdmin();
     List<CompletableFuture<Void>> flushing = new ArrayList<>();
-    for (org.apache.hadoop.hbase.client.RegionInfo r : await(admin.getRegions(table), name)) {
+    for (org.apache.hadoop.hbase.client.RegionInfo r : store.await(admin.getRegions(table), name)) {
       flushing.add(admin.flushRegion(r.getRegionName()));
     }
-    await(CompletableFuture.allOf(flushing.toArray(CompletableFuture[]::new)), name);
+    store.await(CompletableFuture.allOf(flushing.toArray(CompletableFuture[]::new)), name);
   }
 
   /**
@@ -406,11 +421,11 @@ final class HBaseKvTable implements KvTable {
   public void compact(boolean major) {
     checkUsable();
     var admin = store.connection().getAdmin();
-    await(major ? admin.majorCompact(table) : admin.compact(table), name);
+    store.await(major ? admin.majorCompact(table) : admin.compact(table), name);
     long startBy = System.nanoTime() + COMPACTION_START_MILLIS * 1_000_000L;
     boolean started = false;
     while (true) {
-      boolean running = await(admin.getCompactionState(table), name) != CompactionState.NONE;
+      boolean running = store.await(admin.getCompactionState(table), name) != CompactionState.NONE;
       started |= running;
       if (!running && (started || System.nanoTime() - startBy > 0)) {
         return;
@@ -436,7 +451,7 @@ final class HBaseKvTable implements KvTable {
   @Override
   public void split() {
     checkUsable();
-    await(store.connection().getAdmin().split(table), name);
+    store.await(store.connection().getAdmin().split(table), name);
   }
 
   void markDropped() {

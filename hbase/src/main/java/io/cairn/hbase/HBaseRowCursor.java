@@ -3,6 +3,7 @@ package io.cairn.hbase;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.hbase.server.CellRows;
+import io.cairn.hbase.server.RemoteErrors;
 import io.cairn.kv.KeyRange;
 import java.io.IOException;
 import java.util.List;
@@ -60,6 +61,10 @@ final class HBaseRowCursor extends CellRows {
         return true;
       }
     } catch (IOException e) {
+      CairnException raised = RemoteErrors.find(e);
+      if (raised != null) {
+        throw raised; // the scan program's own error (a division by zero), as embedded
+      }
       throw new CairnException(
           ErrorCode.IO_ERROR, "A scan of table [" + table + "] on HBase failed: " + e, e);
     }

@@ -1,14 +1,15 @@
 package io.cairn.hbase;
 
 import static io.cairn.hbase.HBaseKvStore.FAMILY;
-import static io.cairn.hbase.HBaseKvStore.await;
 
 import io.cairn.core.bytes.Bytes;
 import io.cairn.hbase.server.RegionCount;
+import io.cairn.hbase.server.StatisticsCell;
+import io.cairn.hbase.server.StatisticsCell.Kept;
+import io.cairn.hbase.server.StatisticsCell.RegionChunks;
 import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.RegionInfo;
 import io.cairn.kv.TableStatistics;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,37 +35,26 @@ import org.apache.hadoop.hbase.client.Scan;
  */
 final class HBaseStatistics {
   /** The namespace's table of statistics. */
-  static final String TABLE = "_stats";
+  static final String TABLE = StatisticsCell.TABLE;
 
   /** The default guide post width: as Cairn's own store's (32 MiB of rows). */
-  static final long DEFAULT_GUIDE_POST_WIDTH = 32L << 20;
+  static final long DEFAULT_GUIDE_POST_WIDTH = WireNames.DEFAULT_GUIDE_POSTS_WIDTH;
 
-  /**
-   * The qualifier of the one cell: format version (byte), collection time (long), guide post width
-   * (long), regions (int), then per region its start and stop key (int length, bytes each) and
-   * chunks (int), each chunk its start key, rows and bytes. (Earlier versions kept row counts only,
-   * under qualifier {@code c}: ignored, and removed by the next UPDATE STATISTICS.)
-   */
-  private static final byte[] CHUNKS = {'s'};
-
+  /** Earlier versions' row counts only: ignored, and removed by the next UPDATE STATISTICS. */
   private static final byte[] OLD_COUNTS = {'c'};
-  private static final byte VERSION = 1;
 
-  /** A region's chunks as collected: the region's stop key and its chunks, in key order. */
-  private record RegionChunks(Bytes stop, List<TableStatistics.Chunk> chunks) {}
-
-  /** What the last UPDATE STATISTICS kept: when, at which width, each region by start key. */
-  private record Kept(
-      long collectedAtMillis, long guidePostWidth, Map<Bytes, RegionChunks> regions) {
-    static final Kept NONE = new Kept(0, 0, Map.of());
-  }
+  /** How long statistics read from {@value #TABLE} are used before they are read again. */
+  static final long REREAD_MILLIS = 5_000;
 
   private final HBaseKvStore store;
   private final String name;
   private final TableName table;
 
-  /** Null until read from {@value #TABLE}. */
+  /** Null until read from {@value #TABLE}; read again after {@value #REREAD_MILLIS} ms. */
   private volatile Kept kept;
+
+  /** When {@link #kept} was read or written (System.nanoTime). */
+  private volatile long keptNanos;
 
   HBaseStatistics(HBaseKvStore store, String name, TableName table) {
     this.store = store;
@@ -148,7 +138,7 @@ final class HBaseStatistics {
       long cells = 0;
       long cellBytes = 0;
       Scan sample = new Scan().addColumn(FAMILY, HBaseKvStore.QUALIFIER).setLimit(SAMPLE_CELLS);
-      for (Result r : await(store.connection().getTable(table).scanAll(sample), name)) {
+      for (Result r : store.await(store.connection().getTable(table).scanAll(sample), name)) {
         for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
           cells++;
           cellBytes += c.getSerializedSize();
@@ -180,140 +170,60 @@ final class HBaseStatistics {
     for (int i = 0; i < regions.size(); i++) {
       RegionInfo region = regions.get(i);
       List<RegionCount.Chunk> found = new ArrayList<>();
-      for (Result answer : await(counting.get(i), name)) {
+      // each call of the count is bounded by HBase (the region server answers a page at least
+      // every slice of time); the whole of a large region's count may take minutes
+      for (Result answer : store.await(counting.get(i), name)) {
         byte[] value = answer.getValue(FAMILY, WireNames.COUNT_QUALIFIER);
         if (value != null) {
           found.addAll(RegionCount.decode(value)); // several answers: a region split meanwhile
         }
       }
       collected.put(
-          region.range().start(), new RegionChunks(region.range().stop(), chunks(region, found)));
+          region.range().start(),
+          StatisticsCell.chunks(
+              region.regionId(), region.range().start(), region.range().stop(), found));
     }
     Kept k = new Kept(System.currentTimeMillis(), guidePostWidth, Map.copyOf(collected));
     // one cell, replaced whole: no region gone since is left behind
-    await(stats().put(new Put(row()).addColumn(FAMILY, CHUNKS, encode(k))), name);
+    store.await(
+        stats()
+            .put(
+                new Put(row())
+                    .addColumn(FAMILY, StatisticsCell.QUALIFIER, StatisticsCell.encode(k))),
+        name);
+    keptNanos = System.nanoTime();
     kept = k;
     return of(regions);
-  }
-
-  /**
-   * A region's chunks from the counts its answers gave: each answer's first chunk starts where the
-   * answer's scan did (the region's start, or a daughter's after a split), so it joins the chunk
-   * before it; the others start at their guide posts.
-   */
-  private static List<TableStatistics.Chunk> chunks(
-      RegionInfo region, List<RegionCount.Chunk> found) {
-    List<Bytes> starts = new ArrayList<>();
-    List<long[]> counts = new ArrayList<>();
-    for (RegionCount.Chunk c : found) {
-      if (c.start().length == 0 && !counts.isEmpty()) {
-        long[] last = counts.get(counts.size() - 1);
-        last[0] += c.rows();
-        last[1] += c.bytes();
-      } else {
-        starts.add(c.start().length == 0 ? region.range().start() : Bytes.wrap(c.start()));
-        counts.add(new long[] {c.rows(), c.bytes()});
-      }
-    }
-    if (starts.isEmpty()) { // no answer: an empty region
-      starts.add(region.range().start());
-      counts.add(new long[2]);
-    }
-    return linked(region.regionId(), starts, counts, region.range().stop());
-  }
-
-  /**
-   * Chunks of a region from their start keys and {rows, bytes}: each stops where the next starts,
-   * the last at {@code stop}.
-   */
-  private static List<TableStatistics.Chunk> linked(
-      long regionId, List<Bytes> starts, List<long[]> counts, Bytes stop) {
-    List<TableStatistics.Chunk> chunks = new ArrayList<>(starts.size());
-    for (int i = 0; i < starts.size(); i++) {
-      chunks.add(
-          new TableStatistics.Chunk(
-              regionId,
-              starts.get(i),
-              i + 1 < starts.size() ? starts.get(i + 1) : stop,
-              counts.get(i)[0],
-              counts.get(i)[1]));
-    }
-    return List.copyOf(chunks);
   }
 
   /** Forgets what it read (the table was dropped), and what was kept. */
   void drop() {
     kept = Kept.NONE;
-    await(
-        stats().delete(new Delete(row()).addColumns(FAMILY, CHUNKS).addColumns(FAMILY, OLD_COUNTS)),
+    store.await(
+        stats()
+            .delete(
+                new Delete(row())
+                    .addColumns(FAMILY, StatisticsCell.QUALIFIER)
+                    .addColumns(FAMILY, OLD_COUNTS)),
         name);
   }
 
+  /**
+   * What {@value #TABLE} holds, read again every {@value #REREAD_MILLIS} ms: another client's
+   * UPDATE STATISTICS, or a compaction's count of its region ({@code CairnRegionObserver}), shows
+   * within that time.
+   */
   private Kept kept() {
     Kept k = kept;
-    if (k == null) {
-      Result result = await(stats().get(new Get(row()).addColumn(FAMILY, CHUNKS)), name);
-      byte[] value = result.getValue(FAMILY, CHUNKS);
-      kept =
-          k = value == null || value.length == 0 || value[0] != VERSION ? Kept.NONE : decode(value);
+    if (k == null || System.nanoTime() - keptNanos > REREAD_MILLIS * 1_000_000L) {
+      Result result =
+          store.await(
+              stats().get(new Get(row()).addColumn(FAMILY, StatisticsCell.QUALIFIER)), name);
+      k = StatisticsCell.decode(result.getValue(FAMILY, StatisticsCell.QUALIFIER));
+      keptNanos = System.nanoTime();
+      kept = k;
     }
     return k;
-  }
-
-  private static byte[] encode(Kept k) {
-    int size = 1 + 2 * Long.BYTES + Integer.BYTES;
-    for (Map.Entry<Bytes, RegionChunks> e : k.regions().entrySet()) {
-      size += 3 * Integer.BYTES + e.getKey().length() + e.getValue().stop().length();
-      for (TableStatistics.Chunk c : e.getValue().chunks()) {
-        size += Integer.BYTES + c.start().length() + 2 * Long.BYTES;
-      }
-    }
-    ByteBuffer out = ByteBuffer.allocate(size);
-    out.put(VERSION).putLong(k.collectedAtMillis()).putLong(k.guidePostWidth());
-    out.putInt(k.regions().size());
-    for (Map.Entry<Bytes, RegionChunks> e : k.regions().entrySet()) {
-      putKey(out, e.getKey());
-      putKey(out, e.getValue().stop());
-      out.putInt(e.getValue().chunks().size());
-      for (TableStatistics.Chunk c : e.getValue().chunks()) {
-        putKey(out, c.start());
-        out.putLong(c.rows()).putLong(c.bytes());
-      }
-    }
-    return out.array();
-  }
-
-  private static Kept decode(byte[] value) {
-    ByteBuffer in = ByteBuffer.wrap(value);
-    in.get(); // VERSION
-    long collectedAt = in.getLong();
-    long width = in.getLong();
-    int regions = in.getInt();
-    Map<Bytes, RegionChunks> read = new HashMap<>();
-    for (int r = 0; r < regions; r++) {
-      Bytes start = getKey(in);
-      Bytes stop = getKey(in);
-      int n = in.getInt();
-      List<Bytes> starts = new ArrayList<>(n);
-      List<long[]> counts = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        starts.add(getKey(in));
-        counts.add(new long[] {in.getLong(), in.getLong()});
-      }
-      // no region id: of() gives each chunk the id of the region it is found in
-      read.put(start, new RegionChunks(stop, linked(0, starts, counts, stop)));
-    }
-    return new Kept(collectedAt, width, Map.copyOf(read));
-  }
-
-  private static void putKey(ByteBuffer out, Bytes key) {
-    out.putInt(key.length()).put(key.peekArray());
-  }
-
-  private static Bytes getKey(ByteBuffer in) {
-    byte[] key = new byte[in.getInt()];
-    in.get(key);
-    return Bytes.wrap(key);
   }
 
   private byte[] row() {

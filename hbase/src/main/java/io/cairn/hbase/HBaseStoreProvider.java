@@ -17,11 +17,21 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * (default {@code /hbase}), as in Phoenix's URLs. The connection's {@code hbase.*} and {@code
  * zookeeper.*} properties go to HBase's client as they are; of Cairn's own settings it takes
  * {@value #NAMESPACE} (the HBase namespace of the tables, default {@value #DEFAULT_NAMESPACE}) and
- * refuses the others (they set up Cairn's own store).
+ * refuses the others (they set up Cairn's own store). Unless an hbase-site.xml or a property sets
+ * it, {@value #OPERATION_TIMEOUT} is {@value #DEFAULT_OPERATION_TIMEOUT_MILLIS} ms.
  */
 public final class HBaseStoreProvider implements KvStoreProvider {
   /** The setting naming the HBase namespace Cairn's tables live in. */
   public static final String NAMESPACE = "cairn.hbase.namespace";
+
+  /** HBase's bound on each client call, retries included. */
+  static final String OPERATION_TIMEOUT = "hbase.client.operation.timeout";
+
+  /**
+   * Cairn's default for {@value #OPERATION_TIMEOUT} (HBase's own is 20 minutes): a statement meets
+   * a cluster that went away with an error within a minute, not a wait that looks like a hang.
+   */
+  static final long DEFAULT_OPERATION_TIMEOUT_MILLIS = 60_000;
 
   public static final String DEFAULT_NAMESPACE = "cairn";
 
@@ -68,6 +78,9 @@ public final class HBaseStoreProvider implements KvStoreProvider {
               + "]");
     }
     Configuration conf = HBaseConfiguration.create();
+    if (setByHBaseDefaults(conf, OPERATION_TIMEOUT)) {
+      conf.setLong(OPERATION_TIMEOUT, DEFAULT_OPERATION_TIMEOUT_MILLIS);
+    }
     conf.set("hbase.zookeeper.quorum", m.group("quorum"));
     conf.setInt("hbase.zookeeper.property.clientPort", port);
     String znode = m.group("znode");
@@ -101,5 +114,12 @@ public final class HBaseStoreProvider implements KvStoreProvider {
       }
     }
     return conf;
+  }
+
+  /** Whether {@code name}'s value comes from HBase's defaults, not an hbase-site.xml. */
+  private static boolean setByHBaseDefaults(Configuration conf, String name) {
+    String[] sources = conf.getPropertySources(name);
+    return sources == null
+        || java.util.Arrays.stream(sources).allMatch(s -> s.equals("hbase-default.xml"));
   }
 }

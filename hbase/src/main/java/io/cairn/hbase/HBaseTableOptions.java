@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  * back.
  */
 final class HBaseTableOptions {
-  static final String PREFIX = "cairn.option.";
+  static final String PREFIX = io.cairn.hbase.server.WireNames.OPTION_PREFIX;
 
   private HBaseTableOptions() {}
 

@@ -6,6 +6,7 @@ import io.cairn.core.agg.Aggregates;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.hbase.server.Pages;
+import io.cairn.hbase.server.RemoteErrors;
 import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.RowScanner;
@@ -41,7 +42,11 @@ final class PushedScan implements RowScanner {
   private final Function<Scan, ResultScanner> open;
   private final ScanProgram program;
   private int nextRange;
-  private ResultScanner scanner;
+  private volatile ResultScanner scanner;
+
+  /** Set by {@link #close}, which another thread may call (a cancel) while a call runs. */
+  private volatile boolean closed;
+
   private Object[][] page = new Object[0][];
   private int nextRow;
   private long skipped;
@@ -159,7 +164,9 @@ final class PushedScan implements RowScanner {
   private Object[] nextPageRow() {
     try {
       while (nextRow >= page.length) {
-        if (scanner == null) {
+        checkNotClosed();
+        ResultScanner current = scanner;
+        if (current == null) {
           if (nextRange >= ranges.size()) {
             return null;
           }
@@ -167,11 +174,17 @@ final class PushedScan implements RowScanner {
               HBaseRowCursor.scanOf(ranges.get(nextRange++))
                   .setCaching(1) // a result is a page
                   .setAttribute(WireNames.SCAN_ATTRIBUTE, spec);
-          scanner = open.apply(scan);
+          current = open.apply(scan);
+          scanner = current;
+          if (closed) {
+            current.close(); // closed while it opened: close() may have missed it
+            checkNotClosed();
+          }
         }
-        Result result = scanner.next();
+        Result result = current.next();
         if (result == null) {
-          scanner.close();
+          // the range's end, or a close from another thread: that must not pass for the end
+          current.close();
           scanner = null;
           continue;
         }
@@ -181,17 +194,29 @@ final class PushedScan implements RowScanner {
       }
       return page[nextRow++];
     } catch (IOException e) {
+      checkNotClosed(); // a scanner closed under a running call fails it: the close is the cause
+      CairnException raised = RemoteErrors.find(e);
+      if (raised != null) {
+        throw raised; // the scan program's own error (a division by zero), as embedded
+      }
       throw new CairnException(
           ErrorCode.IO_ERROR, "A scan of table [" + table + "] on HBase failed: " + e, e);
     }
   }
 
+  private void checkNotClosed() {
+    if (closed) {
+      throw new CairnException(
+          ErrorCode.OBJECT_CLOSED, "The scan of table [" + table + "] is closed");
+    }
+  }
+
   @Override
   public void close() {
-    if (scanner != null) {
-      scanner.close();
-      scanner = null;
+    closed = true;
+    ResultScanner current = scanner;
+    if (current != null) {
+      current.close(); // HBase's close may come from any thread; a running next() then ends
     }
-    nextRange = ranges.size();
   }
 }

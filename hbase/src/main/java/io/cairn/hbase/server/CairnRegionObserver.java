@@ -5,6 +5,7 @@ import io.cairn.kv.KeyRange;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.ScanSpec;
 import io.cairn.protocol.wire.WireMessages;
+import io.cairn.relocated.protobuf.CodedInputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
@@ -42,6 +44,13 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
   /** Programs started in this JVM's region servers (for tests and metrics). */
   private static final AtomicLong PROGRAMS = new AtomicLong();
 
+  /**
+   * Message nesting a scan may have, as the network server's requests: an expression tree nests two
+   * messages per level and the driver sends trees up to 250 levels deep (deeper ones flat), beyond
+   * protobuf's default of 100 (which refused a chain of a thousand '+').
+   */
+  static final int MAX_NESTING = 1_000;
+
   @Override
   public Optional<RegionObserver> getRegionObserver() {
     return Optional.of(this);
@@ -52,7 +61,9 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
    * cell with an empty value, {@code HBaseKvTable.tombstone}): with one version per cell, the
    * compaction keeps only each row's newest cell, so once that is a tombstone nothing older is left
    * for it to hide (newer writes are in the memstore or in newer files). A compaction of some files
-   * only keeps them: an older put may be in a file it leaves out.
+   * only keeps them: an older put may be in a file it leaves out. The same compaction counts the
+   * region's rows into its table's statistics when the table has some ({@link
+   * CompactionStatistics}).
    */
   @Override
   public InternalScanner preCompact(
@@ -65,25 +76,47 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
     if (!request.isAllFiles()) {
       return scanner;
     }
+    RegionCoprocessorEnvironment env = context.getEnvironment();
+    CompactionStatistics statistics =
+        new CompactionStatistics(
+            env.getRegionInfo(), guidePostWidth(env.getRegion().getTableDescriptor()));
     return new InternalScanner() {
+      private boolean read;
+
       @Override
       public boolean next(List<Cell> result, ScannerContext scannerContext) throws IOException {
         int from = result.size();
         boolean more = scanner.next(result, scannerContext);
-        result
-            .subList(from, result.size())
-            .removeIf(
-                cell ->
-                    cell.getValueLength() == 0
-                        && CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER));
+        List<Cell> added = result.subList(from, result.size());
+        added.removeIf(
+            cell ->
+                cell.getValueLength() == 0
+                    && CellUtil.matchingQualifier(cell, WireNames.ROW_QUALIFIER));
+        for (Cell cell : added) {
+          statistics.add(cell);
+        }
+        read |= !more;
         return more;
       }
 
       @Override
       public void close() throws IOException {
         scanner.close();
+        if (read) {
+          statistics.publish(env.getConnection()); // the region's rows all read: a whole count
+        }
       }
     };
+  }
+
+  /** The table's GUIDE_POSTS_WIDTH option ({@link WireNames#GUIDE_POSTS_WIDTH}), or the default. */
+  static long guidePostWidth(TableDescriptor table) {
+    String width = table.getValue(WireNames.GUIDE_POSTS_WIDTH);
+    try {
+      return width == null ? WireNames.DEFAULT_GUIDE_POSTS_WIDTH : Long.parseLong(width);
+    } catch (NumberFormatException e) {
+      return WireNames.DEFAULT_GUIDE_POSTS_WIDTH; // the client validates it: not reached
+    }
   }
 
   @Override
@@ -101,7 +134,9 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
     }
     ScanRequest request;
     try {
-      request = WireMessages.fromProto(ScanSpec.parseFrom(spec));
+      CodedInputStream in = CodedInputStream.newInstance(spec);
+      in.setRecursionLimit(MAX_NESTING);
+      request = WireMessages.fromProto(ScanSpec.parseFrom(in));
     } catch (IOException | CairnException e) {
       scanner.close();
       // a malformed program fails the same way on every server: no retry

@@ -2,6 +2,7 @@ package io.cairn.hbase.server;
 
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.wire.RowPageWriter;
 import io.cairn.store.coprocessor.ProgramScanner;
@@ -140,9 +141,15 @@ public final class ProgramRegionScanner implements RegionScanner {
       }
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause(); // the region's own failure, as HBase reports it
-    } catch (CairnException | IllegalArgumentException | IllegalStateException e) {
-      // a program's error (a division by zero, a bad cast) is the same on every retry
-      throw new DoNotRetryIOException("Cairn scan program failed: " + e.getMessage(), e);
+    } catch (CairnException e) {
+      // a program's error (a division by zero, a bad cast) is the same on every retry; its code
+      // goes to the client in the message (RemoteErrors)
+      throw new DoNotRetryIOException(RemoteErrors.message(e), e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new DoNotRetryIOException(
+          RemoteErrors.message(
+              ErrorCode.INTERNAL_ERROR, "Cairn scan program failed: " + e.getMessage()),
+          e);
     }
     if (page != null && page.rowCount() > 0) {
       out.add(Pages.cell(pageRow(), page.columnCount(), page.rowCount(), page.finish()));
@@ -167,7 +174,9 @@ public final class ProgramRegionScanner implements RegionScanner {
 
   @Override
   public boolean isFilterDone() {
-    return done;
+    // never: HBase ends the whole scan, every later region too, when a region answers nothing and
+    // its scanner's filter says done; a region's end is nextRaw's false
+    return false;
   }
 
   @Override

@@ -31,4 +31,13 @@ public final class WireNames {
    * 2.6's new version behaviour failed scans after a delete of the cell.
    */
   public static final byte[] ROW_QUALIFIER = {'r'};
+
+  /** Where a table's options are kept in its HBase table descriptor: this prefix, then the name. */
+  public static final String OPTION_PREFIX = "cairn.option.";
+
+  /** The descriptor's key of the GUIDE_POSTS_WIDTH option. */
+  public static final String GUIDE_POSTS_WIDTH = OPTION_PREFIX + "GUIDE_POSTS_WIDTH";
+
+  /** The guide post width of a table without the option: as Cairn's own store's (32 MiB). */
+  public static final long DEFAULT_GUIDE_POSTS_WIDTH = 32L << 20;
 }
