@@ -54,7 +54,7 @@ final class TestingHBaseProcess {
                       "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
                       "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                       "-cp",
-                      classPath(),
+                      TestingServerProcess.classPath(),
                       MAIN_CLASS,
                       "--data",
                       data.toString(),
@@ -126,13 +126,5 @@ final class TestingHBaseProcess {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
-  }
-
-  /** The test class path: surefire's (its booter jar only points to it) or this JVM's. */
-  private static String classPath() {
-    String surefire = System.getProperty("surefire.test.class.path");
-    return surefire != null && !surefire.isBlank()
-        ? surefire
-        : System.getProperty("java.class.path");
   }
 }

@@ -70,7 +70,7 @@ public final class TestingServerProcess implements AutoCloseable {
   }
 
   /** The test class path: surefire's (its booter jar only points to it) or this JVM's. */
-  private static String classPath() {
+  static String classPath() {
     String surefire = System.getProperty("surefire.test.class.path");
     return surefire != null && !surefire.isBlank()
         ? surefire

@@ -170,8 +170,6 @@ final class HBaseStatistics {
     for (int i = 0; i < regions.size(); i++) {
       RegionInfo region = regions.get(i);
       List<RegionCount.Chunk> found = new ArrayList<>();
-      // each call of the count is bounded by HBase (the region server answers a page at least
-      // every slice of time); the whole of a large region's count may take minutes
       for (Result answer : store.await(counting.get(i), name)) {
         byte[] value = answer.getValue(FAMILY, WireNames.COUNT_QUALIFIER);
         if (value != null) {
