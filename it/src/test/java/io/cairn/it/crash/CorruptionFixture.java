@@ -98,10 +98,28 @@ public final class CorruptionFixture {
         Statement statement = connection.createStatement()) {
       statement.execute(CREATE);
       write(connection, statement);
+      awaitStatisticsWritten();
       OutputStream out = new FileOutputStream(FileDescriptor.out);
       out.write("READY\n".getBytes(UTF_8));
       out.flush();
       Thread.sleep(Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * Waits until the store's statistics thread is gone, which it is only once its queue is empty:
+   * the flushes queue column statistics collections whose rows go through the WAL, and a kill in
+   * the middle of such a write tears the last segment's tail (the kernel stops a write at a page
+   * boundary on SIGKILL), which the test, parsing that segment, must not meet.
+   */
+  private static void awaitStatisticsWritten() throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+    while (Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(thread -> thread.getName().equals("cairn-statistics") && thread.isAlive())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the statistics thread still runs after 2 minutes");
+      }
+      Thread.sleep(100);
     }
   }
 
