@@ -9,8 +9,18 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An HBase cluster in its own process for the contract suite's HBase run: {@code
@@ -18,6 +28,11 @@ import java.util.concurrent.TimeUnit;
  * master and one region server with Cairn's region observer) on this JVM's class path, which is the
  * hbase module's test class path when the suite runs there. Its data and output go under {@code
  * target/hbase-contract/}; it is killed when the test JVM exits.
+ *
+ * <p>A database's first connection makes its namespace and Cairn's tables in it, three HBase master
+ * procedures of about half a second each, mostly waiting: so {@value #AHEAD} namespaces are made
+ * ahead, in the background and at once, and a database gets one of them on first use (the contract
+ * suite made about 300, 1.5 s each, in line).
  */
 final class TestingHBaseProcess {
   private static final Path DIRECTORY = Paths.get("target", "hbase-contract").toAbsolutePath();
@@ -25,9 +40,31 @@ final class TestingHBaseProcess {
   private static final String UP = "HBase is up";
   private static final long START_MILLIS = 180_000;
 
+  /** How many namespaces are being made or ready ahead of the databases that take them. */
+  private static final int AHEAD = 3;
+
+  /** What a namespace made ahead that failed offers in its place. */
+  private static final String FAILED = "";
+
+  /** How long a database waits for a namespace made ahead before it makes its own. */
+  private static final long TAKE_MILLIS = 30_000;
+
   private final Process process;
   private final Path log;
   private final int port;
+  private final BlockingQueue<String> ready = new LinkedBlockingQueue<>();
+  private final AtomicInteger made = new AtomicInteger();
+  private final ExecutorService maker =
+      Executors.newFixedThreadPool(
+          AHEAD,
+          task -> {
+            Thread t = new Thread(task, "cairn-test-hbase-namespaces");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The namespace of each database, by the name the tests gave it. */
+  private final Map<String, String> namespaces = new HashMap<>();
 
   private TestingHBaseProcess(Process process, Path log, int port) {
     this.process = process;
@@ -66,6 +103,9 @@ final class TestingHBaseProcess {
               .start();
       TestingHBaseProcess cluster = new TestingHBaseProcess(process, log, port);
       cluster.awaitUp();
+      for (int i = 0; i < AHEAD; i++) {
+        cluster.makeOneAhead();
+      }
       return cluster;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -96,11 +136,49 @@ final class TestingHBaseProcess {
   }
 
   /**
-   * {@code jdbc:cairn:hbase:127.0.0.1:PORT;cairn.hbase.namespace=NAMESPACE}, with HBase's client
-   * polling for the end of a master procedure every 20 ms instead of 100: each test makes a
-   * namespace and tables, and waits less for them.
+   * The URL of database {@code name}: on first use a namespace made ahead (else, when none came in
+   * time, {@code name} itself, made by the first connection).
    */
-  String url(String namespace) {
+  synchronized String url(String name) {
+    String namespace = namespaces.get(name);
+    if (namespace == null) {
+      String taken = take();
+      namespace = taken == null || taken.equals(FAILED) ? name : taken;
+      namespaces.put(name, namespace);
+    }
+    return urlOf(namespace);
+  }
+
+  private String take() {
+    try {
+      String namespace = ready.poll(TAKE_MILLIS, TimeUnit.MILLISECONDS);
+      makeOneAhead();
+      return namespace;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** Makes a namespace with Cairn's tables by connecting to it, then offers it. */
+  private void makeOneAhead() {
+    String namespace = "ahead_" + made.incrementAndGet();
+    maker.execute(
+        () -> {
+          try (Connection c = DriverManager.getConnection(urlOf(namespace))) {
+            ready.add(namespace);
+          } catch (SQLException | RuntimeException e) {
+            ready.add(FAILED); // the database that takes this makes its own namespace
+          }
+        });
+  }
+
+  /**
+   * {@code jdbc:cairn:hbase:127.0.0.1:PORT;cairn.hbase.namespace=NAMESPACE}, with HBase's client
+   * polling for the end of a master procedure every 20 ms instead of 100: each test makes tables,
+   * and waits less for them.
+   */
+  private String urlOf(String namespace) {
     return "jdbc:cairn:hbase:127.0.0.1:"
         + port
         + ";cairn.hbase.namespace="
