@@ -41,10 +41,12 @@ public interface KvStore extends AutoCloseable {
     /**
      * No store-wide read point and atomicity per row only (HBase): {@link #openSnapshot} answers
      * {@link ScanRequest#LATEST}, so a read sees each row's newest committed version whenever it
-     * reaches the row and a conditional write checks nothing past its own row; a batch of several
-     * rows is applied row by row (a failure part-way leaves the rows before it written), as in
-     * Phoenix's non-transactional tables. The driver commits a transaction's rows so too and says
-     * so when a commit fails part-way.
+     * reaches the row and a conditional write checks nothing past its own row (a read-modify-write
+     * checks the row's value, {@link Mutation.Condition#valueIs}, read with {@link
+     * KvTable#latestValues}, instead of a read point); a batch of several rows is applied row by
+     * row (a failure part-way leaves the rows before it written), as in Phoenix's non-transactional
+     * tables. The driver commits a transaction's rows so too and says so when a commit fails
+     * part-way.
      */
     LATEST_PER_ROW
   }

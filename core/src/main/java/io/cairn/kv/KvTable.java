@@ -26,6 +26,20 @@ public interface KvTable {
   RowScanner scan(ScanRequest request);
 
   /**
+   * The values the rows of {@code keys} hold now (each row's newest committed value, as stored), by
+   * key; a key without a row is left out. A store without read points ({@link
+   * KvStore.Guarantees#LATEST_PER_ROW}) answers it, so that a read-modify-write can write each row
+   * on condition it still holds the value read ({@link Mutation.Condition#valueIs}); other stores
+   * refuse it with NOT_SUPPORTED.
+   */
+  default Map<io.cairn.core.bytes.Bytes, io.cairn.core.bytes.Bytes> latestValues(
+      List<io.cairn.core.bytes.Bytes> keys) {
+    throw new io.cairn.core.error.CairnException(
+        io.cairn.core.error.ErrorCode.NOT_SUPPORTED,
+        "Table [" + name() + "]: this store reads at read points, not latest values by key");
+  }
+
+  /**
    * About how many rows the table holds (versions and deletes may be counted), for the planner's
    * estimates; -1 when unknown. Cheap: never scans.
    */

@@ -46,13 +46,15 @@ public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
    *
    * @param readPoint for {@link Kind#UNCHANGED_SINCE}, the read point (a {@link KvSnapshot}'s) the
    *     row was read at; 0 otherwise
+   * @param expected for {@link Kind#VALUE_IS}, the row's value as it was read (null: the key had no
+   *     row); null otherwise
    */
-  record Condition(Kind kind, long readPoint) {
+  record Condition(Kind kind, long readPoint, Bytes expected) {
     /** No precondition. */
-    public static final Condition NONE = new Condition(Kind.NONE, 0);
+    public static final Condition NONE = new Condition(Kind.NONE, 0, null);
 
     /** The key has no row (INSERT). */
-    public static final Condition MUST_NOT_EXIST = new Condition(Kind.MUST_NOT_EXIST, 0);
+    public static final Condition MUST_NOT_EXIST = new Condition(Kind.MUST_NOT_EXIST, 0, null);
 
     /** What a condition checks. */
     public enum Kind {
@@ -64,11 +66,27 @@ public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
        * readPoint}: the optimistic check of a read-modify-write (first committer wins). A read
        * point the store no longer keeps versions for fails with SNAPSHOT_TOO_OLD.
        */
-      UNCHANGED_SINCE
+      UNCHANGED_SINCE,
+      /**
+       * Fails unless the key's committed value is exactly {@code expected} (null: unless the key
+       * has no row): the optimistic check of a read-modify-write on a store without read points
+       * ({@link KvStore.Guarantees#LATEST_PER_ROW}), which compares the row itself. A row changed
+       * and changed back passes, rightly: the write was computed from the value it replaces. Only
+       * such stores take it; the others refuse it with NOT_SUPPORTED.
+       */
+      VALUE_IS
     }
 
     public Condition {
       requireNonNull(kind, "kind is null");
+      if (kind != Kind.VALUE_IS && expected != null) {
+        throw new IllegalArgumentException(
+            "Condition "
+                + kind
+                + ": expected no value, found one of ["
+                + expected.length()
+                + "] bytes");
+      }
       if ((kind == Kind.UNCHANGED_SINCE) != (readPoint > 0)) {
         throw new IllegalArgumentException(
             "Condition "
@@ -83,7 +101,12 @@ public sealed interface Mutation permits Mutation.Put, Mutation.Delete {
 
     /** The key must be unchanged since {@code readPoint} (> 0). */
     public static Condition unchangedSince(long readPoint) {
-      return new Condition(Kind.UNCHANGED_SINCE, readPoint);
+      return new Condition(Kind.UNCHANGED_SINCE, readPoint, null);
+    }
+
+    /** The key's value must be exactly {@code expected} (null: the key must have no row). */
+    public static Condition valueIs(Bytes expected) {
+      return new Condition(Kind.VALUE_IS, 0, expected);
     }
   }
 }

@@ -7,16 +7,17 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * A test class of {@code io.cairn.jdbc} that the contract suite does not run on HBase (the hbase
- * module's {@code hbase-contract} execution excludes the tag {@value #TAG}), with the reason: what
- * it needs that Cairn over HBase does not do, or does differently and says so (docs/hbase.md).
+ * A test class or method of {@code io.cairn.jdbc} that the contract suite does not run on HBase
+ * (the hbase module's {@code hbase-contract} execution excludes the tag {@value #TAG}), with the
+ * reason: what it needs that Cairn over HBase does not do, or does differently and says so
+ * (docs/hbase.md).
  */
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Tag(NotOnHBase.TAG)
 public @interface NotOnHBase {
   String TAG = "not-on-hbase";
 
-  /** Why the class does not run on HBase. */
+  /** Why the class or method does not run on HBase. */
   String value();
 }

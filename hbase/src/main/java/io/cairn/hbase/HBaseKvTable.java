@@ -93,11 +93,11 @@ final class HBaseKvTable implements KvTable {
 
   /**
    * Applies the batch; atomic for one row only (HBase's unit). A batch of several rows is applied
-   * row by row (a failure may leave some rows written) and may not carry a condition:
-   * NOT_SUPPORTED. A MUST_NOT_EXIST put is HBase's check-and-mutate. Later mutations of a row in
-   * the batch win, as in order.
+   * row by row (a failure may leave some rows written). MUST_NOT_EXIST and VALUE_IS are HBase's
+   * check-and-mutate; UNCHANGED_SINCE is NOT_SUPPORTED (no read points). Later mutations of a row
+   * in the batch win, as in order.
    *
-   * @throws ConditionFailedException when the row of a MUST_NOT_EXIST put exists; nothing applied
+   * @throws ConditionFailedException when a condition fails: that row is not written
    */
   @Override
   public void mutate(List<Mutation> batch, Durability durability) {
@@ -111,7 +111,7 @@ final class HBaseKvTable implements KvTable {
       Mutation m = batch.get(i);
       switch (m.condition().kind()) {
         case NONE -> {}
-        case MUST_NOT_EXIST -> conditional = conditional < 0 ? i : conditional;
+        case MUST_NOT_EXIST, VALUE_IS -> conditional = conditional < 0 ? i : conditional;
         case UNCHANGED_SINCE ->
             throw new CairnException(
                 ErrorCode.NOT_SUPPORTED,
@@ -130,15 +130,54 @@ final class HBaseKvTable implements KvTable {
     for (Mutation m : last.values()) {
       rows.add(m instanceof Mutation.Put p ? put(p, d) : tombstone(m.key(), d));
     }
-    // waves of WAVE_RPCS calls of at most RPC_ROWS rows each: one call of 200,000 rows made the
-    // region server hold them all at once (HBase warns past 5,000) and ran it out of heap
-    for (int from = 0; from < rows.size(); from += RPC_ROWS * WAVE_RPCS) {
-      List<CompletableFuture<?>> wave = new ArrayList<>();
-      for (int at = from; at < Math.min(rows.size(), from + RPC_ROWS * WAVE_RPCS); at += RPC_ROWS) {
-        wave.add(t.batchAll(rows.subList(at, Math.min(rows.size(), at + RPC_ROWS))));
+    inWaves(rows, t::batchAll);
+  }
+
+  /**
+   * Sends {@code items} in waves of {@value #WAVE_RPCS} calls of at most {@value #RPC_ROWS} items
+   * each, and returns the calls' answers in order: one call of 200,000 rows made the region server
+   * hold them all at once (HBase warns past 5,000) and ran it out of heap.
+   */
+  private <I, A> List<A> inWaves(
+      List<I> items, java.util.function.Function<List<I>, CompletableFuture<A>> call) {
+    List<A> answers = new ArrayList<>();
+    for (int from = 0; from < items.size(); from += RPC_ROWS * WAVE_RPCS) {
+      List<CompletableFuture<A>> wave = new ArrayList<>();
+      for (int at = from;
+          at < Math.min(items.size(), from + RPC_ROWS * WAVE_RPCS);
+          at += RPC_ROWS) {
+        wave.add(call.apply(items.subList(at, Math.min(items.size(), at + RPC_ROWS))));
       }
       store.await(CompletableFuture.allOf(wave.toArray(CompletableFuture[]::new)), name);
+      for (CompletableFuture<A> answer : wave) {
+        answers.add(answer.join());
+      }
     }
+    return answers;
+  }
+
+  /**
+   * One multi-get of the rows' cells: what a read-modify-write compares its rows with and writes on
+   * condition of ({@link Mutation.Condition#valueIs}). Tombstones are no rows.
+   */
+  @Override
+  public Map<Bytes, Bytes> latestValues(List<Bytes> keys) {
+    checkUsable();
+    List<org.apache.hadoop.hbase.client.Get> gets = new ArrayList<>(keys.size());
+    for (Bytes key : keys) {
+      gets.add(
+          new org.apache.hadoop.hbase.client.Get(key.peekArray()).addColumn(FAMILY, QUALIFIER));
+    }
+    List<org.apache.hadoop.hbase.client.Result> results =
+        store.await(store.connection().getTable(table).getAll(gets), name);
+    Map<Bytes, Bytes> values = new HashMap<>();
+    for (int i = 0; i < results.size(); i++) {
+      byte[] value = results.get(i).getValue(FAMILY, QUALIFIER);
+      if (value != null && value.length > 0) {
+        values.put(keys.get(i), Bytes.wrap(value));
+      }
+    }
+    return values;
   }
 
   /** The most rows of a batch that go to HBase in one call. */
@@ -148,10 +187,12 @@ final class HBaseKvTable implements KvTable {
   static final int WAVE_RPCS = 4;
 
   /**
-   * A batch with MUST_NOT_EXIST conditions: each row's last mutation is written on condition that
-   * the row does not exist when the batch holds a MUST_NOT_EXIST for it (HBase's check-and-mutate,
-   * atomic per row), all rows at once. HBase has no atomicity across rows: when a condition fails,
-   * the other rows are written all the same, and the failure says so ({@link
+   * A batch with conditions: each row's last mutation is written on the condition of the row's
+   * first conditional mutation in the batch (HBase's check-and-mutate, atomic per row), all rows at
+   * once: MUST_NOT_EXIST, and VALUE_IS of no row, hold when the row's cell is missing or a
+   * tombstone (HBase takes an empty value for none); VALUE_IS of a value when the cell holds
+   * exactly those bytes. HBase has no atomicity across rows: when a condition fails, the other rows
+   * are written all the same, and the failure says so ({@link
    * ConditionFailedException#othersWritten}: some row other than the failing ones was written, by a
    * put without condition or one whose condition held) for the first failing mutation of the batch.
    */
@@ -163,48 +204,55 @@ final class HBaseKvTable implements KvTable {
     Map<Bytes, Integer> firstCondition = new HashMap<>();
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
-      if (m.condition().kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
+      if (m.condition().kind() != Mutation.Condition.Kind.NONE) {
         firstCondition.putIfAbsent(m.key(), i);
       }
     }
     List<CheckAndMutate> checks = new ArrayList<>();
     List<Integer> checked = new ArrayList<>();
-    List<Boolean> checkedPut = new ArrayList<>(); // a check that holds writes its row
+    // a check that holds writes its row, but for MUST_NOT_EXIST and then a tombstone (no row)
+    List<Boolean> checkedWrites = new ArrayList<>();
+    List<Bytes> checkedKeys = new ArrayList<>();
     List<Row> plain = new ArrayList<>();
+    java.util.Set<Bytes> written = new java.util.HashSet<>();
     for (Mutation m : last.values()) {
       Put row = m instanceof Mutation.Put p ? put(p, d) : tombstone(m.key(), d);
       Integer condition = firstCondition.get(m.key());
       if (condition == null) {
         plain.add(row);
+        written.add(m.key());
         continue;
       }
-      CheckAndMutate.Builder ifAbsent =
-          CheckAndMutate.newBuilder(m.key().peekArray()).ifNotExists(FAMILY, QUALIFIER);
+      checkedKeys.add(m.key());
+      Bytes expected = batch.get(condition).condition().expected();
+      CheckAndMutate.Builder check = CheckAndMutate.newBuilder(m.key().peekArray());
+      check =
+          expected == null
+              ? check.ifNotExists(FAMILY, QUALIFIER)
+              : check.ifEquals(FAMILY, QUALIFIER, expected.toByteArray());
       // a row inserted and then deleted in the batch: the check, then a tombstone (nothing seen)
-      checks.add(ifAbsent.build(row));
+      checks.add(check.build(row));
       checked.add(condition);
-      checkedPut.add(m instanceof Mutation.Put);
+      checkedWrites.add(m instanceof Mutation.Put || expected != null);
     }
-    CompletableFuture<List<CheckAndMutateResult>> checking =
-        checks.isEmpty()
-            ? CompletableFuture.completedFuture(List.of())
-            : t.checkAndMutateAll(checks);
-    CompletableFuture<?> writing =
-        plain.isEmpty() ? CompletableFuture.completedFuture(null) : t.batchAll(plain);
-    store.await(CompletableFuture.allOf(checking, writing), name);
-    List<CheckAndMutateResult> results = checking.join();
+    inWaves(plain, t::batchAll);
+    List<CheckAndMutateResult> results = new ArrayList<>(checks.size());
+    inWaves(checks, t::checkAndMutateAll).forEach(results::addAll);
     int failed = -1;
     boolean othersWritten = !plain.isEmpty();
     for (int i = 0; i < results.size(); i++) {
       if (results.get(i).isSuccess()) {
-        othersWritten |= checkedPut.get(i);
+        othersWritten |= checkedWrites.get(i);
+        written.add(checkedKeys.get(i));
       } else if (failed < 0 || checked.get(i) < failed) {
         failed = checked.get(i);
       }
     }
     if (failed >= 0) {
-      ConditionFailedException e = new ConditionFailedException(failed, batch.get(failed).key());
-      throw othersWritten ? e.withOthersWritten() : e;
+      Mutation m = batch.get(failed);
+      ConditionFailedException e =
+          new ConditionFailedException(0, failed, m.key(), m.condition().kind());
+      throw othersWritten ? e.withOthersWritten(written) : e;
     }
   }
 

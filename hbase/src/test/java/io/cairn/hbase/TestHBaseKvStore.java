@@ -488,6 +488,82 @@ class TestHBaseKvStore {
   }
 
   @Test
+  void aRowWrittenOnConditionOfItsValueIsCheckedAtomically() {
+    KvTable table = store.createTable(newName());
+    table.mutate(List.of(put(1, 1), put(2, 2), put(3, 3)));
+    table.mutate(List.of(new Mutation.Delete(key(3))));
+    // what a read-modify-write reads: the stored values, tombstones and absent keys left out
+    Map<Bytes, Bytes> latest = table.latestValues(List.of(key(1), key(2), key(3), key(4)));
+    assertThat(latest).containsOnly(Map.entry(key(1), value(1, 1)), Map.entry(key(2), value(2, 2)));
+
+    // the value read: written; another value: a conflict, nothing of that row written
+    table.mutate(
+        List.of(new Mutation.Put(key(1), value(1, 10), Mutation.Condition.valueIs(value(1, 1)))));
+    assertThatThrownBy(
+            () ->
+                table.mutate(
+                    List.of(
+                        new Mutation.Put(
+                            key(1), value(1, 11), Mutation.Condition.valueIs(value(1, 1))))))
+        .isInstanceOfSatisfying(
+            ConditionFailedException.class,
+            e -> {
+              assertThat(e.isConflict()).isTrue();
+              assertThat(e.errorCode()).isEqualTo(ErrorCode.WRITE_CONFLICT);
+              assertThat(e.kind()).isEqualTo(Mutation.Condition.Kind.VALUE_IS);
+            });
+    // no row expected: holds for a deleted row (a tombstone) and a key never written, not for a row
+    table.mutate(List.of(new Mutation.Put(key(3), value(3, 30), Mutation.Condition.valueIs(null))));
+    table.mutate(List.of(new Mutation.Put(key(4), value(4, 40), Mutation.Condition.valueIs(null))));
+    assertThatThrownBy(
+            () ->
+                table.mutate(
+                    List.of(new Mutation.Delete(key(2), Mutation.Condition.valueIs(null)))))
+        .isInstanceOf(ConditionFailedException.class);
+    table.mutate(List.of(new Mutation.Delete(key(2), Mutation.Condition.valueIs(value(2, 2)))));
+    assertThat(rows(table, scan(KeyRange.ALL, Optional.empty())))
+        .containsExactly(row(1, 10), row(3, 30), row(4, 40));
+
+    // racing increments, each a read and a conditional write retried on conflict: none lost
+    int threads = 4;
+    int each = 25;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> racers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        racers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < each; i++) {
+                    while (true) {
+                      Bytes read = table.latestValues(List.of(key(4))).get(key(4));
+                      int n = (Integer) CODEC.decode(key(4), read)[1];
+                      try {
+                        table.mutate(
+                            List.of(
+                                new Mutation.Put(
+                                    key(4), value(4, n + 1), Mutation.Condition.valueIs(read))));
+                        break;
+                      } catch (ConditionFailedException conflict) {
+                        // another racer wrote it first: read again
+                      }
+                    }
+                  }
+                }));
+      }
+      for (Future<?> f : racers) {
+        f.get();
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(rows(table, scan(KeyRange.point(key(4)), Optional.empty())))
+        .containsExactly(row(4, 40 + threads * each));
+  }
+
+  @Test
   void idsAreConsecutiveAndNeverHandedOutTwice() throws Exception {
     KvTable table = store.createTable(newName());
     assertThat(table.allocateIds(10)).isEqualTo(1);

@@ -155,6 +155,33 @@ class TestHBaseSql {
   }
 
   @Test
+  void aTransactionsReadModifyWritesAreCheckedAtCommitAgainstTheValuesRead() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE T (K INTEGER PRIMARY KEY, N INTEGER NOT NULL)");
+      s.execute("UPSERT INTO T VALUES (1, 0), (2, 0)");
+      c.setAutoCommit(false);
+      // a row changed three times: each statement reads the one before from the transaction
+      s.execute("UPDATE T SET N = N + 1 WHERE K = 1");
+      s.execute("UPDATE T SET N = N + 1 WHERE K = 1");
+      s.execute("UPSERT INTO T VALUES (1, 0) ON DUPLICATE KEY UPDATE N = N + 10");
+      c.commit();
+      assertThat(rows(c, "SELECT N FROM T WHERE K = 1")).containsExactly("12");
+      // another client changes the row between the transaction's read and its commit
+      s.execute("UPDATE T SET N = N + 1 WHERE K = 2");
+      try (Connection other = DriverManager.getConnection(url);
+          Statement o = other.createStatement()) {
+        o.execute("UPDATE T SET N = N + 100 WHERE K = 2");
+      }
+      assertThatThrownBy(c::commit)
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("40001"));
+      c.setAutoCommit(true);
+      assertThat(rows(c, "SELECT N FROM T WHERE K = 2")).containsExactly("100");
+    }
+  }
+
+  @Test
   void updateStatisticsCountsTheRowsInTheRegionServers() throws SQLException {
     String explain = "EXPLAIN SELECT * FROM ORDERS WHERE AMOUNT > 5";
     try (Connection c = DriverManager.getConnection(url)) {

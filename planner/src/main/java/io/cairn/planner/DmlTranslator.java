@@ -10,6 +10,7 @@ import io.cairn.planner.plan.ScanNode;
 import io.cairn.planner.plan.StatementPlan;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -107,12 +108,16 @@ final class DmlTranslator {
                   + update.getTargetTable()
                   + "])");
         }
+        // then the row as read: a store without read points writes on condition it is unchanged
+        for (int i = 0; i < width; i++) {
+          exprs.add(new Expr.ColumnRef(i, types.get(i)));
+        }
         PlanNode rows = select(source, exprs);
         List<Integer> all = new ArrayList<>();
         for (int i = 0; i < width; i++) {
           all.add(i);
         }
-        return new StatementPlan.Upsert(table, rows, all, false, params);
+        return new StatementPlan.Upsert(table, rows, all, false, params, Optional.empty(), true);
       }
       default ->
           throw new CairnException(

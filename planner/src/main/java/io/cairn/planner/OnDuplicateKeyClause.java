@@ -202,7 +202,8 @@ final class OnDuplicateKeyClause {
         upsert.targetColumns(),
         false,
         parameters,
-        Optional.of(clause));
+        Optional.of(clause),
+        false);
   }
 
   /** The assignments as those of {@code UPDATE X SET assignments} (X is never looked at). */

@@ -49,6 +49,32 @@ class TestSnapshots {
   }
 
   @Test
+  void aValueConditionIsRefusedForTheStoreHasReadPoints() {
+    try (EmbeddedStore store = new EmbeddedStore("value")) {
+      KvTable t = store.createTable("T");
+      t.mutate(List.of(put(1, 10)));
+      Mutation.Put p = (Mutation.Put) put(1, 11);
+      assertThatThrownBy(
+              () ->
+                  t.mutate(
+                      List.of(
+                          new Mutation.Put(
+                              p.key(), p.value(), Mutation.Condition.valueIs(p.value())))))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
+                assertThat(e.getMessage()).contains("VALUE_IS", "expected UNCHANGED_SINCE");
+              });
+      assertThat(readAll(t, scanAll())).isEqualTo(List.of(List.of(1L, 10)));
+      assertThatThrownBy(() -> t.latestValues(List.of(p.key())))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    }
+  }
+
+  @Test
   void unchangedSinceFailsAfterAConcurrentCommitAndAppliesNothing() {
     try (EmbeddedStore store = new EmbeddedStore("cond")) {
       KvTable t = store.createTable("T");

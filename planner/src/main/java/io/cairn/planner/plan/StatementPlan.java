@@ -63,7 +63,10 @@ public sealed interface StatementPlan
    * targetColumns.get(i)}; table columns not targeted are NULL for new rows and, for UPSERT, kept
    * for existing rows (Phoenix semantics). {@code insert} fails on an existing key. {@code
    * onDuplicateKey}: what an UPSERT ... VALUES does to a row whose key exists (Phoenix's atomic
-   * upsert); empty: the values overwrite it.
+   * upsert); empty: the values overwrite it. {@code readRows} (UPDATE): each source row goes on,
+   * after the target columns' values, with the table row it was computed from (every column, in
+   * table order), so that a store without read points can write it on condition that the row is
+   * still that one ({@code Mutation.Condition.valueIs}).
    */
   record Upsert(
       TableDescriptor table,
@@ -71,7 +74,8 @@ public sealed interface StatementPlan
       List<Integer> targetColumns,
       boolean insert,
       List<DataType> parameterTypes,
-      Optional<OnDuplicateKey> onDuplicateKey)
+      Optional<OnDuplicateKey> onDuplicateKey,
+      boolean readRows)
       implements StatementPlan {
     public Upsert {
       requireNonNull(table, "table is null");
@@ -82,6 +86,15 @@ public sealed interface StatementPlan
       if (insert && onDuplicateKey.isPresent()) {
         throw new IllegalArgumentException("INSERT has no ON DUPLICATE KEY clause");
       }
+      int width = targetColumns.size() + (readRows ? table.columns().size() : 0);
+      if (source.outputTypes().size() != width) {
+        throw new IllegalArgumentException(
+            "Upsert source: expected ["
+                + width
+                + "] columns, found ["
+                + source.outputTypes().size()
+                + "]");
+      }
     }
 
     /** An UPSERT or INSERT without ON DUPLICATE KEY. */
@@ -91,7 +104,7 @@ public sealed interface StatementPlan
         List<Integer> targetColumns,
         boolean insert,
         List<DataType> parameterTypes) {
-      this(table, source, targetColumns, insert, parameterTypes, Optional.empty());
+      this(table, source, targetColumns, insert, parameterTypes, Optional.empty(), false);
     }
 
     public boolean targetsAllColumns() {

@@ -150,6 +150,11 @@ public final class WireMessages {
       case NONE -> {}
       case MUST_NOT_EXIST -> b.setMustNotExist(true);
       case UNCHANGED_SINCE -> b.setUnchangedSince(condition.readPoint());
+      case VALUE_IS ->
+          // the server's stores have read points: the driver never sends it one
+          throw new CairnException(
+              ErrorCode.NOT_SUPPORTED,
+              "A VALUE_IS condition is for stores without read points; the server has them");
     }
     return b.build();
   }
@@ -404,7 +409,8 @@ public final class WireMessages {
     return switch (kind) {
       case NONE -> io.cairn.protocol.ConditionKind.CONDITION_NONE;
       case MUST_NOT_EXIST -> io.cairn.protocol.ConditionKind.CONDITION_MUST_NOT_EXIST;
-      case UNCHANGED_SINCE -> io.cairn.protocol.ConditionKind.CONDITION_UNCHANGED_SINCE;
+      // both a conflict to the client: the row changed after it was read
+      case UNCHANGED_SINCE, VALUE_IS -> io.cairn.protocol.ConditionKind.CONDITION_UNCHANGED_SINCE;
     };
   }
 

@@ -2,6 +2,7 @@ package io.cairn.store.table;
 
 import io.cairn.core.bytes.Bytes;
 import io.cairn.core.error.CairnException;
+import io.cairn.core.error.ErrorCode;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.Mutation;
@@ -80,6 +81,11 @@ public final class WriteRouter {
                 batchIndex, i, m.key(), Mutation.Condition.Kind.UNCHANGED_SINCE);
           }
         }
+        case VALUE_IS ->
+            throw new CairnException(
+                ErrorCode.NOT_SUPPORTED,
+                "A VALUE_IS condition is for stores without read points; this store has them:"
+                    + " expected UNCHANGED_SINCE");
       }
       if (pending != null) {
         pending.put(m.key(), m instanceof Mutation.Put);

@@ -25,8 +25,10 @@ import io.cairn.jdbc.internal.exec.QueryExecution;
 import io.cairn.jdbc.internal.exec.Snapshots;
 import io.cairn.jdbc.internal.exec.TransactionWrites;
 import io.cairn.jdbc.internal.exec.ValuesRows;
+import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.KvSnapshot;
+import io.cairn.kv.KvStore;
 import io.cairn.kv.KvTable;
 import io.cairn.kv.Mutation;
 import io.cairn.kv.ScanRequest;
@@ -39,12 +41,14 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
@@ -335,19 +339,25 @@ final class DatabaseCommand implements PreparedCommand {
       // a read-modify-write's rows are checked at commit: unchanged since the transaction's
       // snapshot (a blind write needs no snapshot, so a load opens none)
       return reads()
-          ? write(ctx.at(session.transactionReadPoint(), session.pending()), conditional)
-          : write(ctx, false);
+          ? write(ctx.at(session.transactionReadPoint(), session.pending()), conditional, Set.of())
+          : write(ctx, false, Set.of());
     }
     if (!reads()) {
-      return write(ctx, false);
+      return write(ctx, false, Set.of());
     }
     long started = System.nanoTime();
+    // on a store that writes each row on its own: the rows earlier attempts wrote (their
+    // read-modify-write is done; an attempt again leaves them alone)
+    Set<Bytes> done = new HashSet<>();
     for (int attempt = 1; ; attempt++) {
       try (KvSnapshot snapshot = session.openSnapshot()) {
-        return write(ctx.at(snapshot.readPoint(), TransactionWrites.NONE), conditional);
+        return write(ctx.at(snapshot.readPoint(), TransactionWrites.NONE), conditional, done);
       } catch (CairnException e) {
         if (e.errorCode() != ErrorCode.WRITE_CONFLICT || !conditional) {
           throw e;
+        }
+        if (e.getCause() instanceof ConditionFailedException failed) {
+          done.addAll(failed.written());
         }
         long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
         if (attempt >= MAX_ATTEMPTS || elapsedMillis >= MAX_RETRY_MILLIS) {
@@ -397,17 +407,36 @@ final class DatabaseCommand implements PreparedCommand {
 
   /**
    * One attempt of the DML statement: reads at {@code ctx}'s read point and writes its batch, each
-   * mutation on condition that its row is unchanged since that read point when {@code conditional}.
+   * mutation on condition that its row is unchanged since that read point when {@code conditional}
+   * (on a store without read points: that it holds the value read). The rows of {@code done},
+   * written by an earlier attempt, are left alone and counted.
    */
-  private long write(ExecContext ctx, boolean conditional) {
+  private long write(ExecContext ctx, boolean conditional, Set<Bytes> done) {
     Mutation.Condition condition =
         conditional && ctx.readPoint() != ScanRequest.LATEST
             ? Mutation.Condition.unchangedSince(ctx.readPoint())
             : Mutation.Condition.NONE;
+    boolean checkValues =
+        conditional && session.database().store().guarantees() == KvStore.Guarantees.LATEST_PER_ROW;
     if (plan instanceof StatementPlan.Upsert u) {
-      return upsert(u, ctx, condition);
+      return upsert(u, ctx, condition, checkValues, done);
     }
-    return delete((StatementPlan.Delete) plan, ctx, condition);
+    return delete((StatementPlan.Delete) plan, ctx, condition, checkValues, done);
+  }
+
+  /**
+   * Writes {@code batch} but for the rows of {@code done}, and returns {@code count}, or when some
+   * were done, the rows done and written.
+   */
+  private long writeAllBut(
+      Set<Bytes> done, TableDescriptor table, KvTable kv, List<Mutation> batch, long count) {
+    if (!done.isEmpty()) {
+      batch = new ArrayList<>(batch);
+      batch.removeIf(m -> done.contains(m.key()));
+      count = done.size() + batch.size();
+    }
+    session.write(table, kv, batch);
+    return count;
   }
 
   // ---- local indexes
@@ -510,15 +539,25 @@ final class DatabaseCommand implements PreparedCommand {
     return ExecContext.kvTable(session.database().store(), table);
   }
 
-  private long upsert(StatementPlan.Upsert u, ExecContext ctx, Mutation.Condition condition) {
+  /**
+   * @param checkValues the store has no read points: the rows read are written on condition they
+   *     hold the values read ({@link ValueChecks})
+   */
+  private long upsert(
+      StatementPlan.Upsert u,
+      ExecContext ctx,
+      Mutation.Condition condition,
+      boolean checkValues,
+      Set<Bytes> done) {
     TableDescriptor table = u.table();
     KvTable kv = kvTable(table);
     RowCodec codec = new RowCodec(table.layout());
-    List<ColumnDescriptor> columns = table.columns();
     Mutation.Condition putCondition = u.insert() ? Mutation.Condition.MUST_NOT_EXIST : condition;
     // rows merged with the existing ones are collected first, then read in one go
     List<Object[]> collected =
         merges(u) || u.onDuplicateKey().isPresent() ? new ArrayList<>() : null;
+    // an UPDATE's rows as read, by key, when the store checks values
+    Map<Bytes, Object[]> readRows = checkValues && u.readRows() ? new LinkedHashMap<>() : null;
     List<Mutation> batch = new ArrayList<>();
     long count = 0;
     long read = 0;
@@ -528,7 +567,12 @@ final class DatabaseCommand implements PreparedCommand {
         if (collected != null) {
           collected.add(full);
         } else {
-          batch.add(put(table, kv, codec, full, putCondition));
+          Mutation.Put put = put(table, kv, codec, full, putCondition);
+          batch.add(put);
+          if (readRows != null) {
+            int targets = u.targetColumns().size();
+            readRows.put(put.key(), Arrays.copyOfRange(row, targets, row.length));
+          }
           count++;
         }
         if (++read % CHECK_INTERVAL == 0) {
@@ -537,11 +581,39 @@ final class DatabaseCommand implements PreparedCommand {
       }
     }
     if (collected != null) {
-      count = mergeWithExisting(u, ctx, kv, codec, collected, putCondition, batch);
+      count = mergeWithExisting(u, ctx, kv, codec, collected, putCondition, checkValues, batch);
+    } else if (readRows != null) {
+      readRows.keySet().removeAll(done);
+      batch = withConditions(batch, table, kv, codec, readRows, ctx);
     }
     ctx.control().check();
-    session.write(table, kv, batch);
-    return count;
+    return writeAllBut(done, table, kv, batch, count);
+  }
+
+  /**
+   * {@code batch} with each row written on condition that it still holds the value it was read with
+   * ({@link ValueChecks#unchanged}); a row the transaction wrote before was read from its writes
+   * and keeps the condition of its first write (checked at commit).
+   */
+  private static List<Mutation> withConditions(
+      List<Mutation> batch,
+      TableDescriptor table,
+      KvTable kv,
+      RowCodec codec,
+      Map<Bytes, Object[]> readRows,
+      ExecContext ctx) {
+    readRows.keySet().removeIf(ctx.pending().of(table.kvTableName())::containsKey);
+    Map<Bytes, Mutation.Condition> conditions =
+        ValueChecks.unchanged(table, kv, codec, readRows, () -> ctx.control().check());
+    List<Mutation> checked = new ArrayList<>(batch.size());
+    for (Mutation m : batch) {
+      Mutation.Condition c = conditions.getOrDefault(m.key(), m.condition());
+      checked.add(
+          m instanceof Mutation.Put p
+              ? new Mutation.Put(p.key(), p.value(), c)
+              : new Mutation.Delete(m.key(), c));
+    }
+    return checked;
   }
 
   /** {@code row} (the source's values of the target columns) as a table row; its key not NULL. */
@@ -549,7 +621,7 @@ final class DatabaseCommand implements PreparedCommand {
     TableDescriptor table = u.table();
     List<ColumnDescriptor> columns = table.columns();
     Object[] full = new Object[columns.size()];
-    for (int i = 0; i < row.length; i++) {
+    for (int i = 0; i < u.targetColumns().size(); i++) {
       int c = u.targetColumns().get(i);
       ColumnDescriptor column = columns.get(c);
       full[c] = Values.assign(row[i], column.type(), column.name());
@@ -643,6 +715,7 @@ final class DatabaseCommand implements PreparedCommand {
       RowCodec codec,
       List<Object[]> rows,
       Mutation.Condition condition,
+      boolean checkValues,
       List<Mutation> batch) {
     TableDescriptor table = u.table();
     List<ColumnDescriptor> columns = table.columns();
@@ -650,7 +723,10 @@ final class DatabaseCommand implements PreparedCommand {
     for (Object[] row : rows) {
       keys.add(codec.encodeKey(row));
     }
-    Map<Bytes, Object[]> current = existingRows(kv, codec, table, new TreeSet<>(keys), ctx);
+    // with checkValues, the conditions of the rows read from the store (not the transaction's)
+    Map<Bytes, Mutation.Condition> conditions = checkValues ? new HashMap<>() : null;
+    Map<Bytes, Object[]> current =
+        existingRows(kv, codec, table, new TreeSet<>(keys), ctx, conditions);
     boolean[] targeted = new boolean[columns.size()];
     for (int t : u.targetColumns()) {
       targeted[t] = true;
@@ -695,7 +771,9 @@ final class DatabaseCommand implements PreparedCommand {
       }
     }
     for (Map.Entry<Bytes, Object[]> e : written.entrySet()) {
-      batch.add(new Mutation.Put(e.getKey(), codec.encodeValue(e.getValue()), condition));
+      Mutation.Condition c =
+          conditions == null ? condition : conditions.getOrDefault(e.getKey(), condition);
+      batch.add(new Mutation.Put(e.getKey(), codec.encodeValue(e.getValue()), c));
     }
     return count;
   }
@@ -728,10 +806,16 @@ final class DatabaseCommand implements PreparedCommand {
 
   /**
    * The rows of {@code keys} that exist at {@code ctx}'s read point, over the transaction's writes,
-   * by key.
+   * by key. With {@code conditions} (a store without read points) the rows are read as they are now
+   * and each read key's condition goes there ({@link ValueChecks#latestRows}).
    */
   private static Map<Bytes, Object[]> existingRows(
-      KvTable kv, RowCodec codec, TableDescriptor table, SortedSet<Bytes> keys, ExecContext ctx) {
+      KvTable kv,
+      RowCodec codec,
+      TableDescriptor table,
+      SortedSet<Bytes> keys,
+      ExecContext ctx,
+      Map<Bytes, Mutation.Condition> conditions) {
     NavigableMap<Bytes, Mutation> pending = ctx.pending().of(table.kvTableName());
     List<Bytes> toRead = new ArrayList<>();
     Map<Bytes, Object[]> written = new HashMap<>();
@@ -744,30 +828,47 @@ final class DatabaseCommand implements PreparedCommand {
       }
     }
     Map<Bytes, Object[]> rows =
-        Mutations.storedRows(
-            table, kv, toRead, ctx.readPoint(), ctx.eval(), () -> ctx.control().check());
+        conditions != null
+            ? ValueChecks.latestRows(kv, codec, toRead, conditions, () -> ctx.control().check())
+            : Mutations.storedRows(
+                table, kv, toRead, ctx.readPoint(), ctx.eval(), () -> ctx.control().check());
     rows.putAll(written);
     return rows;
   }
 
-  private long delete(StatementPlan.Delete d, ExecContext ctx, Mutation.Condition condition) {
+  private long delete(
+      StatementPlan.Delete d,
+      ExecContext ctx,
+      Mutation.Condition condition,
+      boolean checkValues,
+      Set<Bytes> done) {
     TableDescriptor table = d.table();
     KvTable kv = kvTable(table);
     RowCodec codec = new RowCodec(table.layout());
     List<Mutation> batch = new ArrayList<>();
+    // the rows deleted as read, by key, when the store checks values (a table with a key: the
+    // source's rows are the table's)
+    Map<Bytes, Object[]> readRows =
+        checkValues && !table.hiddenRowId() ? new LinkedHashMap<>() : null;
     long count = 0;
     try (QueryExecution source = QueryExecution.start(d.source(), ctx)) {
       for (Object[] row = source.next(); row != null; row = source.next()) {
         Bytes key = table.hiddenRowId() ? Bytes.copyOf((byte[]) row[0]) : codec.encodeKey(row);
         batch.add(new Mutation.Delete(key, condition));
+        if (readRows != null) {
+          readRows.put(key, row);
+        }
         if (++count % CHECK_INTERVAL == 0) {
           ctx.control().check();
         }
       }
     }
+    if (readRows != null) {
+      readRows.keySet().removeAll(done);
+      batch = withConditions(batch, table, kv, codec, readRows, ctx);
+    }
     ctx.control().check();
-    session.write(table, kv, batch);
-    return count;
+    return writeAllBut(done, table, kv, batch, count);
   }
 
   /** Rows held in a list: EXPLAIN's lines, CHECK INDEX's row. */

@@ -166,7 +166,12 @@ final class Mutations {
   static Mutation followUp(Mutation prior, Mutation next, LongSupplier readPoint) {
     Mutation.Condition c = prior == null ? next.condition() : prior.condition();
     if (next instanceof Mutation.Delete && c.kind() == Mutation.Condition.Kind.MUST_NOT_EXIST) {
-      c = Mutation.Condition.unchangedSince(readPoint.getAsLong());
+      long at = readPoint.getAsLong();
+      // a store without read points (HBase) checks that the key still has no row
+      c =
+          at == ScanRequest.LATEST
+              ? Mutation.Condition.valueIs(null)
+              : Mutation.Condition.unchangedSince(at);
     }
     if (c.equals(next.condition())) {
       return next;
@@ -186,7 +191,10 @@ final class Mutations {
               + "]: the row with primary key "
               + describeKey(table, failed)
               + " was changed by another commit after this statement or transaction read it;"
-              + " nothing was written: run it again",
+              + (e.othersWritten()
+                  ? " that row was not written, other rows were (this store writes each row on its"
+                      + " own, as Phoenix's non-transactional tables: docs/hbase.md)"
+                  : " nothing was written: run it again"),
           e);
     }
     return new CairnException(
