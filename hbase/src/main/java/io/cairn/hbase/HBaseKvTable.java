@@ -308,7 +308,8 @@ final class HBaseKvTable implements KvTable {
       throw new CairnException(
           ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
     }
-    if (PushedScan.pushable(request)) {
+    byte[] probeTable = PushedScan.probeTable(request);
+    if (PushedScan.pushable(request, probeTable)) {
       ScanRequest regions =
           new ScanRequest(
               request.ranges(),
@@ -323,6 +324,7 @@ final class HBaseKvTable implements KvTable {
           name,
           request,
           WireMessages.toProto(name, regions).toByteArray(),
+          probeTable,
           scan -> store.connection().getTable(table).getScanner(scan));
     }
     HBaseRowCursor rows =

@@ -39,6 +39,10 @@ final class PushedScan implements RowScanner {
   private final String table;
   private final List<KeyRange> ranges;
   private final byte[] spec;
+
+  /** The probe's hash table as each region's scan carries it ({@link #probeTable}), or null. */
+  private final byte[] hashTable;
+
   private final Function<Scan, ResultScanner> open;
   private final ScanProgram program;
   private int nextRange;
@@ -54,24 +58,71 @@ final class PushedScan implements RowScanner {
   private boolean combined;
   private Iterator<Object[]> sorted;
 
-  PushedScan(String table, ScanRequest request, byte[] spec, Function<Scan, ResultScanner> open) {
+  PushedScan(
+      String table,
+      ScanRequest request,
+      byte[] spec,
+      byte[] hashTable,
+      Function<Scan, ResultScanner> open) {
     this.table = table;
     this.ranges = request.ranges();
     this.program = request.program();
     this.spec = spec;
+    this.hashTable = hashTable;
     this.open = open;
   }
 
   /**
-   * Whether the program's results per region make its results over all the rows: no HAVING (a
-   * region cannot tell a group complete), no join probe (the region servers hold no hash caches
-   * yet), no local index, and a sort only with a LIMIT of at most {@link #TOP_N_MAX} rows with its
-   * OFFSET (a top-N; a whole sort stays in the client).
+   * The most bytes of a join's hash table that go with each region's scan ({@link #probeTable}); a
+   * larger one is probed in the client (every region's rows come to it). Each region's scan builds
+   * its own copy in the region server's heap (about 10x the bytes for 1,000-key tables).
    */
-  static boolean pushable(ScanRequest request) {
+  static final int PROBE_TABLE_MAX_BYTES = 4 << 20;
+
+  /**
+   * The hash table the program's join probe reads, as a region's scan carries it (a wire {@code
+   * PutHashCache}, rows uncompressed: a region server may lack LZ4); null when the program has no
+   * probe, the table is not at hand or is larger than {@value #PROBE_TABLE_MAX_BYTES} bytes.
+   */
+  static byte[] probeTable(ScanRequest request) {
+    ScanProgram p = request.program();
+    if (p.probe().isEmpty() || request.hashCaches() == null) {
+      return null;
+    }
+    String cacheId = p.probe().get().cacheId();
+    io.cairn.kv.JoinHashTable table = request.hashCaches().find(cacheId);
+    // the estimate counts Java objects, several times the wire bytes: a cheap first cut
+    if (table == null || table.estimatedBytes() > 16L * PROBE_TABLE_MAX_BYTES) {
+      return null;
+    }
+    // once per table however many chunks of the statement scan (the table is immutable)
+    byte[] bytes =
+        table.derived(
+            new ProbeTableKey(cacheId),
+            t -> {
+              byte[] wire =
+                  io.cairn.protocol.wire.WireHashTables.toProto(cacheId, t, false).toByteArray();
+              return wire.length <= PROBE_TABLE_MAX_BYTES ? wire : new byte[0];
+            });
+    return bytes.length > 0 ? bytes : null;
+  }
+
+  /**
+   * The key of a table's wire form for HBase scans (kept by the table, {@code
+   * JoinHashTable.derived}).
+   */
+  private record ProbeTableKey(String cacheId) {}
+
+  /**
+   * Whether the program's results per region make its results over all the rows: no HAVING (a
+   * region cannot tell a group complete), a join probe only with its hash table going along ({@code
+   * probeTable} not null), no local index, and a sort only with a LIMIT of at most {@link
+   * #TOP_N_MAX} rows with its OFFSET (a top-N; a whole sort stays in the client).
+   */
+  static boolean pushable(ScanRequest request, byte[] probeTable) {
     ScanProgram p = request.program();
     return request.index() == null
-        && p.probe().isEmpty()
+        && (p.probe().isEmpty() || probeTable != null)
         && p.having().isEmpty()
         && (p.orderBy().isEmpty()
             || (p.limit() != ScanProgram.NO_LIMIT && p.limit() <= TOP_N_MAX - p.offset()));
@@ -174,6 +225,9 @@ final class PushedScan implements RowScanner {
               HBaseRowCursor.scanOf(ranges.get(nextRange++))
                   .setCaching(1) // a result is a page
                   .setAttribute(WireNames.SCAN_ATTRIBUTE, spec);
+          if (hashTable != null) {
+            scan.setAttribute(WireNames.HASH_ATTRIBUTE, hashTable);
+          }
           current = open.apply(scan);
           scanner = current;
           if (closed) {

@@ -3,6 +3,7 @@ package io.cairn.hbase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.hbase.server.CairnRegionObserver;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -99,6 +100,36 @@ class TestHBaseSql {
           .containsExactly("990|48965.50");
       assertThat(String.join("\n", rows(c, "EXPLAIN SELECT COUNT(*) FROM ORDERS WHERE ID > 5")))
           .contains("SERVER AGGREGATE INTO SINGLE ROW");
+    }
+  }
+
+  @Test
+  void aJoinsProbeRunsInTheRegionServersWithItsHashTable() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      load(c);
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE PICKED (P INTEGER PRIMARY KEY, TAG VARCHAR(5))");
+        s.execute("UPSERT INTO PICKED VALUES (1, 'one'), (2, 'two'), (7, 'seven'), (2000, 'none')");
+      }
+      long before = CairnRegionObserver.probesStarted();
+      // a count over the join, and the joined rows, across ORDERS's four regions
+      assertThat(rows(c, "SELECT COUNT(*) FROM ORDERS O, PICKED P WHERE O.ID = P.P * 100"))
+          .containsExactly("3");
+      assertThat(
+              rows(
+                  c,
+                  "SELECT O.ID, P.TAG, O.AMOUNT FROM ORDERS O JOIN PICKED P ON O.ID = P.P * 100"
+                      + " ORDER BY O.ID"))
+          .containsExactly("100|one|10.00", "200|two|20.00", "700|seven|70.00");
+      assertThat(
+              rows(
+                  c,
+                  "SELECT COUNT(*) FROM ORDERS O WHERE O.CUSTOMER = 1 AND O.ID IN"
+                      + " (SELECT P * 100 FROM PICKED)"))
+          .containsExactly("2");
+      assertThat(CairnRegionObserver.probesStarted() - before)
+          .as("region scans that probed a hash table that came with them")
+          .isGreaterThanOrEqualTo(4);
     }
   }
 

@@ -1,9 +1,13 @@
 package io.cairn.hbase.server;
 
 import io.cairn.core.error.CairnException;
+import io.cairn.kv.HashCacheLookup;
+import io.cairn.kv.JoinHashTable;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.ScanRequest;
+import io.cairn.protocol.PutHashCache;
 import io.cairn.protocol.ScanSpec;
+import io.cairn.protocol.wire.WireHashTables;
 import io.cairn.protocol.wire.WireMessages;
 import io.cairn.relocated.protobuf.CodedInputStream;
 import java.io.IOException;
@@ -43,6 +47,8 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
 
   /** Programs started in this JVM's region servers (for tests and metrics). */
   private static final AtomicLong PROGRAMS = new AtomicLong();
+
+  private static final AtomicLong PROBES = new AtomicLong();
 
   /**
    * Message nesting a scan may have, as the network server's requests: an expression tree nests two
@@ -152,8 +158,22 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
               + scanner.getRegionInfo().getRegionNameAsString()
               + " after a failure: run the statement again");
     }
+    HashCacheLookup hashCaches = null;
+    byte[] hashTable = scan.getAttribute(WireNames.HASH_ATTRIBUTE);
+    if (hashTable != null) {
+      try {
+        PutHashCache put = PutHashCache.parseFrom(hashTable);
+        String cacheId = put.getCacheId().toStringUtf8();
+        JoinHashTable table = WireHashTables.fromProto(put);
+        hashCaches = id -> id.equals(cacheId) ? table : null;
+        PROBES.incrementAndGet();
+      } catch (IOException | CairnException e) {
+        scanner.close();
+        throw new DoNotRetryIOException("Not a valid Cairn hash table: " + e.getMessage(), e);
+      }
+    }
     PROGRAMS.incrementAndGet();
-    return new ProgramRegionScanner(scanner, request, pageMillis(context));
+    return new ProgramRegionScanner(scanner, request, hashCaches, pageMillis(context));
   }
 
   /** The region server's {@link ProgramRegionScanner#PAGE_MILLIS}. */
@@ -184,6 +204,11 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
       }
     }
     return false;
+  }
+
+  /** How many scan programs with a join's hash table this JVM's region servers started. */
+  public static long probesStarted() {
+    return PROBES.get();
   }
 
   /** How many scan programs this JVM's region servers started. */

@@ -3,6 +3,7 @@ package io.cairn.hbase.server;
 import io.cairn.core.agg.AggregationMemory;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.kv.HashCacheLookup;
 import io.cairn.kv.ScanRequest;
 import io.cairn.protocol.wire.RowPageWriter;
 import io.cairn.store.coprocessor.ProgramScanner;
@@ -60,17 +61,30 @@ public final class ProgramRegionScanner implements RegionScanner {
   /** A call's slice of time ({@link #PAGE_MILLIS}). */
   private final long pageNanos;
 
+  /** The table of the program's join probe, or null. */
+  private final HashCacheLookup hashCaches;
+
   /** A count scan's rows and chunks so far; null for a program. */
   private final RegionCount count;
 
-  ProgramRegionScanner(RegionScanner region, ScanRequest request, long pageMillis) {
-    this(region, request, null, pageMillis);
+  /**
+   * @param hashCaches the hash table of the program's join probe, which came with the scan; null:
+   *     none
+   */
+  ProgramRegionScanner(
+      RegionScanner region, ScanRequest request, HashCacheLookup hashCaches, long pageMillis) {
+    this(region, request, hashCaches, null, pageMillis);
   }
 
   private ProgramRegionScanner(
-      RegionScanner region, ScanRequest request, RegionCount count, long pageMillis) {
+      RegionScanner region,
+      ScanRequest request,
+      HashCacheLookup hashCaches,
+      RegionCount count,
+      long pageMillis) {
     this.region = region;
     this.request = request;
+    this.hashCaches = hashCaches;
     this.count = count;
     this.rows = new RegionRows(region);
     this.pageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
@@ -92,7 +106,8 @@ public final class ProgramRegionScanner implements RegionScanner {
    * WireNames#COUNT_ATTRIBUTE}, {@link RegionCount}), reading them in the region server.
    */
   static ProgramRegionScanner counting(RegionScanner region, long guidePostWidth, long pageMillis) {
-    return new ProgramRegionScanner(region, null, new RegionCount(guidePostWidth), pageMillis);
+    return new ProgramRegionScanner(
+        region, null, null, new RegionCount(guidePostWidth), pageMillis);
   }
 
   @Override
@@ -123,7 +138,7 @@ public final class ProgramRegionScanner implements RegionScanner {
                 AggregationMemory.DEFAULT_MAX_BYTES,
                 null,
                 false,
-                null);
+                hashCaches);
       }
       while (page == null || (page.rowCount() < PAGE_ROWS && page.sizeBytes() < PAGE_BYTES)) {
         Object[] row = program.next(deadline);

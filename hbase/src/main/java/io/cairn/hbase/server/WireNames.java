@@ -23,6 +23,13 @@ public final class WireNames {
    */
   public static final String COUNT_ATTRIBUTE = "cairn.count";
 
+  /**
+   * The attribute of an HBase {@code Scan} that holds the hash table a Cairn scan's join probe
+   * reads (a wire {@code PutHashCache}, its rows uncompressed), so that the probe runs in the
+   * region server.
+   */
+  public static final String HASH_ATTRIBUTE = "cairn.hash";
+
   /** The qualifier of the cell that answers a {@link #COUNT_ATTRIBUTE} scan. */
   public static final byte[] COUNT_QUALIFIER = {'n'};
 

@@ -20,8 +20,16 @@ import net.jpountz.lz4.LZ4Factory;
 public final class WireHashTables {
   private WireHashTables() {}
 
-  /** The message that puts {@code table} as cache {@code cacheId}. */
+  /** The message that puts {@code table} as cache {@code cacheId}, its rows LZ4-compressed. */
   public static PutHashCache toProto(String cacheId, JoinHashTable table) {
+    return toProto(cacheId, table, true);
+  }
+
+  /**
+   * The message that puts {@code table} as cache {@code cacheId}; {@code compress}: its rows
+   * LZ4-compressed when that saves (false: for a reader that may lack LZ4, an HBase region server).
+   */
+  public static PutHashCache toProto(String cacheId, JoinHashTable table, boolean compress) {
     RowPageWriter writer = new RowPageWriter(table.columnCount());
     for (List<Object[]> rows : table.rowsByKey()) {
       for (Object[] row : rows) {
@@ -38,7 +46,7 @@ public final class WireHashTables {
             .setRowCount(writer.rowCount())
             .addAllKeyColumns(table.keyColumns());
     ByteString rows = writer.finish();
-    ByteString compressed = rows.size() >= COMPRESS_FROM ? compress(rows) : null;
+    ByteString compressed = compress && rows.size() >= COMPRESS_FROM ? compress(rows) : null;
     if (compressed != null && compressed.size() < rows.size()) {
       put.setRowsLz4(compressed).setRowsBytes(rows.size());
     } else {
