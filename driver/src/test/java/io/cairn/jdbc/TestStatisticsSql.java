@@ -16,8 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * databases are durable): chunk counts follow GUIDE_POSTS_WIDTH, counts are exact after an update,
  * and the view answers SQL like a table.
  */
-@NotOnHBase(
-    "SYSTEM.STATS is not served on HBase yet (0A000); UPDATE STATISTICS on HBase is tested in the hbase module's TestHBaseSql")
 class TestStatisticsSql {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("stats");
 

@@ -2,7 +2,6 @@ package io.cairn.hbase;
 
 import static java.util.Objects.requireNonNull;
 
-import io.cairn.core.catalog.SystemViews;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
 import io.cairn.hbase.server.RemoteErrors;
@@ -182,15 +181,9 @@ public final class HBaseKvStore implements KvStore {
     if (known != null) {
       return Optional.of(known);
     }
-    if (SystemViews.all().stream().anyMatch(v -> v.kvTableName().equals(name))) {
-      // the catalog lists the system views; their rows come from Cairn's own store's insides
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED,
-          "System view ["
-              + name
-              + "] is not served on HBase yet: its statistics are in the namespace's "
-              + HBaseStatistics.TABLE
-              + " table, the cache and pool views are HBase's own (its region servers' metrics)");
+    Optional<KvTable> view = HBaseSystemViews.view(name, this::table);
+    if (view.isPresent()) {
+      return view;
     }
     TableName table = HBaseNames.table(namespace, name);
     if (!await(connection.getAdmin().tableExists(table), name)) {

@@ -218,12 +218,27 @@ class TestHBaseSql {
     try (Connection c = DriverManager.getConnection(url)) {
       load(c);
       assertThat(String.join("\n", rows(c, explain))).doesNotContain("ROWS,");
+      String stats =
+          "SELECT COUNT(*), COUNT(ROW_COUNT), SUM(ROW_COUNT), COUNT(COLLECTED_AT),"
+              + " MIN(START_KEY), MAX(STOP_KEY), MIN(GUIDE_POSTS_WIDTH) FROM SYSTEM.STATS"
+              + " WHERE TABLE_SCHEM = 'PUBLIC' AND TABLE_NAME = 'ORDERS'";
+      // SYSTEM.STATS: one row per region, nothing counted yet
+      assertThat(rows(c, stats)).containsExactly("4|0|null|0||01800002ee|" + (32L << 20));
       try (Statement s = c.createStatement()) {
         s.execute("UPDATE STATISTICS ORDERS");
       }
       assertThat(String.join("\n", rows(c, explain)))
           .contains("4-CHUNK")
           .contains("EST 1,000 ROWS");
+      assertThat(rows(c, stats)).containsExactly("4|4|1000|4||01800002ee|" + (32L << 20));
+      assertThat(rows(c, "SELECT TABLE_NAME, COUNT(*) FROM SYSTEM.STATS GROUP BY TABLE_NAME"))
+          .containsExactlyInAnyOrder("ORDERS|4", "CUSTOMERS|1");
+      // no local indexes on HBase; the block cache and buffer pool views are Cairn's own store's
+      assertThat(rows(c, "SELECT COUNT(*) FROM SYSTEM.INDEXES")).containsExactly("0");
+      assertThatThrownBy(() -> rows(c, "SELECT * FROM SYSTEM.BLOCK_CACHE"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
+          .hasMessageContaining("region servers' metrics");
     }
     // kept in HBase: a store opened again (another client) knows them
     try (Connection c = DriverManager.getConnection(url)) {

@@ -25,16 +25,17 @@ import java.util.function.Supplier;
 /**
  * A system view ({@link io.cairn.core.catalog.SystemViews}) served as a read-only KV table: its
  * rows are computed at each scan, encoded with the view's layout and run through the scan program
- * like any table's, so that SQL filters, projections and aggregates work on them.
+ * like any table's, so that SQL filters, projections and aggregates work on them. Public for other
+ * stores' views (the HBase store's SYSTEM.STATS).
  */
-final class SystemViewTable implements KvTable {
+public final class SystemViewTable implements KvTable {
   private final TableDescriptor view;
   private final Supplier<List<Object[]>> rows;
 
   /**
    * @param rows computes the view's rows (values in the view's column order) when scanned
    */
-  SystemViewTable(TableDescriptor view, Supplier<List<Object[]>> rows) {
+  public SystemViewTable(TableDescriptor view, Supplier<List<Object[]>> rows) {
     this.view = requireNonNull(view, "view is null");
     this.rows = requireNonNull(rows, "rows is null");
   }
