@@ -64,9 +64,18 @@ public final class HBaseKvStore implements KvStore {
   private final ConcurrentMap<String, HBaseKvTable> tables = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private HBaseKvStore(AsyncConnection connection, String namespace) {
+  /**
+   * The longest a call to HBase is waited for ({@link #await}): twice the client's operation
+   * timeout ({@value HBaseStoreProvider#OPERATION_TIMEOUT}), so that HBase's own timeouts, which
+   * say more, come first; but HBase's client waits for a master procedure (a table being created or
+   * dropped) with no end of its own, and a statement on a cluster that died meanwhile hung.
+   */
+  private final long waitMillis;
+
+  private HBaseKvStore(AsyncConnection connection, String namespace, long waitMillis) {
     this.connection = connection;
     this.namespace = namespace;
+    this.waitMillis = waitMillis;
     this.ids = TableName.valueOf(namespace, IDS_TABLE);
     this.stats = TableName.valueOf(namespace, HBaseStatistics.TABLE);
   }
@@ -94,7 +103,12 @@ public final class HBaseKvStore implements KvStore {
       Thread.currentThread().interrupt();
       throw new CairnException(ErrorCode.QUERY_CANCELED, "Interrupted while connecting to HBase");
     }
-    HBaseKvStore store = new HBaseKvStore(connection, namespace);
+    long operationTimeout =
+        conf.getLong(
+            HBaseStoreProvider.OPERATION_TIMEOUT,
+            HBaseStoreProvider.DEFAULT_OPERATION_TIMEOUT_MILLIS);
+    long waitMillis = operationTimeout > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * operationTimeout;
+    HBaseKvStore store = new HBaseKvStore(connection, namespace, Math.max(1, waitMillis));
     try {
       store.prepareNamespace();
     } catch (RuntimeException e) {
@@ -272,11 +286,23 @@ public final class HBaseKvStore implements KvStore {
   /**
    * The value of {@code future}; HBase's failure becomes a CairnException (IO_ERROR, the HBase
    * exception as its cause) naming {@code what}, or the Cairn error a region server raised ({@link
-   * RemoteErrors}) with its own code.
+   * RemoteErrors}) with its own code. Waits at most {@link #waitMillis}: then IO_ERROR saying so
+   * (the call is abandoned).
    */
   <T> T await(Future<T> future, String what) {
     try {
-      return future.get();
+      return future.get(waitMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      future.cancel(true);
+      throw new CairnException(
+          ErrorCode.IO_ERROR,
+          "HBase did not answer on ["
+              + what
+              + "] within ["
+              + waitMillis
+              + "] ms (twice "
+              + HBaseStoreProvider.OPERATION_TIMEOUT
+              + "): is the cluster up?");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       CairnException raised = RemoteErrors.find(cause);

@@ -771,6 +771,33 @@ class TestHBaseKvStore {
   }
 
   @Test
+  void aCallHBaseNeverAnswersEndsAfterTwiceTheOperationTimeout(HBaseTestingUtility hbase) {
+    org.apache.hadoop.conf.Configuration conf =
+        new org.apache.hadoop.conf.Configuration(hbase.getConfiguration());
+    conf.setLong(HBaseStoreProvider.OPERATION_TIMEOUT, 1_000);
+    HBaseKvStore bounded = HBaseKvStore.open(conf, "cairn_test");
+    try {
+      // as HBase's client waits for a master procedure of a cluster that died: no end of its own
+      java.util.concurrent.CompletableFuture<Void> never =
+          new java.util.concurrent.CompletableFuture<>();
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> bounded.await(never, "a table being created"))
+          .isInstanceOfSatisfying(
+              CairnException.class,
+              e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.IO_ERROR);
+                assertThat(e.getMessage())
+                    .contains("a table being created", "[2000] ms", "is the cluster up?");
+              });
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - started))
+          .isGreaterThanOrEqualTo(java.time.Duration.ofMillis(2_000));
+      assertThat(never).isCancelled();
+    } finally {
+      bounded.close();
+    }
+  }
+
+  @Test
   void whatHBaseCannotDoIsRefused() {
     String name = newName();
     assertThatThrownBy(
