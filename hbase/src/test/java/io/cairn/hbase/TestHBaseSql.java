@@ -98,6 +98,15 @@ class TestHBaseSql {
       }
       assertThat(rows(c, "SELECT COUNT(*), SUM(AMOUNT) FROM ORDERS"))
           .containsExactly("990|48965.50");
+      try (Statement s = c.createStatement()) {
+        // a DELETE through a subquery: its rows are checked against the values read too
+        assertThat(
+                s.executeUpdate(
+                    "DELETE FROM ORDERS WHERE ID < 20 AND CUSTOMER IN"
+                        + " (SELECT ID FROM CUSTOMERS WHERE NAME = 'cy')"))
+            .isEqualTo(6);
+      }
+      assertThat(rows(c, "SELECT COUNT(*) FROM ORDERS")).containsExactly("984");
       assertThat(String.join("\n", rows(c, "EXPLAIN SELECT COUNT(*) FROM ORDERS WHERE ID > 5")))
           .contains("SERVER AGGREGATE INTO SINGLE ROW");
     }

@@ -856,6 +856,14 @@ final class DatabaseCommand implements PreparedCommand {
         Bytes key = table.hiddenRowId() ? Bytes.copyOf((byte[]) row[0]) : codec.encodeKey(row);
         batch.add(new Mutation.Delete(key, condition));
         if (readRows != null) {
+          if (row.length != table.columns().size()) {
+            throw CairnException.internal(
+                "DELETE's source: expected the table's ["
+                    + table.columns().size()
+                    + "] columns, found ["
+                    + row.length
+                    + "]");
+          }
           readRows.put(key, row);
         }
         if (++count % CHECK_INTERVAL == 0) {
