@@ -205,8 +205,12 @@ class TestHBaseSql {
       s.execute("UPDATE T SET N = N + 1 WHERE K = 1");
       s.execute("UPDATE T SET N = N + 1 WHERE K = 1");
       s.execute("UPSERT INTO T VALUES (1, 0) ON DUPLICATE KEY UPDATE N = N + 10");
+      // an INSERT and then a DELETE of one key: nothing, on condition the key is still free
+      s.execute("INSERT INTO T VALUES (5, 5)");
+      s.execute("DELETE FROM T WHERE K = 5");
       c.commit();
       assertThat(rows(c, "SELECT N FROM T WHERE K = 1")).containsExactly("12");
+      assertThat(rows(c, "SELECT COUNT(*) FROM T WHERE K = 5")).containsExactly("0");
       // another client changes the row between the transaction's read and its commit
       s.execute("UPDATE T SET N = N + 1 WHERE K = 2");
       try (Connection other = DriverManager.getConnection(url);
