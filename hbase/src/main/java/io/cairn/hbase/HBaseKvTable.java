@@ -229,7 +229,7 @@ final class HBaseKvTable implements KvTable {
       check =
           expected == null
               ? check.ifNotExists(FAMILY, QUALIFIER)
-              : check.ifEquals(FAMILY, QUALIFIER, expected.toByteArray());
+              : check.ifEquals(FAMILY, QUALIFIER, expected.peekArray());
       // a row inserted and then deleted in the batch: the check, then a tombstone (nothing seen)
       checks.add(check.build(row));
       checked.add(condition);
@@ -308,8 +308,10 @@ final class HBaseKvTable implements KvTable {
       throw new CairnException(
           ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
     }
-    byte[] probeTable = PushedScan.probeTable(request);
-    if (PushedScan.pushable(request, probeTable)) {
+    // a probe goes along only when the rest of the program runs in the region servers
+    boolean pushable = PushedScan.pushable(request);
+    byte[] probeTable = pushable ? PushedScan.probeTable(request) : null;
+    if (pushable && (request.program().probe().isEmpty() || probeTable != null)) {
       ScanRequest regions =
           new ScanRequest(
               request.ranges(),

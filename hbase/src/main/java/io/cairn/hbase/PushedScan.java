@@ -115,14 +115,13 @@ final class PushedScan implements RowScanner {
 
   /**
    * Whether the program's results per region make its results over all the rows: no HAVING (a
-   * region cannot tell a group complete), a join probe only with its hash table going along ({@code
-   * probeTable} not null), no local index, and a sort only with a LIMIT of at most {@link
-   * #TOP_N_MAX} rows with its OFFSET (a top-N; a whole sort stays in the client).
+   * region cannot tell a group complete), no local index, and a sort only with a LIMIT of at most
+   * {@link #TOP_N_MAX} rows with its OFFSET (a top-N; a whole sort stays in the client). A join
+   * probe needs its hash table to go along too ({@link #probeTable}).
    */
-  static boolean pushable(ScanRequest request, byte[] probeTable) {
+  static boolean pushable(ScanRequest request) {
     ScanProgram p = request.program();
     return request.index() == null
-        && (p.probe().isEmpty() || probeTable != null)
         && p.having().isEmpty()
         && (p.orderBy().isEmpty()
             || (p.limit() != ScanProgram.NO_LIMIT && p.limit() <= TOP_N_MAX - p.offset()));

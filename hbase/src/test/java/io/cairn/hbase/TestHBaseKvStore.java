@@ -460,30 +460,16 @@ class TestHBaseKvStore {
 
     // racing inserts of one row: exactly one wins
     AtomicInteger won = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(4);
-    try {
-      List<Future<?>> racers = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
-        int value = t;
-        racers.add(
-            pool.submit(
-                () -> {
-                  try {
-                    table.mutate(List.of(insert(9, value)));
-                    won.incrementAndGet();
-                  } catch (ConditionFailedException lost) {
-                    // another racer inserted it
-                  }
-                }));
-      }
-      for (Future<?> f : racers) {
-        f.get();
-      }
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    } finally {
-      pool.shutdownNow();
-    }
+    race(
+        4,
+        racer -> {
+          try {
+            table.mutate(List.of(insert(9, racer)));
+            won.incrementAndGet();
+          } catch (ConditionFailedException lost) {
+            // another racer inserted it
+          }
+        });
     assertThat(won.get()).isEqualTo(1);
   }
 
@@ -527,38 +513,25 @@ class TestHBaseKvStore {
     // racing increments, each a read and a conditional write retried on conflict: none lost
     int threads = 4;
     int each = 25;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> racers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        racers.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < each; i++) {
-                    while (true) {
-                      Bytes read = table.latestValues(List.of(key(4))).get(key(4));
-                      int n = (Integer) CODEC.decode(key(4), read)[1];
-                      try {
-                        table.mutate(
-                            List.of(
-                                new Mutation.Put(
-                                    key(4), value(4, n + 1), Mutation.Condition.valueIs(read))));
-                        break;
-                      } catch (ConditionFailedException conflict) {
-                        // another racer wrote it first: read again
-                      }
-                    }
-                  }
-                }));
-      }
-      for (Future<?> f : racers) {
-        f.get();
-      }
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    } finally {
-      pool.shutdownNow();
-    }
+    race(
+        threads,
+        racer -> {
+          for (int i = 0; i < each; i++) {
+            while (true) {
+              Bytes read = table.latestValues(List.of(key(4))).get(key(4));
+              int n = (Integer) CODEC.decode(key(4), read)[1];
+              try {
+                table.mutate(
+                    List.of(
+                        new Mutation.Put(
+                            key(4), value(4, n + 1), Mutation.Condition.valueIs(read))));
+                break;
+              } catch (ConditionFailedException conflict) {
+                // another racer wrote it first: read again
+              }
+            }
+          }
+        });
     assertThat(rows(table, scan(KeyRange.point(key(4)), Optional.empty())))
         .containsExactly(row(4, 40 + threads * each));
   }
@@ -819,6 +792,25 @@ class TestHBaseKvStore {
         .isInstanceOfSatisfying(
             CairnException.class,
             e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+  }
+
+  /** Runs {@code racer} (given its number) on {@code threads} threads at once; fails on a throw. */
+  private static void race(int threads, java.util.function.IntConsumer racer) {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> racers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int number = t;
+        racers.add(pool.submit(() -> racer.accept(number)));
+      }
+      for (Future<?> f : racers) {
+        f.get();
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private static ScanRequest sorted(KeyRange range, List<SortKey> order, long limit, long offset) {

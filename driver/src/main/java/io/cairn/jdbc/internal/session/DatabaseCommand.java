@@ -583,8 +583,7 @@ final class DatabaseCommand implements PreparedCommand {
     if (collected != null) {
       count = mergeWithExisting(u, ctx, kv, codec, collected, putCondition, checkValues, batch);
     } else if (readRows != null) {
-      readRows.keySet().removeAll(done);
-      batch = withConditions(batch, table, kv, codec, readRows, ctx);
+      batch = withConditions(batch, table, kv, codec, readRows, done, ctx);
     }
     ctx.control().check();
     return writeAllBut(done, table, kv, batch, count);
@@ -593,7 +592,8 @@ final class DatabaseCommand implements PreparedCommand {
   /**
    * {@code batch} with each row written on condition that it still holds the value it was read with
    * ({@link ValueChecks#unchanged}); a row the transaction wrote before was read from its writes
-   * and keeps the condition of its first write (checked at commit).
+   * and keeps the condition of its first write (checked at commit); the rows of {@code done},
+   * written by an earlier attempt, are not read.
    */
   private static List<Mutation> withConditions(
       List<Mutation> batch,
@@ -601,7 +601,9 @@ final class DatabaseCommand implements PreparedCommand {
       KvTable kv,
       RowCodec codec,
       Map<Bytes, Object[]> readRows,
+      Set<Bytes> done,
       ExecContext ctx) {
+    readRows.keySet().removeAll(done);
     readRows.keySet().removeIf(ctx.pending().of(table.kvTableName())::containsKey);
     Map<Bytes, Mutation.Condition> conditions =
         ValueChecks.unchanged(table, kv, codec, readRows, () -> ctx.control().check());
@@ -872,8 +874,7 @@ final class DatabaseCommand implements PreparedCommand {
       }
     }
     if (readRows != null) {
-      readRows.keySet().removeAll(done);
-      batch = withConditions(batch, table, kv, codec, readRows, ctx);
+      batch = withConditions(batch, table, kv, codec, readRows, done, ctx);
     }
     ctx.control().check();
     return writeAllBut(done, table, kv, batch, count);
