@@ -17,6 +17,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.hbase.server.CairnRegionObserver;
 import io.cairn.hbase.server.ProgramRegionScanner;
+import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.ConditionFailedException;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.KvSnapshot;
@@ -286,6 +287,18 @@ class TestHBaseKvStore {
                 }
               })
           .hasStackTraceContaining("Not a valid Cairn scan");
+      // a valid program with a join's hash table that is not one
+      org.apache.hadoop.hbase.client.Scan badTable =
+          new org.apache.hadoop.hbase.client.Scan()
+              .setAttribute(CairnRegionObserver.SCAN_ATTRIBUTE, spec)
+              .setAttribute(WireNames.HASH_ATTRIBUTE, new byte[] {1, 2, 3});
+      assertThatThrownBy(
+              () -> {
+                try (org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(badTable)) {
+                  rs.next();
+                }
+              })
+          .hasStackTraceContaining("Not a valid Cairn hash table");
     }
   }
 
