@@ -107,6 +107,17 @@ public interface KvTable {
   }
 
   /**
+   * Whether each region keeps the index entries of its own rows, so that an index read restricted
+   * to a region's rows ({@link IndexRead#rows}) reads only that region's entries and a driver may
+   * cut an index read at region boundaries into parallel requests. False for a store that keeps
+   * each index apart from the rows (HBase: an index is a table of its own, ordered by its entries
+   * alone), where every such request would read all the entries of its ranges: read it as one.
+   */
+  default boolean indexesByRegion() {
+    return true;
+  }
+
+  /**
    * Writes the entries of index {@code indexId} (already in {@link #defineIndexes}, so that writes
    * maintain it) for every row of a snapshot taken after that, region by region in parallel; writes
    * after the snapshot maintained the index themselves and win. {@code progress} gets the rows

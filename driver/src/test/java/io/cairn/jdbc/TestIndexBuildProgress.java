@@ -21,7 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The store reports every 65,536 rows, so a table of {@value #ROWS} rows gives exactly one report
  * before the end; a listener with a zero interval hears each one.
  */
-@NotOnHBase("local indexes: not on HBase yet")
 class TestIndexBuildProgress {
   private static final int ROWS = 70_000;
 

@@ -31,7 +31,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * CREATE INDEX does), listed by DatabaseMetaData.getIndexInfo and SYSTEM.INDEXES, verified,
  * dropped, and bad input refused with the table and its other indexes untouched.
  */
-@NotOnHBase("local indexes: not on HBase yet")
 class TestIndexMetadata {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("index-metadata");
   private Catalog catalog;

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * INDEX, DROP INDEX, ALTER INDEX ... REBUILD and CHECK INDEX, and each bad input refused with its
  * SQLState and a message naming what it found, the table and its rows untouched.
  */
-@NotOnHBase("local indexes: not on HBase yet")
 class TestIndexStatements {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("index-statements");
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * UPDATE STATISTICS collects each index's chunks and distinct first-part values, SYSTEM.INDEX_STATS
  * shows them under the index's name, DROP INDEX drops them, and the planner's choice follows them.
  */
-@NotOnHBase("local indexes: not on HBase yet")
+@NotOnHBase("index statistics (SYSTEM.INDEX_STATS, the choice by them): not kept on HBase yet")
 class TestIndexStatisticsSql {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("index-stats");
 

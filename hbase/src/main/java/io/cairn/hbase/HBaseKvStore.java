@@ -42,8 +42,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>What HBase cannot give is refused, never faked: a batch is atomic only for one row ({@link
  * HBaseKvTable#mutate}), so a batch of several rows is applied row by row and may not carry a
  * condition; there are no read points yet ({@link #openSnapshot}, scans at a read point), no
- * UNCHANGED_SINCE conditions, no local indexes, and only the table options that map to HBase's
- * settings ({@link HBaseTableOptions}).
+ * UNCHANGED_SINCE conditions, and only the table options that map to HBase's settings ({@link
+ * HBaseTableOptions}).
  */
 public final class HBaseKvStore implements KvStore {
   static final byte[] FAMILY = Bytes.toBytes("c");
@@ -154,6 +154,11 @@ public final class HBaseKvStore implements KvStore {
           HBaseTableOptions.apply(
               TableDescriptorBuilder.newBuilder(table)
                   .setColumnFamily(family())
+                  // the rows' tokens, should the table get local indexes (empty until then)
+                  .setColumnFamily(
+                      ColumnFamilyDescriptorBuilder.newBuilder(HBaseIndexes.TOKEN_FAMILY)
+                          .setMaxVersions(1)
+                          .build())
                   .setCoprocessor(WireNames.OBSERVER)
                   .build(),
               options);
@@ -221,7 +226,10 @@ public final class HBaseKvStore implements KvStore {
     return Guarantees.LATEST_PER_ROW;
   }
 
-  /** Drops the table, its id counter and its row counts; nothing when it does not exist. */
+  /**
+   * Drops the table, the tables of its indexes, its id counter and its row counts; nothing when it
+   * does not exist.
+   */
   @Override
   public void dropTable(String name) {
     checkOpen();
@@ -230,24 +238,78 @@ public final class HBaseKvStore implements KvStore {
       dropped.markDropped();
     }
     TableName table = HBaseNames.table(namespace, name);
-    AsyncAdmin admin = connection.getAdmin();
-    try {
-      await(admin.disableTable(table), name);
-    } catch (CairnException e) {
-      if (e.getCause() instanceof TableNotFoundException) {
-        return;
-      }
-      if (!(e.getCause() instanceof org.apache.hadoop.hbase.TableNotEnabledException)) {
-        throw e;
+    if (!dropHBaseTable(table, name)) {
+      return;
+    }
+    for (TableName t : await(connection.getAdmin().listTableNamesByNamespace(namespace), name)) {
+      if (HBaseIndexes.isIndexTableOf(table, t)) {
+        dropHBaseTable(t, name);
       }
     }
-    await(admin.deleteTable(table), name);
     await(
         connection
             .getTable(ids)
             .delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name))),
         name);
     new HBaseStatistics(this, name, table).drop();
+  }
+
+  /** Disables and deletes HBase table {@code table}; false when it does not exist. */
+  boolean dropHBaseTable(TableName table, String what) {
+    AsyncAdmin admin = connection.getAdmin();
+    try {
+      await(admin.disableTable(table), what);
+    } catch (CairnException e) {
+      if (e.getCause() instanceof TableNotFoundException) {
+        return false;
+      }
+      if (!(e.getCause() instanceof org.apache.hadoop.hbase.TableNotEnabledException)) {
+        throw e;
+      }
+    }
+    try {
+      await(admin.deleteTable(table), what);
+    } catch (CairnException e) {
+      if (e.getCause() instanceof TableNotFoundException) {
+        return false; // dropped meanwhile by someone else
+      }
+      throw e;
+    }
+    return true;
+  }
+
+  /** Makes the HBase table of a local index ({@link HBaseIndexes}) unless it exists. */
+  void createIndexTable(TableName index, String what) {
+    try {
+      await(
+          connection
+              .getAdmin()
+              .createTable(
+                  TableDescriptorBuilder.newBuilder(index).setColumnFamily(family()).build()),
+          what);
+    } catch (CairnException e) {
+      if (!(e.getCause() instanceof TableExistsException)) {
+        throw e;
+      }
+    }
+  }
+
+  /** Adds family {@code family} (one version) to HBase table {@code table} unless it has it. */
+  void addFamily(TableName table, byte[] family, String what) {
+    AsyncAdmin admin = connection.getAdmin();
+    if (await(admin.getDescriptor(table), what).hasColumnFamily(family)) {
+      return;
+    }
+    try {
+      await(
+          admin.addColumnFamily(
+              table, ColumnFamilyDescriptorBuilder.newBuilder(family).setMaxVersions(1).build()),
+          what);
+    } catch (CairnException e) {
+      if (!(e.getCause() instanceof org.apache.hadoop.hbase.InvalidFamilyOperationException)) {
+        throw e; // not one added meanwhile
+      }
+    }
   }
 
   @Override

@@ -45,6 +45,9 @@ final class HBaseKvTable implements KvTable {
   private volatile boolean dropped;
   private final HBaseStatistics statistics;
 
+  /** The local indexes the table's writes maintain ({@link #defineIndexes}); null: none. */
+  private volatile HBaseIndexes indexes;
+
   HBaseKvTable(HBaseKvStore store, String name, TableName table) {
     this.store = store;
     this.name = name;
@@ -122,15 +125,21 @@ final class HBaseKvTable implements KvTable {
     }
     AsyncTable<?> t = store.connection().getTable(table);
     org.apache.hadoop.hbase.client.Durability d = durability(durability);
+    HBaseIndexes maintained = indexes;
+    HBaseIndexes.Write write =
+        maintained == null ? null : maintained.prepare(new ArrayList<>(last.values()), d);
     if (conditional >= 0) {
-      mutateRowByRow(t, batch, last, d);
+      mutateRowByRow(t, batch, last, d, write);
       return;
     }
     List<Row> rows = new ArrayList<>(last.size());
     for (Mutation m : last.values()) {
-      rows.add(m instanceof Mutation.Put p ? put(p, d) : tombstone(m.key(), d));
+      rows.add(m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d));
     }
     inWaves(rows, t::batchAll);
+    if (write != null) {
+      write.finish(last.keySet(), List.of());
+    }
   }
 
   /**
@@ -138,7 +147,7 @@ final class HBaseKvTable implements KvTable {
    * each, and returns the calls' answers in order: one call of 200,000 rows made the region server
    * hold them all at once (HBase warns past 5,000) and ran it out of heap.
    */
-  private <I, A> List<A> inWaves(
+  <I, A> List<A> inWaves(
       List<I> items, java.util.function.Function<List<I>, CompletableFuture<A>> call) {
     List<A> answers = new ArrayList<>();
     for (int from = 0; from < items.size(); from += RPC_ROWS * WAVE_RPCS) {
@@ -200,7 +209,8 @@ final class HBaseKvTable implements KvTable {
       AsyncTable<?> t,
       List<Mutation> batch,
       Map<Bytes, Mutation> last,
-      org.apache.hadoop.hbase.client.Durability d) {
+      org.apache.hadoop.hbase.client.Durability d,
+      HBaseIndexes.Write write) {
     Map<Bytes, Integer> firstCondition = new HashMap<>();
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.get(i);
@@ -216,7 +226,7 @@ final class HBaseKvTable implements KvTable {
     List<Row> plain = new ArrayList<>();
     java.util.Set<Bytes> written = new java.util.HashSet<>();
     for (Mutation m : last.values()) {
-      Put row = m instanceof Mutation.Put p ? put(p, d) : tombstone(m.key(), d);
+      Put row = m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d);
       Integer condition = firstCondition.get(m.key());
       if (condition == null) {
         plain.add(row);
@@ -240,13 +250,20 @@ final class HBaseKvTable implements KvTable {
     inWaves(checks, t::checkAndMutateAll).forEach(results::addAll);
     int failed = -1;
     boolean othersWritten = !plain.isEmpty();
+    List<Bytes> refused = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
       if (results.get(i).isSuccess()) {
         othersWritten |= checkedWrites.get(i);
         written.add(checkedKeys.get(i));
-      } else if (failed < 0 || checked.get(i) < failed) {
-        failed = checked.get(i);
+      } else {
+        refused.add(checkedKeys.get(i));
+        if (failed < 0 || checked.get(i) < failed) {
+          failed = checked.get(i);
+        }
       }
+    }
+    if (write != null) {
+      write.finish(written, refused);
     }
     if (failed >= 0) {
       Mutation m = batch.get(failed);
@@ -256,10 +273,14 @@ final class HBaseKvTable implements KvTable {
     }
   }
 
-  private static Put put(Mutation.Put p, org.apache.hadoop.hbase.client.Durability d) {
-    return new Put(p.key().peekArray())
-        .addColumn(FAMILY, QUALIFIER, p.value().peekArray())
-        .setDurability(d);
+  /** The HBase write of {@code p}, with the row's new token when the table has indexes. */
+  private static Put put(
+      Mutation.Put p, org.apache.hadoop.hbase.client.Durability d, HBaseIndexes.Write write) {
+    Put put =
+        new Put(p.key().peekArray())
+            .addColumn(FAMILY, QUALIFIER, p.value().peekArray())
+            .setDurability(d);
+    return write == null ? put : write.token(p.key(), put);
   }
 
   /**
@@ -290,7 +311,8 @@ final class HBaseKvTable implements KvTable {
   /**
    * Runs the scan's program in the region servers when their results join by concatenation ({@link
    * PushedScan#pushable}), else in this JVM over the rows of its ranges read from HBase; latest
-   * values only (no read points), no local indexes.
+   * values only (no read points). A read of a local index runs in this JVM over the index's valid
+   * entries or their rows ({@link IndexLookups}).
    */
   @Override
   public RowScanner scan(ScanRequest request) {
@@ -305,8 +327,20 @@ final class HBaseKvTable implements KvTable {
               + "]");
     }
     if (request.index() != null) {
-      throw new CairnException(
-          ErrorCode.NOT_SUPPORTED, "Table [" + name + "]: the HBase store keeps no local indexes");
+      HBaseIndexes read = indexes;
+      if (read == null) {
+        throw new CairnException(
+            ErrorCode.INDEX_NOT_FOUND,
+            "Table [" + name + "] has no local index of id [" + request.index().indexId() + "]");
+      }
+      return new ProgramScanner(
+          read.read(request.ranges(), request.index()),
+          request.program(),
+          request.context(),
+          AggregationMemory.DEFAULT_MAX_BYTES,
+          request.memory(),
+          request.index().grouped(),
+          request.hashCaches());
     }
     // a probe goes along only when the rest of the program runs in the region servers
     boolean pushable = PushedScan.pushable(request);
@@ -500,10 +534,113 @@ final class HBaseKvTable implements KvTable {
     }
   }
 
+  /**
+   * Splits every region that holds at least two rows: at HBase's own split point (the middle of its
+   * largest file), or, where HBase finds none (a region of one file block, whose middle key is its
+   * first), at its middle row, read here.
+   */
   @Override
   public void split() {
     checkUsable();
-    store.await(store.connection().getAdmin().split(table), name);
+    var admin = store.connection().getAdmin();
+    for (org.apache.hadoop.hbase.client.RegionInfo r : store.await(admin.getRegions(table), name)) {
+      try {
+        store.await(admin.splitRegion(r.getRegionName()), name);
+      } catch (CairnException e) {
+        if (!(e.getCause() instanceof org.apache.hadoop.hbase.DoNotRetryIOException)
+            || !String.valueOf(e.getCause().getMessage()).contains("not splittable")) {
+          throw e;
+        }
+        byte[] middle = middleRow(r);
+        if (middle != null) {
+          store.await(admin.splitRegion(r.getRegionName(), middle), name);
+        }
+      }
+    }
+  }
+
+  /** The most rows a region HBase cannot split may have for {@link #middleRow} to read its keys. */
+  private static final int MIDDLE_ROW_MAX_ROWS = 100_000;
+
+  /** The middle row of region {@code r} (of fewer than a file block's rows), null for one row. */
+  private byte[] middleRow(org.apache.hadoop.hbase.client.RegionInfo r) {
+    org.apache.hadoop.hbase.client.Scan keys =
+        new org.apache.hadoop.hbase.client.Scan()
+            .withStartRow(r.getStartKey())
+            .withStopRow(r.getEndKey())
+            .addColumn(FAMILY, QUALIFIER)
+            .setFilter(
+                new org.apache.hadoop.hbase.filter.FilterList(
+                    new org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter(),
+                    new org.apache.hadoop.hbase.filter.KeyOnlyFilter()))
+            .setLimit(MIDDLE_ROW_MAX_ROWS);
+    List<org.apache.hadoop.hbase.client.Result> rows =
+        store.await(store.connection().getTable(table).scanAll(keys), name);
+    return rows.size() < 2 ? null : rows.get(rows.size() / 2).getRow();
+  }
+
+  /**
+   * Keeps {@code specs} maintained by this table's writes from now on: each index gets its HBase
+   * table (made when missing), the table a family for its rows' tokens ({@link HBaseIndexes}), and
+   * the tables of indexes this table maintained until now and no longer does are dropped (DROP
+   * INDEX; an index rebuilt gets a new id and table).
+   */
+  @Override
+  public synchronized void defineIndexes(
+      io.cairn.core.encoding.RowLayout layout, List<io.cairn.kv.IndexSpec> specs) {
+    checkUsable();
+    HBaseIndexes before = indexes;
+    HBaseIndexes after = specs.isEmpty() ? null : new HBaseIndexes(this, layout, specs);
+    if (after != null) {
+      store.addFamily(table, HBaseIndexes.TOKEN_FAMILY, name);
+      for (TableName index : after.tables().values()) {
+        store.createIndexTable(index, name);
+      }
+    }
+    indexes = after;
+    if (before != null) {
+      for (Map.Entry<Integer, TableName> e : before.tables().entrySet()) {
+        if (after == null || !after.ids().contains(e.getKey())) {
+          store.dropHBaseTable(e.getValue(), name);
+        }
+      }
+    }
+  }
+
+  /** HBase keeps each index apart from the table's regions ({@link HBaseIndexes}). */
+  @Override
+  public boolean indexesByRegion() {
+    return false;
+  }
+
+  @Override
+  public long buildIndex(int indexId, java.util.function.LongConsumer progress) {
+    checkUsable();
+    return maintained(indexId).build(indexId, progress);
+  }
+
+  @Override
+  public io.cairn.kv.IndexCheck verifyIndex(int indexId) {
+    checkUsable();
+    return maintained(indexId).verify(indexId);
+  }
+
+  private HBaseIndexes maintained(int indexId) {
+    HBaseIndexes m = indexes;
+    if (m == null || !m.ids().contains(indexId)) {
+      throw new CairnException(
+          ErrorCode.INDEX_NOT_FOUND,
+          "Table [" + name + "] has no local index of id [" + indexId + "]");
+    }
+    return m;
+  }
+
+  HBaseKvStore store() {
+    return store;
+  }
+
+  TableName hbaseTable() {
+    return table;
   }
 
   void markDropped() {

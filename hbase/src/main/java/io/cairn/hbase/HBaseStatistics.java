@@ -161,6 +161,7 @@ final class HBaseStatistics {
     for (RegionInfo region : regions) {
       Scan scan =
           new Scan()
+              .addFamily(FAMILY) // not the rows' tokens (HBaseIndexes)
               .withStartRow(region.range().start().peekArray())
               .withStopRow(region.range().stop().peekArray())
               .setAttribute(WireNames.COUNT_ATTRIBUTE, width);

@@ -21,9 +21,10 @@ import java.util.function.Function;
 /**
  * The system views an HBase store serves: {@code SYSTEM.STATS} (every table's chunks as its
  * statistics cell in {@value HBaseStatistics#TABLE} has them, or its regions when UPDATE STATISTICS
- * never ran), and {@code SYSTEM.INDEXES} and {@code SYSTEM.INDEX_STATS}, empty (no local indexes on
- * HBase). {@code SYSTEM.BLOCK_CACHE} and {@code SYSTEM.BUFFER_POOL} describe Cairn's own store's
- * insides; on HBase they are refused, pointing at HBase's own metrics.
+ * never ran), {@code SYSTEM.INDEXES} (the catalog's local indexes) and {@code SYSTEM.INDEX_STATS},
+ * empty (HBase keeps no statistics of indexes yet). {@code SYSTEM.BLOCK_CACHE} and {@code
+ * SYSTEM.BUFFER_POOL} describe Cairn's own store's insides; on HBase they are refused, pointing at
+ * HBase's own metrics.
  */
 final class HBaseSystemViews {
   private HBaseSystemViews() {}
@@ -37,13 +38,11 @@ final class HBaseSystemViews {
     if (name.equals(SystemViews.STATS.kvTableName())) {
       return Optional.of(new SystemViewTable(SystemViews.STATS, () -> statisticsRows(tables)));
     }
-    if (name.equals(SystemViews.INDEXES.kvTableName())
-        || name.equals(SystemViews.INDEX_STATS.kvTableName())) {
-      TableDescriptor view =
-          name.equals(SystemViews.INDEXES.kvTableName())
-              ? SystemViews.INDEXES
-              : SystemViews.INDEX_STATS;
-      return Optional.of(new SystemViewTable(view, List::of));
+    if (name.equals(SystemViews.INDEXES.kvTableName())) {
+      return Optional.of(new SystemViewTable(SystemViews.INDEXES, () -> indexRows(tables)));
+    }
+    if (name.equals(SystemViews.INDEX_STATS.kvTableName())) {
+      return Optional.of(new SystemViewTable(SystemViews.INDEX_STATS, List::of));
     }
     if (SystemViews.all().stream().anyMatch(v -> v.kvTableName().equals(name))) {
       throw new CairnException(
@@ -93,6 +92,20 @@ final class HBaseSystemViews {
               width,
               counted ? collectedAt : null
             });
+      }
+    }
+    return rows;
+  }
+
+  /** The rows of SYSTEM.INDEXES: every local index of the catalog (read now). */
+  private static List<Object[]> indexRows(Function<String, Optional<KvTable>> tables) {
+    List<Object[]> rows = new ArrayList<>();
+    Optional<KvTable> catalog = tables.apply(Catalog.CATALOG_TABLE);
+    if (catalog.isPresent()) {
+      for (TableDescriptor d : StoreCatalog.readDescriptors(catalog.get())) {
+        for (io.cairn.core.catalog.IndexDescriptor index : d.indexes()) {
+          rows.add(SystemViews.indexRow(d, index));
+        }
       }
     }
     return rows;

@@ -56,7 +56,7 @@ public final class IndexMaintainer {
       boolean direct) {}
 
   /** An entry of a row: its key and value. */
-  record Entry(Bytes key, Bytes value) {}
+  public record Entry(Bytes key, Bytes value) {}
 
   public IndexMaintainer(RowLayout layout, List<IndexSpec> specs) {
     this.layout = layout;
@@ -267,6 +267,20 @@ public final class IndexMaintainer {
       }
     }
     return v;
+  }
+
+  /**
+   * The entry of index {@code indexId} (one of these) for the row {@code key} = {@code value}: what
+   * a store that keeps an index apart from the rows writes for it, and checks an entry it reads
+   * against.
+   *
+   * @throws IllegalArgumentException when {@code indexId} is not one of these indexes
+   */
+  public Entry entryOf(int indexId, Bytes key, Bytes value) {
+    Compiled index =
+        find(indexId)
+            .orElseThrow(() -> new IllegalArgumentException("No index [" + indexId + "] here"));
+    return entry(index, key, codec.decode(key, value, needed));
   }
 
   /** The entry of index {@code index} for the decoded {@code row} of key {@code key}. */

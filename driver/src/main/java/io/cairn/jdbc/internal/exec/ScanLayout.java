@@ -111,8 +111,10 @@ record ScanLayout(
     IndexRead index = new IndexRead(indexId, !covered).withGrouped(node.groupsFromIndex());
     List<KeyRange> rowRanges = ranges(node, tableKeys, eval);
     List<ScanChunks.Unit> units = new ArrayList<>();
-    if (isIndexPointLookup(read) && !ranges.isEmpty() && !rowRanges.isEmpty()) {
-      // a few index keys (most likely few rows): one request, no statistics, no thread hop
+    boolean oneRequest = isIndexPointLookup(read) || !kv.indexesByRegion();
+    if (oneRequest && !ranges.isEmpty() && !rowRanges.isEmpty()) {
+      // a few index keys (most likely few rows), or an index kept apart from the table's regions:
+      // one request, no statistics, no thread hop
       KeyRange rows =
           new KeyRange(rowRanges.get(0).start(), rowRanges.get(rowRanges.size() - 1).stop());
       units.add(new ScanChunks.Unit(ranges, -1, -1, rows));
