@@ -330,44 +330,151 @@ final class HBaseIndexes {
   /** Rows read, entries written or checked, per call to HBase. */
   static final int BATCH = 2_000;
 
-  /**
-   * Entries a build writes at once, and so how often it reports progress: a quarter of Cairn's own
-   * store's report interval (65,536 rows), which the reports thus also reach.
-   */
-  static final int BUILD_WRITE_ROWS = 16_384;
+  /** How often a build reports progress: every so many rows (as Cairn's own store). */
+  static final int BUILD_REPORT_ROWS = 65_536;
+
+  /** Regions a build reads at once. */
+  static final int BUILD_THREADS = 2;
+
+  /** Calls of entries a build's reader of a region has in flight at most. */
+  static final int BUILD_CALLS_IN_FLIGHT = 4;
 
   /**
    * Writes an entry of index {@code indexId} for every row of the table, under the row's token (the
    * empty qualifier for a row without one); writes made meanwhile maintain the index themselves,
    * and an entry this writes for a row they replaced is not valid.
+   *
+   * <p>The table's regions are read {@value #BUILD_THREADS} at a time, each region's entries sent
+   * while it is read, without HBase's write-ahead log (as a bulk load writes files): the index's
+   * regions are flushed before the build returns, and a region server that hosted them and died
+   * meanwhile (its memstore lost) fails the build, which ALTER INDEX ... REBUILD runs again.
    */
   long build(int indexId, LongConsumer progress) {
-    AsyncTable<?> index = owner.store().connection().getTable(table(indexId));
-    long written = 0;
-    List<Row> entries = new ArrayList<>();
-    try (ResultScanner rows = rowScanner()) {
-      for (Result r = next(rows); r != null; r = next(rows)) {
-        byte[] value = r.getValue(FAMILY, QUALIFIER);
-        if (value == null || value.length == 0) {
-          continue;
+    TableName index = table(indexId);
+    var admin = owner.store().connection().getAdmin();
+    Set<org.apache.hadoop.hbase.ServerName> hosts = hostsOf(index);
+    java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+    LongConsumer added =
+        n -> {
+          long after = written.addAndGet(n);
+          if ((after - n) / BUILD_REPORT_ROWS != after / BUILD_REPORT_ROWS) {
+            progress.accept(after / BUILD_REPORT_ROWS * BUILD_REPORT_ROWS);
+          }
+        };
+    List<io.cairn.kv.RegionInfo> regions = owner.regions();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(
+            Math.max(1, Math.min(BUILD_THREADS, regions.size())),
+            r -> {
+              Thread t = new Thread(r, "cairn-hbase-index-build");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<java.util.concurrent.Future<?>> parts = new ArrayList<>();
+      for (io.cairn.kv.RegionInfo region : regions) {
+        parts.add(pool.submit(() -> buildRegion(indexId, index, region.range(), added)));
+      }
+      for (java.util.concurrent.Future<?> part : parts) {
+        owner.store().await(part, owner.name());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<java.util.concurrent.CompletableFuture<Void>> flushing = new ArrayList<>();
+    for (org.apache.hadoop.hbase.client.RegionInfo r :
+        owner.store().await(admin.getRegions(index), owner.name())) {
+      flushing.add(admin.flushRegion(r.getRegionName()));
+    }
+    owner
+        .store()
+        .await(
+            java.util.concurrent.CompletableFuture.allOf(
+                flushing.toArray(java.util.concurrent.CompletableFuture[]::new)),
+            owner.name());
+    hosts.addAll(hostsOf(index));
+    Set<org.apache.hadoop.hbase.ServerName> live =
+        owner
+            .store()
+            .await(
+                admin.getClusterMetrics(
+                    java.util.EnumSet.of(
+                        org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS)),
+                owner.name())
+            .getLiveServerMetrics()
+            .keySet();
+    if (!live.containsAll(hosts)) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR,
+          "Building an index of table ["
+              + owner.name()
+              + "]: a region server of the index's regions stopped during the build ("
+              + hosts.stream().filter(h -> !live.contains(h)).toList()
+              + "), and entries written without HBase's log may be lost: run ALTER INDEX ..."
+              + " REBUILD");
+    }
+    progress.accept(written.get());
+    return written.get();
+  }
+
+  /** The region servers hosting the regions of {@code table} now. */
+  private Set<org.apache.hadoop.hbase.ServerName> hostsOf(TableName table) {
+    Set<org.apache.hadoop.hbase.ServerName> hosts = new java.util.HashSet<>();
+    for (org.apache.hadoop.hbase.HRegionLocation l :
+        owner
+            .store()
+            .await(
+                owner.store().connection().getRegionLocator(table).getAllRegionLocations(),
+                owner.name())) {
+      if (l.getServerName() != null) {
+        hosts.add(l.getServerName());
+      }
+    }
+    return hosts;
+  }
+
+  /** Writes the entries of index {@code indexId} for the rows of {@code range}. */
+  private void buildRegion(int indexId, TableName index, KeyRange range, LongConsumer added) {
+    AsyncTable<?> entries = owner.store().connection().getTable(index);
+    java.util.ArrayDeque<java.util.concurrent.CompletableFuture<?>> inFlight =
+        new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> sizes = new java.util.ArrayDeque<>();
+    List<Row> batch = new ArrayList<>();
+    Scan scan = rowScan();
+    scan.withStartRow(range.start().peekArray());
+    if (!range.stop().isEmpty()) {
+      scan.withStopRow(range.stop().peekArray());
+    }
+    try (ResultScanner rows =
+        owner.store().connection().getTable(owner.hbaseTable()).getScanner(scan)) {
+      for (Result r = next(rows); ; r = next(rows)) {
+        if (r != null) {
+          byte[] value = r.getValue(FAMILY, QUALIFIER);
+          if (value == null || value.length == 0) {
+            continue;
+          }
+          byte[] token = r.getValue(TOKEN_FAMILY, TOKEN_QUALIFIER);
+          Bytes entry =
+              maintainer.entryOf(indexId, Bytes.wrap(r.getRow()), Bytes.wrap(value)).key();
+          batch.add(
+              new Put(entry.peekArray())
+                  .addColumn(FAMILY, token == null ? NO_TOKEN : token, new byte[0])
+                  .setDurability(org.apache.hadoop.hbase.client.Durability.SKIP_WAL));
         }
-        byte[] token = r.getValue(TOKEN_FAMILY, TOKEN_QUALIFIER);
-        Bytes entry = maintainer.entryOf(indexId, Bytes.wrap(r.getRow()), Bytes.wrap(value)).key();
-        entries.add(
-            new Put(entry.peekArray())
-                .addColumn(FAMILY, token == null ? NO_TOKEN : token, new byte[0]));
-        if (entries.size() >= BUILD_WRITE_ROWS) {
-          owner.inWaves(entries, index::batchAll);
-          written += entries.size();
-          entries.clear();
-          progress.accept(written);
+        if (batch.size() >= HBaseKvTable.RPC_ROWS || (r == null && !batch.isEmpty())) {
+          inFlight.add(entries.batchAll(batch));
+          sizes.add(batch.size());
+          batch = new ArrayList<>();
+        }
+        while (!inFlight.isEmpty() && (inFlight.size() > BUILD_CALLS_IN_FLIGHT || r == null)) {
+          owner.store().await(inFlight.poll(), owner.name());
+          added.accept(sizes.poll());
+        }
+        if (r == null) {
+          return;
         }
       }
     }
-    owner.inWaves(entries, index::batchAll);
-    written += entries.size();
-    progress.accept(written);
-    return written;
   }
 
   /**
@@ -457,15 +564,15 @@ final class HBaseIndexes {
 
   /** A scanner of the table's rows with their tokens. */
   private ResultScanner rowScanner() {
-    return owner
-        .store()
-        .connection()
-        .getTable(owner.hbaseTable())
-        .getScanner(
-            new Scan()
-                .addColumn(FAMILY, QUALIFIER)
-                .addColumn(TOKEN_FAMILY, TOKEN_QUALIFIER)
-                .setCaching(BATCH));
+    return owner.store().connection().getTable(owner.hbaseTable()).getScanner(rowScan());
+  }
+
+  /** A scan of the table's rows with their tokens. */
+  private static Scan rowScan() {
+    return new Scan()
+        .addColumn(FAMILY, QUALIFIER)
+        .addColumn(TOKEN_FAMILY, TOKEN_QUALIFIER)
+        .setCaching(BATCH);
   }
 
   private Result next(ResultScanner scanner) {
