@@ -112,6 +112,16 @@ final class HBaseIndexes {
         && q.substring(prefix.length()).chars().allMatch(Character::isDigit);
   }
 
+  /**
+   * The fence of {@code indexes} (null: none): their ids, ascending, separated by ',' ({@link
+   * io.cairn.hbase.server.WireNames#INDEXES_ATTRIBUTE}).
+   */
+  static String fenceOf(HBaseIndexes indexes) {
+    return indexes == null
+        ? ""
+        : String.join(",", indexes.tables.keySet().stream().sorted().map(String::valueOf).toList());
+  }
+
   Set<Integer> ids() {
     return tables.keySet();
   }
@@ -201,11 +211,42 @@ final class HBaseIndexes {
     return found;
   }
 
+  /**
+   * Writes entries, by index id.
+   *
+   * @throws CairnException CATALOG_OUT_OF_DATE when an index's table is gone: another client
+   *     dropped the index since this one read the catalog
+   */
   private void writeEntries(Map<Integer, List<Row>> entries) {
     for (Map.Entry<Integer, List<Row>> e : entries.entrySet()) {
       AsyncTable<?> t = owner.store().connection().getTable(table(e.getKey()));
-      owner.inWaves(e.getValue(), t::batchAll);
+      try {
+        owner.inWaves(e.getValue(), t::batchAll);
+      } catch (CairnException failed) {
+        if (!tableMissing(failed)) {
+          throw failed;
+        }
+        throw new CairnException(
+            ErrorCode.CATALOG_OUT_OF_DATE,
+            "Table ["
+                + owner.name()
+                + "]: its local index of id ["
+                + e.getKey()
+                + "] was dropped since this client read the catalog: reconnect to read it again",
+            failed);
+      }
     }
+  }
+
+  /** Whether {@code failure} is, or was caused by, a missing HBase table. */
+  static boolean tableMissing(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.apache.hadoop.hbase.TableNotFoundException
+          || String.valueOf(t.getMessage()).contains("TableNotFoundException")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A write of indexed rows between its steps. */
@@ -214,6 +255,8 @@ final class HBaseIndexes {
     private final Map<Bytes, byte[]> tokens;
     private final Map<Bytes, Bytes> values;
     private final org.apache.hadoop.hbase.client.Durability durability;
+    private final byte[] fence =
+        fenceOf(HBaseIndexes.this).getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     Write(
         Map<Bytes, Stored> before,
@@ -224,6 +267,11 @@ final class HBaseIndexes {
       this.tokens = tokens;
       this.values = values;
       this.durability = durability;
+    }
+
+    /** The indexes this write keeps, as the region servers check them against the table's. */
+    byte[] fence() {
+      return fence;
     }
 
     /** Adds the row's new token to {@code put}, the write of a put of the row {@code key}. */

@@ -52,7 +52,7 @@ public final class HBaseKvStore implements KvStore {
   static final byte[] QUALIFIER = WireNames.ROW_QUALIFIER;
 
   /** The namespace's table of id counters: a row per Cairn table. */
-  static final String IDS_TABLE = "_ids";
+  static final String IDS_TABLE = WireNames.IDS_TABLE;
 
   private final AsyncConnection connection;
   private final String namespace;
@@ -249,7 +249,11 @@ public final class HBaseKvStore implements KvStore {
     await(
         connection
             .getTable(ids)
-            .delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name))),
+            .deleteAll(
+                List.of(
+                    new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(name)),
+                    new org.apache.hadoop.hbase.client.Delete(
+                        WireNames.fenceRow(table.getQualifierAsString())))),
         name);
     new HBaseStatistics(this, name, table).drop();
   }
@@ -276,6 +280,36 @@ public final class HBaseKvStore implements KvStore {
       throw e;
     }
     return true;
+  }
+
+  /**
+   * The index fence of HBase table {@code table} ({@code io.cairn.hbase.server.IndexFence}), null
+   * when it has none.
+   */
+  String readFence(TableName table) {
+    byte[] value =
+        await(
+                connection
+                    .getTable(ids)
+                    .get(
+                        new org.apache.hadoop.hbase.client.Get(
+                                WireNames.fenceRow(table.getQualifierAsString()))
+                            .addColumn(FAMILY, WireNames.FENCE_QUALIFIER)),
+                table.getNameAsString())
+            .getValue(FAMILY, WireNames.FENCE_QUALIFIER);
+    return value == null ? null : Bytes.toString(value);
+  }
+
+  /** Sets the index fence of HBase table {@code table}. */
+  void writeFence(TableName table, String fence) {
+    await(
+        connection
+            .getTable(ids)
+            .put(
+                new org.apache.hadoop.hbase.client.Put(
+                        WireNames.fenceRow(table.getQualifierAsString()))
+                    .addColumn(FAMILY, WireNames.FENCE_QUALIFIER, Bytes.toBytes(fence))),
+        table.getNameAsString());
   }
 
   /** Makes the HBase table of a local index ({@link HBaseIndexes}) unless it exists. */

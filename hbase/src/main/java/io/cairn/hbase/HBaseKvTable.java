@@ -48,6 +48,9 @@ final class HBaseKvTable implements KvTable {
   /** The local indexes the table's writes maintain ({@link #defineIndexes}); null: none. */
   private volatile HBaseIndexes indexes;
 
+  /** Whether {@link #defineIndexes} was called (the first call reads the catalog's indexes). */
+  private boolean defined;
+
   HBaseKvTable(HBaseKvStore store, String name, TableName table) {
     this.store = store;
     this.name = name;
@@ -134,7 +137,8 @@ final class HBaseKvTable implements KvTable {
     }
     List<Row> rows = new ArrayList<>(last.size());
     for (Mutation m : last.values()) {
-      rows.add(m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d));
+      rows.add(
+          fenced(m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d), write));
     }
     inWaves(rows, t::batchAll);
     if (write != null) {
@@ -226,7 +230,8 @@ final class HBaseKvTable implements KvTable {
     List<Row> plain = new ArrayList<>();
     java.util.Set<Bytes> written = new java.util.HashSet<>();
     for (Mutation m : last.values()) {
-      Put row = m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d);
+      Put row =
+          fenced(m instanceof Mutation.Put p ? put(p, d, write) : tombstone(m.key(), d), write);
       Integer condition = firstCondition.get(m.key());
       if (condition == null) {
         plain.add(row);
@@ -273,7 +278,11 @@ final class HBaseKvTable implements KvTable {
     }
   }
 
-  /** The HBase write of {@code p}, with the row's new token when the table has indexes. */
+  /**
+   * The HBase write of {@code p}, with the row's new token when the table has indexes, and the
+   * indexes it keeps for the region servers' check ({@link
+   * io.cairn.hbase.server.WireNames#INDEXES_ATTRIBUTE}).
+   */
   private static Put put(
       Mutation.Put p, org.apache.hadoop.hbase.client.Durability d, HBaseIndexes.Write write) {
     Put put =
@@ -281,6 +290,17 @@ final class HBaseKvTable implements KvTable {
             .addColumn(FAMILY, QUALIFIER, p.value().peekArray())
             .setDurability(d);
     return write == null ? put : write.token(p.key(), put);
+  }
+
+  /**
+   * {@code row} with the ids of the indexes {@code write} keeps (none: null, no attribute), which
+   * the region servers compare with the table's index fence ({@link
+   * io.cairn.hbase.server.WireNames#INDEXES_ATTRIBUTE}).
+   */
+  private static Put fenced(Put row, HBaseIndexes.Write write) {
+    return write == null
+        ? row
+        : (Put) row.setAttribute(io.cairn.hbase.server.WireNames.INDEXES_ATTRIBUTE, write.fence());
   }
 
   /**
@@ -529,8 +549,7 @@ final class HBaseKvTable implements KvTable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CairnException(
-          ErrorCode.QUERY_CANCELED,
-          "Interrupted while waiting for HBase to compact [" + name + "]");
+          ErrorCode.QUERY_CANCELED, "Interrupted while waiting on HBase for table [" + name + "]");
     }
   }
 
@@ -597,7 +616,25 @@ final class HBaseKvTable implements KvTable {
         store.createIndexTable(index, name);
       }
     }
-    indexes = after;
+    String was = HBaseIndexes.fenceOf(before);
+    String now = HBaseIndexes.fenceOf(after);
+    if (!defined) { // the catalog's indexes as this client opens it: the fence follows the catalog
+      String fence = store.readFence(table);
+      if (!now.equals(fence) && !(fence == null && now.isEmpty())) {
+        store.writeFence(table, now);
+      }
+      defined = true;
+      indexes = after;
+    } else if (!was.equals(now)) {
+      // writers of either set pass while this client switches, then only the new one's; once the
+      // region servers have all read the fence, no write without the new indexes' entries is left
+      store.writeFence(table, was + ";" + now);
+      indexes = after;
+      store.writeFence(table, now);
+      pause(io.cairn.hbase.server.WireNames.FENCE_SETTLE_MILLIS);
+    } else {
+      indexes = after;
+    }
     if (before != null) {
       for (Map.Entry<Integer, TableName> e : before.tables().entrySet()) {
         if (after == null || !after.ids().contains(e.getKey())) {

@@ -101,6 +101,16 @@ final class IndexLookups extends HeapRowCursor {
         }
       }
     } catch (IOException e) {
+      if (HBaseIndexes.tableMissing(e)) { // the driver then reads the table (TableScan)
+        throw new CairnException(
+            ErrorCode.INDEX_NOT_FOUND,
+            "Table ["
+                + table
+                + "]: its local index of id ["
+                + read.indexId()
+                + "] was dropped since this client read the catalog",
+            e);
+      }
       throw new CairnException(
           ErrorCode.IO_ERROR, "An index read of table [" + table + "] on HBase failed: " + e, e);
     }

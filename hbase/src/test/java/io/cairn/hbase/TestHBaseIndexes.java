@@ -267,6 +267,54 @@ class TestHBaseIndexes {
     }
   }
 
+  /**
+   * Two databases in this JVM on one namespace (the URLs name the quorum differently), each with
+   * its own catalog: as two clients in two JVMs.
+   */
+  @Test
+  void aClientThatReadTheCatalogBeforeAnIndexChangeCannotWriteTheTable() throws Exception {
+    String other = url.replace("127.0.0.1", "localhost");
+    try (Connection a = DriverManager.getConnection(url)) {
+      execute(
+          a, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)", "UPSERT INTO T VALUES (1, 1)");
+      try (Connection b = DriverManager.getConnection(other)) {
+        assertThat(rows(b, "SELECT COUNT(*) FROM T")).containsExactly("1"); // b has read T
+        execute(a, "CREATE INDEX T_Q ON T (Q)");
+        for (String write :
+            List.of(
+                "UPSERT INTO T VALUES (2, 5)",
+                "UPDATE T SET Q = 6 WHERE ID = 1",
+                "INSERT INTO T VALUES (3, 7)",
+                "DELETE FROM T WHERE ID = 1")) {
+          SQLException e =
+              org.junit.jupiter.api.Assertions.assertThrows(
+                  SQLException.class, () -> execute(b, write), write);
+          assertThat(e.getSQLState()).as(write).isEqualTo("55000");
+          assertThat(e.getMessage()).as(write).contains("local indexes changed", "reconnect");
+        }
+        assertThat(rows(b, "SELECT ID, Q FROM T")).containsExactly("1,1"); // reads still work
+      }
+      // b's database went with its last connection: a new one reads the catalog again
+      try (Connection b = DriverManager.getConnection(other)) {
+        execute(b, "UPSERT INTO T VALUES (2, 5)", "UPDATE T SET Q = 6 WHERE ID = 1");
+        execute(a, "DROP INDEX T_Q");
+        SQLException e =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                SQLException.class, () -> execute(b, "UPSERT INTO T VALUES (3, 7)"));
+        assertThat(e.getSQLState()).isEqualTo("55000");
+        assertThat(e.getMessage()).contains("was dropped", "reconnect");
+        // a read of the dropped index reads the table instead
+        assertThat(rows(b, "SELECT /*+ INDEX(T T_Q) */ ID FROM T WHERE Q = 5"))
+            .containsExactly("2");
+      }
+      assertThat(rows(a, "SELECT ID, Q FROM T ORDER BY ID")).containsExactly("1,6", "2,5");
+      execute(a, "CREATE INDEX T_Q2 ON T (Q)", "UPSERT INTO T VALUES (3, 7)");
+      assertThat(rows(a, "SELECT /*+ INDEX(T T_Q2) */ ID FROM T WHERE Q >= 5 ORDER BY ID"))
+          .containsExactly("1", "2", "3");
+      assertThat(rows(a, "CHECK INDEX T_Q2 ON T")).containsExactly("T_Q2,PUBLIC.T,3,3,0,0,true,");
+    }
+  }
+
   @Test
   void indexTablesGoWithDropIndexAndDropTable() throws Exception {
     try (Connection c = DriverManager.getConnection(url)) {

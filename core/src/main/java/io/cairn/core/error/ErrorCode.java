@@ -119,6 +119,11 @@ public enum ErrorCode {
    * not hold: never put, already removed, or lost with a reconnect.
    */
   HASH_CACHE_NOT_FOUND(118, "55000", EXTERNAL),
+  /**
+   * A write from a client whose catalog is older than a change another client made that the write
+   * depends on (a table's local indexes on HBase): reconnect to read the catalog again.
+   */
+  CATALOG_OUT_OF_DATE(119, "55000", USER_ERROR),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);
 
   private final int code;

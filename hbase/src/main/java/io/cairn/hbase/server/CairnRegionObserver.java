@@ -62,6 +62,22 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
     return Optional.of(this);
   }
 
+  private final IndexFence fence = new IndexFence();
+
+  /**
+   * Refuses writes whose client keeps other local indexes than the table has ({@link IndexFence}):
+   * a client that read the catalog before an index change.
+   */
+  @Override
+  public void preBatchMutate(
+      ObserverContext<RegionCoprocessorEnvironment> context,
+      org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress<
+              org.apache.hadoop.hbase.client.Mutation>
+          batch)
+      throws IOException {
+    fence.check(context.getEnvironment(), batch);
+  }
+
   /**
    * A compaction that rewrites all of a store's files leaves out deleted rows' tombstones (a row's
    * cell with an empty value, {@code HBaseKvTable.tombstone}): with one version per cell, the

@@ -9,6 +9,44 @@ package io.cairn.hbase.server;
 public final class WireNames {
   private WireNames() {}
 
+  /**
+   * The attribute of every write of a row that names the local indexes its writer maintains (their
+   * ids, ascending, separated by ','; empty for none), checked against the table's index fence
+   * ({@link IndexFence}).
+   */
+  public static final String INDEXES_ATTRIBUTE = "cairn.indexes";
+
+  /** The namespace's table of id counters, which also holds the tables' index fences. */
+  public static final String IDS_TABLE = "_ids";
+
+  /** The family of Cairn's cells. */
+  public static final byte[] FAMILY = {'c'};
+
+  /** How long a region server keeps a table's index fence before reading it again. */
+  public static final long FENCE_CACHE_MILLIS = 200;
+
+  /**
+   * How long a client that changed an index fence waits before relying on it: the region servers'
+   * cache, and a write's time between its check and its application, with room to spare.
+   */
+  public static final long FENCE_SETTLE_MILLIS = 3 * FENCE_CACHE_MILLIS;
+
+  /** The qualifier of a table's index fence in {@link #IDS_TABLE}. */
+  public static final byte[] FENCE_QUALIFIER = {'x'};
+
+  /**
+   * The row of the index fence of the HBase table of qualifier {@code table} in {@link #IDS_TABLE}:
+   * 0xFF, which no UTF-8 text (a Cairn table's name, the row of its id counter) holds, then the
+   * qualifier.
+   */
+  public static byte[] fenceRow(String table) {
+    byte[] name = table.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] row = new byte[name.length + 1];
+    row[0] = (byte) 0xFF;
+    System.arraycopy(name, 0, row, 1, name.length);
+    return row;
+  }
+
   /** The region observer's class, set on every Cairn table ({@link CairnRegionObserver}). */
   public static final String OBSERVER = "io.cairn.hbase.server.CairnRegionObserver";
 
