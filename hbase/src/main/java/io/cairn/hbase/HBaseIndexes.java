@@ -324,6 +324,10 @@ final class HBaseIndexes {
         read,
         ranges,
         scan -> owner.store().connection().getTable(index).getScanner(scan),
+        scan ->
+            owner
+                .store()
+                .await(owner.store().connection().getTable(index).scanAll(scan), owner.name()),
         owner.name());
   }
 

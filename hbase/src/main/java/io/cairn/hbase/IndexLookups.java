@@ -34,6 +34,10 @@ final class IndexLookups extends HeapRowCursor {
   private final IndexRead read;
   private final List<KeyRange> ranges;
   private final Function<Scan, ResultScanner> open;
+
+  /** Reads a scan's rows in one call (a scan with a limit). */
+  private final Function<Scan, List<Result>> first;
+
   private final String table;
   private final ArrayDeque<HBaseIndexes.Checked> ready = new ArrayDeque<>();
   private final List<HBaseIndexes.Candidate> candidates = new ArrayList<>();
@@ -47,11 +51,13 @@ final class IndexLookups extends HeapRowCursor {
       IndexRead read,
       List<KeyRange> ranges,
       Function<Scan, ResultScanner> open,
+      Function<Scan, List<Result>> first,
       String table) {
     this.indexes = indexes;
     this.read = read;
     this.ranges = ranges;
     this.open = open;
+    this.first = first;
     this.table = table;
   }
 
@@ -88,7 +94,22 @@ final class IndexLookups extends HeapRowCursor {
             ended = true;
             break;
           }
-          scanner = open.apply(HBaseRowCursor.scanOf(ranges.get(nextRange++)).setCaching(batch));
+          // a range's first entries in one call (all of a point lookup's), a scanner for more
+          KeyRange range = ranges.get(nextRange++);
+          List<Result> head = first.apply(HBaseRowCursor.scanOf(range).setLimit(batch));
+          for (Result r : head) {
+            if (inRows(r.getRow())) {
+              HBaseIndexes.candidates(r, candidates);
+            }
+          }
+          if (head.size() == batch) {
+            scanner =
+                open.apply(
+                    HBaseRowCursor.scanOf(range)
+                        .withStartRow(head.get(head.size() - 1).getRow(), false)
+                        .setCaching(batch));
+          }
+          continue;
         }
         Result r = scanner.next();
         if (r == null) {
@@ -100,7 +121,7 @@ final class IndexLookups extends HeapRowCursor {
           HBaseIndexes.candidates(r, candidates);
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | CairnException e) {
       if (HBaseIndexes.tableMissing(e)) { // the driver then reads the table (TableScan)
         throw new CairnException(
             ErrorCode.INDEX_NOT_FOUND,
@@ -110,6 +131,9 @@ final class IndexLookups extends HeapRowCursor {
                 + read.indexId()
                 + "] was dropped since this client read the catalog",
             e);
+      }
+      if (e instanceof CairnException raised) {
+        throw raised;
       }
       throw new CairnException(
           ErrorCode.IO_ERROR, "An index read of table [" + table + "] on HBase failed: " + e, e);
