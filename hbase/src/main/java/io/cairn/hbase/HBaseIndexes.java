@@ -15,6 +15,7 @@ import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
 import io.cairn.store.index.IndexMaintainer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,16 +83,27 @@ final class HBaseIndexes {
 
   private final HBaseKvTable owner;
   private final IndexMaintainer maintainer;
+
+  /**
+   * The indexes' ids, in the order of the maintainer's entries ({@link IndexMaintainer#entriesOf}).
+   */
+  private final List<Integer> ids;
+
   private final Map<Integer, TableName> tables;
+
+  /** {@link #fenceOf} this, as every write carries it. */
+  private final byte[] fence;
 
   HBaseIndexes(HBaseKvTable owner, RowLayout layout, List<IndexSpec> specs) {
     this.owner = owner;
     this.maintainer = new IndexMaintainer(layout, specs);
+    this.ids = maintainer.specs().stream().map(IndexSpec::indexId).toList();
     Map<Integer, TableName> byId = new HashMap<>();
-    for (IndexSpec spec : specs) {
-      byId.put(spec.indexId(), tableOf(owner.hbaseTable(), spec.indexId()));
+    for (int id : ids) {
+      byId.put(id, tableOf(owner.hbaseTable(), id));
     }
     this.tables = Map.copyOf(byId);
+    this.fence = fenceOf(this).getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** The HBase table of index {@code indexId} of the table kept in {@code data}. */
@@ -119,7 +131,7 @@ final class HBaseIndexes {
   static String fenceOf(HBaseIndexes indexes) {
     return indexes == null
         ? ""
-        : String.join(",", indexes.tables.keySet().stream().sorted().map(String::valueOf).toList());
+        : String.join(",", indexes.ids.stream().sorted().map(String::valueOf).toList());
   }
 
   Set<Integer> ids() {
@@ -152,7 +164,7 @@ final class HBaseIndexes {
    * the tokens to the rows' puts ({@link Write#token}) and, once they are written, removes the
    * entries they replaced ({@link Write#finish}).
    */
-  Write prepare(List<Mutation> rows, org.apache.hadoop.hbase.client.Durability d) {
+  Write prepare(Collection<Mutation> rows, org.apache.hadoop.hbase.client.Durability d) {
     List<Bytes> read = new ArrayList<>();
     for (Mutation m : rows) {
       // an INSERT writes only when there is no row: nothing to replace
@@ -171,12 +183,12 @@ final class HBaseIndexes {
         random.nextBytes(token);
         tokens.put(m.key(), token);
         values.put(m.key(), put.value());
-        for (int id : tables.keySet()) {
-          Bytes entry = maintainer.entryOf(id, m.key(), put.value()).key();
+        List<IndexMaintainer.Entry> made = maintainer.entriesOf(m.key(), put.value());
+        for (int i = 0; i < ids.size(); i++) {
           entries
-              .computeIfAbsent(id, i -> new ArrayList<>())
+              .computeIfAbsent(ids.get(i), id -> new ArrayList<>())
               .add(
-                  new Put(entry.peekArray())
+                  new Put(made.get(i).key().peekArray())
                       .addColumn(FAMILY, token, new byte[0])
                       .setDurability(d));
         }
@@ -255,8 +267,6 @@ final class HBaseIndexes {
     private final Map<Bytes, byte[]> tokens;
     private final Map<Bytes, Bytes> values;
     private final org.apache.hadoop.hbase.client.Durability durability;
-    private final byte[] fence =
-        fenceOf(HBaseIndexes.this).getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     Write(
         Map<Bytes, Stored> before,
@@ -290,26 +300,29 @@ final class HBaseIndexes {
       for (Bytes key : written) {
         Stored old = before.get(key);
         if (old != null) {
-          for (int id : tables.keySet()) {
-            Bytes entry = maintainer.entryOf(id, key, old.value()).key();
-            removals.computeIfAbsent(id, i -> new ArrayList<>()).add(removal(entry, old.token()));
-          }
+          remove(key, old.value(), old.token(), removals);
         }
       }
       for (Bytes key : refused) {
         byte[] token = tokens.get(key);
         if (token != null) {
-          for (int id : tables.keySet()) {
-            Bytes entry = maintainer.entryOf(id, key, values.get(key)).key();
-            removals.computeIfAbsent(id, i -> new ArrayList<>()).add(removal(entry, token));
-          }
+          remove(key, values.get(key), token, removals);
         }
       }
       writeEntries(removals);
     }
 
-    private Row removal(Bytes entry, byte[] token) {
-      return new Delete(entry.peekArray()).addColumns(FAMILY, token).setDurability(durability);
+    /** Adds to {@code removals} the removal of the entries of row {@code key} = {@code value}. */
+    private void remove(Bytes key, Bytes value, byte[] token, Map<Integer, List<Row>> removals) {
+      List<IndexMaintainer.Entry> made = maintainer.entriesOf(key, value);
+      for (int i = 0; i < ids.size(); i++) {
+        removals
+            .computeIfAbsent(ids.get(i), id -> new ArrayList<>())
+            .add(
+                new Delete(made.get(i).key().peekArray())
+                    .addColumns(FAMILY, token)
+                    .setDurability(durability));
+      }
     }
   }
 
@@ -428,7 +441,7 @@ final class HBaseIndexes {
         parts.add(pool.submit(() -> buildRegion(indexId, index, region.range(), added)));
       }
       for (java.util.concurrent.Future<?> part : parts) {
-        owner.store().await(part, owner.name());
+        awaitPart(part); // as long as the region takes: each of its calls is bounded by HBase's
       }
     } finally {
       pool.shutdownNow();
@@ -467,6 +480,26 @@ final class HBaseIndexes {
     }
     progress.accept(written.get());
     return written.get();
+  }
+
+  /** Waits for a build's part and throws what it threw. */
+  private void awaitPart(java.util.concurrent.Future<?> part) {
+    try {
+      part.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failed) {
+        throw failed;
+      }
+      throw new CairnException(
+          ErrorCode.IO_ERROR,
+          "Building an index of table [" + owner.name() + "] failed: " + e.getCause(),
+          e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CairnException(
+          ErrorCode.QUERY_CANCELED,
+          "Interrupted while building an index of table [" + owner.name() + "]");
+    }
   }
 
   /** The region servers hosting the regions of {@code table} now. */
@@ -609,7 +642,7 @@ final class HBaseIndexes {
   }
 
   private static void sample(List<String> samples, String kind, Bytes entryKey) {
-    if (samples.size() < 10) {
+    if (samples.size() < io.cairn.store.index.IndexChecker.MAX_SAMPLES) {
       samples.add(kind + " entry " + entryKey);
     }
   }

@@ -129,8 +129,7 @@ final class HBaseKvTable implements KvTable {
     AsyncTable<?> t = store.connection().getTable(table);
     org.apache.hadoop.hbase.client.Durability d = durability(durability);
     HBaseIndexes maintained = indexes;
-    HBaseIndexes.Write write =
-        maintained == null ? null : maintained.prepare(new ArrayList<>(last.values()), d);
+    HBaseIndexes.Write write = maintained == null ? null : maintained.prepare(last.values(), d);
     if (conditional >= 0) {
       mutateRowByRow(t, batch, last, d, write);
       return;
@@ -610,7 +609,8 @@ final class HBaseKvTable implements KvTable {
     checkUsable();
     HBaseIndexes before = indexes;
     HBaseIndexes after = specs.isEmpty() ? null : new HBaseIndexes(this, layout, specs);
-    if (after != null) {
+    // the catalog's indexes when it is read have their tables: made by the change that added them
+    if (after != null && defined) {
       store.addFamily(table, HBaseIndexes.TOKEN_FAMILY, name);
       for (TableName index : after.tables().values()) {
         store.createIndexTable(index, name);

@@ -149,9 +149,8 @@ final class IndexLookups extends HeapRowCursor {
     if (rows.isAll()) {
       return true;
     }
-    int n = IndexKeys.rowKeyLength(entryKey, 0, entryKey.length);
-    int from = entryKey.length - IndexKeys.SUFFIX_LENGTH - n;
-    return rows.contains(Bytes.copyOf(entryKey, from, n));
+    int to = entryKey.length - IndexKeys.SUFFIX_LENGTH;
+    return rows.contains(entryKey, to - IndexKeys.rowKeyLength(entryKey, 0, entryKey.length), to);
   }
 
   @Override

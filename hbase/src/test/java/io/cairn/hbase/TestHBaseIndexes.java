@@ -1,13 +1,13 @@
 package io.cairn.hbase;
 
+import static io.cairn.jdbc.TestingDatabase.execute;
+import static io.cairn.jdbc.TestingDatabase.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -54,30 +54,6 @@ class TestHBaseIndexes {
             + cluster.getConfiguration().get("hbase.zookeeper.property.clientPort")
             + ";cairn.hbase.namespace="
             + namespace;
-  }
-
-  private static List<String> rows(Connection c, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder row = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          row.append(i > 1 ? "," : "").append(rs.getObject(i));
-        }
-        rows.add(row.toString());
-      }
-    }
-    return rows;
-  }
-
-  private static void execute(Connection c, String... sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      for (String q : sql) {
-        s.execute(q);
-      }
-    }
   }
 
   /** The index tables of the namespace (names ending in _idx and an id). */

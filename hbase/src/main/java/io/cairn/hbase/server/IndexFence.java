@@ -34,63 +34,72 @@ final class IndexFence {
   /** How long a region server keeps a table's fence before reading it again. */
   static final long CACHE_MILLIS = WireNames.FENCE_CACHE_MILLIS;
 
-  private record Known(String fence, long readAtNanos) {}
+  /** A table's fence as read: the sets of index ids writes may keep (null: any), when read. */
+  private record Known(byte[][] accepted, String text, long readAtNanos) {
+    boolean accepts(byte[] writer) {
+      if (accepted == null) {
+        return true;
+      }
+      for (byte[] a : accepted) {
+        if (Arrays.equals(a, writer)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  private static final byte[] NONE = new byte[0];
 
   private final ConcurrentMap<TableName, Known> known = new ConcurrentHashMap<>();
 
   /**
    * Refuses the batch when one of its writes maintains other indexes than the table's fence names,
-   * with CATALOG_OUT_OF_DATE (55000) through HBase's RPC ({@link RemoteErrors}).
+   * with CATALOG_OUT_OF_DATE (55000) through HBase's RPC ({@link RemoteErrors}). No allocation per
+   * write: a batch's writes mostly carry the same attribute, compared as bytes.
    */
   void check(RegionCoprocessorEnvironment env, MiniBatchOperationInProgress<Mutation> batch)
       throws IOException {
     TableName table = env.getRegionInfo().getTable();
-    String fence = null;
+    Known fence = null;
     boolean fresh = false;
+    byte[] passed = null;
     for (int i = 0; i < batch.size(); i++) {
-      Mutation m = batch.getOperation(i);
-      byte[] attribute = m.getAttribute(WireNames.INDEXES_ATTRIBUTE);
-      String writer = attribute == null ? "" : new String(attribute, StandardCharsets.UTF_8);
+      byte[] attribute = batch.getOperation(i).getAttribute(WireNames.INDEXES_ATTRIBUTE);
+      byte[] writer = attribute == null ? NONE : attribute;
+      if (passed != null && Arrays.equals(passed, writer)) {
+        continue;
+      }
       if (fence == null) {
         fence = fence(env, table, false);
       }
-      if (accepts(fence, writer)) {
-        continue;
-      }
-      if (!fresh) { // the fence may have changed since it was read: read it again before refusing
+      if (!fence.accepts(writer) && !fresh) {
+        // the fence may have changed since it was read: read it again before refusing
         fence = fence(env, table, true);
         fresh = true;
-        if (accepts(fence, writer)) {
-          continue;
-        }
       }
-      throw new DoNotRetryIOException(
-          RemoteErrors.message(
-              ErrorCode.CATALOG_OUT_OF_DATE,
-              "Table ["
-                  + table.getQualifierAsString()
-                  + "]: its local indexes changed (writes keep ["
-                  + fence
-                  + "]) since this client read the catalog (it keeps ["
-                  + writer
-                  + "]): reconnect to read it again"));
+      if (!fence.accepts(writer)) {
+        throw new DoNotRetryIOException(
+            RemoteErrors.message(
+                ErrorCode.CATALOG_OUT_OF_DATE,
+                "Table ["
+                    + table.getQualifierAsString()
+                    + "]: its local indexes changed (writes keep ["
+                    + fence.text()
+                    + "]) since this client read the catalog (it keeps ["
+                    + new String(writer, StandardCharsets.UTF_8)
+                    + "]): reconnect to read it again"));
+      }
+      passed = writer;
     }
   }
 
-  /** Whether {@code fence} ("" for none) lets a writer of indexes {@code writer} write. */
-  static boolean accepts(String fence, String writer) {
-    return NO_FENCE.equals(fence) || Arrays.asList(fence.split(";", -1)).contains(writer);
-  }
-
-  /** What {@link #fence} answers for a table without a fence: every writer passes. */
-  private static final String NO_FENCE = "*";
-
-  private String fence(RegionCoprocessorEnvironment env, TableName table, boolean fresh)
+  private Known fence(RegionCoprocessorEnvironment env, TableName table, boolean fresh)
       throws IOException {
     Known k = known.get(table);
     long now = System.nanoTime();
     if (!fresh && k != null && now - k.readAtNanos() < CACHE_MILLIS * 1_000_000L) {
-      return k.fence();
+      return k;
     }
     TableName ids = TableName.valueOf(table.getNamespaceAsString(), WireNames.IDS_TABLE);
     Result r;
@@ -101,8 +110,20 @@ final class IndexFence {
                   .addColumn(WireNames.FAMILY, WireNames.FENCE_QUALIFIER));
     }
     byte[] value = r.getValue(WireNames.FAMILY, WireNames.FENCE_QUALIFIER);
-    String fence = value == null ? NO_FENCE : new String(value, StandardCharsets.UTF_8);
-    known.put(table, new Known(fence, now));
+    Known fence;
+    if (value == null) {
+      fence = new Known(null, "any", now);
+    } else {
+      String text = new String(value, StandardCharsets.UTF_8);
+      fence =
+          new Known(
+              Arrays.stream(text.split(";", -1))
+                  .map(set -> set.getBytes(StandardCharsets.UTF_8))
+                  .toArray(byte[][]::new),
+              text,
+              now);
+    }
+    known.put(table, fence);
     return fence;
   }
 }

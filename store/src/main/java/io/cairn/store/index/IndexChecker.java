@@ -29,7 +29,7 @@ import java.util.function.LongSupplier;
  */
 public final class IndexChecker {
   /** Entry samples a check reports at most. */
-  static final int MAX_SAMPLES = 10;
+  public static final int MAX_SAMPLES = 10;
 
   private final RegionMap map;
   private final Mvcc mvcc;

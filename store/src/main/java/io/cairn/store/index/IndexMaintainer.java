@@ -283,6 +283,19 @@ public final class IndexMaintainer {
     return entry(index, key, codec.decode(key, value, needed));
   }
 
+  /**
+   * The entries of every index (in the order of {@link #specs}) for the row {@code key} = {@code
+   * value}, the row decoded once.
+   */
+  public List<Entry> entriesOf(Bytes key, Bytes value) {
+    Object[] row = codec.decode(key, value, needed);
+    List<Entry> entries = new ArrayList<>(indexes.size());
+    for (Compiled index : indexes) {
+      entries.add(entry(index, key, row));
+    }
+    return entries;
+  }
+
   /** The entry of index {@code index} for the decoded {@code row} of key {@code key}. */
   private static Entry entry(Compiled index, Bytes key, Object[] row) {
     ByteBuilder b = new ByteBuilder(IndexKeys.PREFIX_LENGTH + key.length() + 32);
