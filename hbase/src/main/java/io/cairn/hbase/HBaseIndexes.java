@@ -7,12 +7,15 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.core.error.ErrorCode;
+import io.cairn.hbase.server.RemoteErrors;
+import io.cairn.hbase.server.WireNames;
 import io.cairn.kv.IndexCheck;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.IndexRead;
 import io.cairn.kv.IndexSpec;
 import io.cairn.kv.KeyRange;
 import io.cairn.kv.Mutation;
+import io.cairn.protocol.wire.WirePrograms;
 import io.cairn.store.index.IndexMaintainer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -66,9 +69,9 @@ import org.apache.hadoop.hbase.client.Scan;
  */
 final class HBaseIndexes {
   /** The family of a row's token (apart from the row's cell: scans of rows never read it). */
-  static final byte[] TOKEN_FAMILY = {'t'};
+  static final byte[] TOKEN_FAMILY = io.cairn.hbase.server.WireNames.TOKEN_FAMILY;
 
-  static final byte[] TOKEN_QUALIFIER = {'t'};
+  static final byte[] TOKEN_QUALIFIER = io.cairn.hbase.server.WireNames.TOKEN_QUALIFIER;
 
   /** Bytes of a token. */
   static final int TOKEN_BYTES = 8;
@@ -78,8 +81,8 @@ final class HBaseIndexes {
    */
   static final byte[] NO_TOKEN = new byte[0];
 
-  /** How an index table's name ends: '_' is never followed by a letter in an encoded name. */
-  static final String TABLE_SUFFIX = "_idx";
+  /** How an index table's name ends before the index's id ({@link #tableOf}). */
+  static final String TABLE_SUFFIX = io.cairn.hbase.server.WireNames.INDEX_TABLE_SUFFIX;
 
   private final HBaseKvTable owner;
   private final IndexMaintainer maintainer;
@@ -109,7 +112,8 @@ final class HBaseIndexes {
   /** The HBase table of index {@code indexId} of the table kept in {@code data}. */
   static TableName tableOf(TableName data, int indexId) {
     return TableName.valueOf(
-        data.getNamespaceAsString(), data.getQualifierAsString() + TABLE_SUFFIX + indexId);
+        data.getNamespaceAsString(),
+        io.cairn.hbase.server.WireNames.indexTable(data.getQualifierAsString(), indexId));
   }
 
   /**
@@ -398,88 +402,93 @@ final class HBaseIndexes {
   /** How often a build reports progress: every so many rows (as Cairn's own store). */
   static final int BUILD_REPORT_ROWS = 65_536;
 
-  /** Regions a build reads at once. */
+  /** Parts of a build that run at once ({@link #buildParts}). */
   static final int BUILD_THREADS = 2;
-
-  /** Calls of entries a build's reader of a region has in flight at most. */
-  static final int BUILD_CALLS_IN_FLIGHT = 4;
 
   /**
    * Writes an entry of index {@code indexId} for every row of the table, under the row's token (the
    * empty qualifier for a row without one); writes made meanwhile maintain the index themselves,
    * and an entry this writes for a row they replaced is not valid.
    *
-   * <p>The table's regions are read {@value #BUILD_THREADS} at a time, each region's entries sent
-   * while it is read, without HBase's write-ahead log (as a bulk load writes files): the index's
-   * regions are flushed before the build returns, and a region server that hosted them and died
-   * meanwhile (its memstore lost) fails the build, which ALTER INDEX ... REBUILD runs again.
+   * <p>The region servers make the entries: each region's part is a scan that asks the region
+   * server holding it to read the rows, make and sort their entries, write them as HBase files and
+   * bulk-load them into the index's table ({@link WireNames#BUILD_ATTRIBUTE}); the regions are cut
+   * into parts at guide posts ({@link #buildParts}), {@value #BUILD_THREADS} parts at a time. No
+   * row comes to the client and no entry goes through a memstore or the write-ahead log: once a
+   * region's part answers, its entries are in the index's files.
    */
   long build(int indexId, LongConsumer progress) {
-    TableName index = table(indexId);
-    var admin = owner.store().connection().getAdmin();
-    Set<org.apache.hadoop.hbase.ServerName> hosts = hostsOf(index);
-    java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+    table(indexId);
+    IndexSpec spec =
+        maintainer.specs().stream().filter(s -> s.indexId() == indexId).findFirst().orElseThrow();
+    byte[] definition = WirePrograms.toProto(maintainer.layout(), spec).toByteArray();
+    java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
     LongConsumer added =
         n -> {
-          long after = written.addAndGet(n);
+          long after = read.addAndGet(n);
           if ((after - n) / BUILD_REPORT_ROWS != after / BUILD_REPORT_ROWS) {
             progress.accept(after / BUILD_REPORT_ROWS * BUILD_REPORT_ROWS);
           }
         };
-    List<io.cairn.kv.RegionInfo> regions = owner.regions();
+    List<KeyRange> parts = buildParts(owner.statistics().chunks(), 2 * BUILD_THREADS);
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(
-            Math.max(1, Math.min(BUILD_THREADS, regions.size())),
+            Math.max(1, Math.min(BUILD_THREADS, parts.size())),
             r -> {
               Thread t = new Thread(r, "cairn-hbase-index-build");
               t.setDaemon(true);
               return t;
             });
     try {
-      List<java.util.concurrent.Future<?>> parts = new ArrayList<>();
-      for (io.cairn.kv.RegionInfo region : regions) {
-        parts.add(pool.submit(() -> buildRegion(indexId, index, region.range(), added)));
+      List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+      for (KeyRange part : parts) {
+        running.add(pool.submit(() -> buildRegion(definition, part, added)));
       }
-      for (java.util.concurrent.Future<?> part : parts) {
-        awaitPart(part); // as long as the region takes: each of its calls is bounded by HBase's
+      for (java.util.concurrent.Future<?> part : running) {
+        awaitPart(part); // as long as the part takes: each of its calls is bounded by HBase's
       }
     } finally {
       pool.shutdownNow();
     }
-    List<java.util.concurrent.CompletableFuture<Void>> flushing = new ArrayList<>();
-    for (org.apache.hadoop.hbase.client.RegionInfo r :
-        owner.store().await(admin.getRegions(index), owner.name())) {
-      flushing.add(admin.flushRegion(r.getRegionName()));
+    progress.accept(read.get());
+    return read.get();
+  }
+
+  /**
+   * The parts of a build of a table cut into {@code chunks}: runs of a region's chunks of about a
+   * {@code share}-th of the table's bytes each (never across regions: a part is one region's scan),
+   * the largest first, so that the build's threads finish about together however unequal the
+   * regions are. Each part makes its own files of the index.
+   */
+  static List<KeyRange> buildParts(List<io.cairn.kv.TableStatistics.Chunk> chunks, int share) {
+    long total = 0;
+    for (io.cairn.kv.TableStatistics.Chunk c : chunks) {
+      total += Math.max(1, c.bytes());
     }
-    owner
-        .store()
-        .await(
-            java.util.concurrent.CompletableFuture.allOf(
-                flushing.toArray(java.util.concurrent.CompletableFuture[]::new)),
-            owner.name());
-    hosts.addAll(hostsOf(index));
-    Set<org.apache.hadoop.hbase.ServerName> live =
-        owner
-            .store()
-            .await(
-                admin.getClusterMetrics(
-                    java.util.EnumSet.of(
-                        org.apache.hadoop.hbase.ClusterMetrics.Option.LIVE_SERVERS)),
-                owner.name())
-            .getLiveServerMetrics()
-            .keySet();
-    if (!live.containsAll(hosts)) {
-      throw new CairnException(
-          ErrorCode.IO_ERROR,
-          "Building an index of table ["
-              + owner.name()
-              + "]: a region server of the index's regions stopped during the build ("
-              + hosts.stream().filter(h -> !live.contains(h)).toList()
-              + "), and entries written without HBase's log may be lost: run ALTER INDEX ..."
-              + " REBUILD");
+    long target = Math.max(1, (total + share - 1) / share);
+    record Part(KeyRange range, long bytes) {}
+    List<Part> parts = new ArrayList<>();
+    io.cairn.kv.TableStatistics.Chunk first = null;
+    io.cairn.kv.TableStatistics.Chunk last = null;
+    long bytes = 0;
+    for (io.cairn.kv.TableStatistics.Chunk c : chunks) {
+      long weight = Math.max(1, c.bytes());
+      if (first != null && (c.regionId() != first.regionId() || bytes + weight > target)) {
+        parts.add(new Part(new KeyRange(first.start(), last.stop()), bytes));
+        first = null;
+        bytes = 0;
+      }
+      if (first == null) {
+        first = c;
+      }
+      last = c;
+      bytes += weight;
     }
-    progress.accept(written.get());
-    return written.get();
+    if (first != null) {
+      parts.add(new Part(new KeyRange(first.start(), last.stop()), bytes));
+    }
+    parts.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+    return parts.stream().map(Part::range).toList();
   }
 
   /** Waits for a build's part and throws what it threw. */
@@ -502,63 +511,53 @@ final class HBaseIndexes {
     }
   }
 
-  /** The region servers hosting the regions of {@code table} now. */
-  private Set<org.apache.hadoop.hbase.ServerName> hostsOf(TableName table) {
-    Set<org.apache.hadoop.hbase.ServerName> hosts = new java.util.HashSet<>();
-    for (org.apache.hadoop.hbase.HRegionLocation l :
-        owner
-            .store()
-            .await(
-                owner.store().connection().getRegionLocator(table).getAllRegionLocations(),
-                owner.name())) {
-      if (l.getServerName() != null) {
-        hosts.add(l.getServerName());
-      }
-    }
-    return hosts;
-  }
-
-  /** Writes the entries of index {@code indexId} for the rows of {@code range}. */
-  private void buildRegion(int indexId, TableName index, KeyRange range, LongConsumer added) {
-    AsyncTable<?> entries = owner.store().connection().getTable(index);
-    java.util.ArrayDeque<java.util.concurrent.CompletableFuture<?>> inFlight =
-        new java.util.ArrayDeque<>();
-    java.util.ArrayDeque<Integer> sizes = new java.util.ArrayDeque<>();
-    List<Row> batch = new ArrayList<>();
-    Scan scan = rowScan();
+  /**
+   * Builds the entries of the rows of {@code range} in the region servers holding them ({@link
+   * #build}), reporting the rows they read to {@code added}.
+   */
+  private void buildRegion(byte[] definition, KeyRange range, LongConsumer added) {
+    Scan scan = rowScan().setCaching(1).setCacheBlocks(false);
     scan.withStartRow(range.start().peekArray());
     if (!range.stop().isEmpty()) {
       scan.withStopRow(range.stop().peekArray());
     }
-    try (ResultScanner rows =
+    scan.setAttribute(WireNames.BUILD_ATTRIBUTE, definition);
+    scan.setAttribute(WireNames.BUILD_START_ATTRIBUTE, range.start().peekArray());
+    long regionRows = 0; // what the HBase region answering now read so far
+    boolean regionDone = true;
+    try (ResultScanner answers =
         owner.store().connection().getTable(owner.hbaseTable()).getScanner(scan)) {
-      for (Result r = next(rows); ; r = next(rows)) {
-        if (r != null) {
-          byte[] value = r.getValue(FAMILY, QUALIFIER);
-          if (value == null || value.length == 0) {
-            continue;
-          }
-          byte[] token = r.getValue(TOKEN_FAMILY, TOKEN_QUALIFIER);
-          Bytes entry =
-              maintainer.entryOf(indexId, Bytes.wrap(r.getRow()), Bytes.wrap(value)).key();
-          batch.add(
-              new Put(entry.peekArray())
-                  .addColumn(FAMILY, token == null ? NO_TOKEN : token, new byte[0])
-                  .setDurability(org.apache.hadoop.hbase.client.Durability.SKIP_WAL));
+      for (Result r = answers.next(); r != null; r = answers.next()) {
+        byte[] answer = r.getValue(FAMILY, WireNames.BUILD_QUALIFIER);
+        if (answer == null || answer.length != Long.BYTES + 1) {
+          throw new CairnException(
+              ErrorCode.IO_ERROR,
+              "Building an index of table ["
+                  + owner.name()
+                  + "]: its region server answered rows, not a build's progress: its Cairn"
+                  + " coprocessor is older than this client (install the same"
+                  + " cairn-hbase-server jar on every region server, docs/hbase.md)");
         }
-        if (batch.size() >= HBaseKvTable.RPC_ROWS || (r == null && !batch.isEmpty())) {
-          inFlight.add(entries.batchAll(batch));
-          sizes.add(batch.size());
-          batch = new ArrayList<>();
-        }
-        while (!inFlight.isEmpty() && (inFlight.size() > BUILD_CALLS_IN_FLIGHT || r == null)) {
-          owner.store().await(inFlight.poll(), owner.name());
-          added.accept(sizes.poll());
-        }
-        if (r == null) {
-          return;
-        }
+        long rows = org.apache.hadoop.hbase.util.Bytes.toLong(answer, 0);
+        regionDone = answer[Long.BYTES] == 1;
+        added.accept(rows - regionRows);
+        regionRows = regionDone ? 0 : rows; // the next answer is the next HBase region's
       }
+    } catch (java.io.IOException e) {
+      CairnException raised = RemoteErrors.find(e);
+      throw raised != null
+          ? raised
+          : new CairnException(
+              ErrorCode.IO_ERROR,
+              "Building an index of table [" + owner.name() + "] on HBase failed: " + e,
+              e);
+    }
+    if (!regionDone) {
+      throw new CairnException(
+          ErrorCode.IO_ERROR,
+          "Building an index of table ["
+              + owner.name()
+              + "]: a region's part ended without its entries loaded");
     }
   }
 

@@ -319,7 +319,14 @@ public final class HBaseKvStore implements KvStore {
           connection
               .getAdmin()
               .createTable(
-                  TableDescriptorBuilder.newBuilder(index).setColumnFamily(family()).build()),
+                  TableDescriptorBuilder.newBuilder(index)
+                      .setColumnFamily(
+                          // no Bloom filter: an index is read by ranges, never by row
+                          ColumnFamilyDescriptorBuilder.newBuilder(family())
+                              .setBloomFilterType(
+                                  org.apache.hadoop.hbase.regionserver.BloomType.NONE)
+                              .build())
+                      .build()),
           what);
     } catch (CairnException e) {
       if (!(e.getCause() instanceof TableExistsException)) {

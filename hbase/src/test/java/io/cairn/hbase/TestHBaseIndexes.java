@@ -3,7 +3,9 @@ package io.cairn.hbase;
 import static io.cairn.jdbc.TestingDatabase.execute;
 import static io.cairn.jdbc.TestingDatabase.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cairn.hbase.server.IndexBuildScanner;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -309,5 +311,106 @@ class TestHBaseIndexes {
       execute(c, "DROP TABLE T");
       assertThat(indexTables()).isEmpty();
     }
+  }
+
+  /** What is left where the region servers write a build's files ({@link IndexBuildScanner}). */
+  private List<String> buildFilesLeft() throws Exception {
+    org.apache.hadoop.fs.Path dir = IndexBuildScanner.buildDirectory(hbase.getConfiguration());
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(hbase.getConfiguration());
+    List<String> left = new ArrayList<>();
+    if (fs.exists(dir)) {
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir)) {
+        left.add(f.getPath().toString());
+      }
+    }
+    return left;
+  }
+
+  /**
+   * A build runs in the region servers: a table of three regions with guide posts is built in
+   * several parts, each sorting its entries in several runs (a run of 8 KiB here: one file each),
+   * on values that share long prefixes (ties of the sort's first bytes) in descending order; the
+   * index answers as the table does, CHECK INDEX finds nothing missing or extra, and no file of the
+   * build is left.
+   */
+  @Test
+  void aBuildInTheRegionServersInPartsAndRunsMatchesTheRows() throws Exception {
+    org.apache.hadoop.conf.Configuration server =
+        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
+    server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
+    long parts = IndexBuildScanner.partsBuilt();
+    long files = IndexBuildScanner.filesWritten();
+    int rows = 3000;
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(
+          c,
+          "CREATE TABLE T (ID INTEGER PRIMARY KEY, S VARCHAR(60), Q INTEGER)"
+              + " GUIDE_POSTS_WIDTH=8000 SPLIT ON (1000, 2000)");
+      try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?, ?)")) {
+        for (int id = 0; id < rows; id++) {
+          upsert.setInt(1, id);
+          // one prefix for all, then few values of several lengths: most entries tie on the
+          // first bytes after the common prefix, and some values are prefixes of others
+          upsert.setString(2, "a shared prefix of every value " + (id % 23) + "x".repeat(id % 3));
+          upsert.setInt(3, id % 7);
+          upsert.addBatch();
+        }
+        upsert.executeBatch();
+      }
+      execute(c, "UPDATE STATISTICS T", "CREATE INDEX T_S ON T (S DESC, Q)");
+      assertThat(IndexBuildScanner.partsBuilt() - parts).as("parts").isGreaterThan(3);
+      assertThat(IndexBuildScanner.filesWritten() - files)
+          .as("files")
+          .isGreaterThan(IndexBuildScanner.partsBuilt() - parts);
+      for (String where :
+          List.of(
+              "",
+              " WHERE S = 'a shared prefix of every value 7x'",
+              " WHERE S > 'a shared prefix of every value 2' AND Q = 3",
+              " WHERE S <= 'a shared prefix of every value 15'")) {
+        assertThat(rows(c, "SELECT /*+ INDEX(T T_S) */ S, Q, ID FROM T" + where))
+            .as(where)
+            .isEqualTo(
+                rows(
+                    c,
+                    "SELECT /*+ NO_INDEX */ S, Q, ID FROM T" + where + " ORDER BY S DESC, Q, ID"));
+      }
+      List<String> check = rows(c, "CHECK INDEX T_S ON T");
+      assertThat(check.get(0)).startsWith("T_S,PUBLIC.T," + rows + "," + rows + ",0,0,");
+    } finally {
+      server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
+    }
+    assertThat(buildFilesLeft()).isEmpty();
+  }
+
+  /**
+   * A build whose region server cannot make a row's entry (a division by zero in the index's
+   * expression, after files of earlier rows were written) fails at once with the row's error, as on
+   * Cairn's own store, and leaves no file behind.
+   */
+  @Test
+  void aBuildThatCannotMakeAnEntryFailsWithItsErrorAndLeavesNoFile() throws Exception {
+    org.apache.hadoop.conf.Configuration server =
+        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
+    server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
+    long files = IndexBuildScanner.filesWritten();
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)");
+      try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+        for (int id = 1; id <= 2000; id++) {
+          upsert.setInt(1, id);
+          upsert.setInt(2, id == 2000 ? 0 : id);
+          upsert.addBatch();
+        }
+        upsert.executeBatch();
+      }
+      assertThatThrownBy(() -> execute(c, "CREATE INDEX T_D ON T (100 / Q)"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22012"));
+    } finally {
+      server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
+    }
+    assertThat(IndexBuildScanner.filesWritten() - files).as("files written").isPositive();
+    assertThat(buildFilesLeft()).isEmpty();
   }
 }

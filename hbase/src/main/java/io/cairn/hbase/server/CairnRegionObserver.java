@@ -146,6 +146,22 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
       ObserverContext<RegionCoprocessorEnvironment> context, Scan scan, RegionScanner scanner)
       throws IOException {
     byte[] spec = scan.getAttribute(SCAN_ATTRIBUTE);
+    byte[] build = scan.getAttribute(WireNames.BUILD_ATTRIBUTE);
+    if (build != null) {
+      byte[] start = scan.getAttribute(WireNames.BUILD_START_ATTRIBUTE);
+      if (!scan.includeStartRow()
+          || !(Arrays.equals(scan.getStartRow(), scanner.getRegionInfo().getStartKey())
+              || Arrays.equals(scan.getStartRow(), start))) {
+        scanner.close(); // resumed past rows the build did not read: as a program, it cannot
+        throw new DoNotRetryIOException(
+            "An index build cannot resume in the middle of region "
+                + scanner.getRegionInfo().getRegionNameAsString()
+                + " after a failure: run ALTER INDEX ... REBUILD");
+      }
+      RegionCoprocessorEnvironment env = context.getEnvironment();
+      return IndexBuildScanner.open(
+          scanner, env.getConnection(), env.getConfiguration(), build, pageMillis(context));
+    }
     if (spec == null) {
       byte[] count = scan.getAttribute(WireNames.COUNT_ATTRIBUTE);
       if (count != null) {

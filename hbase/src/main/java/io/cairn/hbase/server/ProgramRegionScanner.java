@@ -9,16 +9,12 @@ import io.cairn.protocol.wire.RowPageWriter;
 import io.cairn.store.coprocessor.ProgramScanner;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
-import org.apache.hadoop.hbase.regionserver.ScannerContext;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * A region's rows run through a Cairn scan program inside the region server: each call of {@code
@@ -26,7 +22,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * one cell ({@link Pages}), until the program ends. The program reads the region scanner this
  * wraps, which it closes.
  */
-public final class ProgramRegionScanner implements RegionScanner {
+public final class ProgramRegionScanner extends AnsweringRegionScanner {
   /** Rows, and bytes of encoded rows, per page. */
   public static final int PAGE_ROWS = 4096;
 
@@ -42,12 +38,10 @@ public final class ProgramRegionScanner implements RegionScanner {
 
   static final int PAGE_BYTES = 1 << 20;
 
-  private final RegionScanner region;
   private final ScanRequest request;
   private final RegionRows rows;
   private ProgramScanner program;
   private RowPageWriter page;
-  private long pages;
   private boolean done;
 
   /** Calls of this JVM's region servers that answered no row because their time was up. */
@@ -82,22 +76,12 @@ public final class ProgramRegionScanner implements RegionScanner {
       HashCacheLookup hashCaches,
       RegionCount count,
       long pageMillis) {
-    this.region = region;
+    super(region);
     this.request = request;
     this.hashCaches = hashCaches;
     this.count = count;
     this.rows = new RegionRows(region);
     this.pageNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, pageMillis));
-  }
-
-  @Override
-  public boolean next(List<Cell> out, ScannerContext context) throws IOException {
-    return nextRaw(out);
-  }
-
-  @Override
-  public boolean nextRaw(List<Cell> out, ScannerContext context) throws IOException {
-    return nextRaw(out);
   }
 
   /**
@@ -125,7 +109,7 @@ public final class ProgramRegionScanner implements RegionScanner {
         }
       }
       done = true;
-      out.add(Pages.counted(pageRow(), count));
+      out.add(Pages.counted(answerRow(), count));
       return false;
     }
     try {
@@ -167,51 +151,11 @@ public final class ProgramRegionScanner implements RegionScanner {
           e);
     }
     if (page != null && page.rowCount() > 0) {
-      out.add(Pages.cell(pageRow(), page.columnCount(), page.rowCount(), page.finish()));
+      out.add(Pages.cell(answerRow(), page.columnCount(), page.rowCount(), page.finish()));
     } else if (!done) {
       EMPTY_ANSWERS.incrementAndGet();
     }
     return !done;
-  }
-
-  /** The page's HBase row: the region's start key and the page's number, increasing. */
-  private byte[] pageRow() {
-    byte[] start = region.getRegionInfo().getStartKey();
-    byte[] row = Arrays.copyOf(start, start.length + Long.BYTES);
-    Bytes.putLong(row, start.length, pages++);
-    return row;
-  }
-
-  @Override
-  public RegionInfo getRegionInfo() {
-    return region.getRegionInfo();
-  }
-
-  @Override
-  public boolean isFilterDone() {
-    // never: HBase ends the whole scan, every later region too, when a region answers nothing and
-    // its scanner's filter says done; a region's end is nextRaw's false
-    return false;
-  }
-
-  @Override
-  public boolean reseek(byte[] row) throws IOException {
-    throw new DoNotRetryIOException("A Cairn scan program cannot reseek");
-  }
-
-  @Override
-  public long getMaxResultSize() {
-    return region.getMaxResultSize();
-  }
-
-  @Override
-  public long getMvccReadPoint() {
-    return region.getMvccReadPoint();
-  }
-
-  @Override
-  public int getBatch() {
-    return region.getBatch();
   }
 
   @Override

@@ -68,6 +68,41 @@ public final class WireNames {
    */
   public static final String HASH_ATTRIBUTE = "cairn.hash";
 
+  /**
+   * The attribute of an HBase {@code Scan} of a table's rows that asks the region server to build a
+   * local index's entries of the rows it reads (the index's {@code IndexDefinition} of the wire
+   * protocol): the region server writes them as files and loads them into the index's table ({@link
+   * IndexBuildScanner}), and answers cells of qualifier {@link #BUILD_QUALIFIER}.
+   */
+  public static final String BUILD_ATTRIBUTE = "cairn.build";
+
+  /**
+   * The attribute of a {@link #BUILD_ATTRIBUTE} scan that holds the first row the client asked for:
+   * a region server refuses a scan that starts elsewhere (HBase's client resuming a scan after a
+   * failure, past rows the build has not read).
+   */
+  public static final String BUILD_START_ATTRIBUTE = "cairn.build.start";
+
+  /** The qualifier of a build's answer: {@link IndexBuildScanner#progress}. */
+  public static final byte[] BUILD_QUALIFIER = {'b'};
+
+  /** The family of a row's token (Cairn's local indexes on HBase, io.cairn.hbase.HBaseIndexes). */
+  public static final byte[] TOKEN_FAMILY = {'t'};
+
+  /** The qualifier of a row's token. */
+  public static final byte[] TOKEN_QUALIFIER = {'t'};
+
+  /** How the name of an index's HBase table ends before the index's id. */
+  public static final String INDEX_TABLE_SUFFIX = "_idx";
+
+  /**
+   * The qualifier of the HBase table of index {@code indexId} of the table whose HBase qualifier is
+   * {@code table} (same namespace): '_' is never followed by a letter in an encoded name.
+   */
+  public static String indexTable(String table, int indexId) {
+    return table + INDEX_TABLE_SUFFIX + indexId;
+  }
+
   /** The qualifier of the cell that answers a {@link #COUNT_ATTRIBUTE} scan. */
   public static final byte[] COUNT_QUALIFIER = {'n'};
 

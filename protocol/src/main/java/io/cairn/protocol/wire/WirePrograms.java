@@ -11,6 +11,7 @@ import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.core.type.TypeName;
 import io.cairn.kv.HashProbe;
+import io.cairn.kv.IndexSpec;
 import io.cairn.kv.ScanProgram;
 import io.cairn.kv.SortKey;
 import java.util.ArrayDeque;
@@ -239,6 +240,50 @@ public final class WirePrograms {
     }
     return rethrowAsProtocolError(
         () -> new RowLayout(columns, keys, message.getHiddenRowId(), message.getSchemaVersion()));
+  }
+
+  /** The message of index {@code index} of a table whose rows are laid out as {@code table}. */
+  public static io.cairn.protocol.IndexDefinition toProto(RowLayout table, IndexSpec index) {
+    io.cairn.protocol.IndexDefinition.Builder b =
+        io.cairn.protocol.IndexDefinition.newBuilder()
+            .setTable(toProto(table))
+            .setIndexId(index.indexId())
+            .addAllInclude(index.include());
+    for (int i = 0; i < index.parts().size(); i++) {
+      b.addParts(toProto(index.parts().get(i)));
+      b.addDescending(index.orders().get(i) == SortOrder.DESC);
+    }
+    return b.build();
+  }
+
+  /** The index of a message (readable), over the table its {@code table} lays out. */
+  public static IndexSpec fromProto(io.cairn.protocol.IndexDefinition message) {
+    if (!message.hasTable()) {
+      throw WireValues.malformed("an index definition without its table's layout");
+    }
+    int columns = message.getTable().getColumnsCount();
+    if (message.getPartsCount() != message.getDescendingCount()) {
+      throw WireValues.malformed(
+          "an index definition of ["
+              + message.getPartsCount()
+              + "] parts and ["
+              + message.getDescendingCount()
+              + "] orders: expected one order per part");
+    }
+    List<Expr> parts = new ArrayList<>(message.getPartsCount());
+    List<SortOrder> orders = new ArrayList<>(message.getPartsCount());
+    for (int i = 0; i < message.getPartsCount(); i++) {
+      parts.add(fromProto(message.getParts(i), columns));
+      orders.add(message.getDescending(i) ? SortOrder.DESC : SortOrder.ASC);
+    }
+    for (int c : message.getIncludeList()) {
+      if (c < 0 || c >= columns) {
+        throw WireValues.malformed(
+            "an included column index of [" + c + "]: expected 0.." + (columns - 1));
+      }
+    }
+    return rethrowAsProtocolError(
+        () -> new IndexSpec(message.getIndexId(), parts, orders, message.getIncludeList(), true));
   }
 
   /**

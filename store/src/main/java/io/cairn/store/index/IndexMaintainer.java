@@ -195,7 +195,12 @@ public final class IndexMaintainer {
   }
 
   Optional<Compiled> find(int indexId) {
-    return indexes.stream().filter(c -> c.spec().indexId() == indexId).findFirst();
+    for (Compiled c : indexes) { // a loop, not a stream: an index build calls this for every row
+      if (c.spec().indexId() == indexId) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
