@@ -320,6 +320,11 @@ public final class HBaseKvStore implements KvStore {
               .getAdmin()
               .createTable(
                   TableDescriptorBuilder.newBuilder(index)
+                      // split at hbase.hregion.max.filesize (10 GiB by default), not at 256 MiB
+                      // as a new table by HBase's default: a split right after a build would
+                      // rewrite the whole index in the background
+                      .setRegionSplitPolicyClassName(
+                          "org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy")
                       .setColumnFamily(
                           // no Bloom filter: an index is read by ranges, never by row
                           ColumnFamilyDescriptorBuilder.newBuilder(family())

@@ -377,6 +377,14 @@ class TestHBaseIndexes {
       }
       List<String> check = rows(c, "CHECK INDEX T_S ON T");
       assertThat(check.get(0)).startsWith("T_S,PUBLIC.T," + rows + "," + rows + ",0,0,");
+      // read by ranges, never by row: no Bloom filter; not split at 256 MiB right after a build
+      try (Admin admin = hbase.getConnection().getAdmin()) {
+        var index = admin.getDescriptor(indexTable());
+        assertThat(index.getRegionSplitPolicyClassName())
+            .endsWith(".ConstantSizeRegionSplitPolicy");
+        assertThat(index.getColumnFamily(new byte[] {'c'}).getBloomFilterType())
+            .isEqualTo(org.apache.hadoop.hbase.regionserver.BloomType.NONE);
+      }
     } finally {
       server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
     }
