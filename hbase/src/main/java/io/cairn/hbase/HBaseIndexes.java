@@ -402,8 +402,14 @@ final class HBaseIndexes {
   /** How often a build reports progress: every so many rows (as Cairn's own store). */
   static final int BUILD_REPORT_ROWS = 65_536;
 
-  /** Parts of a build that run at once ({@link #buildParts}). */
-  static final int BUILD_THREADS = 2;
+  /**
+   * Parts of a build that run at once per region server holding the table ({@link #buildParts}):
+   * each part keeps one of its cores busy.
+   */
+  static final int BUILD_THREADS_PER_SERVER = 2;
+
+  /** Parts of a build that run at once at most, however many region servers hold the table. */
+  static final int MAX_BUILD_THREADS = 32;
 
   /**
    * Writes an entry of index {@code indexId} for every row of the table, under the row's token (the
@@ -413,9 +419,10 @@ final class HBaseIndexes {
    * <p>The region servers make the entries: each region's part is a scan that asks the region
    * server holding it to read the rows, make and sort their entries, write them as HBase files and
    * bulk-load them into the index's table ({@link WireNames#BUILD_ATTRIBUTE}); the regions are cut
-   * into parts at guide posts ({@link #buildParts}), {@value #BUILD_THREADS} parts at a time. No
-   * row comes to the client and no entry goes through a memstore or the write-ahead log: once a
-   * region's part answers, its entries are in the index's files.
+   * into parts at guide posts ({@link #buildParts}), {@value #BUILD_THREADS_PER_SERVER} parts at a
+   * time per region server holding the table (at most {@value #MAX_BUILD_THREADS}). No row comes to
+   * the client and no entry goes through a memstore or the write-ahead log: once a region's part
+   * answers, its entries are in the index's files.
    */
   long build(int indexId, LongConsumer progress) {
     table(indexId);
@@ -430,10 +437,11 @@ final class HBaseIndexes {
             progress.accept(after / BUILD_REPORT_ROWS * BUILD_REPORT_ROWS);
           }
         };
-    List<KeyRange> parts = buildParts(owner.statistics().chunks(), 2 * BUILD_THREADS);
+    int threads = Math.min(MAX_BUILD_THREADS, BUILD_THREADS_PER_SERVER * serversOfTable());
+    List<KeyRange> parts = buildParts(owner.statistics().chunks(), 2 * threads);
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(
-            Math.max(1, Math.min(BUILD_THREADS, parts.size())),
+            Math.max(1, Math.min(threads, parts.size())),
             r -> {
               Thread t = new Thread(r, "cairn-hbase-index-build");
               t.setDaemon(true);
@@ -489,6 +497,26 @@ final class HBaseIndexes {
     }
     parts.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
     return parts.stream().map(Part::range).toList();
+  }
+
+  /** How many region servers hold the table's regions now (at least 1). */
+  private int serversOfTable() {
+    Set<org.apache.hadoop.hbase.ServerName> servers = new java.util.HashSet<>();
+    for (org.apache.hadoop.hbase.HRegionLocation l :
+        owner
+            .store()
+            .await(
+                owner
+                    .store()
+                    .connection()
+                    .getRegionLocator(owner.hbaseTable())
+                    .getAllRegionLocations(),
+                owner.name())) {
+      if (l.getServerName() != null) {
+        servers.add(l.getServerName());
+      }
+    }
+    return Math.max(1, servers.size());
   }
 
   /** Waits for a build's part and throws what it threw. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cairn.hbase.server.IndexBuildScanner;
+import io.cairn.hbase.server.WireNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -420,5 +421,44 @@ class TestHBaseIndexes {
     }
     assertThat(IndexBuildScanner.filesWritten() - files).as("files written").isPositive();
     assertThat(buildFilesLeft()).isEmpty();
+  }
+
+  /**
+   * A region server refuses, without HBase's retries, a build's scan that starts past the row its
+   * client asked for (HBase's client resuming a scan after a failure: the rows before it would get
+   * no entry) and a definition that does not parse.
+   */
+  @Test
+  void aRegionServerRefusesAResumedBuildAndAMalformedDefinition() throws Exception {
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(
+          c,
+          "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)",
+          "UPSERT INTO T VALUES (1, 2), (3, 4)",
+          "CREATE INDEX T_Q ON T (Q)");
+    }
+    String index = indexTable().getQualifierAsString();
+    TableName data = TableName.valueOf(namespace, index.substring(0, index.lastIndexOf("_idx")));
+    try (Table t = hbase.getConnection().getTable(data)) {
+      Scan resumed =
+          new Scan()
+              .withStartRow(new byte[] {5})
+              .setAttribute(WireNames.BUILD_ATTRIBUTE, new byte[] {1})
+              .setAttribute(WireNames.BUILD_START_ATTRIBUTE, new byte[] {4});
+      assertThatThrownBy(() -> firstAnswer(t, resumed))
+          .hasStackTraceContaining("An index build cannot resume in the middle of region");
+      Scan malformed =
+          new Scan()
+              .setAttribute(WireNames.BUILD_ATTRIBUTE, new byte[] {(byte) 0xFF, 1, 2})
+              .setAttribute(WireNames.BUILD_START_ATTRIBUTE, new byte[0]);
+      assertThatThrownBy(() -> firstAnswer(t, malformed))
+          .hasStackTraceContaining("Not a valid Cairn index definition");
+    }
+  }
+
+  private static Result firstAnswer(Table table, Scan scan) throws Exception {
+    try (ResultScanner scanner = table.getScanner(scan)) {
+      return scanner.next();
+    }
   }
 }
