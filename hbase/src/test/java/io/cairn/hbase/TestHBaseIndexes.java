@@ -240,6 +240,12 @@ class TestHBaseIndexes {
       }
       assertThat(rows(c, "SELECT /*+ INDEX(T T_Q) */ COUNT(*) FROM T"))
           .containsExactly(String.valueOf(rows));
+      for (int q = 0; q < 4; q++) { // covered: verified entries taken without their rows
+        String where = " FROM T WHERE Q = " + q;
+        assertThat(rows(c, "SELECT /*+ INDEX(T T_Q) */ COUNT(*)" + where))
+            .as("count of Q = " + q)
+            .isEqualTo(rows(c, "SELECT /*+ NO_INDEX */ COUNT(*)" + where));
+      }
       List<String> check = rows(c, "CHECK INDEX T_Q ON T");
       // entries left by writes that raced may be extra; none may be missing
       assertThat(check.get(0)).matches("T_Q,PUBLIC\\.T," + rows + ",\\d+,0,\\d+,.*");
