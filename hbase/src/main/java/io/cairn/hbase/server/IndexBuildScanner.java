@@ -52,7 +52,7 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
   /**
    * The region servers' setting of how many bytes of entries a region's build sorts in memory
    * before it writes them as a file (default {@value #DEFAULT_RUN_BYTES}): a region server building
-   * for two regions at once holds twice that; a smaller run makes more files, which the index
+   * for two parts at once holds twice that; a smaller run makes more files, which the index
    * table's compactions merge.
    */
   public static final String RUN_BYTES = "cairn.index.build.run-bytes";
