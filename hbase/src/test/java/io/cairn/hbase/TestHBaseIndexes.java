@@ -347,12 +347,12 @@ class TestHBaseIndexes {
     server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
     long parts = IndexBuildScanner.partsBuilt();
     long files = IndexBuildScanner.filesWritten();
-    int rows = 3000;
+    int rows = 1500;
     try (Connection c = DriverManager.getConnection(url)) {
       execute(
           c,
           "CREATE TABLE T (ID INTEGER PRIMARY KEY, S VARCHAR(60), Q INTEGER)"
-              + " GUIDE_POSTS_WIDTH=8000 SPLIT ON (1000, 2000)");
+              + " GUIDE_POSTS_WIDTH=4000 SPLIT ON (500, 1000)");
       try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?, ?)")) {
         for (int id = 0; id < rows; id++) {
           upsert.setInt(1, id);
@@ -412,9 +412,9 @@ class TestHBaseIndexes {
     try (Connection c = DriverManager.getConnection(url)) {
       execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)");
       try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
-        for (int id = 1; id <= 2000; id++) {
+        for (int id = 1; id <= 800; id++) {
           upsert.setInt(1, id);
-          upsert.setInt(2, id == 2000 ? 0 : id);
+          upsert.setInt(2, id == 800 ? 0 : id);
           upsert.addBatch();
         }
         upsert.executeBatch();

@@ -52,8 +52,8 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
   /**
    * The region servers' setting of how many bytes of entries a region's build sorts in memory
    * before it writes them as a file (default {@value #DEFAULT_RUN_BYTES}): a region server building
-   * for two parts at once holds twice that; a smaller run makes more files, which the index
-   * table's compactions merge.
+   * for two parts at once holds twice that; a smaller run makes more files, which the index table's
+   * compactions merge.
    */
   public static final String RUN_BYTES = "cairn.index.build.run-bytes";
 
@@ -63,6 +63,12 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
    * Bytes a run counts for an entry besides its cell: its array's header, a reference, a sort key.
    */
   private static final int ENTRY_OVERHEAD = 32;
+
+  /**
+   * Entries of a part small enough to go to the index table as puts ({@link #putRun}) rather than
+   * as a file: a bulk load opens a connection of its own and takes files apart, about 100 ms more.
+   */
+  static final int MAX_PUT_ENTRIES = 10_000;
 
   /** Entries a run holds at most: its sort keeps an entry's place in 24 bits ({@link #order}). */
   static final int MAX_RUN_ENTRIES = 1 << 24;
@@ -181,8 +187,10 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
           return true;
         }
       }
-      writeRun();
-      if (!files.isEmpty()) {
+      if (files.isEmpty() && run.size() <= MAX_PUT_ENTRIES) {
+        putRun(); // a small part: a bulk load's own connection and files would cost more
+      } else {
+        writeRun();
         BulkLoadHFiles.create(conf).bulkLoad(indexTable, Map.of(WireNames.FAMILY, files));
       }
     } catch (DoNotRetryIOException e) {
@@ -205,6 +213,12 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
     } catch (CairnException e) {
       // an entry that cannot be made (a function failing on a row's value) fails every retry alike
       throw new DoNotRetryIOException(RemoteErrors.message(e), e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new DoNotRetryIOException(
+          RemoteErrors.message(
+              io.cairn.core.error.ErrorCode.INTERNAL_ERROR,
+              "Building an index's entries failed: " + e.getMessage()),
+          e);
     }
     done = true;
     PARTS.incrementAndGet();
@@ -348,6 +362,26 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       }
     }
     return order;
+  }
+
+  /**
+   * Writes the run's entries as puts into the index table, with the table's durability (the whole
+   * part fitted in a run of at most {@link #MAX_PUT_ENTRIES}).
+   */
+  private void putRun() throws IOException {
+    if (run.isEmpty()) {
+      return;
+    }
+    List<org.apache.hadoop.hbase.client.Put> puts = new ArrayList<>(run.size());
+    for (byte[] cell : run) {
+      KeyValue kv = new KeyValue(cell, 0, cell.length);
+      puts.add(new org.apache.hadoop.hbase.client.Put(CellUtil.cloneRow(kv)).add(kv));
+    }
+    try (org.apache.hadoop.hbase.client.Table table = connection.getTable(indexTable)) {
+      table.put(puts);
+    }
+    run.clear();
+    runBytes = 0;
   }
 
   /** Sorts the run and writes it as an HFile of the index table's family (nothing when empty). */
