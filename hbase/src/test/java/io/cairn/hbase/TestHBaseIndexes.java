@@ -334,6 +334,17 @@ class TestHBaseIndexes {
   }
 
   /**
+   * Makes the region server's builds sort runs of 8 KiB (a file each) until the returned handle is
+   * closed.
+   */
+  private AutoCloseable smallRuns() {
+    org.apache.hadoop.conf.Configuration server =
+        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
+    server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
+    return () -> server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
+  }
+
+  /**
    * A build runs in the region servers: a table of three regions with guide posts is built in
    * several parts, each sorting its entries in several runs (a run of 8 KiB here: one file each),
    * on values that share long prefixes (ties of the sort's first bytes) in descending order; the
@@ -342,9 +353,7 @@ class TestHBaseIndexes {
    */
   @Test
   void aBuildInTheRegionServersInPartsAndRunsMatchesTheRows() throws Exception {
-    org.apache.hadoop.conf.Configuration server =
-        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
-    server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
+    AutoCloseable runs = smallRuns();
     long parts = IndexBuildScanner.partsBuilt();
     long files = IndexBuildScanner.filesWritten();
     int rows = 1500;
@@ -393,7 +402,7 @@ class TestHBaseIndexes {
             .isEqualTo(org.apache.hadoop.hbase.regionserver.BloomType.NONE);
       }
     } finally {
-      server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
+      runs.close();
     }
     assertThat(buildFilesLeft()).isEmpty();
   }
@@ -405,9 +414,7 @@ class TestHBaseIndexes {
    */
   @Test
   void aBuildThatCannotMakeAnEntryFailsWithItsErrorAndLeavesNoFile() throws Exception {
-    org.apache.hadoop.conf.Configuration server =
-        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
-    server.setLong(IndexBuildScanner.RUN_BYTES, 8192);
+    AutoCloseable runs = smallRuns();
     long files = IndexBuildScanner.filesWritten();
     try (Connection c = DriverManager.getConnection(url)) {
       execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)");
@@ -423,7 +430,7 @@ class TestHBaseIndexes {
           .isInstanceOfSatisfying(
               SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22012"));
     } finally {
-      server.setLong(IndexBuildScanner.RUN_BYTES, IndexBuildScanner.DEFAULT_RUN_BYTES);
+      runs.close();
     }
     assertThat(IndexBuildScanner.filesWritten() - files).as("files written").isPositive();
     assertThat(buildFilesLeft()).isEmpty();
