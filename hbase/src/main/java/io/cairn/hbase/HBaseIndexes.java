@@ -65,7 +65,8 @@ import org.apache.hadoop.hbase.client.Scan;
  *
  * <p>What it costs: a write of an indexed table reads its rows first (one multi-get per batch) and
  * makes two more calls (entries, then old entries' removal); a read of an index reads each entry's
- * row (one multi-get per batch of entries), even for a covered query.
+ * row, even for a covered query: in the index table's region server ({@link IndexLookups}), in
+ * process when the row's region is on the same server.
  */
 final class HBaseIndexes {
   /** The family of a row's token (apart from the row's cell: scans of rows never read it). */
@@ -93,6 +94,9 @@ final class HBaseIndexes {
   private final List<Integer> ids;
 
   private final Map<Integer, TableName> tables;
+
+  /** Each index's wire definition ({@link #definition}), made on first use. */
+  private final Map<Integer, byte[]> definitions = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** {@link #fenceOf} this, as every write carries it. */
   private final byte[] fence;
@@ -345,7 +349,8 @@ final class HBaseIndexes {
             owner
                 .store()
                 .await(owner.store().connection().getTable(index).scanAll(scan), owner.name()),
-        owner.name());
+        owner.name(),
+        definition(read.indexId()));
   }
 
   /**
@@ -424,11 +429,26 @@ final class HBaseIndexes {
    * the client and no entry goes through a memstore or the write-ahead log: once a region's part
    * answers, its entries are in the index's files.
    */
+  /**
+   * The wire {@code IndexDefinition} of index {@code indexId} (the table's layout and the index),
+   * which a region server needs to make the index's entries from rows (builds, lookups).
+   */
+  private byte[] definition(int indexId) {
+    return definitions.computeIfAbsent(
+        indexId,
+        id ->
+            WirePrograms.toProto(
+                    maintainer.layout(),
+                    maintainer.specs().stream()
+                        .filter(s -> s.indexId() == id)
+                        .findFirst()
+                        .orElseThrow())
+                .toByteArray());
+  }
+
   long build(int indexId, LongConsumer progress) {
     table(indexId);
-    IndexSpec spec =
-        maintainer.specs().stream().filter(s -> s.indexId() == indexId).findFirst().orElseThrow();
-    byte[] definition = WirePrograms.toProto(maintainer.layout(), spec).toByteArray();
+    byte[] definition = definition(indexId);
     java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
     LongConsumer added =
         n -> {

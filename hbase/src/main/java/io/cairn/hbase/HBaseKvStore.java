@@ -314,25 +314,28 @@ public final class HBaseKvStore implements KvStore {
 
   /** Makes the HBase table of a local index ({@link HBaseIndexes}) unless it exists. */
   void createIndexTable(TableName index, String what) {
+    org.apache.hadoop.hbase.client.TableDescriptor descriptor;
     try {
-      await(
-          connection
-              .getAdmin()
-              .createTable(
-                  TableDescriptorBuilder.newBuilder(index)
-                      // split at hbase.hregion.max.filesize (10 GiB by default), not at 256 MiB
-                      // as a new table by HBase's default: a split right after a build would
-                      // rewrite the whole index in the background
-                      .setRegionSplitPolicyClassName(
-                          "org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy")
-                      .setColumnFamily(
-                          // no Bloom filter: an index is read by ranges, never by row
-                          ColumnFamilyDescriptorBuilder.newBuilder(family())
-                              .setBloomFilterType(
-                                  org.apache.hadoop.hbase.regionserver.BloomType.NONE)
-                              .build())
-                      .build()),
-          what);
+      descriptor =
+          TableDescriptorBuilder.newBuilder(index)
+              // split at hbase.hregion.max.filesize (10 GiB by default), not at 256 MiB as a new
+              // table by HBase's default: a split right after a build would rewrite the whole
+              // index in the background
+              .setRegionSplitPolicyClassName(
+                  "org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy")
+              // entries checked against their rows in the region servers
+              .setCoprocessor(WireNames.INDEX_OBSERVER)
+              .setColumnFamily(
+                  // no Bloom filter: an index is read by ranges, never by row
+                  ColumnFamilyDescriptorBuilder.newBuilder(family())
+                      .setBloomFilterType(org.apache.hadoop.hbase.regionserver.BloomType.NONE)
+                      .build())
+              .build();
+    } catch (IOException e) {
+      throw new CairnException(ErrorCode.INTERNAL_ERROR, "Index table [" + what + "]: " + e, e);
+    }
+    try {
+      await(connection.getAdmin().createTable(descriptor), what);
     } catch (CairnException e) {
       if (!(e.getCause() instanceof TableExistsException)) {
         throw e;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.cairn.hbase.server.CairnIndexObserver;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -304,7 +305,11 @@ class TestHBaseFailures {
     doomed.waitForServerOnline();
     try {
       readsDuringAFault(
-          () -> moveRegions(hbase, splitTable(hbase), doomed.getRegionServer().getServerName()),
+          () -> {
+            ServerName away = doomed.getRegionServer().getServerName();
+            moveRegions(hbase, splitTable(hbase), away);
+            anIndexReadChecksRowsOfAnotherServer(hbase, away);
+          },
           () -> {
             doomed.getRegionServer().abort("TestHBaseFailures: a region server crash during reads");
             doomed.join(CLUSTER_WAIT_MILLIS);
@@ -742,6 +747,41 @@ class TestHBaseFailures {
       hbase.moveRegionAndWait(region, to);
     }
     waitForAllRegions(hbase);
+  }
+
+  /**
+   * A local index of T whose table's region is on another region server than T's rows (on {@code
+   * rowsOn}): its reads check the entries against those rows through the index's region server's
+   * connection, not in process.
+   */
+  private void anIndexReadChecksRowsOfAnotherServer(HBaseTestingUtility hbase, ServerName rowsOn)
+      throws Exception {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE LOCAL INDEX T_V ON T (V)");
+      TableName index = null;
+      for (TableName t : hbase.getAdmin().listTableNamesByNamespace(namespace)) {
+        if (t.getQualifierAsString().matches(".*_idx\\d+")) {
+          index = t;
+        }
+      }
+      assertThat(index).as("the index's table").isNotNull();
+      ServerName other = null;
+      for (RegionServerThread t : hbase.getMiniHBaseCluster().getLiveRegionServerThreads()) {
+        if (!t.getRegionServer().getServerName().equals(rowsOn)) {
+          other = t.getRegionServer().getServerName();
+        }
+      }
+      moveRegions(hbase, index, other);
+      long remote = CairnIndexObserver.remoteRowsRead();
+      try (ResultSet rs =
+          s.executeQuery("SELECT /*+ INDEX(T T_V) */ K FROM T WHERE V = " + value(1234))) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(1234);
+        assertThat(rs.next()).isFalse();
+      }
+      assertThat(CairnIndexObserver.remoteRowsRead() - remote).as("rows read remotely").isOne();
+    }
   }
 
   /** The HBase table of Cairn's T: the one table of the test's namespace with several regions. */

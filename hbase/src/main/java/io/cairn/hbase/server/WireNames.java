@@ -83,6 +83,33 @@ public final class WireNames {
    */
   public static final String BUILD_START_ATTRIBUTE = "cairn.build.start";
 
+  /**
+   * The attribute of an HBase {@code Scan} of a local index's table that asks its region server to
+   * check the entries it reads against their rows and answer the valid ones ({@link
+   * IndexLookupScanner}): the index's {@code IndexDefinition} of the wire protocol. Index tables
+   * made before carry no {@link #INDEX_OBSERVER}: their region servers answer the plain entries,
+   * which the client checks itself.
+   */
+  public static final String LOOKUP_ATTRIBUTE = "cairn.lookup";
+
+  /**
+   * The attribute of a {@link #LOOKUP_ATTRIBUTE} scan that asks for the rows' values (a lookup of
+   * the rows); without it, the entries' values (a covered read).
+   */
+  public static final String LOOKUP_ROWS_ATTRIBUTE = "cairn.lookup.rows";
+
+  /**
+   * The qualifier of a {@link #LOOKUP_ATTRIBUTE} scan's answer (a valid entry): one byte, where an
+   * entry's own cells have a token's 8 or none.
+   */
+  public static final byte[] LOOKUP_QUALIFIER = {'k'};
+
+  /**
+   * The region observer's class of the tables of local indexes, which answers {@link
+   * #LOOKUP_ATTRIBUTE} scans ({@link CairnIndexObserver}).
+   */
+  public static final String INDEX_OBSERVER = "io.cairn.hbase.server.CairnIndexObserver";
+
   /** The qualifier of a build's answer: {@link IndexBuildScanner#progress}. */
   public static final byte[] BUILD_QUALIFIER = {'b'};
 
