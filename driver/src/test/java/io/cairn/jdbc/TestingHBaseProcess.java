@@ -86,6 +86,9 @@ final class TestingHBaseProcess {
                       java,
                       "-Xmx4g",
                       "-XX:+UseParallelGC",
+                      // the client compiler only: a test's statements are short and many, and
+                      // the server compiler's work took CPU from them on two cores
+                      "-XX:TieredStopAtLevel=1",
                       "-XX:+ExitOnOutOfMemoryError",
                       // warnings and errors to the log (the test class path has slf4j-nop too)
                       "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
