@@ -4,8 +4,6 @@ import io.cairn.core.bytes.Bytes;
 import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.IndexSpec;
-import io.cairn.protocol.IndexDefinition;
-import io.cairn.protocol.wire.WirePrograms;
 import io.cairn.store.index.IndexMaintainer;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -126,8 +124,8 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
   }
 
   /**
-   * The build of the entries of {@code definition} (an {@link IndexDefinition}) for the rows {@code
-   * region} reads, into the HBase table of the index ({@link WireNames#indexTable}).
+   * The build of the entries of {@code definition} (a wire {@code IndexDefinition}) for the rows
+   * {@code region} reads, into the HBase table of the index ({@link WireNames#indexTable}).
    *
    * @throws DoNotRetryIOException when the definition is malformed (the same on every server)
    */
@@ -138,16 +136,9 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       byte[] definition,
       long pageMillis)
       throws IOException {
-    RowLayout layout;
-    IndexSpec index;
-    try {
-      IndexDefinition message = IndexDefinition.parseFrom(definition);
-      index = WirePrograms.fromProto(message);
-      layout = WirePrograms.fromProto(message.getTable());
-    } catch (IOException | CairnException e) {
-      region.close();
-      throw new DoNotRetryIOException("Not a valid Cairn index definition: " + e.getMessage(), e);
-    }
+    WireIndex wire = WireIndex.parse(definition, region);
+    RowLayout layout = wire.layout();
+    IndexSpec index = wire.index();
     TableName data = region.getRegionInfo().getTable();
     TableName indexTable =
         TableName.valueOf(

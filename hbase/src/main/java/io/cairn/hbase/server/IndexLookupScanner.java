@@ -5,8 +5,6 @@ import io.cairn.core.encoding.RowLayout;
 import io.cairn.core.error.CairnException;
 import io.cairn.kv.IndexKeys;
 import io.cairn.kv.IndexSpec;
-import io.cairn.protocol.IndexDefinition;
-import io.cairn.protocol.wire.WirePrograms;
 import io.cairn.store.index.IndexMaintainer;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -101,16 +99,9 @@ final class IndexLookupScanner extends AnsweringRegionScanner {
       boolean lookup,
       int limit)
       throws IOException {
-    RowLayout layout;
-    IndexSpec index;
-    try {
-      IndexDefinition message = IndexDefinition.parseFrom(definition);
-      index = WirePrograms.fromProto(message);
-      layout = WirePrograms.fromProto(message.getTable());
-    } catch (IOException | CairnException e) {
-      region.close();
-      throw new DoNotRetryIOException("Not a valid Cairn index definition: " + e.getMessage(), e);
-    }
+    WireIndex wire = WireIndex.parse(definition, region);
+    RowLayout layout = wire.layout();
+    IndexSpec index = wire.index();
     TableName indexTable = region.getRegionInfo().getTable();
     String name = indexTable.getQualifierAsString();
     String suffix = WireNames.INDEX_TABLE_SUFFIX + index.indexId();
