@@ -413,6 +413,15 @@ final class HBaseIndexes {
    */
   static final int BUILD_THREADS_PER_SERVER = 2;
 
+  /**
+   * Parts a build may have at most for its files to be kept out of the index table's minor
+   * compactions ({@link WireNames#BUILD_KEEP_ATTRIBUTE}): so few sorted files read almost as fast
+   * as one, and rewriting them at once would take a core from the index's first reads for seconds
+   * (a build of more parts leaves its files to HBase's compactions; under HBase's 16 files that
+   * block a region's flushes either way).
+   */
+  static final int MAX_KEPT_PARTS = 8;
+
   /** Parts of a build that run at once at most, however many region servers hold the table. */
   static final int MAX_BUILD_THREADS = 32;
 
@@ -469,8 +478,9 @@ final class HBaseIndexes {
             });
     try {
       List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+      boolean keep = parts.size() <= MAX_KEPT_PARTS;
       for (KeyRange part : parts) {
-        running.add(pool.submit(() -> buildRegion(definition, part, added)));
+        running.add(pool.submit(() -> buildRegion(definition, part, keep, added)));
       }
       for (java.util.concurrent.Future<?> part : running) {
         awaitPart(part); // as long as the part takes: each of its calls is bounded by HBase's
@@ -561,9 +571,10 @@ final class HBaseIndexes {
 
   /**
    * Builds the entries of the rows of {@code range} in the region servers holding them ({@link
-   * #build}), reporting the rows they read to {@code added}.
+   * #build}), reporting the rows they read to {@code added}; {@code keep}: see {@link
+   * WireNames#BUILD_KEEP_ATTRIBUTE}.
    */
-  private void buildRegion(byte[] definition, KeyRange range, LongConsumer added) {
+  private void buildRegion(byte[] definition, KeyRange range, boolean keep, LongConsumer added) {
     Scan scan = rowScan().setCaching(1).setCacheBlocks(false);
     scan.withStartRow(range.start().peekArray());
     if (!range.stop().isEmpty()) {
@@ -571,6 +582,9 @@ final class HBaseIndexes {
     }
     scan.setAttribute(WireNames.BUILD_ATTRIBUTE, definition);
     scan.setAttribute(WireNames.BUILD_START_ATTRIBUTE, range.start().peekArray());
+    if (keep) {
+      scan.setAttribute(WireNames.BUILD_KEEP_ATTRIBUTE, new byte[] {1});
+    }
     long regionRows = 0; // what the HBase region answering now read so far
     boolean regionDone = true;
     try (ResultScanner answers =

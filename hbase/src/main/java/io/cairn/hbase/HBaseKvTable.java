@@ -510,27 +510,35 @@ final class HBaseKvTable implements KvTable {
     // ("Unable to complete flush"; seen on the one-machine cluster after a load)
     var admin = store.connection().getAdmin();
     List<CompletableFuture<Void>> flushing = new ArrayList<>();
-    for (org.apache.hadoop.hbase.client.RegionInfo r : store.await(admin.getRegions(table), name)) {
-      flushing.add(admin.flushRegion(r.getRegionName()));
+    for (TableName t : withIndexTables()) {
+      for (org.apache.hadoop.hbase.client.RegionInfo r : store.await(admin.getRegions(t), name)) {
+        flushing.add(admin.flushRegion(r.getRegionName()));
+      }
     }
     store.await(CompletableFuture.allOf(flushing.toArray(CompletableFuture[]::new)), name);
   }
 
   /**
-   * Asks HBase to compact the table and returns once it is done, as Cairn's COMPACT TABLE does
-   * (HBase's admin call only queues the request): waits for the regions' compactions to start (at
-   * most {@value #COMPACTION_START_MILLIS} ms: a minor compaction may find nothing to do), then to
-   * end.
+   * Asks HBase to compact the table and its indexes' tables and returns once it is done, as Cairn's
+   * COMPACT TABLE does (HBase's admin call only queues the request): waits for the regions'
+   * compactions to start (at most {@value #COMPACTION_START_MILLIS} ms: a minor compaction may find
+   * nothing to do), then to end.
    */
   @Override
   public void compact(boolean major) {
     checkUsable();
     var admin = store.connection().getAdmin();
-    store.await(major ? admin.majorCompact(table) : admin.compact(table), name);
+    List<TableName> tables = withIndexTables();
+    for (TableName t : tables) {
+      store.await(major ? admin.majorCompact(t) : admin.compact(t), name);
+    }
     long startBy = System.nanoTime() + COMPACTION_START_MILLIS * 1_000_000L;
     boolean started = false;
     while (true) {
-      boolean running = store.await(admin.getCompactionState(table), name) != CompactionState.NONE;
+      boolean running = false;
+      for (TableName t : tables) {
+        running |= store.await(admin.getCompactionState(t), name) != CompactionState.NONE;
+      }
       started |= running;
       if (!running && (started || System.nanoTime() - startBy > 0)) {
         return;
@@ -642,6 +650,20 @@ final class HBaseKvTable implements KvTable {
         }
       }
     }
+  }
+
+  /**
+   * The table's HBase table and its indexes' (FLUSH TABLE and COMPACT TABLE take both, as Cairn's
+   * own store keeps the entries in the table's regions).
+   */
+  private List<TableName> withIndexTables() {
+    List<TableName> tables = new ArrayList<>();
+    tables.add(table);
+    HBaseIndexes maintained = indexes;
+    if (maintained != null) {
+      tables.addAll(maintained.tables().values());
+    }
+    return tables;
   }
 
   /** HBase keeps each index apart from the table's regions ({@link HBaseIndexes}). */

@@ -429,6 +429,55 @@ class TestHBaseIndexes {
     assertThat(buildFilesLeft()).isEmpty();
   }
 
+  /** The store files of {@code table}'s regions in this cluster. */
+  private List<org.apache.hadoop.hbase.regionserver.HStoreFile> storeFiles(TableName table) {
+    List<org.apache.hadoop.hbase.regionserver.HStoreFile> files = new ArrayList<>();
+    for (org.apache.hadoop.hbase.regionserver.HRegion r :
+        hbase.getMiniHBaseCluster().getRegions(table)) {
+      files.addAll(r.getStore(new byte[] {'c'}).getStorefiles());
+    }
+    return files;
+  }
+
+  /**
+   * A build of few parts, each one file, leaves its files to major compactions: the index table's
+   * minor compactions would rewrite the whole new index right after its build, taking a core from
+   * its first reads. COMPACT TABLE (minor) leaves them; MAJOR_COMPACT TABLE takes the table's index
+   * tables too, and merges them into one; the index answers as the table throughout.
+   */
+  @Test
+  void aBuildOfFewPartsLeavesItsFilesToMajorCompactions() throws Exception {
+    long kept = IndexBuildScanner.filesKept();
+    int rows = 3 * 10_500; // three regions, a part each, more entries than a part puts
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER) SPLIT ON (10500, 21000)");
+      try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+        for (int id = 0; id < rows; id++) {
+          upsert.setInt(1, id);
+          upsert.setInt(2, id % 1000);
+          upsert.addBatch();
+        }
+        upsert.executeBatch();
+      }
+      execute(c, "UPDATE STATISTICS T", "CREATE INDEX T_Q ON T (Q)");
+      assertThat(IndexBuildScanner.filesKept() - kept).as("files kept").isEqualTo(3);
+      TableName index = indexTable();
+      assertThat(storeFiles(index))
+          .hasSize(3)
+          .allMatch(org.apache.hadoop.hbase.regionserver.HStoreFile::excludeFromMinorCompaction);
+      String read = "SELECT COUNT(*), MIN(ID), MAX(ID) FROM T WHERE Q = 417";
+      assertThat(rows(c, read)).containsExactly("32,417,31417");
+
+      execute(c, "COMPACT TABLE T");
+      assertThat(storeFiles(index)).as("after a minor compaction").hasSize(3);
+      execute(c, "MAJOR_COMPACT TABLE T");
+      assertThat(storeFiles(index)).as("after a major compaction").hasSize(1);
+      assertThat(rows(c, read)).containsExactly("32,417,31417");
+      assertThat(rows(c, "CHECK INDEX T_Q ON T").get(0))
+          .startsWith("T_Q,PUBLIC.T," + rows + "," + rows + ",0,0,");
+    }
+  }
+
   /**
    * A build whose region server cannot make a row's entry (a division by zero in the index's
    * expression, after files of earlier rows were written) fails at once with the row's error, as on

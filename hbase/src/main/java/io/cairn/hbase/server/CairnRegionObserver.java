@@ -160,7 +160,12 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
       }
       RegionCoprocessorEnvironment env = context.getEnvironment();
       return IndexBuildScanner.open(
-          scanner, env.getConnection(), env.getConfiguration(), build, pageMillis(context));
+          scanner,
+          env.getConnection(),
+          env.getConfiguration(),
+          build,
+          scan.getAttribute(WireNames.BUILD_KEEP_ATTRIBUTE) != null,
+          pageMillis(context));
     }
     if (spec == null) {
       byte[] count = scan.getAttribute(WireNames.COUNT_ATTRIBUTE);

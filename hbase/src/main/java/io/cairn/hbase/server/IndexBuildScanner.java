@@ -76,6 +76,8 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
 
   private static final AtomicLong FILES = new AtomicLong();
 
+  private static final AtomicLong KEPT = new AtomicLong();
+
   private final Connection connection;
   private final Configuration conf;
   private final TableName indexTable;
@@ -83,6 +85,10 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
   private final int indexId;
   private final long runLimit;
   private final long pageNanos;
+
+  /** Whether the part's file, when it makes one, is kept out of minor compactions. */
+  private final boolean keep;
+
   private final long timestamp = System.currentTimeMillis();
   private final List<Cell> cells = new ArrayList<>();
 
@@ -112,8 +118,10 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       TableName indexTable,
       RowLayout layout,
       IndexSpec index,
+      boolean keep,
       long pageMillis) {
     super(region);
+    this.keep = keep;
     this.connection = connection;
     this.conf = conf;
     this.indexTable = indexTable;
@@ -125,7 +133,9 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
 
   /**
    * The build of the entries of {@code definition} (a wire {@code IndexDefinition}) for the rows
-   * {@code region} reads, into the HBase table of the index ({@link WireNames#indexTable}).
+   * {@code region} reads, into the HBase table of the index ({@link WireNames#indexTable}); with
+   * {@code keep} ({@link WireNames#BUILD_KEEP_ATTRIBUTE}) a part that makes one file marks it to be
+   * left out of minor compactions.
    *
    * @throws DoNotRetryIOException when the definition is malformed (the same on every server)
    */
@@ -134,6 +144,7 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       Connection connection,
       Configuration conf,
       byte[] definition,
+      boolean keep,
       long pageMillis)
       throws IOException {
     WireIndex wire = WireIndex.parse(definition, region);
@@ -144,7 +155,8 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
         TableName.valueOf(
             data.getNamespaceAsString(),
             WireNames.indexTable(data.getQualifierAsString(), index.indexId()));
-    return new IndexBuildScanner(region, connection, conf, indexTable, layout, index, pageMillis);
+    return new IndexBuildScanner(
+        region, connection, conf, indexTable, layout, index, keep, pageMillis);
   }
 
   /** How many parts of index builds this JVM's region servers finished. */
@@ -155,6 +167,11 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
   /** How many files of entries this JVM's region servers' index builds wrote. */
   public static long filesWritten() {
     return FILES.get();
+  }
+
+  /** How many of those files were kept out of minor compactions ({@link #keep}). */
+  public static long filesKept() {
+    return KEPT.get();
   }
 
   /** Where the region servers of {@code conf}'s cluster write a build's files. */
@@ -181,7 +198,7 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       if (files.isEmpty() && run.size() <= MAX_PUT_ENTRIES) {
         putRun(); // a small part: a bulk load's own connection and files would cost more
       } else {
-        writeRun();
+        writeRun(true);
         BulkLoadHFiles.create(conf).bulkLoad(indexTable, Map.of(WireNames.FAMILY, files));
       }
     } catch (DoNotRetryIOException e) {
@@ -251,7 +268,7 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
     run.add(cell);
     runBytes += cell.length + ENTRY_OVERHEAD;
     if (runBytes >= runLimit || run.size() == MAX_RUN_ENTRIES) {
-      writeRun();
+      writeRun(false);
     }
   }
 
@@ -375,8 +392,12 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
     runBytes = 0;
   }
 
-  /** Sorts the run and writes it as an HFile of the index table's family (nothing when empty). */
-  private void writeRun() throws IOException {
+  /**
+   * Sorts the run and writes it as an HFile of the index table's family (nothing when empty); the
+   * {@code last} run of a part that wrote no other is kept out of minor compactions when asked
+   * ({@link #keep}).
+   */
+  private void writeRun(boolean last) throws IOException {
     if (run.isEmpty()) {
       return;
     }
@@ -415,6 +436,12 @@ public final class IndexBuildScanner extends AnsweringRegionScanner {
       for (int i : order) {
         byte[] cell = run.get(i);
         writer.append(new KeyValue(cell, 0, cell.length));
+      }
+      if (keep && last && files.isEmpty()) {
+        writer.appendFileInfo(
+            HStoreFile.EXCLUDE_FROM_MINOR_COMPACTION_KEY,
+            org.apache.hadoop.hbase.util.Bytes.toBytes(true));
+        KEPT.incrementAndGet();
       }
       writer.appendFileInfo(
           HStoreFile.BULKLOAD_TIME_KEY,

@@ -84,6 +84,14 @@ public final class WireNames {
   public static final String BUILD_START_ATTRIBUTE = "cairn.build.start";
 
   /**
+   * The attribute of a {@link #BUILD_ATTRIBUTE} scan that asks the region server to keep the part's
+   * file out of minor compactions when the part makes one file (the build has few parts): the index
+   * table's minor compactions would otherwise rewrite the whole new index at once, right after its
+   * build, taking a core from its first reads; its files are merged by major compactions.
+   */
+  public static final String BUILD_KEEP_ATTRIBUTE = "cairn.build.keep";
+
+  /**
    * The attribute of an HBase {@code Scan} of a local index's table that asks its region server to
    * check the entries it reads against their rows and answer the valid ones ({@link
    * IndexLookupScanner}): the index's {@code IndexDefinition} of the wire protocol. Index tables
