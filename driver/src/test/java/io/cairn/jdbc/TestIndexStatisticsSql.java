@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Statistics of local indexes (issue 17) through SQL, embedded (in memory) and against a server:
- * UPDATE STATISTICS collects each index's chunks and distinct first-part values, SYSTEM.INDEX_STATS
- * shows them under the index's name, DROP INDEX drops them, and the planner's choice follows them.
+ * Statistics of local indexes (issue 17) through SQL, embedded (in memory), against a server and on
+ * HBase: UPDATE STATISTICS collects each index's chunks and distinct first-part values,
+ * SYSTEM.INDEX_STATS shows them under the index's name, DROP INDEX drops them, and the planner's
+ * choice follows them.
  */
-@NotOnHBase("index statistics (SYSTEM.INDEX_STATS, the choice by them): not kept on HBase yet")
 class TestIndexStatisticsSql {
   @RegisterExtension final TestingDatabase db = new TestingDatabase("index-stats");
 

@@ -442,7 +442,7 @@ final class HBaseIndexes {
    * The wire {@code IndexDefinition} of index {@code indexId} (the table's layout and the index),
    * which a region server needs to make the index's entries from rows (builds, lookups).
    */
-  private byte[] definition(int indexId) {
+  byte[] definition(int indexId) {
     return definitions.computeIfAbsent(
         indexId,
         id ->

@@ -256,6 +256,7 @@ public final class HBaseKvStore implements KvStore {
                         WireNames.fenceRow(table.getQualifierAsString())))),
         name);
     new HBaseStatistics(this, name, table).drop();
+    HBaseIndexStatistics.dropAll(this, name);
   }
 
   /** Disables and deletes HBase table {@code table}; false when it does not exist. */

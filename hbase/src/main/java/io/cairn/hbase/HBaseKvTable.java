@@ -44,6 +44,7 @@ final class HBaseKvTable implements KvTable {
   private final TableName table;
   private volatile boolean dropped;
   private final HBaseStatistics statistics;
+  private final HBaseIndexStatistics indexStatistics;
 
   /** The local indexes the table's writes maintain ({@link #defineIndexes}); null: none. */
   private volatile HBaseIndexes indexes;
@@ -56,6 +57,7 @@ final class HBaseKvTable implements KvTable {
     this.name = name;
     this.table = table;
     this.statistics = new HBaseStatistics(store, name, table);
+    this.indexStatistics = new HBaseIndexStatistics(store, name);
   }
 
   /**
@@ -67,10 +69,41 @@ final class HBaseKvTable implements KvTable {
   @Override
   public TableStatistics updateStatistics() {
     checkUsable();
-    String width = options().get("GUIDE_POSTS_WIDTH");
-    return statistics.collect(
-        regions(),
-        width == null ? HBaseStatistics.DEFAULT_GUIDE_POST_WIDTH : Long.parseLong(width));
+    String option = options().get("GUIDE_POSTS_WIDTH");
+    long width = option == null ? HBaseStatistics.DEFAULT_GUIDE_POST_WIDTH : Long.parseLong(option);
+    TableStatistics collected = statistics.collect(regions(), width);
+    HBaseIndexes maintained = indexes;
+    if (maintained != null) {
+      for (Map.Entry<Integer, TableName> index : maintained.tables().entrySet()) {
+        indexStatistics.collect(
+            index.getKey(), index.getValue(), maintained.definition(index.getKey()), width);
+      }
+    }
+    return collected;
+  }
+
+  /**
+   * The statistics of local index {@code indexId} as the last UPDATE STATISTICS of the table (of
+   * any client) collected them ({@link HBaseIndexStatistics}); empty before, or for an index the
+   * table does not have.
+   */
+  @Override
+  public java.util.Optional<io.cairn.kv.IndexStatistics> indexStatistics(int indexId) {
+    checkUsable();
+    HBaseIndexes maintained = indexes;
+    if (maintained == null || !maintained.ids().contains(indexId)) {
+      return java.util.Optional.empty();
+    }
+    return indexStatistics.of(indexId);
+  }
+
+  /** Adds index {@code indexId}'s rows of SYSTEM.INDEX_STATS ({@link HBaseIndexStatistics}). */
+  void addIndexStatisticsRows(
+      String schema, String tableName, String indexName, int indexId, List<Object[]> out) {
+    HBaseIndexes maintained = indexes;
+    if (maintained != null && maintained.ids().contains(indexId)) {
+      indexStatistics.addRows(schema, tableName, indexName, indexId, out);
+    }
   }
 
   /**
@@ -468,7 +501,7 @@ final class HBaseKvTable implements KvTable {
       }
       out.add(
           new RegionInfo(
-              region.getRegionId(),
+              HBaseNames.regionId(region),
               new KeyRange(Bytes.wrap(region.getStartKey()), Bytes.wrap(region.getEndKey())),
               fileBytes,
               memstoreBytes,
@@ -647,6 +680,7 @@ final class HBaseKvTable implements KvTable {
       for (Map.Entry<Integer, TableName> e : before.tables().entrySet()) {
         if (after == null || !after.ids().contains(e.getKey())) {
           store.dropHBaseTable(e.getValue(), name);
+          indexStatistics.drop(e.getKey());
         }
       }
     }

@@ -37,4 +37,12 @@ final class HBaseNames {
     }
     return TableName.valueOf(namespace, out.toString());
   }
+
+  /**
+   * Cairn's id of an HBase region: the first 60 bits of its encoded name (a hash of the region's
+   * whole name). Not HBase's region id, a creation time that both daughters of a split share.
+   */
+  static long regionId(org.apache.hadoop.hbase.client.RegionInfo region) {
+    return Long.parseUnsignedLong(region.getEncodedName().substring(0, 15), 16);
+  }
 }

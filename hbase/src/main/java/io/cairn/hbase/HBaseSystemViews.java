@@ -21,10 +21,10 @@ import java.util.function.Function;
 /**
  * The system views an HBase store serves: {@code SYSTEM.STATS} (every table's chunks as its
  * statistics cell in {@value HBaseStatistics#TABLE} has them, or its regions when UPDATE STATISTICS
- * never ran), {@code SYSTEM.INDEXES} (the catalog's local indexes) and {@code SYSTEM.INDEX_STATS},
- * empty (HBase keeps no statistics of indexes yet). {@code SYSTEM.BLOCK_CACHE} and {@code
- * SYSTEM.BUFFER_POOL} describe Cairn's own store's insides; on HBase they are refused, pointing at
- * HBase's own metrics.
+ * never ran), {@code SYSTEM.INDEXES} (the catalog's local indexes) and {@code SYSTEM.INDEX_STATS}
+ * (each index's chunks as its statistics row in {@value HBaseStatistics#TABLE} has them: {@link
+ * HBaseIndexStatistics}). {@code SYSTEM.BLOCK_CACHE} and {@code SYSTEM.BUFFER_POOL} describe
+ * Cairn's own store's insides; on HBase they are refused, pointing at HBase's own metrics.
  */
 final class HBaseSystemViews {
   private HBaseSystemViews() {}
@@ -42,7 +42,8 @@ final class HBaseSystemViews {
       return Optional.of(new SystemViewTable(SystemViews.INDEXES, () -> indexRows(tables)));
     }
     if (name.equals(SystemViews.INDEX_STATS.kvTableName())) {
-      return Optional.of(new SystemViewTable(SystemViews.INDEX_STATS, List::of));
+      return Optional.of(
+          new SystemViewTable(SystemViews.INDEX_STATS, () -> indexStatisticsRows(tables)));
     }
     if (SystemViews.all().stream().anyMatch(v -> v.kvTableName().equals(name))) {
       throw new CairnException(
@@ -106,6 +107,32 @@ final class HBaseSystemViews {
         for (io.cairn.core.catalog.IndexDescriptor index : d.indexes()) {
           rows.add(SystemViews.indexRow(d, index));
         }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of SYSTEM.INDEX_STATS: every local index of the catalog (read now) with the chunks of
+   * its table's regions as the last UPDATE STATISTICS collected them (none before).
+   */
+  private static List<Object[]> indexStatisticsRows(Function<String, Optional<KvTable>> tables) {
+    List<Object[]> rows = new ArrayList<>();
+    Optional<KvTable> catalog = tables.apply(Catalog.CATALOG_TABLE);
+    if (catalog.isEmpty()) {
+      return rows;
+    }
+    for (TableDescriptor d : StoreCatalog.readDescriptors(catalog.get())) {
+      if (d.indexes().isEmpty()) {
+        continue;
+      }
+      Optional<KvTable> table = tables.apply(d.kvTableName());
+      if (table.isEmpty() || !(table.get() instanceof HBaseKvTable hbase)) {
+        continue; // dropped meanwhile
+      }
+      for (io.cairn.core.catalog.IndexDescriptor index : d.indexes()) {
+        hbase.addIndexStatisticsRows(
+            d.schemaName(), d.tableName(), index.name(), index.indexId(), rows);
       }
     }
     return rows;

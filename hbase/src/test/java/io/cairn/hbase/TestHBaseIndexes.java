@@ -479,6 +479,74 @@ class TestHBaseIndexes {
   }
 
   /**
+   * UPDATE STATISTICS counts an index in the regions of its own table: after a split of the index's
+   * table, SYSTEM.INDEX_STATS has each region's chunks, which together cover the index's key range
+   * in order (the first from the index's first key, not the table's), all entries counted once, and
+   * the distinct values of the first key part of each region.
+   */
+  @Test
+  void indexStatisticsCoverEachRegionOfTheIndexTable() throws Exception {
+    int rows = 600;
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER) GUIDE_POSTS_WIDTH=200");
+      try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+        for (int id = 0; id < rows; id++) {
+          upsert.setInt(1, id);
+          upsert.setInt(2, id % 50);
+          upsert.addBatch();
+        }
+        upsert.executeBatch();
+      }
+      execute(c, "CREATE INDEX T_Q ON T (Q)");
+      TableName index = indexTable();
+      try (Admin admin = hbase.getConnection().getAdmin()) {
+        admin.flush(index);
+        byte[] middle;
+        try (Table t = hbase.getConnection().getTable(index);
+            ResultScanner scanner = t.getScanner(new Scan().setLimit(rows / 2 + 1))) {
+          Result last = null;
+          for (Result r : scanner) {
+            last = r;
+          }
+          middle = last.getRow();
+        }
+        admin
+            .splitRegionAsync(admin.getRegions(index).get(0).getRegionName(), middle)
+            .get(60, TimeUnit.SECONDS);
+        assertThat(admin.getRegions(index)).hasSize(2);
+      }
+      execute(c, "UPDATE STATISTICS T");
+      List<String> chunks =
+          rows(
+              c,
+              "SELECT REGION_ID, START_KEY, STOP_KEY, ROW_COUNT, DISTINCT_COUNT"
+                  + " FROM SYSTEM.INDEX_STATS WHERE INDEX_NAME = 'T_Q' ORDER BY START_KEY");
+      assertThat(chunks.size()).as("chunks of 200 bytes").isGreaterThan(10);
+      String first = chunks.get(0).split(",")[1];
+      assertThat(first).as("the index's first key").hasSize(10).startsWith("80");
+      assertThat(chunks.get(chunks.size() - 1).split(",")[2])
+          .as("the index's last key")
+          .isEqualTo(
+              io.cairn.kv.IndexKeys.range(Integer.parseInt(first.substring(2), 16))
+                  .stop()
+                  .toString());
+      long counted = 0;
+      java.util.Set<String> regions = new java.util.HashSet<>();
+      for (int i = 0; i < chunks.size(); i++) {
+        String[] chunk = chunks.get(i).split(",");
+        if (i > 0) {
+          assertThat(chunk[1]).isEqualTo(chunks.get(i - 1).split(",")[2]);
+        }
+        regions.add(chunk[0]);
+        counted += Long.parseLong(chunk[3]);
+        assertThat(Long.parseLong(chunk[4])).isBetween(24L, 27L); // about half of the 50 values
+      }
+      assertThat(regions).hasSize(2);
+      assertThat(counted).isEqualTo(rows);
+    }
+  }
+
+  /**
    * A build whose region server cannot make a row's entry (a division by zero in the index's
    * expression, after files of earlier rows were written) fails at once with the row's error, as on
    * Cairn's own store, and leaves no file behind.

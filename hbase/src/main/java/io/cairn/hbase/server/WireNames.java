@@ -138,6 +138,21 @@ public final class WireNames {
     return table + INDEX_TABLE_SUFFIX + indexId;
   }
 
+  /**
+   * The attribute of an HBase {@code Scan} of a local index's table that asks the region server to
+   * count the region's entries ({@link IndexCountScanner}): the index's wire {@code
+   * IndexDefinition}, with {@link #COUNT_ATTRIBUTE} the guide post width. Answered by one cell of
+   * qualifier {@link #INDEX_COUNT_QUALIFIER}.
+   */
+  public static final String INDEX_COUNT_ATTRIBUTE = "cairn.index.count";
+
+  /**
+   * The qualifier of an {@link #INDEX_COUNT_ATTRIBUTE} scan's answer: the distinct values of the
+   * index's first key part (long, -1 when unknown), then the entries as {@link RegionCount} encodes
+   * a count.
+   */
+  public static final byte[] INDEX_COUNT_QUALIFIER = {'i'};
+
   /** The qualifier of the cell that answers a {@link #COUNT_ATTRIBUTE} scan. */
   public static final byte[] COUNT_QUALIFIER = {'n'};
 

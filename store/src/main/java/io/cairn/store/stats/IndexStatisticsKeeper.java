@@ -1,8 +1,5 @@
 package io.cairn.store.stats;
 
-import io.cairn.core.encoding.ByteReader;
-import io.cairn.core.encoding.KeyEncoding;
-import io.cairn.core.error.CairnException;
 import io.cairn.core.type.DataType;
 import io.cairn.core.type.SortOrder;
 import io.cairn.kv.IndexKeys;
@@ -18,7 +15,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -135,7 +131,8 @@ public final class IndexStatisticsKeeper {
       Region region, RegionState state, long readPoint, long expired, long width, Target target) {
     KeyRange range = IndexKeys.range(target.indexId());
     StatisticsCollector collector = new StatisticsCollector(region.regionId(), range, width);
-    DistinctCounter distinct = new DistinctCounter(target);
+    FirstPartCounter distinct =
+        new FirstPartCounter(target.firstPartType(), target.firstPartOrder());
     try (RowCursor entries =
         region.scanEntries(state, range, readPoint, expired, CachePolicy.NO_CACHE)) {
       while (entries.next()) {
@@ -148,50 +145,6 @@ public final class IndexStatisticsKeeper {
     }
     return new IndexRegionStatistics(
         target.indexId(), collector.finish(width, System.currentTimeMillis()), distinct.count());
-  }
-
-  /** Counts the changes of an entry's first key part (entries fed in key order). */
-  private static final class DistinctCounter {
-    private final Target target;
-    private byte[] previous = new byte[0];
-    private int previousLength = -1;
-    private long count;
-
-    DistinctCounter(Target target) {
-      this.target = target;
-    }
-
-    void add(byte[] key, int offset, int length) {
-      if (count < 0) {
-        return;
-      }
-      int start = offset + IndexKeys.PREFIX_LENGTH;
-      int end = offset + length - IndexKeys.SUFFIX_LENGTH;
-      if (previousLength >= 0
-          && previousLength <= end - start
-          && Arrays.equals(previous, 0, previousLength, key, start, start + previousLength)) {
-        return; // same first part: its encoding is prefix-free
-      }
-      int partLength;
-      try {
-        ByteReader in = new ByteReader(key, start, end - start);
-        KeyEncoding.decode(in, target.firstPartType().withNullable(true), target.firstPartOrder());
-        partLength = in.position() - start;
-      } catch (CairnException | IllegalStateException | IndexOutOfBoundsException e) {
-        count = -1; // not the index the id says (never expected): unknown rather than wrong
-        return;
-      }
-      if (previous.length < partLength) {
-        previous = new byte[Math.max(partLength, previous.length * 2)];
-      }
-      System.arraycopy(key, start, previous, 0, partLength);
-      previousLength = partLength;
-      count++;
-    }
-
-    long count() {
-      return count;
-    }
   }
 
   /** Keeps the statistics of the indexes {@code live} holds, dropping the others'. */
