@@ -3,7 +3,6 @@ package io.cairn.hbase;
 import static io.cairn.hbase.HBaseKvStore.FAMILY;
 
 import io.cairn.core.bytes.Bytes;
-import io.cairn.hbase.server.IndexCountScanner;
 import io.cairn.hbase.server.RegionCount;
 import io.cairn.hbase.server.StatisticsCell;
 import io.cairn.hbase.server.StatisticsCell.Kept;
@@ -96,8 +95,8 @@ final class HBaseIndexStatistics {
       for (Result answer : store.await(counting.get(i), name)) {
         byte[] value = answer.getValue(FAMILY, WireNames.INDEX_COUNT_QUALIFIER);
         if (value != null) { // several answers: a region split meanwhile
-          found.addAll(IndexCountScanner.chunks(value));
-          long d = IndexCountScanner.distinct(value);
+          found.addAll(RegionCount.decodeWithDistinct(value));
+          long d = RegionCount.distinct(value);
           distinct = distinct < 0 || d < 0 ? -1 : distinct + d;
         }
       }

@@ -33,6 +33,18 @@ class TestClientClasses {
                   .map(s -> s.getUri().toString().contains("/hbase-server-"))
                   .orElse(false));
 
+  /**
+   * A class of Cairn's that uses a class of HBase's server jar, directly or through others (the
+   * region servers' scanners): a client loading one fails as loading HBase's class would.
+   */
+  private static final DescribedPredicate<JavaClass> USE_HBASE_SERVER =
+      DescribedPredicate.describe(
+          "use classes of hbase-server's jar",
+          c ->
+              c.getPackageName().startsWith("io.cairn.hbase")
+                  && c.getTransitiveDependenciesFromSelf().stream()
+                      .anyMatch(d -> IN_HBASE_SERVER.test(d.getTargetClass())));
+
   @Test
   void theClientSideUsesNoRegionServerClass() {
     noClasses()
@@ -54,6 +66,8 @@ class TestClientClasses {
         .orShould()
         .dependOnClassesThat()
         .haveSimpleName("ProgramRegionScanner")
+        .orShould()
+        .dependOnClassesThat(USE_HBASE_SERVER)
         .check(CLASSES);
   }
 

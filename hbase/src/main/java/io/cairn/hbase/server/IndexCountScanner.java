@@ -3,7 +3,6 @@ package io.cairn.hbase.server;
 import io.cairn.kv.IndexSpec;
 import io.cairn.store.stats.FirstPartCounter;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,7 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
  * until then a call answers nothing after {@link ProgramRegionScanner#PAGE_MILLIS} of reading, so
  * the scan keeps its lease.
  */
-public final class IndexCountScanner extends AnsweringRegionScanner {
+final class IndexCountScanner extends AnsweringRegionScanner {
   private final RegionCount count;
   private final FirstPartCounter distinct;
   private final long pageNanos;
@@ -67,13 +66,12 @@ public final class IndexCountScanner extends AnsweringRegionScanner {
       }
     }
     done = true;
-    byte[] counted = count.encode();
-    byte[] value =
-        ByteBuffer.allocate(Long.BYTES + counted.length)
-            .putLong(distinct.count())
-            .put(counted)
-            .array();
-    out.add(new KeyValue(answerRow(), Pages.FAMILY, WireNames.INDEX_COUNT_QUALIFIER, value));
+    out.add(
+        new KeyValue(
+            answerRow(),
+            Pages.FAMILY,
+            WireNames.INDEX_COUNT_QUALIFIER,
+            count.encodeWithDistinct(distinct.count())));
     return false;
   }
 
@@ -81,17 +79,5 @@ public final class IndexCountScanner extends AnsweringRegionScanner {
   public void close() throws IOException {
     done = true;
     region.close();
-  }
-
-  /**
-   * The distinct first-part values of an answer's cell value, and its chunks ({@link
-   * RegionCount#decode}).
-   */
-  public static long distinct(byte[] value) {
-    return ByteBuffer.wrap(value).getLong();
-  }
-
-  public static List<RegionCount.Chunk> chunks(byte[] value) {
-    return RegionCount.decode(java.util.Arrays.copyOfRange(value, Long.BYTES, value.length));
   }
 }

@@ -68,6 +68,25 @@ public final class RegionCount {
     return out.array();
   }
 
+  /**
+   * The answer of an index region's count ({@link WireNames#INDEX_COUNT_QUALIFIER}): {@code
+   * distinct} first-part values (long), then this count as {@link #encode} makes it.
+   */
+  byte[] encodeWithDistinct(long distinct) {
+    byte[] counted = encode();
+    return ByteBuffer.allocate(Long.BYTES + counted.length).putLong(distinct).put(counted).array();
+  }
+
+  /** The distinct first-part values of an index region's answer ({@link #encodeWithDistinct}). */
+  public static long distinct(byte[] value) {
+    return ByteBuffer.wrap(value).getLong();
+  }
+
+  /** The chunks of an index region's answer ({@link #encodeWithDistinct}). */
+  public static List<Chunk> decodeWithDistinct(byte[] value) {
+    return decode(Arrays.copyOfRange(value, Long.BYTES, value.length));
+  }
+
   /** The chunks of an answer's cell value. */
   public static List<Chunk> decode(byte[] value) {
     ByteBuffer in = ByteBuffer.wrap(value);
