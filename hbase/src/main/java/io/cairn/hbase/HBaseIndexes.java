@@ -575,7 +575,76 @@ final class HBaseIndexes {
    * WireNames#BUILD_KEEP_ATTRIBUTE}.
    */
   private void buildRegion(byte[] definition, KeyRange range, boolean keep, LongConsumer added) {
-    Scan scan = rowScan().setCaching(1).setCacheBlocks(false);
+    for (int attempt = 1; ; attempt++) {
+      long[] partRows = {0};
+      try {
+        buildPart(
+            definition,
+            range,
+            keep,
+            n -> {
+              partRows[0] += n;
+              added.accept(n);
+            });
+        return;
+      } catch (PartCutOff e) {
+        added.accept(-partRows[0]); // read again by the next attempt
+        if (attempt >= PART_ATTEMPTS) {
+          throw new CairnException(
+              ErrorCode.IO_ERROR,
+              "Building an index of table ["
+                  + owner.name()
+                  + "]: a part was cut off by regions moving "
+                  + attempt
+                  + " times; run ALTER INDEX ... REBUILD ("
+                  + e.getCause()
+                  + ")",
+              e.getCause());
+        }
+        PARTS_RESTARTED.incrementAndGet();
+      }
+    }
+  }
+
+  /**
+   * How many times a build's part runs at most when regions moving cut it off: HBase's client
+   * resumes a scan past the last row it returned, which a region server refuses for a build (the
+   * rows before it would get no entry), so the whole part runs again. Entries a first attempt
+   * loaded are written again alike (same key, same token): harmless.
+   */
+  static final int PART_ATTEMPTS = 3;
+
+  private static final java.util.concurrent.atomic.AtomicLong PARTS_RESTARTED =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** How many parts of builds this JVM's clients started again (tests). */
+  static long partsRestarted() {
+    return PARTS_RESTARTED.get();
+  }
+
+  /** Tests: run after each answer of a build's part (a fault injected mid-build). */
+  static volatile Runnable afterBuildAnswer;
+
+  /** A part cut off by a region's move or split: started again ({@link #buildRegion}). */
+  private static final class PartCutOff extends RuntimeException {
+    PartCutOff(Throwable cause) {
+      super(cause);
+    }
+  }
+
+  private static boolean resumeRefused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains(WireNames.BUILD_RESUME_REFUSED)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void buildPart(byte[] definition, KeyRange range, boolean keep, LongConsumer added) {
+    // one answer per call, and no call ahead of the answers taken: the part's region server builds
+    // while this client takes its answers, not into a buffer the client has not read
+    Scan scan = rowScan().setCaching(1).setMaxResultSize(1).setCacheBlocks(false);
     scan.withStartRow(range.start().peekArray());
     if (!range.stop().isEmpty()) {
       scan.withStopRow(range.stop().peekArray());
@@ -604,8 +673,15 @@ final class HBaseIndexes {
         regionDone = answer[Long.BYTES] == 1;
         added.accept(rows - regionRows);
         regionRows = regionDone ? 0 : rows; // the next answer is the next HBase region's
+        Runnable hook = afterBuildAnswer;
+        if (hook != null) {
+          hook.run();
+        }
       }
     } catch (java.io.IOException e) {
+      if (resumeRefused(e)) {
+        throw new PartCutOff(e);
+      }
       CairnException raised = RemoteErrors.find(e);
       throw raised != null
           ? raised

@@ -576,6 +576,81 @@ class TestHBaseIndexes {
   }
 
   /**
+   * A build whose region splits under it (its region server answering every 1,024 rows, the split
+   * after the first answer) starts the cut-off part again: HBase's client resumes the scan past its
+   * last answer, which the region server refuses for a build; the index then matches the table.
+   */
+  @Test
+  void aBuildWhoseRegionSplitsUnderItStartsThePartAgain() throws Exception {
+    org.apache.hadoop.conf.Configuration server =
+        hbase.getMiniHBaseCluster().getRegionServer(0).getConfiguration();
+    server.setLong("cairn.region.page-millis", 0);
+    long restarted = HBaseIndexes.partsRestarted();
+    int rows = 30_000;
+    try (Connection c = DriverManager.getConnection(url)) {
+      execute(c, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)");
+      try (PreparedStatement upsert = c.prepareStatement("UPSERT INTO T VALUES (?, ?)")) {
+        for (int id = 0; id < rows; id++) {
+          upsert.setInt(1, id);
+          upsert.setInt(2, id % 997);
+          upsert.addBatch();
+        }
+        upsert.executeBatch();
+      }
+      TableName data = null;
+      try (Admin admin = hbase.getConnection().getAdmin()) {
+        for (TableName t : admin.listTableNamesByNamespace(namespace)) {
+          if (t.getQualifierAsString().matches("T\\d+")) { // the table's KV name
+            data = t;
+          }
+        }
+      }
+      TableName table = data;
+      assertThat(table).isNotNull();
+      AtomicInteger answers = new AtomicInteger();
+      HBaseIndexes.afterBuildAnswer =
+          () -> {
+            if (answers.incrementAndGet() != 1) {
+              return;
+            }
+            try (Admin admin = hbase.getConnection().getAdmin()) {
+              byte[] middle;
+              try (Table t = hbase.getConnection().getTable(table);
+                  ResultScanner scanner = t.getScanner(new Scan().setLimit(rows / 2))) {
+                Result last = null;
+                for (Result r : scanner) {
+                  last = r;
+                }
+                middle = last.getRow();
+              }
+              admin
+                  .splitRegionAsync(admin.getRegions(table).get(0).getRegionName(), middle)
+                  .get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          };
+      try {
+        execute(c, "CREATE INDEX T_Q ON T (Q)");
+      } finally {
+        HBaseIndexes.afterBuildAnswer = null;
+      }
+      try (Admin admin = hbase.getConnection().getAdmin()) {
+        assertThat(admin.getRegions(table)).as("the table's regions after the split").hasSize(2);
+      }
+      assertThat(answers.get()).as("answers of the build").isGreaterThan(2);
+      assertThat(HBaseIndexes.partsRestarted() - restarted).as("parts restarted").isEqualTo(1);
+      assertThat(rows(c, "SELECT COUNT(*), MIN(ID), MAX(ID) FROM T WHERE Q = 996"))
+          .containsExactly("30,996,29909");
+      assertThat(rows(c, "CHECK INDEX T_Q ON T").get(0))
+          .startsWith("T_Q,PUBLIC.T," + rows + "," + rows + ",0,0,");
+    } finally {
+      server.setLong("cairn.region.page-millis", 200);
+    }
+    assertThat(buildFilesLeft()).isEmpty();
+  }
+
+  /**
    * A region server refuses, without HBase's retries, a build's scan that starts past the row its
    * client asked for (HBase's client resuming a scan after a failure: the rows before it would get
    * no entry) and a definition that does not parse.

@@ -154,9 +154,9 @@ public final class CairnRegionObserver implements RegionCoprocessor, RegionObser
               || Arrays.equals(scan.getStartRow(), start))) {
         scanner.close(); // resumed past rows the build did not read: as a program, it cannot
         throw new DoNotRetryIOException(
-            "An index build cannot resume in the middle of region "
+            WireNames.BUILD_RESUME_REFUSED
                 + scanner.getRegionInfo().getRegionNameAsString()
-                + " after a failure: run ALTER INDEX ... REBUILD");
+                + " after a failure: its client starts the part again");
       }
       RegionCoprocessorEnvironment env = context.getEnvironment();
       return IndexBuildScanner.open(

@@ -84,6 +84,13 @@ public final class WireNames {
   public static final String BUILD_START_ATTRIBUTE = "cairn.build.start";
 
   /**
+   * How a region server's refusal of a resumed {@link #BUILD_ATTRIBUTE} scan starts (see {@link
+   * #BUILD_START_ATTRIBUTE}): the client starts the part again from its first row.
+   */
+  public static final String BUILD_RESUME_REFUSED =
+      "An index build cannot resume in the middle of region ";
+
+  /**
    * The attribute of a {@link #BUILD_ATTRIBUTE} scan that asks the region server to keep the part's
    * file out of minor compactions when the part makes one file (the build has few parts): the index
    * table's minor compactions would otherwise rewrite the whole new index at once, right after its
