@@ -64,12 +64,20 @@ final class HBaseIndexStatistics {
     this.name = name;
   }
 
+  /** A count of an index's regions under way ({@link #start}), kept by {@link #finish}. */
+  record Counting(
+      int indexId,
+      long guidePostWidth,
+      List<HRegionLocation> locations,
+      List<CompletableFuture<List<Result>>> answers) {}
+
   /**
-   * Counts the entries of index {@code indexId} (its wire definition {@code definition}) in the
-   * regions of its table {@code indexTable}, cut at guide posts about every {@code guidePostWidth}
-   * bytes, and keeps them.
+   * Starts counting the entries of index {@code indexId} (its wire definition {@code definition})
+   * in the regions of its table {@code indexTable}, cut at guide posts about every {@code
+   * guidePostWidth} bytes: the region servers count while the caller does other work (the table's
+   * own count); {@link #finish} keeps them.
    */
-  void collect(int indexId, TableName indexTable, byte[] definition, long guidePostWidth) {
+  Counting start(int indexId, TableName indexTable, byte[] definition, long guidePostWidth) {
     List<HRegionLocation> locations =
         store.await(store.connection().getRegionLocator(indexTable).getAllRegionLocations(), name);
     AsyncTable<?> t = store.connection().getTable(indexTable);
@@ -85,6 +93,15 @@ final class HBaseIndexStatistics {
                   .setAttribute(WireNames.INDEX_COUNT_ATTRIBUTE, definition)
                   .setAttribute(WireNames.COUNT_ATTRIBUTE, width)));
     }
+    return new Counting(indexId, guidePostWidth, locations, counting);
+  }
+
+  /** Waits for the count {@link #start} started, and keeps it. */
+  void finish(Counting c) {
+    int indexId = c.indexId();
+    long guidePostWidth = c.guidePostWidth();
+    List<HRegionLocation> locations = c.locations();
+    List<CompletableFuture<List<Result>>> counting = c.answers();
     Map<Bytes, RegionChunks> collected = new HashMap<>();
     Map<Bytes, long[]> regions = new HashMap<>();
     for (int i = 0; i < locations.size(); i++) {

@@ -71,14 +71,18 @@ final class HBaseKvTable implements KvTable {
     checkUsable();
     String option = options().get("GUIDE_POSTS_WIDTH");
     long width = option == null ? HBaseStatistics.DEFAULT_GUIDE_POST_WIDTH : Long.parseLong(option);
-    TableStatistics collected = statistics.collect(regions(), width);
+    // the indexes' counts run in their region servers while the table's does
+    List<HBaseIndexStatistics.Counting> counting = new ArrayList<>();
     HBaseIndexes maintained = indexes;
     if (maintained != null) {
       for (Map.Entry<Integer, TableName> index : maintained.tables().entrySet()) {
-        indexStatistics.collect(
-            index.getKey(), index.getValue(), maintained.definition(index.getKey()), width);
+        counting.add(
+            indexStatistics.start(
+                index.getKey(), index.getValue(), maintained.definition(index.getKey()), width));
       }
     }
+    TableStatistics collected = statistics.collect(regions(), width);
+    counting.forEach(indexStatistics::finish);
     return collected;
   }
 
