@@ -48,6 +48,11 @@ final class HBaseIndexStatistics {
   /** The qualifier of an index's regions: their ids and distinct first-part values. */
   private static final byte[] REGIONS = {'d'};
 
+  /**
+   * A region kept without its id and distinct values (never expected): id 0, unknown. Read only.
+   */
+  private static final long[] UNKNOWN_REGION = {0, -1};
+
   private final HBaseKvStore store;
   private final String name;
 
@@ -98,18 +103,14 @@ final class HBaseIndexStatistics {
 
   /** Waits for the count {@link #start} started, and keeps it. */
   void finish(Counting c) {
-    int indexId = c.indexId();
-    long guidePostWidth = c.guidePostWidth();
-    List<HRegionLocation> locations = c.locations();
-    List<CompletableFuture<List<Result>>> counting = c.answers();
     Map<Bytes, RegionChunks> collected = new HashMap<>();
     Map<Bytes, long[]> regions = new HashMap<>();
-    for (int i = 0; i < locations.size(); i++) {
-      org.apache.hadoop.hbase.client.RegionInfo region = locations.get(i).getRegion();
-      KeyRange range = clamp(indexId, region.getStartKey(), region.getEndKey());
+    for (int i = 0; i < c.locations().size(); i++) {
+      org.apache.hadoop.hbase.client.RegionInfo region = c.locations().get(i).getRegion();
+      KeyRange range = clamp(c.indexId(), region.getStartKey(), region.getEndKey());
       List<RegionCount.Chunk> found = new ArrayList<>();
       long distinct = 0;
-      for (Result answer : store.await(counting.get(i), name)) {
+      for (Result answer : store.await(c.answers().get(i), name)) {
         byte[] value = answer.getValue(FAMILY, WireNames.INDEX_COUNT_QUALIFIER);
         if (value != null) { // several answers: a region split meanwhile
           found.addAll(RegionCount.decodeWithDistinct(value));
@@ -122,15 +123,15 @@ final class HBaseIndexStatistics {
           StatisticsCell.chunks(HBaseNames.regionId(region), range.start(), range.stop(), found));
       regions.put(range.start(), new long[] {HBaseNames.regionId(region), distinct});
     }
-    Kept k = new Kept(System.currentTimeMillis(), guidePostWidth, Map.copyOf(collected));
+    Kept k = new Kept(System.currentTimeMillis(), c.guidePostWidth(), Map.copyOf(collected));
     store.await(
         stats()
             .put(
-                new Put(row(indexId))
+                new Put(row(c.indexId()))
                     .addColumn(FAMILY, StatisticsCell.QUALIFIER, StatisticsCell.encode(k))
                     .addColumn(FAMILY, REGIONS, encode(regions))),
         name);
-    read.put(indexId, new Read(k, regions, System.nanoTime()));
+    read.put(c.indexId(), new Read(k, regions, System.nanoTime()));
   }
 
   /**
@@ -147,7 +148,7 @@ final class HBaseIndexStatistics {
     long minDistinct = 0;
     long maxDistinct = 0;
     for (Map.Entry<Bytes, RegionChunks> e : inOrder(r.kept())) {
-      long[] region = r.regions().getOrDefault(e.getKey(), new long[] {0, -1});
+      long[] region = r.regions().getOrDefault(e.getKey(), UNKNOWN_REGION);
       for (TableStatistics.Chunk c : e.getValue().chunks()) {
         chunks.add(new TableStatistics.Chunk(region[0], c.start(), c.stop(), c.rows(), c.bytes()));
       }
@@ -180,7 +181,7 @@ final class HBaseIndexStatistics {
         LocalDateTime.ofInstant(
             Instant.ofEpochMilli(r.kept().collectedAtMillis()), ZoneId.systemDefault());
     for (Map.Entry<Bytes, RegionChunks> e : inOrder(r.kept())) {
-      long[] region = r.regions().getOrDefault(e.getKey(), new long[] {0, -1});
+      long[] region = r.regions().getOrDefault(e.getKey(), UNKNOWN_REGION);
       for (TableStatistics.Chunk c : e.getValue().chunks()) {
         out.add(
             new Object[] {

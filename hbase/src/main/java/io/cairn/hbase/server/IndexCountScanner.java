@@ -58,9 +58,11 @@ final class IndexCountScanner extends AnsweringRegionScanner {
         continue;
       }
       Cell first = cells.get(0); // an entry's row: its cells differ by token only
-      count.add(
-          first.getRowArray(), first.getRowOffset(), first.getRowLength(), first.getValueLength());
-      distinct.add(first.getRowArray(), first.getRowOffset(), first.getRowLength());
+      // a cell of an off-heap block copies its row for getRowArray: once per entry, not twice
+      byte[] row = first.getRowArray();
+      int offset = first.getRowOffset();
+      count.add(row, offset, first.getRowLength(), first.getValueLength());
+      distinct.add(row, offset, first.getRowLength());
       if ((count.rows() & 4095) == 0 && System.nanoTime() - deadline > 0) {
         return true; // a slice of time is up: nothing to answer yet
       }
