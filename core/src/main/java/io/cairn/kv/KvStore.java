@@ -56,6 +56,17 @@ public interface KvStore extends AutoCloseable {
     return Guarantees.SNAPSHOTS_AND_BATCHES;
   }
 
+  /**
+   * How often, in milliseconds, a client of this store reads its catalog again, because clients in
+   * other processes change the same store (HBase); 0 (the default): only this process changes it,
+   * so the catalog read at open stays true. A store that answers more than 0 also keeps an index
+   * recorded BUILDING at open maintained (another client may be building it) rather than taking it
+   * for a build that died with its process.
+   */
+  default long catalogRefreshMillis() {
+    return 0;
+  }
+
   /** Mutations of one table, a part of a multi-table commit. */
   record TableBatch(KvTable table, List<Mutation> mutations) {
     public TableBatch {

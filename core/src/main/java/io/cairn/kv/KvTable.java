@@ -107,6 +107,29 @@ public interface KvTable {
   }
 
   /**
+   * Sets the local indexes the table's writes maintain as the catalog read from the store records
+   * them (at open, or when another client changed them): what {@link #defineIndexes} does, but this
+   * client changes nothing, so a store that coordinates index changes between clients neither runs
+   * that protocol nor drops the tables of indexes no longer in the set (the client that changed
+   * them does). {@code catalogUnchanged} reads the catalog's record of the table again and tells
+   * whether it still says {@code indexes}; a store that repairs shared state from the catalog
+   * (HBase's index fence, left behind by a client that died in a change) calls it after reading
+   * that state and repairs it only when it answers true, so a stale read never overwrites a newer
+   * change.
+   *
+   * @return false when the store cannot take the set yet (an index's storage is still being made by
+   *     the client that added it): the catalog tries again at its next read
+   * @throws io.cairn.core.error.CairnException NOT_SUPPORTED when the store keeps no indexes
+   */
+  default boolean adoptIndexes(
+      io.cairn.core.encoding.RowLayout layout,
+      List<IndexSpec> indexes,
+      java.util.function.BooleanSupplier catalogUnchanged) {
+    defineIndexes(layout, indexes);
+    return true;
+  }
+
+  /**
    * Whether each region keeps the index entries of its own rows, so that an index read restricted
    * to a region's rows ({@link IndexRead#rows}) reads only that region's entries and a driver may
    * cut an index read at region boundaries into parallel requests. False for a store that keeps

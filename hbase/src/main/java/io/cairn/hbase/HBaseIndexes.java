@@ -252,7 +252,8 @@ final class HBaseIndexes {
                 + owner.name()
                 + "]: its local index of id ["
                 + e.getKey()
-                + "] was dropped since this client read the catalog: reconnect to read it again",
+                + "] was dropped since this client read the catalog: the driver has read it again;"
+                + " run the statement again",
             failed);
       }
     }

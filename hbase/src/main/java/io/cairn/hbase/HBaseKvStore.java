@@ -54,6 +54,9 @@ public final class HBaseKvStore implements KvStore {
   /** The namespace's table of id counters: a row per Cairn table. */
   static final String IDS_TABLE = WireNames.IDS_TABLE;
 
+  /** How old a client's copy of the catalog may grow before a statement reads it again. */
+  static final long CATALOG_REFRESH_MILLIS = 250;
+
   private final AsyncConnection connection;
   private final String namespace;
   private final TableName ids;
@@ -227,6 +230,16 @@ public final class HBaseKvStore implements KvStore {
   }
 
   /**
+   * Clients in other processes change the namespace's tables: the driver reads the catalog again
+   * when a statement finds its copy older than {@value #CATALOG_REFRESH_MILLIS} ms (one scan of the
+   * catalog table's region; the descriptors are decoded only when they changed).
+   */
+  @Override
+  public long catalogRefreshMillis() {
+    return CATALOG_REFRESH_MILLIS;
+  }
+
+  /**
    * Drops the table, the tables of its indexes, its id counter and its row counts; nothing when it
    * does not exist.
    */
@@ -299,6 +312,35 @@ public final class HBaseKvStore implements KvStore {
                 table.getNameAsString())
             .getValue(FAMILY, WireNames.FENCE_QUALIFIER);
     return value == null ? null : Bytes.toString(value);
+  }
+
+  /**
+   * Sets the index fence of HBase table {@code table} to {@code fence} if it is still {@code
+   * expected} (null: none), in one check-and-put; false when it was not.
+   */
+  boolean replaceFence(TableName table, String expected, String fence) {
+    byte[] row = WireNames.fenceRow(table.getQualifierAsString());
+    org.apache.hadoop.hbase.client.CheckAndMutate.Builder check =
+        org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(row);
+    if (expected == null) {
+      check.ifNotExists(FAMILY, WireNames.FENCE_QUALIFIER);
+    } else {
+      check.ifEquals(FAMILY, WireNames.FENCE_QUALIFIER, Bytes.toBytes(expected));
+    }
+    return await(
+            connection
+                .getTable(ids)
+                .checkAndMutate(
+                    check.build(
+                        new org.apache.hadoop.hbase.client.Put(row)
+                            .addColumn(FAMILY, WireNames.FENCE_QUALIFIER, Bytes.toBytes(fence)))),
+            table.getNameAsString())
+        .isSuccess();
+  }
+
+  /** Whether HBase table {@code table} exists now. */
+  boolean exists(TableName table) {
+    return await(connection.getAdmin().tableExists(table), table.getNameAsString());
   }
 
   /** Sets the index fence of HBase table {@code table}. */

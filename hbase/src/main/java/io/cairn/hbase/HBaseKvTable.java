@@ -230,6 +230,14 @@ final class HBaseKvTable implements KvTable {
   }
 
   /** The most rows of a batch that go to HBase in one call. */
+  /**
+   * How long a client that changes a table's indexes lets writers of the old set and of the new one
+   * pass before only the new one's may: twice the interval after which the other clients' next
+   * statement reads the catalog again, so that a client writing on reads the change and switches
+   * too rather than being refused (55000).
+   */
+  static final long SWITCH_MILLIS = 2 * HBaseKvStore.CATALOG_REFRESH_MILLIS;
+
   static final int RPC_ROWS = 5_000;
 
   /** How many calls of a large batch are in flight at once. */
@@ -671,10 +679,13 @@ final class HBaseKvTable implements KvTable {
       defined = true;
       indexes = after;
     } else if (!was.equals(now)) {
-      // writers of either set pass while this client switches, then only the new one's; once the
-      // region servers have all read the fence, no write without the new indexes' entries is left
+      // writers of either set pass while this client switches and while the other clients read
+      // the catalog again (each statement does when its copy is older than their refresh
+      // interval: twice that), then only the new set's; once the region servers have all read the
+      // fence, no write without the new indexes' entries is left
       store.writeFence(table, was + ";" + now);
       indexes = after;
+      pause(SWITCH_MILLIS);
       store.writeFence(table, now);
       pause(io.cairn.hbase.server.WireNames.FENCE_SETTLE_MILLIS);
     } else {
@@ -688,6 +699,50 @@ final class HBaseKvTable implements KvTable {
         }
       }
     }
+  }
+
+  /**
+   * Takes the indexes the catalog records, changed by another client (or as this client opens the
+   * catalog): no switch, no table dropped. When the index fence says another set and no client is
+   * switching it ("was;now"), it is set to this one, if it has not changed since it was read and
+   * {@code catalogUnchanged} confirms the catalog still says this set (read after the fence): the
+   * repair of a fence left behind by a client that died in a change, which never puts back an older
+   * set over a newer change. False while an index's table is still being made by the client that
+   * added it: the others are taken, and the catalog tries again at its next read.
+   */
+  @Override
+  public synchronized boolean adoptIndexes(
+      io.cairn.core.encoding.RowLayout layout,
+      List<io.cairn.kv.IndexSpec> specs,
+      java.util.function.BooleanSupplier catalogUnchanged) {
+    checkUsable();
+    HBaseIndexes after = specs.isEmpty() ? null : new HBaseIndexes(this, layout, specs);
+    boolean complete = true;
+    if (after != null) {
+      // an index whose table its client is still making: not yet in the fence either (the client
+      // makes the table before it switches), so writes may pass it by until the next read
+      HBaseIndexes before = indexes;
+      List<io.cairn.kv.IndexSpec> ready = new ArrayList<>(specs.size());
+      for (io.cairn.kv.IndexSpec spec : specs) {
+        boolean known = before != null && before.ids().contains(spec.indexId());
+        if (known || store.exists(after.tables().get(spec.indexId()))) {
+          ready.add(spec);
+        }
+      }
+      if (ready.size() < specs.size()) {
+        complete = false;
+        after = ready.isEmpty() ? null : new HBaseIndexes(this, layout, ready);
+      }
+    }
+    String now = HBaseIndexes.fenceOf(after);
+    String fence = store.readFence(table);
+    boolean agrees = fence == null ? now.isEmpty() : fence.equals(now);
+    if (!agrees && (fence == null || fence.indexOf(';') < 0) && catalogUnchanged.getAsBoolean()) {
+      store.replaceFence(table, fence, now); // false: another client changed it since
+    }
+    defined = true;
+    indexes = after;
+    return complete;
   }
 
   /**

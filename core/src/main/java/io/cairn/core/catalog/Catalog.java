@@ -26,6 +26,18 @@ public interface Catalog {
   /** Changes whenever a table is created, dropped or altered. */
   long version();
 
+  /**
+   * Reads the catalog again from its store when other processes change the store ({@link
+   * io.cairn.kv.KvStore#catalogRefreshMillis}) and {@code force} or the last read is older than
+   * that; a no-op otherwise. Tables and indexes other clients created, altered or dropped then show
+   * here (with a new {@link #version}), and writes maintain the indexes the store now records.
+   *
+   * @return true when something changed
+   */
+  default boolean refresh(boolean force) {
+    return false;
+  }
+
   /** A table or a system view. */
   Optional<TableDescriptor> table(String schema, String name);
 

@@ -41,7 +41,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * KvTable#defineIndexes}: BUILDING and ACTIVE ones). Building an index (CREATE INDEX, REBUILD)
  * records it BUILDING under the catalog's lock, builds it without the lock, and records it ACTIVE
  * (or FAILED) under the lock again, unless it was dropped meanwhile. An index still BUILDING when
- * the catalog opens lost its build with the process that ran it: it reads as FAILED.
+ * the catalog opens lost its build with the process that ran it: it reads as FAILED, except on a
+ * store that clients of other processes change too ({@link KvStore#catalogRefreshMillis}), where
+ * another client may be building it: it stays BUILDING (maintained, not read) until built.
+ *
+ * <p>On such a store the catalog is read again ({@link #refresh}) when a statement finds the last
+ * read older than the store's refresh interval, when it names a table this copy lacks, after a
+ * write the store refused for an out-of-date catalog, and before every DDL of this catalog, so that
+ * other clients' DDL shows here and DDL here starts from the store's latest descriptors.
  *
  * <p>Catalog writes are at least {@link Durability#SYNC} (they survive a process crash), whatever
  * the system table's default and the connection's durability, and are flushed to files at once.
@@ -64,9 +71,22 @@ public final class StoreCatalog implements Catalog {
   private final Map<String, TableDescriptor> tables = new ConcurrentHashMap<>();
   private final AtomicLong version = new AtomicLong(1);
 
+  /** How often the catalog is read again (0: never; see {@link KvStore#catalogRefreshMillis}). */
+  private final long refreshNanos;
+
+  /** When the catalog was last read from the store ({@link System#nanoTime}). */
+  private volatile long readAt;
+
+  /**
+   * The serialised descriptors as this copy last read or wrote them, by {@link #key}: a read that
+   * finds the same bytes changes nothing. Replaced whole, under the lock.
+   */
+  private volatile Map<String, byte[]> stored = Map.of();
+
   private StoreCatalog(KvStore store, KvTable table) {
     this.store = store;
     this.table = table;
+    this.refreshNanos = Math.max(0, store.catalogRefreshMillis()) * 1_000_000L;
   }
 
   /** Opens the catalog of {@code store}, creating its system table on first use. */
@@ -78,16 +98,133 @@ public final class StoreCatalog implements Catalog {
     return catalog;
   }
 
-  private void load() {
-    for (TableDescriptor t : readDescriptors(table)) {
-      TableDescriptor loaded = t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
-      if (!loaded.indexes().isEmpty()) {
-        kvTable(loaded).defineIndexes(loaded.layout(), CatalogIndexes.maintained(loaded));
-      } else { // the layout still: the store's column statistics decode the rows with it
-        store.table(t.kvTableName()).ifPresent(kv -> kv.defineIndexes(loaded.layout(), List.of()));
+  private synchronized void load() {
+    readAt = System.nanoTime();
+    Map<String, byte[]> read = readStored(table);
+    Map<String, byte[]> kept = new java.util.HashMap<>();
+    for (Map.Entry<String, byte[]> e : read.entrySet()) {
+      TableDescriptor t = DescriptorSerializer.deserialize(e.getValue());
+      TableDescriptor loaded =
+          refreshNanos > 0
+              ? t // another client may be building an index recorded BUILDING
+              : t.withIndexes(CatalogIndexes.interruptedBuildsFailed(t.indexes()));
+      // the layout even without indexes: the store's column statistics decode the rows with it
+      boolean taken =
+          (loaded.indexes().isEmpty() && store.table(t.kvTableName()).isEmpty())
+              || adopt(kvTable(loaded), loaded, e.getValue());
+      tables.put(e.getKey(), loaded);
+      if (taken) { // else the next read hands the indexes to the store again
+        kept.put(e.getKey(), e.getValue());
       }
-      tables.put(key(t.schemaName(), t.tableName()), loaded);
     }
+    stored = Map.copyOf(kept);
+  }
+
+  /**
+   * Hands {@code t}'s maintained indexes, as the catalog records them ({@code serialized}), to its
+   * KV table; false when the store cannot take them yet.
+   */
+  private boolean adopt(KvTable kv, TableDescriptor t, byte[] serialized) {
+    return kv.adoptIndexes(
+        t.layout(),
+        CatalogIndexes.maintained(t),
+        () -> java.util.Arrays.equals(readStored(t), serialized));
+  }
+
+  @Override
+  public boolean refresh(boolean force) {
+    if (refreshNanos == 0 || (!force && System.nanoTime() - readAt < refreshNanos)) {
+      return false;
+    }
+    readAt = System.nanoTime();
+    if (sameAsStored(readStored(table))) {
+      return false; // the common case: nothing changed, and no lock taken
+    }
+    synchronized (this) {
+      return applyRefresh();
+    }
+  }
+
+  /** Reads the catalog again under the lock (no DDL of this copy running) and takes the changes. */
+  private boolean applyRefresh() {
+    Map<String, byte[]> read = readStored(table);
+    Map<String, byte[]> kept = new java.util.HashMap<>(stored);
+    boolean changed = false;
+    for (Map.Entry<String, byte[]> e : read.entrySet()) {
+      byte[] was = kept.get(e.getKey());
+      if (was != null && java.util.Arrays.equals(was, e.getValue())) {
+        continue;
+      }
+      TableDescriptor t = DescriptorSerializer.deserialize(e.getValue());
+      Optional<KvTable> kv = store.table(t.kvTableName());
+      if (kv.isEmpty() || !adopt(kv.get(), t, e.getValue())) {
+        continue; // dropped since, or not ready: the next read takes it
+      }
+      tables.put(e.getKey(), t);
+      kept.put(e.getKey(), e.getValue());
+      changed = true;
+    }
+    for (String key : List.copyOf(kept.keySet())) {
+      if (!read.containsKey(key)) { // dropped by another client
+        tables.remove(key);
+        kept.remove(key);
+        changed = true;
+      }
+    }
+    stored = Map.copyOf(kept);
+    if (changed) {
+      version.incrementAndGet();
+    }
+    return changed;
+  }
+
+  private boolean sameAsStored(Map<String, byte[]> read) {
+    Map<String, byte[]> known = stored;
+    if (read.size() != known.size()) {
+      return false;
+    }
+    for (Map.Entry<String, byte[]> e : read.entrySet()) {
+      if (!java.util.Arrays.equals(e.getValue(), known.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Before a DDL (under the lock): the store's latest descriptors, on a store others change. */
+  private void refreshBeforeChange() {
+    if (refreshNanos > 0) {
+      readAt = System.nanoTime();
+      applyRefresh();
+    }
+  }
+
+  /** The serialised descriptors in {@code catalogTable}, by {@link #key}, read now. */
+  private static Map<String, byte[]> readStored(KvTable catalogTable) {
+    return readStored(catalogTable, KeyRange.ALL);
+  }
+
+  /** The serialised descriptor of {@code t} in the store now; null when it has none. */
+  private byte[] readStored(TableDescriptor t) {
+    return readStored(table, KeyRange.point(rowKey(t))).get(key(t.schemaName(), t.tableName()));
+  }
+
+  private static Map<String, byte[]> readStored(KvTable catalogTable, KeyRange range) {
+    List<Expr> projection =
+        List.of(new Expr.ColumnRef(0, DataType.VARCHAR), new Expr.ColumnRef(1, DataType.VARBINARY));
+    ScanRequest request =
+        new ScanRequest(
+            List.of(range),
+            new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
+            EvalContext.EMPTY,
+            true);
+    Map<String, byte[]> out = new java.util.LinkedHashMap<>();
+    try (RowScanner scanner = catalogTable.scan(request)) {
+      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
+        out.put((String) row[0], (byte[]) row[1]);
+      }
+    }
+    return out;
   }
 
   /**
@@ -162,6 +299,7 @@ public final class StoreCatalog implements Catalog {
   public synchronized Optional<TableDescriptor> createTable(
       TableDescriptor draft, boolean ifNotExists, List<Bytes> splitPoints) {
     requireNonNull(splitPoints, "splitPoints is null");
+    refreshBeforeChange();
     if (tables.containsKey(key(draft.schemaName(), draft.tableName()))
         || SystemViews.find(draft.schemaName(), draft.tableName()).isPresent()) {
       if (ifNotExists) {
@@ -208,6 +346,7 @@ public final class StoreCatalog implements Catalog {
       String schema, String name, Map<String, String> changes) {
     Map<String, String> validated = TableOptions.validateChanges(changes);
     refuseView(schema, name, "altered");
+    refreshBeforeChange();
     TableDescriptor current = tables.get(key(schema, name));
     if (current == null) {
       throw new CairnException(
@@ -251,6 +390,7 @@ public final class StoreCatalog implements Catalog {
   @Override
   public synchronized boolean dropTable(String schema, String name, boolean ifExists) {
     refuseView(schema, name, "dropped");
+    refreshBeforeChange();
     TableDescriptor t = tables.get(key(schema, name));
     if (t == null) {
       if (ifExists) {
@@ -260,6 +400,9 @@ public final class StoreCatalog implements Catalog {
           ErrorCode.TABLE_NOT_FOUND, "Table [" + schema + "." + name + "] does not exist");
     }
     table.mutate(List.of(new Mutation.Delete(rowKey(t))), writeDurability());
+    Map<String, byte[]> kept = new java.util.HashMap<>(stored);
+    kept.remove(key(schema, name));
+    stored = Map.copyOf(kept);
     flushQuietly();
     tables.remove(key(schema, name));
     version.incrementAndGet();
@@ -290,6 +433,7 @@ public final class StoreCatalog implements Catalog {
     KvTable kv;
     synchronized (this) {
       refuseIndexOnView(schema, tableName);
+      refreshBeforeChange();
       t = existing(schema, tableName);
       kv = kvTable(t);
       Optional<TableDescriptor> owner = indexOwner(schema, draft.name());
@@ -325,6 +469,7 @@ public final class StoreCatalog implements Catalog {
   @Override
   public synchronized boolean dropIndex(
       String schema, String name, String tableName, boolean ifExists) {
+    refreshBeforeChange();
     Optional<TableDescriptor> owner = indexOwner(schema, name);
     if (tableName != null) {
       refuseIndexOnView(schema, tableName);
@@ -368,6 +513,7 @@ public final class StoreCatalog implements Catalog {
     KvTable kv;
     synchronized (this) {
       refuseIndexOnView(schema, tableName);
+      refreshBeforeChange();
       TableDescriptor current = existing(schema, tableName);
       kv = kvTable(current);
       IndexDescriptor old = current.index(name).orElseThrow(() -> indexNotFound(current, name));
@@ -455,6 +601,7 @@ public final class StoreCatalog implements Catalog {
 
   private synchronized Optional<IndexDescriptor> finishBuild(
       TableDescriptor built, IndexDescriptor building, State state) {
+    refreshBeforeChange(); // another client may have dropped or rebuilt it meanwhile
     TableDescriptor current = tables.get(key(built.schemaName(), built.tableName()));
     if (current == null || current.tableId() != built.tableId()) {
       return Optional.empty(); // the table was dropped meanwhile
@@ -583,8 +730,12 @@ public final class StoreCatalog implements Catalog {
   }
 
   private void persist(TableDescriptor t) {
-    Object[] row = {key(t.schemaName(), t.tableName()), DescriptorSerializer.serialize(t)};
+    byte[] serialized = DescriptorSerializer.serialize(t);
+    Object[] row = {key(t.schemaName(), t.tableName()), serialized};
     table.mutate(List.of(new Mutation.Put(rowKey(t), codec.encodeValue(row))), writeDurability());
+    Map<String, byte[]> kept = new java.util.HashMap<>(stored);
+    kept.put(key(t.schemaName(), t.tableName()), serialized);
+    stored = Map.copyOf(kept);
     flushQuietly();
   }
 

@@ -121,7 +121,8 @@ public enum ErrorCode {
   HASH_CACHE_NOT_FOUND(118, "55000", EXTERNAL),
   /**
    * A write from a client whose catalog is older than a change another client made that the write
-   * depends on (a table's local indexes on HBase): reconnect to read the catalog again.
+   * depends on (a table's local indexes on HBase): the driver reads the catalog again; run the
+   * statement again.
    */
   CATALOG_OUT_OF_DATE(119, "55000", USER_ERROR),
   INTERNAL_ERROR(90, "XX000", ErrorType.INTERNAL_ERROR);

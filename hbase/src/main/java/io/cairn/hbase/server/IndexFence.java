@@ -88,7 +88,7 @@ final class IndexFence {
                     + fence.text()
                     + "]) since this client read the catalog (it keeps ["
                     + new String(writer, StandardCharsets.UTF_8)
-                    + "]): reconnect to read it again"));
+                    + "]): the driver has read the catalog again; run the statement again"));
       }
       passed = writer;
     }

@@ -116,6 +116,27 @@ final class EmbeddedDatabase implements Database {
     }
   }
 
+  /**
+   * On a store that other processes change (HBase), reads the catalog again when the last read is
+   * older than the store's refresh interval ({@link Catalog#refresh}); a no-op otherwise. When the
+   * store does not answer, the statement goes on with the copy it has (and meets the store's error
+   * itself if it needs the store; a write of an out-of-date copy is refused by the store).
+   */
+  @Override
+  public void beforeStatement() {
+    try {
+      catalog.refresh(false);
+    } catch (CairnException e) {
+      LOG.debug("Database [{}]: the catalog could not be read again: {}", name, e.getMessage());
+    }
+  }
+
+  /** Reads the catalog again now, on a store that other processes change. */
+  @Override
+  public boolean catchUp() {
+    return catalog.refresh(true);
+  }
+
   /** Connections holding this database now. */
   int connections() {
     synchronized (LOCK) {

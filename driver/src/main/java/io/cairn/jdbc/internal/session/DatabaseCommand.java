@@ -107,6 +107,7 @@ final class DatabaseCommand implements PreparedCommand {
 
   @Override
   public boolean isCurrent() {
+    session.database().beforeStatement(); // the catalog, when another client may have changed it
     return planned == null || session.database().planner().isCurrent(planned);
   }
 

@@ -372,6 +372,22 @@ public final class DatabaseSession implements Session {
     return autoCommit ? TransactionWrites.NONE : pending;
   }
 
+  /**
+   * {@code e}, after reading the catalog again when the store refused a write because this copy of
+   * it is out of date (55000: another client changed the table's indexes), so that the next
+   * statement writes with the indexes the store now records.
+   */
+  private CairnException catalogRefused(CairnException e) {
+    if (e.errorCode() == ErrorCode.CATALOG_OUT_OF_DATE) {
+      try {
+        database.catchUp();
+      } catch (RuntimeException refresh) {
+        e.addSuppressed(refresh);
+      }
+    }
+    return e;
+  }
+
   /** A newly pinned read point of the store, for one statement: close it. */
   KvSnapshot openSnapshot() {
     return database.store().openSnapshot();
@@ -383,7 +399,11 @@ public final class DatabaseSession implements Session {
       return;
     }
     if (autoCommit) {
-      Mutations.apply(table, kv, batch, durability);
+      try {
+        Mutations.apply(table, kv, batch, durability);
+      } catch (CairnException e) {
+        throw catalogRefused(e);
+      }
       return;
     }
     String name = table.kvTableName();
@@ -422,7 +442,7 @@ public final class DatabaseSession implements Session {
       }
       Mutations.apply(database.store(), tables, batches, durability);
     } catch (CairnException e) {
-      throw rowByRowFailure(batches, e);
+      throw rowByRowFailure(batches, catalogRefused(e));
     } finally {
       endTransaction(); // committed, or rolled back by the failure
     }
