@@ -330,6 +330,78 @@ class TestHBaseIndexes {
   }
 
   /**
+   * A client that died between recording an index change in the catalog and switching the table's
+   * index fence leaves the fence behind (here: set by hand); the next client to open the catalog
+   * sets it to the catalog's set (a check-and-put on the value it read, whether a value or none),
+   * but leaves alone a fence in the middle of another client's switch.
+   */
+  @Test
+  void aFenceLeftBehindIsRepairedAtOpenAndASwitchIsLeftAlone() throws Exception {
+    String other = url.replace("127.0.0.1", "localhost");
+    try (Connection a = DriverManager.getConnection(url)) {
+      execute(a, "CREATE TABLE T (ID INTEGER PRIMARY KEY, Q INTEGER)", "CREATE INDEX T_Q ON T (Q)");
+    } // its database closed with its last connection
+    try (Table ids = hbase.getConnection().getTable(TableName.valueOf(namespace, "_ids"))) {
+      byte[] row = null;
+      try (ResultScanner scanner = ids.getScanner(new Scan())) {
+        for (Result r : scanner) {
+          if (r.getRow()[0] == (byte) 0xFF) { // a fence row: 0xFF, then the HBase table's name
+            assertThat(row).as("one table has a fence").isNull();
+            row = r.getRow();
+          }
+        }
+      }
+      assertThat(row).isNotNull();
+      byte[] fenceRow = row;
+      java.util.function.Supplier<String> fence =
+          () -> {
+            try {
+              byte[] v =
+                  ids.get(new org.apache.hadoop.hbase.client.Get(fenceRow))
+                      .getValue(HBaseKvStore.FAMILY, WireNames.FENCE_QUALIFIER);
+              return v == null ? null : new String(v, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          };
+      String kept = fence.get();
+      assertThat(kept).matches("\\d+");
+      for (String leftBehind : java.util.Arrays.asList("", null)) {
+        if (leftBehind == null) {
+          ids.delete(
+              new org.apache.hadoop.hbase.client.Delete(fenceRow)
+                  .addColumns(HBaseKvStore.FAMILY, WireNames.FENCE_QUALIFIER));
+        } else {
+          ids.put(
+              new Put(fenceRow)
+                  .addColumn(
+                      HBaseKvStore.FAMILY,
+                      WireNames.FENCE_QUALIFIER,
+                      leftBehind.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        try (Connection b = DriverManager.getConnection(other)) {
+          assertThat(fence.get()).as("repaired from [%s]", leftBehind).isEqualTo(kept);
+          execute(b, "UPSERT INTO T VALUES (1, 5)");
+        }
+      }
+      String switching = "999;" + kept;
+      ids.put(
+          new Put(fenceRow)
+              .addColumn(
+                  HBaseKvStore.FAMILY,
+                  WireNames.FENCE_QUALIFIER,
+                  switching.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      try (Connection b = DriverManager.getConnection(other)) {
+        execute(b, "UPSERT INTO T VALUES (2, 6)"); // either set may write during a switch
+        assertThat(fence.get()).isEqualTo(switching);
+      }
+    }
+    try (Connection a = DriverManager.getConnection(url)) {
+      assertThat(rows(a, "CHECK INDEX T_Q ON T")).containsExactly("T_Q,PUBLIC.T,2,2,0,0,true,");
+    }
+  }
+
+  /**
    * A client that opens the catalog while another builds an index (here: from inside the build, as
    * a part answers) takes the index as BUILDING, not as a build that died: its writes keep the
    * index, which the build finishes with every row. (It took it FAILED before, wrote the fence of
