@@ -671,11 +671,9 @@ final class HBaseKvTable implements KvTable {
     }
     String was = HBaseIndexes.fenceOf(before);
     String now = HBaseIndexes.fenceOf(after);
-    if (!defined) { // the catalog's indexes as this client opens it: the fence follows the catalog
-      String fence = store.readFence(table);
-      if (!now.equals(fence) && !(fence == null && now.isEmpty())) {
-        store.writeFence(table, now);
-      }
+    if (!defined) {
+      // a table this client just made (the catalog hands the others over with adoptIndexes,
+      // which also repairs their fences): it has no fence yet
       defined = true;
       indexes = after;
     } else if (!was.equals(now)) {

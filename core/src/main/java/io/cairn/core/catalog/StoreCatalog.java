@@ -232,18 +232,9 @@ public final class StoreCatalog implements Catalog {
    * now: how the store names its KV tables in SQL (SYSTEM.STATS shows SQL names).
    */
   public static List<TableDescriptor> readDescriptors(KvTable catalogTable) {
-    List<Expr> projection = List.of(new Expr.ColumnRef(1, DataType.VARBINARY));
-    ScanRequest request =
-        new ScanRequest(
-            List.of(KeyRange.ALL),
-            new ScanProgram(LAYOUT, Optional.empty(), projection, ScanProgram.NO_LIMIT),
-            EvalContext.EMPTY,
-            true);
     List<TableDescriptor> out = new ArrayList<>();
-    try (RowScanner scanner = catalogTable.scan(request)) {
-      for (Object[] row = scanner.next(); row != null; row = scanner.next()) {
-        out.add(DescriptorSerializer.deserialize((byte[]) row[0]));
-      }
+    for (byte[] serialized : readStored(catalogTable).values()) {
+      out.add(DescriptorSerializer.deserialize(serialized));
     }
     return out;
   }
